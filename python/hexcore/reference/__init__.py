@@ -1,0 +1,6 @@
+"""Small, obviously-correct pure-Python implementations of each game, used to
+test the Rust engine. Same constructor arguments and move API (``play``,
+``legal_moves``, ``count_moves``, ``is_over``, ``winners``, ``to_move``)."""
+from .churn import Churn
+
+__all__ = ["Churn"]

@@ -1,0 +1,93 @@
+"""Game spec strings: ``"churn(size=3)"``, ``"wunchunk(size=5,players=3)"``,
+``"churn(sides=(3,4,3,4,3,4),pie=false)"``. ``load(spec)`` builds the game;
+every game's ``.spec`` round-trips through it."""
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, Tuple
+
+_NAME = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
+
+
+def _value(text: str) -> Any:
+    t = text.strip()
+    if not t:
+        raise ValueError("empty value in spec")
+    if t.startswith("(") or t.startswith("["):
+        close = ")" if t.startswith("(") else "]"
+        if not t.endswith(close):
+            raise ValueError(f"unbalanced brackets in spec value {t!r}")
+        inner = t[1:-1].strip()
+        return tuple(_value(x) for x in _split(inner)) if inner else ()
+    low = t.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low == "none":
+        return None
+    if re.fullmatch(r"[+-]?\d+", t):
+        return int(t)
+    if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
+        return t[1:-1]
+    if re.fullmatch(r"[A-Za-z0-9_.\-]+", t):
+        return t
+    raise ValueError(f"cannot read spec value {t!r}")
+
+
+def _split(text: str) -> list:
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+            if depth < 0:
+                raise ValueError("unbalanced brackets in spec")
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if depth != 0:
+        raise ValueError("unbalanced brackets in spec")
+    if cur.strip():
+        parts.append(cur)
+    return parts
+
+
+def parse(spec: str) -> Tuple[str, Dict[str, Any]]:
+    """Split a spec string into the game name and its keyword options."""
+    if not isinstance(spec, str):
+        raise TypeError(f"spec must be a string, got {type(spec).__name__}")
+    m = _NAME.match(spec)
+    if not m:
+        raise ValueError(f"malformed game spec {spec!r}; expected e.g. 'churn(size=3)'")
+    name, args = m.group(1).lower(), m.group(2)
+    options: Dict[str, Any] = {}
+    for part in _split(args or ""):
+        if "=" not in part:
+            raise ValueError(f"spec option {part.strip()!r} must be written key=value")
+        key, val = part.split("=", 1)
+        key = key.strip()
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+            raise ValueError(f"bad option name {key!r} in spec")
+        if key in options:
+            raise ValueError(f"option {key!r} given twice in spec")
+        options[key] = _value(val)
+    return name, options
+
+
+def load(spec: str) -> Any:
+    """Build a game from a spec string."""
+    from . import GAMES
+
+    name, options = parse(spec)
+    try:
+        cls = GAMES[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}") from None
+    try:
+        return cls(**options)
+    except TypeError as e:
+        raise ValueError(f"bad options for {name}: {e}") from None

@@ -1,0 +1,405 @@
+//! Board geometry: hexagons with 120-degree corners, cell indices, labels,
+//! axial coordinates, neighbour tables, the ring, sides and corners.
+//!
+//! A board is given by six side lengths, clockwise from the top edge. Cells are
+//! indexed `0..num_cells` in label order: bottom row first, left to right.
+//! Labels are Abstract Play style: a row letter counted from the bottom (`a`,
+//! `b`, ..., `z`, `aa`, `ab`, ...) followed by the 1-based column from the left.
+//! Axial coordinates `(q, r)` have `r` growing downward; a hexhex board is
+//! centred on `(0, 0)`.
+
+use std::collections::HashMap;
+use std::fmt;
+
+/// The six axial neighbour offsets.
+pub const DIRECTIONS: [(i32, i32); 6] = [(1, 0), (-1, 0), (1, -1), (0, -1), (0, 1), (-1, 1)];
+
+/// Marker for "no cell" in fixed-size neighbour rows.
+pub const NO_CELL: u16 = u16::MAX;
+
+/// Largest number of cells a board may have.
+pub const MAX_CELLS: usize = 16_000;
+
+/// Abstract Play's named Churn boards and their side lengths.
+pub const NAMED_BOARDS: [(&str, [u16; 6]); 6] = [
+    ("hex3", [3, 3, 3, 3, 3, 3]),
+    ("limping-34", [3, 4, 3, 4, 3, 4]),
+    ("limping-335", [5, 3, 3, 5, 3, 3]),
+    ("hex4", [4, 4, 4, 4, 4, 4]),
+    ("limping-446", [6, 4, 4, 6, 4, 4]),
+    ("hex5", [5, 5, 5, 5, 5, 5]),
+];
+
+/// Why a board could not be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardError(pub String);
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BoardError {}
+
+/// Row name for a 0-based row index counted from the bottom: 0 -> `a`, 25 -> `z`, 26 -> `aa`.
+pub fn row_name(index: usize) -> String {
+    let mut s = Vec::new();
+    let mut i = index + 1;
+    while i > 0 {
+        let rem = (i - 1) % 26;
+        s.push(b'a' + rem as u8);
+        i = (i - 1) / 26;
+    }
+    s.reverse();
+    String::from_utf8(s).expect("ascii")
+}
+
+/// A hexagonal board with precomputed tables.
+#[derive(Debug, Clone)]
+pub struct Board {
+    sides_len: [u16; 6],
+    coords: Vec<(i32, i32)>,
+    labels: Vec<String>,
+    index_of_label: HashMap<String, u16>,
+    /// `neighbors[6*i .. 6*i+6]`, padded with `NO_CELL`.
+    neighbors: Vec<u16>,
+    degree: Vec<u8>,
+    /// (first cell index, width) per row, bottom row first.
+    rows: Vec<(u16, u16)>,
+    ring: Vec<u16>,
+    sides: [Vec<u16>; 6],
+    corners: [u16; 6],
+    qmin: i32,
+    rmin: i32,
+    width: usize,
+    height: usize,
+    grid: Vec<u16>,
+}
+
+impl Board {
+    /// The regular hexagon of side `n` (`3n(n-1)+1` cells).
+    pub fn hexhex(n: usize) -> Result<Board, BoardError> {
+        if !(2..=64).contains(&n) {
+            return Err(BoardError(format!("size must be between 2 and 64, got {n}")));
+        }
+        Board::from_sides([n; 6])
+    }
+
+    /// A hexagon with 120-degree corners from its six side lengths, clockwise
+    /// from the top edge. Valid when every side is at least 2 and
+    /// `s1-s4 == s5-s2 == s3-s6`.
+    pub fn from_sides(sides: [usize; 6]) -> Result<Board, BoardError> {
+        let [s1, s2, s3, s4, s5, s6] = sides;
+        if let Some(k) = sides.iter().position(|&s| s < 2) {
+            return Err(BoardError(format!(
+                "sides: side {} has length {}, every side needs at least 2 cells",
+                k + 1,
+                sides[k]
+            )));
+        }
+        if sides.iter().any(|&s| s > 200) {
+            return Err(BoardError("sides: side lengths above 200 are not supported".into()));
+        }
+        let (a, b, c) = (s1 as i64 - s4 as i64, s5 as i64 - s2 as i64, s3 as i64 - s6 as i64);
+        if a != b || b != c {
+            return Err(BoardError(format!(
+                "sides {sides:?} do not close a 120-degree hexagon: need s1-s4 == s5-s2 == s3-s6, got {a}, {b}, {c}"
+            )));
+        }
+        let nrows = s2 + s3 - 1;
+        // Row i counted from the top.
+        let row_range = |i: usize| -> (i32, i32) {
+            let qmin = -(i.min(s6 - 1) as i32);
+            let qmax = s1 as i32 - 1 - (i as i32 - (s2 as i32 - 1)).max(0);
+            (qmin, qmax)
+        };
+        let total: usize = (0..nrows).map(|i| {
+            let (lo, hi) = row_range(i);
+            (hi - lo + 1) as usize
+        }).sum();
+        if total > MAX_CELLS {
+            return Err(BoardError(format!("board has {total} cells; at most {MAX_CELLS} are supported")));
+        }
+        let mut coords = Vec::with_capacity(total);
+        let mut labels = Vec::with_capacity(total);
+        let mut rows = Vec::with_capacity(nrows);
+        for row in 0..nrows {
+            let i = nrows - 1 - row;
+            let (qmin, qmax) = row_range(i);
+            rows.push((coords.len() as u16, (qmax - qmin + 1) as u16));
+            let r = i as i32 - (s2 as i32 - 1);
+            let name = row_name(row);
+            for (c, q) in (qmin..=qmax).enumerate() {
+                coords.push((q, r));
+                labels.push(format!("{name}{}", c + 1));
+            }
+        }
+        let qmin = coords.iter().map(|c| c.0).min().unwrap();
+        let qmax = coords.iter().map(|c| c.0).max().unwrap();
+        let rmin = coords.iter().map(|c| c.1).min().unwrap();
+        let rmax = coords.iter().map(|c| c.1).max().unwrap();
+        let width = (qmax - qmin + 1) as usize;
+        let height = (rmax - rmin + 1) as usize;
+        let mut grid = vec![NO_CELL; width * height];
+        for (k, &(q, r)) in coords.iter().enumerate() {
+            grid[(r - rmin) as usize * width + (q - qmin) as usize] = k as u16;
+        }
+        let lookup = |q: i32, r: i32| -> u16 {
+            if q < qmin || q > qmax || r < rmin || r > rmax {
+                NO_CELL
+            } else {
+                grid[(r - rmin) as usize * width + (q - qmin) as usize]
+            }
+        };
+        let mut neighbors = vec![NO_CELL; 6 * total];
+        let mut degree = vec![0u8; total];
+        for (k, &(q, r)) in coords.iter().enumerate() {
+            let mut d = 0;
+            for (dq, dr) in DIRECTIONS {
+                let n = lookup(q + dq, r + dr);
+                if n != NO_CELL {
+                    neighbors[6 * k + d] = n;
+                    d += 1;
+                }
+            }
+            degree[k] = d as u8;
+        }
+        // Sides, clockwise from the top edge, each from corner to corner.
+        let top = |i: usize| rows[nrows - 1 - i];
+        let first = |i: usize| top(i).0;
+        let last = |i: usize| top(i).0 + top(i).1 - 1;
+        let side1: Vec<u16> = (0..s1).map(|j| first(0) + j as u16).collect();
+        let side2: Vec<u16> = (0..s2).map(last).collect();
+        let side3: Vec<u16> = (s2 - 1..nrows).map(last).collect();
+        let side4: Vec<u16> = (0..s4).map(|j| last(nrows - 1) - j as u16).collect();
+        let side5: Vec<u16> = (nrows - s5..nrows).rev().map(first).collect();
+        let side6: Vec<u16> = (0..s6).rev().map(first).collect();
+        let sides_v = [side1, side2, side3, side4, side5, side6];
+        let corners = [sides_v[0][0], sides_v[1][0], sides_v[2][0], sides_v[3][0], sides_v[4][0], sides_v[5][0]];
+        let mut ring = Vec::new();
+        for s in &sides_v {
+            ring.extend_from_slice(&s[..s.len() - 1]);
+        }
+        let index_of_label = labels.iter().enumerate().map(|(k, l)| (l.clone(), k as u16)).collect();
+        Ok(Board {
+            sides_len: [s1 as u16, s2 as u16, s3 as u16, s4 as u16, s5 as u16, s6 as u16],
+            coords,
+            labels,
+            index_of_label,
+            neighbors,
+            degree,
+            rows,
+            ring,
+            sides: sides_v,
+            corners,
+            qmin,
+            rmin,
+            width,
+            height,
+            grid,
+        })
+    }
+
+    /// One of Abstract Play's named boards (`hex3`, `limping-34`, ...).
+    pub fn named(name: &str) -> Result<Board, BoardError> {
+        match NAMED_BOARDS.iter().find(|(n, _)| *n == name) {
+            Some((_, s)) => Board::from_sides(s.map(|x| x as usize)),
+            None => {
+                let names: Vec<&str> = NAMED_BOARDS.iter().map(|(n, _)| *n).collect();
+                Err(BoardError(format!("unknown board {name:?}; known boards: {}", names.join(", "))))
+            }
+        }
+    }
+
+    #[inline]
+    pub fn num_cells(&self) -> usize {
+        self.coords.len()
+    }
+
+    pub fn side_lengths(&self) -> [u16; 6] {
+        self.sides_len
+    }
+
+    /// True for a regular hexagon.
+    pub fn is_hexhex(&self) -> bool {
+        self.sides_len.iter().all(|&s| s == self.sides_len[0])
+    }
+
+    /// The name Abstract Play uses for this board, if any.
+    pub fn ap_name(&self) -> Option<&'static str> {
+        NAMED_BOARDS.iter().find(|(_, s)| *s == self.sides_len).map(|(n, _)| *n)
+    }
+
+    #[inline]
+    pub fn label(&self, cell: usize) -> &str {
+        &self.labels[cell]
+    }
+
+    pub fn labels(&self) -> &[String] {
+        &self.labels
+    }
+
+    /// Cell index of a label (exact, lower-case).
+    pub fn index(&self, label: &str) -> Option<usize> {
+        self.index_of_label.get(label).map(|&k| k as usize)
+    }
+
+    #[inline]
+    pub fn axial(&self, cell: usize) -> (i32, i32) {
+        self.coords[cell]
+    }
+
+    /// Cell at axial coordinates, if on the board.
+    pub fn at_axial(&self, q: i32, r: i32) -> Option<usize> {
+        let (x, y) = (q - self.qmin, r - self.rmin);
+        if x < 0 || y < 0 || x as usize >= self.width || y as usize >= self.height {
+            return None;
+        }
+        let c = self.grid[y as usize * self.width + x as usize];
+        (c != NO_CELL).then_some(c as usize)
+    }
+
+    /// Neighbours of a cell (2 to 6 of them).
+    #[inline]
+    pub fn neighbors(&self, cell: usize) -> &[u16] {
+        &self.neighbors[6 * cell..6 * cell + self.degree[cell] as usize]
+    }
+
+    /// The full neighbour table, `6 * num_cells`, padded with `NO_CELL`.
+    pub fn neighbor_table(&self) -> &[u16] {
+        &self.neighbors
+    }
+
+    /// (first cell, width) of each row, bottom row first.
+    pub fn rows(&self) -> &[(u16, u16)] {
+        &self.rows
+    }
+
+    /// Edge cells in clockwise order starting at the top-left corner.
+    pub fn ring(&self) -> &[u16] {
+        &self.ring
+    }
+
+    pub fn is_ring(&self, cell: usize) -> bool {
+        self.degree[cell] < 6
+    }
+
+    /// The six sides, clockwise from the top edge, each listed clockwise from
+    /// corner to corner (both corners included).
+    pub fn sides(&self) -> &[Vec<u16>; 6] {
+        &self.sides
+    }
+
+    /// The six corners; corner k starts side k.
+    pub fn corners(&self) -> [u16; 6] {
+        self.corners
+    }
+
+    /// Size of the bounding grid of axial coordinates, (height, width):
+    /// row `r - rmin`, column `q - qmin`.
+    pub fn grid_shape(&self) -> (usize, usize) {
+        (self.height, self.width)
+    }
+
+    /// (row, column) of a cell in the bounding grid.
+    pub fn grid_pos(&self, cell: usize) -> (usize, usize) {
+        let (q, r) = self.coords[cell];
+        ((r - self.rmin) as usize, (q - self.qmin) as usize)
+    }
+
+    /// A text picture of the board, top row first; `cell_char` chooses the
+    /// glyph of each cell. Rows are labelled on the left.
+    pub fn diagram(&self, cell_char: impl Fn(usize) -> char) -> String {
+        let nrows = self.rows.len();
+        let max_w = self.rows.iter().map(|r| r.1).max().unwrap_or(0) as usize;
+        let label_w = row_name(nrows - 1).len();
+        let mut out = String::new();
+        for row in (0..nrows).rev() {
+            let (start, w) = self.rows[row];
+            let name = row_name(row);
+            out.push_str(&format!("{name:>label_w$} "));
+            let (q0, r0) = self.coords[start as usize];
+            // Horizontal position in half-cells: 2q + r, shifted to start at 0.
+            let x0 = 2 * (q0 - self.qmin) + (r0 - self.rmin);
+            let min_x = (0..nrows)
+                .map(|rw| {
+                    let (q, r) = self.coords[self.rows[rw].0 as usize];
+                    2 * (q - self.qmin) + (r - self.rmin)
+                })
+                .min()
+                .unwrap_or(0);
+            for _ in 0..(x0 - min_x) {
+                out.push(' ');
+            }
+            for c in 0..w as usize {
+                if c > 0 {
+                    out.push(' ');
+                }
+                out.push(cell_char(start as usize + c));
+            }
+            out.push('\n');
+        }
+        let _ = max_w;
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hexhex_counts() {
+        for n in 2..=32 {
+            let b = Board::hexhex(n).unwrap();
+            assert_eq!(b.num_cells(), 3 * n * (n - 1) + 1);
+            assert_eq!(b.ring().len(), 6 * (n - 1));
+            let interior = (0..b.num_cells()).filter(|&c| !b.is_ring(c)).count();
+            assert_eq!(interior, b.num_cells() - 6 * (n - 1));
+            for (k, s) in b.sides().iter().enumerate() {
+                assert_eq!(s.len(), n);
+                assert_eq!(s[s.len() - 1], b.sides()[(k + 1) % 6][0]);
+            }
+        }
+    }
+
+    #[test]
+    fn labels_match_the_card() {
+        let b = Board::hexhex(6).unwrap();
+        assert_eq!(b.axial(b.index("f6").unwrap()), (0, 0));
+        // label -> axial: r = (n-1) - L, q = (c-1) - (n-1) + max(0, L-(n-1))
+        let n = 6i32;
+        for cell in 0..b.num_cells() {
+            let lab = b.label(cell);
+            let l = (lab.as_bytes()[0] - b'a') as i32;
+            let c: i32 = lab[1..].parse().unwrap();
+            assert_eq!(b.axial(cell), ((c - 1) - (n - 1) + (l - (n - 1)).max(0), (n - 1) - l));
+        }
+    }
+
+    #[test]
+    fn named_boards() {
+        let cells: Vec<usize> = NAMED_BOARDS.iter().map(|(n, _)| Board::named(n).unwrap().num_cells()).collect();
+        assert_eq!(cells, vec![19, 27, 29, 37, 51, 61]);
+        let widths: Vec<u16> = Board::named("limping-34").unwrap().rows().iter().rev().map(|r| r.1).collect();
+        assert_eq!(widths, vec![3, 4, 5, 6, 5, 4]);
+    }
+
+    #[test]
+    fn neighbours_are_symmetric() {
+        let b = Board::from_sides([3, 4, 3, 4, 3, 4]).unwrap();
+        for c in 0..b.num_cells() {
+            for &n in b.neighbors(c) {
+                assert!(b.neighbors(n as usize).contains(&(c as u16)));
+            }
+        }
+    }
+
+    #[test]
+    fn bad_sides() {
+        assert!(Board::from_sides([3, 4, 3, 3, 3, 4]).is_err());
+        assert!(Board::from_sides([1, 1, 1, 1, 1, 1]).is_err());
+        assert!(Board::hexhex(1).is_err());
+    }
+}

@@ -1,0 +1,637 @@
+//! Churn (Mark Steere, 2024).
+//!
+//! Red (1) and Blue (2) alternate placing one stone of their own colour. If
+//! some empty cell has no friendly neighbour the stone must go on such a cell;
+//! otherwise it must form the smallest possible friendly group. A placement
+//! that joins friendly stones removes every friendly group strictly smaller
+//! than the group formed. When the board is full at the end of a turn, the
+//! player with more stones wins. Pie rule: Blue's first turn may be `swap`.
+//!
+//! Actions: `cell` (0..N) places a stone, `N` is `swap`.
+
+use std::sync::Arc;
+
+use rand::Rng;
+use smallvec::smallvec;
+
+use crate::bitset::BitSet;
+use crate::board::Board;
+use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
+use crate::groups::Groups;
+use crate::zobrist;
+
+#[derive(Debug, Clone)]
+pub struct Churn {
+    board: Arc<Board>,
+    pie: bool,
+    groups: Groups,
+    /// `fnc[(colour-1) * n + cell]`: neighbours of `cell` holding `colour`.
+    fnc: Vec<u8>,
+    /// Per colour: empty cells with no neighbour of that colour.
+    iso: [BitSet; 2],
+    empty: BitSet,
+    num_empty: usize,
+    to_move: u8,
+    ply: u32,
+    swap_available: bool,
+    over: bool,
+    winners: WinnerMask,
+    hash: u64,
+}
+
+/// Undo record for one Churn action.
+#[derive(Debug, Clone)]
+pub struct ChurnUndo {
+    action: Action,
+    removed: Vec<u16>,
+    swap_available: bool,
+}
+
+const KIND_SWAP_FLAG: u64 = 1;
+const KIND_TO_MOVE: u64 = 2;
+
+impl Churn {
+    /// An empty board.
+    pub fn new(board: Arc<Board>, pie: bool) -> Churn {
+        let n = board.num_cells();
+        let mut g = Churn {
+            groups: Groups::new(n, 2),
+            fnc: vec![0; 2 * n],
+            iso: [BitSet::new(n), BitSet::new(n)],
+            empty: BitSet::new(n),
+            num_empty: n,
+            to_move: 1,
+            ply: 0,
+            swap_available: false,
+            over: false,
+            winners: 0,
+            hash: 0,
+            pie,
+            board,
+        };
+        g.rebuild();
+        g
+    }
+
+    /// A position from cell colours (0 empty, 1 red, 2 blue) and the player
+    /// to move. A set-up position never offers the pie swap.
+    pub fn from_cells(board: Arc<Board>, pie: bool, cells: &[u8], to_move: u8) -> Result<Churn, String> {
+        let n = board.num_cells();
+        if cells.len() != n {
+            return Err(format!("expected {n} cells, got {}", cells.len()));
+        }
+        if let Some(c) = cells.iter().find(|&&c| c > 2) {
+            return Err(format!("cell value {c} is not 0, 1 or 2"));
+        }
+        if !(1..=2).contains(&to_move) {
+            return Err(format!("to_move must be 1 or 2, got {to_move}"));
+        }
+        let mut g = Churn::new(board, pie);
+        for (cell, &c) in cells.iter().enumerate() {
+            if c != 0 {
+                g.groups.place(&g.board.clone(), cell, c);
+            }
+        }
+        g.to_move = to_move;
+        let stones = n - cells.iter().filter(|&&c| c == 0).count();
+        g.ply = stones as u32;
+        g.swap_available = false;
+        g.rebuild();
+        g.check_end();
+        Ok(g)
+    }
+
+    pub fn pie(&self) -> bool {
+        self.pie
+    }
+
+    pub fn board_arc(&self) -> &Arc<Board> {
+        &self.board
+    }
+
+    pub fn groups(&self) -> &Groups {
+        &self.groups
+    }
+
+    pub fn swap_available(&self) -> bool {
+        self.swap_available && !self.over
+    }
+
+    /// Stones on the board per player (red, blue).
+    pub fn stone_counts(&self) -> (u32, u32) {
+        (self.groups.stone_count(1), self.groups.stone_count(2))
+    }
+
+    /// Recompute every derived table from the cell colours.
+    fn rebuild(&mut self) {
+        let board = self.board.clone();
+        let n = board.num_cells();
+        let colours: Vec<u8> = self.groups.colours().to_vec();
+        self.groups.rebuild(&board, &colours);
+        self.fnc.iter_mut().for_each(|x| *x = 0);
+        self.empty.clear();
+        self.iso[0].clear();
+        self.iso[1].clear();
+        self.num_empty = 0;
+        let mut hash = 0;
+        for cell in 0..n {
+            let c = colours[cell];
+            if c == 0 {
+                self.empty.insert(cell);
+                self.num_empty += 1;
+            } else {
+                hash ^= zobrist::piece(cell, c as u64);
+                for &nb in board.neighbors(cell) {
+                    self.fnc[(c as usize - 1) * n + nb as usize] += 1;
+                }
+            }
+        }
+        for cell in 0..n {
+            if colours[cell] == 0 {
+                for k in 0..2 {
+                    if self.fnc[k * n + cell] == 0 {
+                        self.iso[k].insert(cell);
+                    }
+                }
+            }
+        }
+        self.hash = hash;
+    }
+
+    #[inline]
+    fn full_hash(&self) -> u64 {
+        let mut h = self.hash ^ zobrist::flag(KIND_TO_MOVE, self.to_move as u64);
+        if self.swap_available {
+            h ^= zobrist::flag(KIND_SWAP_FLAG, 1);
+        }
+        h
+    }
+
+    /// Put a stone of `colour` on empty `cell`, keeping the tables current.
+    #[inline]
+    fn put(&mut self, cell: usize, colour: u8) -> usize {
+        let n = self.board.num_cells();
+        let k = colour as usize - 1;
+        self.empty.remove(cell);
+        self.iso[0].remove(cell);
+        self.iso[1].remove(cell);
+        self.num_empty -= 1;
+        self.hash ^= zobrist::piece(cell, colour as u64);
+        for &nb in self.board.neighbors(cell) {
+            let nb = nb as usize;
+            let f = &mut self.fnc[k * n + nb];
+            *f += 1;
+            if *f == 1 && self.groups.colour(nb) == 0 {
+                self.iso[k].remove(nb);
+            }
+        }
+        let board = &*self.board;
+        let root = self.groups.place(board, cell, colour);
+        self.groups.group_size(root)
+    }
+
+    /// Bookkeeping for a stone of `colour` that left `cell`.
+    #[inline]
+    fn lifted(&mut self, cell: usize, colour: u8) {
+        let n = self.board.num_cells();
+        let k = colour as usize - 1;
+        self.empty.insert(cell);
+        self.num_empty += 1;
+        self.hash ^= zobrist::piece(cell, colour as u64);
+        for j in 0..2 {
+            if self.fnc[j * n + cell] == 0 {
+                self.iso[j].insert(cell);
+            }
+        }
+        for &nb in self.board.neighbors(cell) {
+            let nb = nb as usize;
+            let f = &mut self.fnc[k * n + nb];
+            *f -= 1;
+            if *f == 0 && self.groups.colour(nb) == 0 {
+                self.iso[k].insert(nb);
+            }
+        }
+    }
+
+    /// Remove every group of `colour` strictly smaller than `size`.
+    fn remove_smaller(&mut self, colour: u8, size: usize, mut removed: Option<&mut Vec<u16>>) {
+        let smaller: u32 = (1..size).map(|s| self.groups.histogram(colour, s)).sum();
+        if smaller == 0 {
+            return;
+        }
+        let n = self.board.num_cells();
+        let mut left = smaller;
+        let mut cell = 0;
+        let mut gone: smallvec::SmallVec<[u16; 64]> = smallvec::SmallVec::new();
+        while left > 0 && cell < n {
+            if self.groups.colour(cell) == colour && self.groups.root(cell) == Some(cell) && self.groups.group_size(cell) < size {
+                self.groups.remove_group(cell, |c| gone.push(c as u16));
+                left -= 1;
+            }
+            cell += 1;
+        }
+        for &c in &gone {
+            self.lifted(c as usize, colour);
+        }
+        if let Some(r) = removed.as_mut() {
+            r.extend_from_slice(&gone);
+        }
+    }
+
+    fn check_end(&mut self) {
+        if self.num_empty == 0 {
+            self.over = true;
+            let (r, b) = self.stone_counts();
+            self.winners = match r.cmp(&b) {
+                std::cmp::Ordering::Greater => 1,
+                std::cmp::Ordering::Less => 2,
+                std::cmp::Ordering::Equal => 3,
+            };
+        } else {
+            self.over = false;
+            self.winners = 0;
+        }
+    }
+
+    /// Legal cells for the player to move (not including `swap`).
+    pub fn legal_cells(&self, out: &mut Vec<Action>) {
+        if self.over {
+            return;
+        }
+        let k = self.to_move as usize - 1;
+        if !self.iso[k].is_empty() {
+            out.extend(self.iso[k].iter().map(|c| c as Action));
+            return;
+        }
+        let start = out.len();
+        let mut best = usize::MAX;
+        for cell in self.empty.iter() {
+            let s = self.groups.formed_size(&self.board, cell, self.to_move);
+            if s < best {
+                best = s;
+                out.truncate(start);
+            }
+            if s == best {
+                out.push(cell as Action);
+            }
+        }
+    }
+
+    /// Why placing on `cell` is illegal, if it is.
+    fn cell_error(&self, cell: usize) -> Option<MoveError> {
+        let label = self.board.label(cell);
+        if self.groups.colour(cell) != 0 {
+            return Some(MoveError::new("occupied", format!("cell {label} is occupied")));
+        }
+        let k = self.to_move as usize - 1;
+        if !self.iso[k].is_empty() {
+            if !self.iso[k].contains(cell) {
+                return Some(MoveError::new(
+                    "isolation",
+                    format!("{label} touches a friendly stone, but an isolated placement is available (isolation rule)"),
+                ));
+            }
+            return None;
+        }
+        let mut v = Vec::new();
+        self.legal_cells(&mut v);
+        if !v.contains(&(cell as Action)) {
+            let s = self.groups.formed_size(&self.board, cell, self.to_move);
+            let best = self.groups.formed_size(&self.board, v[0] as usize, self.to_move);
+            return Some(MoveError::new(
+                "smallest_group",
+                format!("{label} would form a group of {s}, but a group of {best} is possible (smallest-group rule)"),
+            ));
+        }
+        None
+    }
+
+    fn do_place(&mut self, cell: usize, removed: Option<&mut Vec<u16>>) {
+        let colour = self.to_move;
+        let size = self.put(cell, colour);
+        if size > 1 {
+            self.remove_smaller(colour, size, removed);
+        }
+        self.swap_available = self.pie && self.ply == 0 && colour == 1;
+        self.ply += 1;
+        self.to_move = 3 - colour;
+        self.check_end();
+    }
+
+    fn do_swap(&mut self) {
+        let n = self.board.num_cells();
+        let cell = (0..n).find(|&c| self.groups.colour(c) == 1).expect("swap needs the red stone");
+        let mut colours = self.groups.colours().to_vec();
+        colours[cell] = 2;
+        let board = self.board.clone();
+        self.groups.rebuild(&board, &colours);
+        self.rebuild();
+        self.swap_available = false;
+        self.ply += 1;
+        self.to_move = 1;
+    }
+}
+
+impl Game for Churn {
+    type Undo = ChurnUndo;
+    const NAME: &'static str = "churn";
+
+    fn board(&self) -> &Board {
+        &self.board
+    }
+
+    fn spec(&self) -> String {
+        let b = &self.board;
+        let shape = if b.is_hexhex() {
+            format!("size={}", b.side_lengths()[0])
+        } else {
+            let s = b.side_lengths();
+            format!("sides=({},{},{},{},{},{})", s[0], s[1], s[2], s[3], s[4], s[5])
+        };
+        if self.pie {
+            format!("churn({shape})")
+        } else {
+            format!("churn({shape},pie=false)")
+        }
+    }
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn num_actions(&self) -> usize {
+        self.board.num_cells() + 1
+    }
+
+    fn to_move(&self) -> usize {
+        self.to_move as usize
+    }
+
+    fn is_over(&self) -> bool {
+        self.over
+    }
+
+    fn winner_mask(&self) -> WinnerMask {
+        self.winners
+    }
+
+    fn zobrist(&self) -> u64 {
+        self.full_hash()
+    }
+
+    fn cell_value(&self, cell: usize) -> i8 {
+        self.groups.colour(cell) as i8
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        self.legal_cells(out);
+        if self.swap_available() {
+            out.push(self.board.num_cells() as Action);
+        }
+    }
+
+    fn apply_action(&mut self, action: Action) {
+        if action as usize == self.board.num_cells() {
+            self.do_swap();
+        } else {
+            self.do_place(action as usize, None);
+        }
+    }
+
+    fn apply_action_undoable(&mut self, action: Action) -> ChurnUndo {
+        let mut undo = ChurnUndo { action, removed: Vec::new(), swap_available: self.swap_available };
+        if action as usize == self.board.num_cells() {
+            self.do_swap();
+        } else {
+            self.do_place(action as usize, Some(&mut undo.removed));
+        }
+        undo
+    }
+
+    fn undo_action(&mut self, undo: ChurnUndo) {
+        let n = self.board.num_cells();
+        let mut colours = self.groups.colours().to_vec();
+        let mover = 3 - self.to_move;
+        if undo.action as usize == n {
+            let cell = (0..n).find(|&c| colours[c] == 2).expect("swapped stone");
+            colours[cell] = 1;
+            self.to_move = 2;
+        } else {
+            colours[undo.action as usize] = 0;
+            for &c in &undo.removed {
+                colours[c as usize] = mover;
+            }
+            self.to_move = mover;
+        }
+        let board = self.board.clone();
+        self.groups.rebuild(&board, &colours);
+        self.rebuild();
+        self.ply -= 1;
+        self.swap_available = undo.swap_available;
+        self.check_end();
+    }
+
+    fn action_to_string(&self, action: Action) -> String {
+        if action as usize == self.board.num_cells() {
+            "swap".to_string()
+        } else {
+            self.board.label(action as usize).to_string()
+        }
+    }
+
+    fn single_action_turns(&self) -> bool {
+        true
+    }
+
+    fn random_action<R: Rng>(&self, rng: &mut R, buf: &mut Vec<Action>) -> Option<Action> {
+        if self.over {
+            return None;
+        }
+        let k = self.to_move as usize - 1;
+        let extra = self.swap_available() as usize;
+        let iso = &self.iso[k];
+        let count = iso.len();
+        if count > 0 {
+            let i = rng.random_range(0..count + extra);
+            return Some(if i == count { self.board.num_cells() as Action } else { iso.select(i).unwrap() as Action });
+        }
+        buf.clear();
+        self.legal_actions(buf);
+        Some(buf[rng.random_range(0..buf.len())])
+    }
+
+    fn legal_moves(&self, _limit: u128, out: &mut Vec<MoveActions>) -> Result<(), u128> {
+        let mut v = Vec::new();
+        self.legal_actions(&mut v);
+        out.extend(v.into_iter().map(|a| smallvec![a]));
+        Ok(())
+    }
+
+    fn count_moves(&self) -> u128 {
+        if self.over {
+            return 0;
+        }
+        let k = self.to_move as usize - 1;
+        let n = if !self.iso[k].is_empty() {
+            self.iso[k].len()
+        } else {
+            let mut v = Vec::new();
+            self.legal_cells(&mut v);
+            v.len()
+        };
+        (n + self.swap_available() as usize) as u128
+    }
+
+    fn parse_move(&self, text: &str) -> Result<MoveActions, MoveError> {
+        let t = text.trim().to_ascii_lowercase();
+        if self.over {
+            return Err(MoveError::new("game_over", format!("the game is over; {t:?} cannot be played")));
+        }
+        if t == "swap" {
+            if self.swap_available() {
+                return Ok(smallvec![self.board.num_cells() as Action]);
+            }
+            let why = if !self.pie {
+                "the pie rule is off"
+            } else {
+                "swap is only allowed as Blue's first move"
+            };
+            return Err(MoveError::new("swap_not_allowed", format!("swap is not allowed here: {why}")));
+        }
+        let cell = self.board.index(&t).ok_or_else(|| {
+            if t.is_empty() {
+                MoveError::new("syntax", "empty move")
+            } else {
+                MoveError::new("unknown_cell", format!("{t:?} is not a cell of this board"))
+            }
+        })?;
+        match self.cell_error(cell) {
+            Some(e) => Err(e),
+            None => Ok(smallvec![cell as Action]),
+        }
+    }
+
+    fn format_move(&self, actions: &[Action]) -> String {
+        actions.iter().map(|&a| self.action_to_string(a)).collect::<Vec<_>>().join(",")
+    }
+
+    fn observation_shape(&self) -> [usize; 3] {
+        let (h, w) = self.board.grid_shape();
+        [4, h, w]
+    }
+
+    /// Planes: stones of the player to move, opponent stones, cells on the
+    /// board, and a constant plane equal to 1 when Blue is to move.
+    fn observation(&self, out: &mut [f32]) {
+        let (h, w) = self.board.grid_shape();
+        let plane = h * w;
+        out.iter_mut().for_each(|x| *x = 0.0);
+        let blue = (self.to_move == 2) as u8 as f32;
+        for p in 0..plane {
+            out[3 * plane + p] = blue;
+        }
+        for cell in 0..self.board.num_cells() {
+            let (r, c) = self.board.grid_pos(cell);
+            let i = r * w + c;
+            let v = self.groups.colour(cell);
+            if v == self.to_move {
+                out[i] = 1.0;
+            } else if v != 0 {
+                out[plane + i] = 1.0;
+            }
+            out[2 * plane + i] = 1.0;
+        }
+    }
+
+    fn diagram(&self) -> String {
+        self.board.diagram(|c| match self.groups.colour(c) {
+            1 => 'R',
+            2 => 'B',
+            _ => '.',
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    fn game(size: usize) -> Churn {
+        Churn::new(Arc::new(Board::hexhex(size).unwrap()), true)
+    }
+
+    fn legal_labels(g: &Churn) -> Vec<String> {
+        let mut v = Vec::new();
+        g.legal_actions(&mut v);
+        let mut l: Vec<String> = v.iter().map(|&a| g.action_to_string(a)).collect();
+        l.sort();
+        l
+    }
+
+    fn setup(red: &[&str], blue: &[&str]) -> Churn {
+        let b = Arc::new(Board::hexhex(3).unwrap());
+        let mut cells = vec![0u8; b.num_cells()];
+        for l in red {
+            cells[b.index(l).unwrap()] = 1;
+        }
+        for l in blue {
+            cells[b.index(l).unwrap()] = 2;
+        }
+        Churn::from_cells(b, false, &cells, 1).unwrap()
+    }
+
+    #[test]
+    fn isolation_figure() {
+        let g = setup(&["b1", "c1", "d4", "e1", "e2"], &["a1", "a2", "c3", "c5", "d2"]);
+        assert_eq!(legal_labels(&g), vec!["a3", "b3", "b4"]);
+    }
+
+    #[test]
+    fn smallest_group_figure() {
+        let g = setup(&["a3", "b1", "b3", "b4", "c2", "d3", "e1"], &["a1", "a2", "c3", "c5", "d1", "d2", "d4", "e3"]);
+        assert_eq!(legal_labels(&g), vec!["c1", "e2"]);
+    }
+
+    #[test]
+    fn undo_restores_everything() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        let mut g = game(3);
+        let mut buf = Vec::new();
+        let mut stack = Vec::new();
+        let mut snapshots = Vec::new();
+        for _ in 0..300 {
+            if g.is_over() {
+                break;
+            }
+            let a = g.random_action(&mut rng, &mut buf).unwrap();
+            snapshots.push((g.zobrist(), (0..19).map(|c| g.cell_value(c)).collect::<Vec<_>>(), g.to_move()));
+            stack.push(g.apply_action_undoable(a));
+        }
+        while let Some(u) = stack.pop() {
+            g.undo_action(u);
+            let s = snapshots.pop().unwrap();
+            assert_eq!(s, (g.zobrist(), (0..19).map(|c| g.cell_value(c)).collect::<Vec<_>>(), g.to_move()));
+        }
+    }
+
+    #[test]
+    fn incremental_tables_match_rebuild() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+        let mut buf = Vec::new();
+        for sides in [[3usize; 6], [3, 4, 3, 4, 3, 4], [4; 6]] {
+            let mut g = Churn::new(Arc::new(Board::from_sides(sides).unwrap()), true);
+            while let Some(a) = g.random_action(&mut rng, &mut buf) {
+                g.apply_action(a);
+                let mut fresh = g.clone();
+                fresh.rebuild();
+                assert_eq!(fresh.fnc, g.fnc);
+                assert_eq!(fresh.iso, g.iso);
+                assert_eq!(fresh.empty, g.empty);
+                assert_eq!(fresh.hash, g.hash);
+                assert_eq!(fresh.num_empty, g.num_empty);
+            }
+        }
+    }
+}

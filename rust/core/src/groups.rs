@@ -1,0 +1,388 @@
+//! Incremental connected groups of same-coloured stones.
+//!
+//! Every group is a circular linked list of its member cells with one root
+//! cell that holds the group's size and a small payload (a bitmask games can
+//! use, e.g. "neutral colours touched"). Placing a stone merges the groups it
+//! touches (the smaller lists are relabelled into the largest, so a game of n
+//! placements costs O(n log n)); a whole group can be removed by walking its
+//! list. A per-colour histogram of group sizes is kept current, so "how many
+//! groups of colour c have size s" is O(1).
+//!
+//! Removing a single stone from the middle of a group is not supported
+//! incrementally; games that undo do so by [`Groups::rebuild`].
+
+use crate::board::{Board, NO_CELL};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Groups {
+    /// Colour per cell (0 = empty). Colours are `1..=num_colours`.
+    colour: Vec<u8>,
+    /// Root cell of each stone's group (`NO_CELL` for empty cells).
+    root: Vec<u16>,
+    /// Next member in the circular member list.
+    next: Vec<u16>,
+    /// Group size, valid at roots.
+    size: Vec<u16>,
+    /// Payload bitmask, valid at roots.
+    mask: Vec<u32>,
+    /// `hist[colour * (n + 1) + s]` = number of groups of that colour with size s.
+    hist: Vec<u32>,
+    /// Number of groups per colour.
+    count: Vec<u32>,
+    /// Number of groups of size >= 2 per colour.
+    chunks: Vec<u32>,
+    /// Number of stones per colour.
+    stones: Vec<u32>,
+    num_colours: usize,
+}
+
+impl Groups {
+    pub fn new(num_cells: usize, num_colours: usize) -> Groups {
+        Groups {
+            colour: vec![0; num_cells],
+            root: vec![NO_CELL; num_cells],
+            next: vec![NO_CELL; num_cells],
+            size: vec![0; num_cells],
+            mask: vec![0; num_cells],
+            hist: vec![0; (num_colours + 1) * (num_cells + 1)],
+            count: vec![0; num_colours + 1],
+            chunks: vec![0; num_colours + 1],
+            stones: vec![0; num_colours + 1],
+            num_colours,
+        }
+    }
+
+    #[inline]
+    pub fn num_cells(&self) -> usize {
+        self.colour.len()
+    }
+
+    #[inline]
+    pub fn num_colours(&self) -> usize {
+        self.num_colours
+    }
+
+    /// Colour of a cell (0 = empty).
+    #[inline]
+    pub fn colour(&self, cell: usize) -> u8 {
+        self.colour[cell]
+    }
+
+    pub fn colours(&self) -> &[u8] {
+        &self.colour
+    }
+
+    /// Root cell of the group holding `cell`, or `None` for an empty cell.
+    #[inline]
+    pub fn root(&self, cell: usize) -> Option<usize> {
+        let r = self.root[cell];
+        (r != NO_CELL).then_some(r as usize)
+    }
+
+    /// Size of the group holding `cell` (0 for an empty cell).
+    #[inline]
+    pub fn group_size(&self, cell: usize) -> usize {
+        match self.root(cell) {
+            Some(r) => self.size[r] as usize,
+            None => 0,
+        }
+    }
+
+    /// Payload bitmask of the group holding `cell` (0 for an empty cell).
+    #[inline]
+    pub fn group_mask(&self, cell: usize) -> u32 {
+        match self.root(cell) {
+            Some(r) => self.mask[r],
+            None => 0,
+        }
+    }
+
+    /// OR bits into the payload of the group holding `cell`.
+    #[inline]
+    pub fn add_mask(&mut self, cell: usize, bits: u32) {
+        if let Some(r) = self.root(cell) {
+            self.mask[r] |= bits;
+        }
+    }
+
+    /// Number of groups of `colour` with exactly `size` stones.
+    #[inline]
+    pub fn histogram(&self, colour: u8, size: usize) -> u32 {
+        self.hist[colour as usize * (self.num_cells() + 1) + size]
+    }
+
+    /// The largest group size present for `colour` (0 if none).
+    pub fn largest(&self, colour: u8) -> usize {
+        let n = self.num_cells();
+        let base = colour as usize * (n + 1);
+        (1..=n).rev().find(|&s| self.hist[base + s] > 0).unwrap_or(0)
+    }
+
+    /// Number of groups of `colour`.
+    #[inline]
+    pub fn group_count(&self, colour: u8) -> u32 {
+        self.count[colour as usize]
+    }
+
+    /// Number of groups of `colour` with two or more stones.
+    #[inline]
+    pub fn chunk_count(&self, colour: u8) -> u32 {
+        self.chunks[colour as usize]
+    }
+
+    /// Number of stones of `colour`.
+    #[inline]
+    pub fn stone_count(&self, colour: u8) -> u32 {
+        self.stones[colour as usize]
+    }
+
+    /// Members of the group whose root (or any member) is `cell`.
+    pub fn members(&self, cell: usize) -> MemberIter<'_> {
+        MemberIter { groups: self, start: cell as u16, cur: cell as u16, done: self.root[cell] == NO_CELL }
+    }
+
+    #[inline]
+    fn hist_add(&mut self, colour: u8, size: usize, delta: i32) {
+        let n = self.num_cells();
+        let h = &mut self.hist[colour as usize * (n + 1) + size];
+        *h = (*h as i32 + delta) as u32;
+        let c = &mut self.count[colour as usize];
+        *c = (*c as i32 + delta) as u32;
+        if size >= 2 {
+            let k = &mut self.chunks[colour as usize];
+            *k = (*k as i32 + delta) as u32;
+        }
+    }
+
+    /// Size of the group a stone of `colour` at empty `cell` would form
+    /// (1 + the sizes of the distinct friendly groups it touches).
+    #[inline]
+    pub fn formed_size(&self, board: &Board, cell: usize, colour: u8) -> usize {
+        let mut roots = [NO_CELL; 6];
+        let mut k = 0;
+        let mut total = 1;
+        for &nb in board.neighbors(cell) {
+            let nb = nb as usize;
+            if self.colour[nb] == colour {
+                let r = self.root[nb];
+                if !roots[..k].contains(&r) {
+                    roots[k] = r;
+                    k += 1;
+                    total += self.size[r as usize] as usize;
+                }
+            }
+        }
+        total
+    }
+
+    /// Place a stone and merge it with the friendly groups it touches.
+    /// Returns the root of the resulting group.
+    pub fn place(&mut self, board: &Board, cell: usize, colour: u8) -> usize {
+        debug_assert_eq!(self.colour[cell], 0, "place on an occupied cell");
+        debug_assert!(colour >= 1 && colour as usize <= self.num_colours);
+        self.colour[cell] = colour;
+        self.stones[colour as usize] += 1;
+        // Collect distinct neighbour roots; the largest absorbs the others.
+        let mut roots = [NO_CELL; 6];
+        let mut k = 0;
+        let mut best = NO_CELL;
+        for &nb in board.neighbors(cell) {
+            let nb = nb as usize;
+            if self.colour[nb] == colour {
+                let r = self.root[nb];
+                if !roots[..k].contains(&r) {
+                    roots[k] = r;
+                    k += 1;
+                    if best == NO_CELL || self.size[r as usize] > self.size[best as usize] {
+                        best = r;
+                    }
+                }
+            }
+        }
+        if best == NO_CELL {
+            self.root[cell] = cell as u16;
+            self.next[cell] = cell as u16;
+            self.size[cell] = 1;
+            self.mask[cell] = 0;
+            self.hist_add(colour, 1, 1);
+            return cell;
+        }
+        let b = best as usize;
+        let mut new_size = self.size[b] as usize + 1;
+        let mut mask = self.mask[b];
+        self.hist_add(colour, self.size[b] as usize, -1);
+        // Add the new stone to best's list.
+        self.root[cell] = best;
+        self.next[cell] = self.next[b];
+        self.next[b] = cell as u16;
+        for &r in &roots[..k] {
+            if r == best {
+                continue;
+            }
+            let r = r as usize;
+            self.hist_add(colour, self.size[r] as usize, -1);
+            new_size += self.size[r] as usize;
+            mask |= self.mask[r];
+            // Relabel r's members, then splice r's circular list after b.
+            let mut c = r;
+            loop {
+                self.root[c] = best;
+                let nx = self.next[c] as usize;
+                if nx == r {
+                    break;
+                }
+                c = nx;
+            }
+            // c is the last member of r's list (its next is r).
+            self.next[c] = self.next[b];
+            self.next[b] = r as u16;
+        }
+        self.size[b] = new_size as u16;
+        self.mask[b] = mask;
+        self.hist_add(colour, new_size, 1);
+        b
+    }
+
+    /// Remove the whole group holding `cell`; calls `f` on every removed cell.
+    pub fn remove_group(&mut self, cell: usize, mut f: impl FnMut(usize)) {
+        let r = match self.root(cell) {
+            Some(r) => r,
+            None => return,
+        };
+        let colour = self.colour[r];
+        let size = self.size[r] as usize;
+        self.hist_add(colour, size, -1);
+        self.stones[colour as usize] -= size as u32;
+        let mut c = r;
+        loop {
+            let nx = self.next[c] as usize;
+            self.colour[c] = 0;
+            self.root[c] = NO_CELL;
+            self.next[c] = NO_CELL;
+            f(c);
+            if nx == r {
+                break;
+            }
+            c = nx;
+        }
+        self.size[r] = 0;
+        self.mask[r] = 0;
+    }
+
+    /// Recompute everything from a colour array (masks reset to 0).
+    pub fn rebuild(&mut self, board: &Board, colours: &[u8]) {
+        let n = self.num_cells();
+        debug_assert_eq!(colours.len(), n);
+        *self = Groups::new(n, self.num_colours);
+        for (cell, &c) in colours.iter().enumerate() {
+            if c != 0 {
+                self.place(board, cell, c);
+            }
+        }
+    }
+
+    /// Roots of all groups of `colour`, in cell order.
+    pub fn roots_of(&self, colour: u8) -> impl Iterator<Item = usize> + '_ {
+        (0..self.num_cells()).filter(move |&c| self.colour[c] == colour && self.root[c] as usize == c)
+    }
+}
+
+pub struct MemberIter<'a> {
+    groups: &'a Groups,
+    start: u16,
+    cur: u16,
+    done: bool,
+}
+
+impl Iterator for MemberIter<'_> {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        if self.done {
+            return None;
+        }
+        let c = self.cur;
+        self.cur = self.groups.next[c as usize];
+        if self.cur == self.start {
+            self.done = true;
+        }
+        Some(c as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// Groups by flood fill: per cell, the sorted member list of its group.
+    fn flood(board: &Board, colours: &[u8]) -> Vec<Vec<usize>> {
+        let n = colours.len();
+        let mut out = vec![Vec::new(); n];
+        let mut seen = vec![false; n];
+        for s in 0..n {
+            if colours[s] == 0 || seen[s] {
+                continue;
+            }
+            let mut stack = vec![s];
+            let mut comp = vec![];
+            seen[s] = true;
+            while let Some(c) = stack.pop() {
+                comp.push(c);
+                for &nb in board.neighbors(c) {
+                    let nb = nb as usize;
+                    if !seen[nb] && colours[nb] == colours[s] {
+                        seen[nb] = true;
+                        stack.push(nb);
+                    }
+                }
+            }
+            comp.sort();
+            for &c in &comp {
+                out[c] = comp.clone();
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn agrees_with_flood_fill() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        for &(sides, colours) in &[([3usize; 6], 2usize), ([3, 4, 3, 4, 3, 4], 3), ([5; 6], 4), ([6, 4, 4, 6, 4, 4], 2)] {
+            let board = Board::from_sides(sides).unwrap();
+            let n = board.num_cells();
+            for _ in 0..200 {
+                let mut g = Groups::new(n, colours);
+                for _ in 0..3 * n {
+                    let cell = rng.random_range(0..n);
+                    if g.colour(cell) == 0 {
+                        g.place(&board, cell, rng.random_range(1..=colours) as u8);
+                    } else if rng.random_bool(0.3) {
+                        g.remove_group(cell, |_| {});
+                    }
+                    let fl = flood(&board, g.colours());
+                    for c in 0..n {
+                        let mut m: Vec<usize> = g.members(c).collect();
+                        m.sort();
+                        assert_eq!(m, fl[c]);
+                        assert_eq!(g.group_size(c), fl[c].len());
+                    }
+                    for col in 1..=colours as u8 {
+                        let mut hist = vec![0u32; n + 1];
+                        let mut seen = std::collections::HashSet::new();
+                        for c in 0..n {
+                            if g.colour(c) == col && seen.insert(fl[c][0]) {
+                                hist[fl[c].len()] += 1;
+                            }
+                        }
+                        for s in 1..=n {
+                            assert_eq!(g.histogram(col, s), hist[s]);
+                        }
+                        assert_eq!(g.group_count(col), hist.iter().sum::<u32>());
+                        assert_eq!(g.chunk_count(col), hist[2..].iter().sum::<u32>());
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! Perft: the number of move sequences of exactly `depth` moves.
+//!
+//! `perft(g, 0) == 1`; a finished game has no continuations, so a line that
+//! ends before `depth` moves counts 0. Counting can be done at move level
+//! (enumerating whole turns, with the last level counted by `count_moves`)
+//! or at action level (enumerating actions, a turn being complete when
+//! `mid_turn()` turns false); both must give the same numbers.
+
+use rayon::prelude::*;
+
+use crate::game::{Action, Game, MoveActions};
+
+/// Granularity of the tree walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Move,
+    Action,
+}
+
+/// Move-level perft (bulk-counts the last level with `count_moves`).
+pub fn perft_moves<G: Game>(g: &G, depth: u32) -> u128 {
+    if depth == 0 {
+        return 1;
+    }
+    if g.is_over() {
+        return 0;
+    }
+    if depth == 1 {
+        return g.count_moves();
+    }
+    let mut moves = Vec::new();
+    if g.legal_moves(u128::MAX, &mut moves).is_err() {
+        unreachable!("unbounded move generation failed");
+    }
+    moves
+        .iter()
+        .map(|m| {
+            let mut c = g.clone();
+            c.play_move(m);
+            perft_moves(&c, depth - 1)
+        })
+        .sum()
+}
+
+/// Action-level perft: `depth` counts complete turns.
+pub fn perft_actions<G: Game>(g: &G, depth: u32) -> u128 {
+    if !g.mid_turn() {
+        if depth == 0 {
+            return 1;
+        }
+        if g.is_over() {
+            return 0;
+        }
+        if depth == 1 && g.single_action_turns() {
+            let mut v = Vec::new();
+            g.legal_actions(&mut v);
+            return v.len() as u128;
+        }
+    }
+    let mut actions = Vec::new();
+    g.legal_actions(&mut actions);
+    actions
+        .iter()
+        .map(|&a| {
+            let mut c = g.clone();
+            c.apply_action(a);
+            perft_actions(&c, if c.mid_turn() { depth } else { depth - 1 })
+        })
+        .sum()
+}
+
+/// The first steps of a perft split: whole moves (move level) or single
+/// actions (action level), each with the subtree count.
+pub fn divide<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize) -> Vec<(String, u128)> {
+    if depth == 0 || (g.is_over() && !g.mid_turn()) {
+        return Vec::new();
+    }
+    let children: Vec<(String, G, u32)> = match unit {
+        Unit::Move => {
+            let mut moves: Vec<MoveActions> = Vec::new();
+            let _ = g.legal_moves(u128::MAX, &mut moves);
+            moves
+                .iter()
+                .map(|m| {
+                    let mut c = g.clone();
+                    c.play_move(m);
+                    (g.format_move(m), c, depth - 1)
+                })
+                .collect()
+        }
+        Unit::Action => {
+            let mut acts: Vec<Action> = Vec::new();
+            g.legal_actions(&mut acts);
+            acts.iter()
+                .map(|&a| {
+                    let mut c = g.clone();
+                    c.apply_action(a);
+                    let d = if c.mid_turn() { depth } else { depth - 1 };
+                    (g.action_to_string(a), c, d)
+                })
+                .collect()
+        }
+    };
+    let count = |(name, c, d): &(String, G, u32)| -> (String, u128) {
+        let n = match unit {
+            Unit::Move => perft_moves(c, *d),
+            Unit::Action => perft_actions(c, *d),
+        };
+        (name.clone(), n)
+    };
+    if threads <= 1 {
+        children.iter().map(count).collect()
+    } else {
+        pool(threads).install(|| children.par_iter().map(count).collect())
+    }
+}
+
+/// Perft with the root split across `threads` worker threads.
+pub fn perft<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize) -> u128 {
+    if threads <= 1 || depth < 2 {
+        return match unit {
+            Unit::Move => perft_moves(g, depth),
+            Unit::Action => perft_actions(g, depth),
+        };
+    }
+    if g.is_over() && !g.mid_turn() {
+        return 0;
+    }
+    divide(g, depth, unit, threads).iter().map(|x| x.1).sum()
+}
+
+/// A rayon pool with exactly `threads` workers.
+pub fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build().expect("thread pool")
+}

@@ -1,0 +1,197 @@
+//! `hexcore.Board`: a read-only view of a board's geometry.
+
+use std::sync::Arc;
+
+use hexcore_core::board::NO_CELL;
+use hexcore_core::Board;
+use numpy::{PyArray2, PyArrayMethods};
+use pyo3::exceptions::PyIndexError;
+use pyo3::prelude::*;
+
+use crate::errors::{error, value_error};
+
+#[pyclass(name = "Board", module = "hexcore._core", frozen)]
+pub struct PyBoard {
+    pub inner: Arc<Board>,
+}
+
+impl PyBoard {
+    fn cell(&self, i: i64) -> PyResult<usize> {
+        let n = self.inner.num_cells();
+        if i < 0 || i as usize >= n {
+            return Err(PyIndexError::new_err(format!("cell index {i} out of range 0..{n}")));
+        }
+        Ok(i as usize)
+    }
+}
+
+/// Build a board from the constructor arguments every game shares.
+pub fn make_board(size: Option<i64>, sides: Option<Vec<i64>>, board: Option<&str>, default: usize) -> PyResult<Arc<Board>> {
+    let given = size.is_some() as u8 + sides.is_some() as u8 + board.is_some() as u8;
+    if given > 1 {
+        return Err(value_error("give only one of size, sides and board"));
+    }
+    let b = if let Some(name) = board {
+        Board::named(name).map_err(|e| value_error(format!("board: {e}")))?
+    } else if let Some(s) = sides {
+        if s.len() != 6 {
+            return Err(value_error(format!("sides: expected six side lengths, got {}", s.len())));
+        }
+        if s.iter().any(|&x| x < 0) {
+            return Err(value_error(format!("sides: lengths must be positive, got {s:?}")));
+        }
+        let arr = [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize, s[4] as usize, s[5] as usize];
+        Board::from_sides(arr).map_err(|e| value_error(e.to_string()))?
+    } else {
+        let n = size.unwrap_or(default as i64);
+        if n < 2 {
+            return Err(value_error(format!("size must be at least 2, got {n}")));
+        }
+        Board::hexhex(n as usize).map_err(|e| value_error(e.to_string()))?
+    };
+    Ok(Arc::new(b))
+}
+
+#[pymethods]
+impl PyBoard {
+    /// `Board(size=n)`, `Board(sides=(s1..s6))` or `Board(board="limping-34")`.
+    #[new]
+    #[pyo3(signature = (size=None, *, sides=None, board=None))]
+    fn new(size: Option<i64>, sides: Option<Vec<i64>>, board: Option<&str>) -> PyResult<Self> {
+        Ok(PyBoard { inner: make_board(size, sides, board, 3)? })
+    }
+
+    #[getter]
+    fn num_cells(&self) -> usize {
+        self.inner.num_cells()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.num_cells()
+    }
+
+    /// Side lengths clockwise from the top edge.
+    #[getter]
+    fn side_lengths(&self) -> Vec<u16> {
+        self.inner.side_lengths().to_vec()
+    }
+
+    /// Abstract Play's name for this board, if it has one.
+    #[getter]
+    fn name(&self) -> Option<&'static str> {
+        self.inner.ap_name()
+    }
+
+    fn label(&self, i: i64) -> PyResult<String> {
+        Ok(self.inner.label(self.cell(i)?).to_string())
+    }
+
+    #[getter]
+    fn labels(&self) -> Vec<String> {
+        self.inner.labels().to_vec()
+    }
+
+    fn index(&self, py: Python<'_>, label: &str) -> PyResult<usize> {
+        self.inner
+            .index(&label.trim().to_ascii_lowercase())
+            .ok_or_else(|| error(py, "NotationError", format!("{label:?} is not a cell of this board"), Some("unknown_cell")))
+    }
+
+    fn axial(&self, i: i64) -> PyResult<(i32, i32)> {
+        Ok(self.inner.axial(self.cell(i)?))
+    }
+
+    /// Cube coordinates (x, y, z) with x + y + z = 0.
+    fn cube(&self, i: i64) -> PyResult<(i32, i32, i32)> {
+        let (q, r) = self.inner.axial(self.cell(i)?);
+        Ok((q, -q - r, r))
+    }
+
+    /// The cell at axial (q, r), or None.
+    fn at_axial(&self, q: i32, r: i32) -> Option<usize> {
+        self.inner.at_axial(q, r)
+    }
+
+    fn neighbors(&self, i: i64) -> PyResult<Vec<u16>> {
+        Ok(self.inner.neighbors(self.cell(i)?).to_vec())
+    }
+
+    /// (num_cells, 6) int32 neighbour table, padded with -1.
+    fn neighbor_table<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i32>> {
+        let n = self.inner.num_cells();
+        let v: Vec<i32> = self.inner.neighbor_table().iter().map(|&c| if c == NO_CELL { -1 } else { c as i32 }).collect();
+        numpy::PyArray1::from_vec(py, v).reshape([n, 6]).expect("reshape")
+    }
+
+    fn is_ring(&self, i: i64) -> PyResult<bool> {
+        Ok(self.inner.is_ring(self.cell(i)?))
+    }
+
+    /// Edge cells, clockwise from the top-left corner.
+    #[getter]
+    fn ring(&self) -> Vec<u16> {
+        self.inner.ring().to_vec()
+    }
+
+    /// The six sides, clockwise from the top edge, corner to corner.
+    #[getter]
+    fn sides(&self) -> Vec<Vec<u16>> {
+        self.inner.sides().to_vec()
+    }
+
+    #[getter]
+    fn corners(&self) -> Vec<u16> {
+        self.inner.corners().to_vec()
+    }
+
+    /// (first cell, width) of each row, bottom row ("a") first.
+    #[getter]
+    fn rows(&self) -> Vec<(u16, u16)> {
+        self.inner.rows().to_vec()
+    }
+
+    /// (height, width) of the axial grid used by observations.
+    #[getter]
+    fn grid_shape(&self) -> (usize, usize) {
+        self.inner.grid_shape()
+    }
+
+    /// (row, column) of a cell in the observation grid.
+    fn grid_pos(&self, i: i64) -> PyResult<(usize, usize)> {
+        Ok(self.inner.grid_pos(self.cell(i)?))
+    }
+
+    /// Text picture of the empty board (or of `marks`, one character per cell).
+    #[pyo3(signature = (marks=None))]
+    fn diagram(&self, marks: Option<&str>) -> PyResult<String> {
+        let chars: Vec<char> = match marks {
+            Some(m) => m.chars().collect(),
+            None => vec!['.'; self.inner.num_cells()],
+        };
+        if chars.len() != self.inner.num_cells() {
+            return Err(value_error(format!("marks: expected {} characters, got {}", self.inner.num_cells(), chars.len())));
+        }
+        Ok(self.inner.diagram(|c| chars[c]))
+    }
+
+    fn __eq__(&self, other: &Self) -> bool {
+        self.inner.side_lengths() == other.inner.side_lengths()
+    }
+
+    fn __hash__(&self) -> u64 {
+        self.inner.side_lengths().iter().fold(0u64, |h, &s| h.wrapping_mul(1_000_003).wrapping_add(s as u64))
+    }
+
+    fn __repr__(&self) -> String {
+        let s = self.inner.side_lengths();
+        if self.inner.is_hexhex() {
+            format!("Board(size={})", s[0])
+        } else {
+            format!("Board(sides=({}, {}, {}, {}, {}, {}))", s[0], s[1], s[2], s[3], s[4], s[5])
+        }
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.diagram(|_| '.')
+    }
+}

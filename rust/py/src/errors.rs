@@ -1,0 +1,62 @@
+//! Raising the package's Python exceptions (defined in `hexcore/errors.py`).
+
+use hexcore_core::MoveError;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyAnyMethods;
+
+/// Build an exception of class `name` from `hexcore.errors`.
+pub fn error(py: Python<'_>, name: &str, message: String, reason: Option<&str>) -> PyErr {
+    let made = (|| -> PyResult<PyErr> {
+        let cls = py.import("hexcore.errors")?.getattr(name)?;
+        let exc = match reason {
+            Some(r) => cls.call1((message.clone(), r))?,
+            None => cls.call1((message.clone(),))?,
+        };
+        Ok(PyErr::from_value(exc))
+    })();
+    made.unwrap_or_else(|_| PyValueError::new_err(message))
+}
+
+/// The exception for a rejected move: `NotationError` for text that does not
+/// name a move, `GameOverError` after the end, `IllegalMoveError` otherwise.
+pub fn move_error(py: Python<'_>, e: MoveError) -> PyErr {
+    let class = match e.reason {
+        "syntax" | "unknown_cell" => "NotationError",
+        "game_over" => "GameOverError",
+        _ => "IllegalMoveError",
+    };
+    error(py, class, e.message, Some(e.reason))
+}
+
+pub fn value_error(msg: impl Into<String>) -> PyErr {
+    PyValueError::new_err(msg.into())
+}
+
+/// An action id from any Python integer (including numpy integers).
+pub fn action_id(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err("action ids are integers, not bool"));
+    }
+    match obj.extract::<i64>() {
+        Ok(a) => Ok(a),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) => Err(error(
+            py,
+            "IllegalMoveError",
+            format!("action {obj} is out of range"),
+            Some("action_out_of_range"),
+        )),
+        Err(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "action ids are integers, got {}",
+            obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+        ))),
+    }
+}
+
+pub fn parse_unit(unit: &str) -> PyResult<hexcore_core::Unit> {
+    match unit {
+        "move" => Ok(hexcore_core::Unit::Move),
+        "action" => Ok(hexcore_core::Unit::Action),
+        _ => Err(value_error(format!("unit must be 'move' or 'action', got {unit:?}"))),
+    }
+}

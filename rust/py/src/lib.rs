@@ -1,0 +1,18 @@
+//! Python bindings of hexcore (`hexcore._core`). No game rules live here:
+//! each file wraps one type of `hexcore-core`.
+
+use pyo3::prelude::*;
+
+pub mod board;
+pub mod churn;
+pub mod errors;
+pub mod game_class;
+pub mod session;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<board::PyBoard>()?;
+    m.add_class::<churn::PyChurn>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,41 @@
+import json
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _shared() -> Path:
+    env = os.environ.get("HEXCORE_SHARED")
+    if env:
+        return Path(env)
+    return ROOT.parent / "shared"
+
+
+SHARED = _shared()
+DATA = SHARED / "data"
+SEEDS = ROOT / "seeds"
+
+settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def load_json(path: Path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def load_jsonl(path: Path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    if not DATA.exists():
+        pytest.fail(f"shared test data not found at {DATA} (set HEXCORE_SHARED)")
+    return DATA
