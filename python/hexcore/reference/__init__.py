@@ -2,5 +2,7 @@
 test the Rust engine. Same constructor arguments and move API (``play``,
 ``legal_moves``, ``count_moves``, ``is_over``, ``winners``, ``to_move``)."""
 from .churn import Churn
+from .quintun import Quintun
+from .wunchunk import Wunchunk
 
-__all__ = ["Churn"]
+__all__ = ["Churn", "Quintun", "Wunchunk"]
