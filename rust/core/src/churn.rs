@@ -214,26 +214,24 @@ impl Churn {
     }
 
     /// Remove every group of `colour` strictly smaller than `size`.
-    fn remove_smaller(&mut self, colour: u8, size: usize, mut removed: Option<&mut Vec<u16>>) {
-        let smaller: u32 = (1..size).map(|s| self.groups.histogram(colour, s)).sum();
-        if smaller == 0 {
+    fn remove_smaller(&mut self, colour: u8, size: usize, removed: Option<&mut Vec<u16>>) {
+        let mut doomed: smallvec::SmallVec<[u16; 32]> = smallvec::SmallVec::new();
+        for r in self.groups.root_set(colour).iter() {
+            if self.groups.group_size(r) < size {
+                doomed.push(r as u16);
+            }
+        }
+        if doomed.is_empty() {
             return;
         }
-        let n = self.board.num_cells();
-        let mut left = smaller;
-        let mut cell = 0;
         let mut gone: smallvec::SmallVec<[u16; 64]> = smallvec::SmallVec::new();
-        while left > 0 && cell < n {
-            if self.groups.colour(cell) == colour && self.groups.root(cell) == Some(cell) && self.groups.group_size(cell) < size {
-                self.groups.remove_group(cell, |c| gone.push(c as u16));
-                left -= 1;
-            }
-            cell += 1;
+        for &r in &doomed {
+            self.groups.remove_group(r as usize, |c| gone.push(c as u16));
         }
         for &c in &gone {
             self.lifted(c as usize, colour);
         }
-        if let Some(r) = removed.as_mut() {
+        if let Some(r) = removed {
             r.extend_from_slice(&gone);
         }
     }
@@ -266,7 +264,7 @@ impl Churn {
         let start = out.len();
         let mut best = usize::MAX;
         for cell in self.empty.iter() {
-            let s = self.groups.formed_size(&self.board, cell, self.to_move);
+            let s = self.groups.formed_size_bounded(&self.board, cell, self.to_move, best);
             if s < best {
                 best = s;
                 out.truncate(start);
@@ -441,6 +439,23 @@ impl Game for Churn {
 
     fn single_action_turns(&self) -> bool {
         true
+    }
+
+    fn is_legal_action(&self, action: Action, buf: &mut Vec<Action>) -> bool {
+        let n = self.board.num_cells();
+        if self.over || action as usize > n {
+            return false;
+        }
+        if action as usize == n {
+            return self.swap_available();
+        }
+        let k = self.to_move as usize - 1;
+        if !self.iso[k].is_empty() {
+            return self.iso[k].contains(action as usize);
+        }
+        buf.clear();
+        self.legal_cells(buf);
+        buf.contains(&action)
     }
 
     fn random_action<R: Rng>(&self, rng: &mut R, buf: &mut Vec<Action>) -> Option<Action> {

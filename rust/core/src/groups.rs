@@ -11,6 +11,7 @@
 //! Removing a single stone from the middle of a group is not supported
 //! incrementally; games that undo do so by [`Groups::rebuild`].
 
+use crate::bitset::BitSet;
 use crate::board::{Board, NO_CELL};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,6 +34,8 @@ pub struct Groups {
     chunks: Vec<u32>,
     /// Number of stones per colour.
     stones: Vec<u32>,
+    /// Root cells per colour.
+    roots: Vec<BitSet>,
     num_colours: usize,
 }
 
@@ -48,6 +51,7 @@ impl Groups {
             count: vec![0; num_colours + 1],
             chunks: vec![0; num_colours + 1],
             stones: vec![0; num_colours + 1],
+            roots: vec![BitSet::new(num_cells); num_colours + 1],
             num_colours,
         }
     }
@@ -205,6 +209,7 @@ impl Groups {
             self.size[cell] = 1;
             self.mask[cell] = 0;
             self.hist_add(colour, 1, 1);
+            self.roots[colour as usize].insert(cell);
             return cell;
         }
         let b = best as usize;
@@ -223,6 +228,7 @@ impl Groups {
             self.hist_add(colour, self.size[r] as usize, -1);
             new_size += self.size[r] as usize;
             mask |= self.mask[r];
+            self.roots[colour as usize].remove(r);
             // Relabel r's members, then splice r's circular list after b.
             let mut c = r;
             loop {
@@ -253,6 +259,7 @@ impl Groups {
         let size = self.size[r] as usize;
         self.hist_add(colour, size, -1);
         self.stones[colour as usize] -= size as u32;
+        self.roots[colour as usize].remove(r);
         let mut c = r;
         loop {
             let nx = self.next[c] as usize;
@@ -283,7 +290,36 @@ impl Groups {
 
     /// Roots of all groups of `colour`, in cell order.
     pub fn roots_of(&self, colour: u8) -> impl Iterator<Item = usize> + '_ {
-        (0..self.num_cells()).filter(move |&c| self.colour[c] == colour && self.root[c] as usize == c)
+        self.roots[colour as usize].iter()
+    }
+
+    /// The root set of `colour`.
+    pub fn root_set(&self, colour: u8) -> &BitSet {
+        &self.roots[colour as usize]
+    }
+
+    /// Size of the group a stone of `colour` at `cell` would form, or any
+    /// value above `bound` once it is known to exceed `bound`.
+    #[inline]
+    pub fn formed_size_bounded(&self, board: &Board, cell: usize, colour: u8, bound: usize) -> usize {
+        let mut roots = [NO_CELL; 6];
+        let mut k = 0;
+        let mut total = 1;
+        for &nb in board.neighbors(cell) {
+            let nb = nb as usize;
+            if self.colour[nb] == colour {
+                let r = self.root[nb];
+                if !roots[..k].contains(&r) {
+                    roots[k] = r;
+                    k += 1;
+                    total += self.size[r as usize] as usize;
+                    if total > bound {
+                        return total;
+                    }
+                }
+            }
+        }
+        total
     }
 }
 
@@ -380,6 +416,10 @@ mod tests {
                         }
                         assert_eq!(g.group_count(col), hist.iter().sum::<u32>());
                         assert_eq!(g.chunk_count(col), hist[2..].iter().sum::<u32>());
+                        let roots: Vec<usize> = g.roots_of(col).collect();
+                        let mut expect: Vec<usize> = (0..n).filter(|&c| g.colour(c) == col && g.root(c) == Some(c)).collect();
+                        expect.sort();
+                        assert_eq!(roots, expect);
                     }
                 }
             }

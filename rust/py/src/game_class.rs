@@ -141,10 +141,11 @@ macro_rules! game_class {
             }
 
             fn legal_actions<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<i32>> {
-                let mut v = Vec::new();
+                let mut v: Vec<u32> = Vec::with_capacity(64);
                 hexcore_core::Game::legal_actions(&self.s.g, &mut v);
-                let v: Vec<i32> = v.into_iter().map(|a| a as i32).collect();
-                numpy::PyArray1::from_vec(py, v)
+                // u32 action ids always fit i32 (num_actions is far below 2^31).
+                let v: &[i32] = unsafe { std::slice::from_raw_parts(v.as_ptr() as *const i32, v.len()) };
+                numpy::PyArray1::from_slice(py, v)
             }
 
             fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<bool>> {
@@ -155,7 +156,7 @@ macro_rules! game_class {
                 for a in v {
                     mask[a as usize] = true;
                 }
-                numpy::PyArray1::from_vec(py, mask)
+                numpy::PyArray1::from_slice(py, &mask)
             }
 
             /// Apply one action id (checked); raises IllegalMoveError.
