@@ -1,0 +1,291 @@
+"""Command line: ``python -m hexcore [report|perft|bench|stats|show] ...``.
+
+Without arguments it runs a short report on Churn side 3: perft, random
+playouts against the published statistics, and the speed of the Rust engine
+against the pure-Python reference.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from typing import Any, Dict, List, Optional, Sequence
+
+from . import GAMES, load, perft, random_playouts, reference
+from .spec import parse
+
+
+def _game(spec: str, moves: Optional[Sequence[str]] = None):
+    g = load(spec)
+    for m in moves or []:
+        g.play(m)
+    return g
+
+
+def _progress(done: int, total: int, start: float) -> None:
+    if not sys.stderr.isatty():
+        return
+    width = 30
+    filled = int(width * done / max(total, 1))
+    el = time.perf_counter() - start
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}  {el:6.1f}s")
+    sys.stderr.flush()
+    if done == total:
+        sys.stderr.write("\r" + " " * (width + 30) + "\r")
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    g = _game(args.spec, args.moves)
+    t0 = time.perf_counter()
+    if args.divide:
+        rows = perft(g, args.depth, unit=args.unit, divide=True, threads=args.threads)
+        total = 0
+        for name, n in rows:  # type: ignore[misc]
+            print(f"{name}: {n}")
+            total += n
+        nodes = total
+        print()
+    elif sys.stderr.isatty() and args.depth >= 3 and args.unit == "move" and not g.is_over:
+        # Walk the root moves one by one to show progress.
+        moves = g.legal_moves()
+        nodes = 0
+        for i, m in enumerate(moves):
+            c = g.copy()
+            c.play(m)
+            nodes += perft(c, args.depth - 1, threads=args.threads)  # type: ignore[operator]
+            _progress(i + 1, len(moves), t0)
+    else:
+        nodes = perft(g, args.depth, unit=args.unit, threads=args.threads)  # type: ignore[assignment]
+    dt = time.perf_counter() - t0
+    print(f"Nodes searched: {nodes}")
+    print(f"Time: {dt:.3f} s")
+    print(f"Nodes/second: {nodes / dt if dt > 0 else float('inf'):,.0f}")
+    return 0
+
+
+def _summary(values: Sequence[float]) -> Dict[str, float]:
+    import numpy as np
+
+    a = np.asarray(values, dtype=float)
+    q = np.quantile(a, [0.05, 0.25, 0.5, 0.75, 0.95]) if len(a) else [math.nan] * 5
+    return {"mean": float(a.mean()) if len(a) else math.nan, "sd": float(a.std()) if len(a) else math.nan,
+            "q05": float(q[0]), "q25": float(q[1]), "median": float(q[2]), "q75": float(q[3]), "q95": float(q[4])}
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    g = _game(args.spec, args.moves)
+    t0 = time.perf_counter()
+    res = random_playouts(g, args.games, seed=args.seed, threads=args.threads)
+    dt = time.perf_counter() - t0
+    s = _summary(res.plies)
+    n = len(res)
+    print(f"{args.spec}: {n} random games (seed {args.seed}) in {dt:.2f} s, {res.plies.sum() / dt:,.0f} plies/s")
+    print(f"game length (plies): mean {s['mean']:.1f} (se {s['sd'] / max(n, 1) ** 0.5:.1f}), sd {s['sd']:.1f}, "
+          f"median {s['median']:.0f}, 5%-95% {s['q05']:.0f}-{s['q95']:.0f}")
+    for p in range(1, g.num_players + 1):
+        won = float((res.winners == p).mean())
+        print(f"player {p} wins: {won:.4f} (se {(won * (1 - won) / max(n, 1)) ** 0.5:.4f})")
+    print(f"draws / shared: {float((res.winners == 0).mean()):.4f}")
+    if args.plot:
+        try:
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            print("matplotlib is not installed; no plot written", file=sys.stderr)
+            return 0
+        fig, ax = plt.subplots(figsize=(7, 4))
+        ax.hist(np.asarray(res.plies), bins=min(60, max(10, n // 20)))
+        ax.set_xlabel("plies")
+        ax.set_ylabel("games")
+        ax.set_title(f"{args.spec}: {n} random games")
+        fig.tight_layout()
+        fig.savefig(args.plot)
+        print(f"histogram written to {args.plot}")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    g = _game(args.spec, args.moves)
+    print(g)
+    state = f"over, winners {g.winners}" if g.is_over else f"player {g.to_move} to move"
+    print(f"{g.spec}  ply {g.ply}  {state}")
+    if args.svg:
+        from .render import svg
+
+        with open(args.svg, "w") as f:
+            f.write(svg(g))
+        print(f"picture written to {args.svg}")
+    return 0
+
+
+def _reference_rate(spec: str, games: int, seed: int) -> float:
+    name, opts = parse(spec)
+    cls = getattr(reference, GAMES[name].__name__)
+    rng = random.Random(seed)
+    plies = 0
+    t0 = time.perf_counter()
+    for _ in range(games):
+        r = cls(**opts)
+        while not r.is_over:
+            moves = r.legal_moves()
+            if not moves:
+                break
+            r.play(rng.choice(moves))
+            plies += 1
+    return plies / (time.perf_counter() - t0)
+
+
+def _python_loop_rate(spec: str, seconds: float) -> float:
+    g = load(spec)
+    steps = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(500):
+            if g.is_over:
+                g = load(spec)
+            g.apply_action(g.legal_actions()[0])
+            steps += 1
+    return steps / (time.perf_counter() - t0)
+
+
+def run_bench(quick: bool = False) -> List[Dict[str, Any]]:
+    rows: List[Dict[str, Any]] = []
+    scale = 0.2 if quick else 1.0
+
+    def add(group: str, name: str, value: float, unit: str) -> None:
+        rows.append({"group": group, "name": name, "value": value, "unit": unit})
+        print(f"{group:10s} {name:48s} {value:>16,.0f} {unit}", flush=True)
+
+    for spec, depth in BENCH_PERFT:
+        if spec.split("(")[0] not in GAMES:
+            continue
+        g = load(spec)
+        for threads in (1, 2):
+            t0 = time.perf_counter()
+            n = perft(g, depth, threads=threads)
+            dt = time.perf_counter() - t0
+            add("perft", f"{spec} d{depth} ({threads} thr)", n / dt, "nodes/s")  # type: ignore[operator]
+    for spec, games in BENCH_PLAYOUTS:
+        if spec.split("(")[0] not in GAMES:
+            continue
+        g = load(spec)
+        games = max(1, int(games * scale))
+        for threads in (1, 2):
+            t0 = time.perf_counter()
+            res = random_playouts(g, games, seed=1, threads=threads)
+            dt = time.perf_counter() - t0
+            add("playouts", f"{spec} ({threads} thr) plies", res.plies.sum() / dt, "plies/s")
+            add("playouts", f"{spec} ({threads} thr) games", games / dt, "games/s")
+    for spec in BENCH_LOOP:
+        if spec.split("(")[0] not in GAMES:
+            continue
+        add("python", f"{spec} legal_actions+apply_action", _python_loop_rate(spec, 1.0 * scale + 0.2), "steps/s")
+    for spec, games in BENCH_VS_REFERENCE:
+        if spec.split("(")[0] not in GAMES:
+            continue
+        ref = _reference_rate(spec, max(1, int(games * scale)), 1)
+        res = random_playouts(load(spec), max(1, int(200 * games * scale)), seed=1, threads=1)
+        t0 = time.perf_counter()
+        res = random_playouts(load(spec), max(1, int(200 * games * scale)), seed=1, threads=1)
+        rust = res.plies.sum() / (time.perf_counter() - t0)
+        add("ratio", f"{spec} Rust/reference plies per second", rust / ref, "x")
+    return rows
+
+
+BENCH_PERFT = [("churn(size=3)", 6), ("churn(sides=(3,4,3,4,3,4))", 5),
+               ("wunchunk(size=5)", 2), ("quintun(size=5)", 2)]
+BENCH_PLAYOUTS = [("churn(size=5,pie=false)", 200), ("churn(size=7,pie=false)", 1),
+                  ("wunchunk(size=6)", 20000), ("quintun(size=7)", 5000)]
+BENCH_LOOP = ["churn(size=5,pie=false)", "wunchunk(size=6)", "quintun(size=7)"]
+BENCH_VS_REFERENCE = [("churn(size=3,pie=false)", 20), ("wunchunk(size=6)", 5), ("quintun(size=7)", 5)]
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    import platform
+
+    print(f"hexcore bench on {platform.machine()} {platform.processor() or ''} python {platform.python_version()}")
+    rows = run_bench(quick=args.quick)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"machine": platform.platform(), "rows": rows}, f, indent=1)
+        print(f"results written to {args.json}")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """The default job: a short tour of Churn side 3."""
+    spec = "churn(size=3,pie=false)"
+    g = load(spec)
+    print(f"hexcore report: {spec}\n")
+    print(g)
+    print("\nperft from the empty board (move level == action level):")
+    for d in range(1, 6):
+        t0 = time.perf_counter()
+        a, b = perft(g, d), perft(g, d, unit="action")
+        dt = time.perf_counter() - t0
+        print(f"  depth {d}: {a:>10}  {'ok' if a == b else 'MISMATCH ' + str(b)}  ({dt:.3f} s)")
+    n = 20_000
+    t0 = time.perf_counter()
+    res = random_playouts(g, n, seed=0)
+    dt = time.perf_counter() - t0
+    s = _summary(res.plies)
+    print(f"\n{n} uniformly random games in {dt:.2f} s ({res.plies.sum() / dt:,.0f} plies/s):")
+    print(f"  mean length {s['mean']:.2f} plies (sd {s['sd']:.2f}); published: 69.7 (sd 8.7)")
+    print(f"  Red wins {float((res.winners == 1).mean()):.3f}; published: 0.514")
+    ref = _reference_rate(spec, 30, 0)
+    t0 = time.perf_counter()
+    res = random_playouts(g, 3000, seed=0, threads=1)
+    rust = res.plies.sum() / (time.perf_counter() - t0)
+    print(f"\nRust engine {rust:,.0f} plies/s vs pure-Python reference {ref:,.0f} plies/s: {rust / ref:,.0f}x (one thread)")
+    return 0
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m hexcore", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd")
+    sub.add_parser("report", help="the default short report on Churn side 3")
+
+    pp = sub.add_parser("perft", help="count move sequences of a given depth")
+    pp.add_argument("spec", help='game spec, e.g. "churn(size=3)"')
+    pp.add_argument("--depth", "-d", type=int, required=True)
+    pp.add_argument("--moves", nargs="*", default=[], help="moves to play first")
+    pp.add_argument("--divide", action="store_true", help="one line per first step")
+    pp.add_argument("--unit", choices=["move", "action"], default="move")
+    pp.add_argument("--threads", type=int, default=None)
+
+    ps = sub.add_parser("stats", help="statistics of seeded random playouts")
+    ps.add_argument("spec")
+    ps.add_argument("--games", "-n", type=int, default=1000)
+    ps.add_argument("--seed", type=int, default=0)
+    ps.add_argument("--threads", type=int, default=None)
+    ps.add_argument("--moves", nargs="*", default=[])
+    ps.add_argument("--plot", help="write a histogram of game lengths (needs matplotlib)")
+
+    pb = sub.add_parser("bench", help="the standard benchmark suite")
+    pb.add_argument("--json", help="write results as JSON")
+    pb.add_argument("--quick", action="store_true", help="smaller workloads")
+
+    pw = sub.add_parser("show", help="print a position (and optionally write an SVG)")
+    pw.add_argument("spec")
+    pw.add_argument("--moves", nargs="*", default=[])
+    pw.add_argument("--svg")
+
+    args = p.parse_args(argv)
+    cmds = {"perft": cmd_perft, "stats": cmd_stats, "bench": cmd_bench, "show": cmd_show, "report": cmd_report}
+    try:
+        return cmds.get(args.cmd or "report", cmd_report)(args)
+    except (ValueError, TypeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

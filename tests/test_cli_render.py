@@ -1,0 +1,74 @@
+import io
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import hexcore as hc
+from hexcore.__main__ import main
+from hexcore.render import svg
+
+
+def run(args):
+    out = subprocess.run([sys.executable, "-m", "hexcore", *args], capture_output=True, text=True, timeout=300)
+    return out
+
+
+def test_cli_perft_matches_api():
+    out = run(["perft", "churn(size=3)", "--depth", "4"])
+    assert out.returncode == 0, out.stderr
+    assert f"Nodes searched: {hc.perft(hc.Churn(size=3), 4)}" in out.stdout
+    div = run(["perft", "churn(size=3)", "--depth", "2", "--divide", "--unit", "action"])
+    lines = [l for l in div.stdout.splitlines() if re.fullmatch(r"[a-z0-9]+: \d+", l)]
+    assert len(lines) == 19 and sum(int(l.split(": ")[1]) for l in lines) == 361
+
+
+def test_cli_bad_spec_is_a_clear_error():
+    out = run(["perft", "chess(size=3)", "--depth", "1"])
+    assert out.returncode == 2 and "unknown game" in out.stderr
+
+
+def test_cli_stats_and_show(tmp_path):
+    out = run(["stats", "churn(size=3,pie=false)", "--games", "500", "--seed", "3"])
+    assert out.returncode == 0 and "mean" in out.stdout and "player 1 wins" in out.stdout
+    pic = tmp_path / "g.svg"
+    out = run(["show", "churn(size=3)", "--moves", "c3", "swap", "--svg", str(pic)])
+    assert out.returncode == 0 and pic.read_text().startswith("<svg")
+
+
+def test_default_report_runs():
+    out = run([])
+    assert out.returncode == 0, out.stderr
+    assert "perft" in out.stdout and "MISMATCH" not in out.stdout
+
+
+def test_svg_rasterises_with_stones_where_the_game_has_them():
+    import cairosvg
+    from PIL import Image
+
+    g = hc.Churn(size=3)
+    for m in ["c3", "swap", "a1"]:
+        g.play(m)
+    text = g._repr_svg_()
+    png = cairosvg.svg2png(bytestring=text.encode())
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    # Locate cell centres from the SVG itself and check pixel colours there.
+    centres = {m.group(1): (float(m.group(2)), float(m.group(3)))
+               for m in re.finditer(r'class="stone" data-cell="(\w+)" data-value="\d" cx="([-\d.]+)" cy="([-\d.]+)"', text)}
+    assert set(centres) == {"c3", "a1"}
+    vb = [float(x) for x in re.search(r'viewBox="([^"]+)"', text).group(1).split()]
+    sx, sy = img.width / vb[2], img.height / vb[3]
+
+    def pixel(x, y):
+        return img.getpixel((int((x - vb[0]) * sx), int((y - vb[1]) * sy)))
+
+    red, blue = pixel(*centres["a1"]), pixel(*centres["c3"])
+    assert red[0] > 150 and red[2] < 100          # Red stone on a1
+    assert blue[2] > 150 and blue[0] < 100        # c3 became Blue's after the swap
+    b = g.board
+    i = b.index("e3")
+    q, r = b.axial(i)
+    empty = pixel(28 * 3 ** 0.5 * (q + r / 2), 28 * 1.5 * r)
+    assert min(empty) > 180                       # an empty cell stays light

@@ -1,0 +1,16 @@
+import doctest
+from pathlib import Path
+
+import hexcore
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_readme_examples():
+    res = doctest.testfile(str(ROOT / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert res.attempted > 10 and res.failed == 0
+
+
+def test_package_docstring_examples():
+    res = doctest.testmod(hexcore)
+    assert res.attempted > 0 and res.failed == 0
