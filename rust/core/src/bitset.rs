@@ -1,4 +1,4 @@
-//! A small growable bit set over cell indices.
+//! A bit set over cell indices.
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct BitSet {
@@ -8,6 +8,12 @@ pub struct BitSet {
 impl BitSet {
     pub fn new(bits: usize) -> BitSet {
         BitSet { words: vec![0; bits.div_ceil(64)] }
+    }
+
+    /// Clear the bits of `mask` in word `word`.
+    #[inline]
+    pub fn remove_word_mask(&mut self, word: usize, mask: u64) {
+        self.words[word] &= !mask;
     }
 
     #[inline]

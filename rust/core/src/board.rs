@@ -14,8 +14,15 @@ use std::fmt;
 /// The six axial neighbour offsets.
 pub const DIRECTIONS: [(i32, i32); 6] = [(1, 0), (-1, 0), (1, -1), (0, -1), (0, 1), (-1, 1)];
 
+/// The six directions in cyclic order around a cell: consecutive entries
+/// (and the last and first) are neighbours of each other.
+pub const CYCLIC_DIRECTIONS: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
+
 /// Marker for "no cell" in fixed-size neighbour rows.
 pub const NO_CELL: u16 = u16::MAX;
+
+/// Piece kinds with a Zobrist key per cell (`Board::zobrist_key`).
+pub const ZOBRIST_KINDS: usize = 8;
 
 /// Largest number of cells a board may have.
 pub const MAX_CELLS: usize = 16_000;
@@ -65,6 +72,13 @@ pub struct Board {
     /// `neighbors[6*i .. 6*i+6]`, padded with `NO_CELL`.
     neighbors: Vec<u16>,
     degree: Vec<u8>,
+    /// Neighbour in each of the `CYCLIC_DIRECTIONS` (`NO_CELL` off the board).
+    cyclic: Vec<[u16; 6]>,
+    /// The neighbours of each cell as bit-set words: up to three (word, mask)
+    /// pairs, unused ones with mask 0.
+    neighbor_words: Vec<[(u16, u64); 3]>,
+    /// Zobrist keys, `ZOBRIST_KINDS` per cell.
+    zobrist: Vec<u64>,
     /// (first cell index, width) per row, bottom row first.
     rows: Vec<(u16, u16)>,
     ring: Vec<u16>,
@@ -165,6 +179,10 @@ impl Board {
             }
             degree[k] = d as u8;
         }
+        let cyclic: Vec<[u16; 6]> = coords
+            .iter()
+            .map(|&(q, r)| CYCLIC_DIRECTIONS.map(|(dq, dr)| lookup(q + dq, r + dr)))
+            .collect();
         // Sides, clockwise from the top edge, each from corner to corner.
         let top = |i: usize| rows[nrows - 1 - i];
         let first = |i: usize| top(i).0;
@@ -181,6 +199,24 @@ impl Board {
         for s in &sides_v {
             ring.extend_from_slice(&s[..s.len() - 1]);
         }
+        let neighbor_words: Vec<[(u16, u64); 3]> = (0..total)
+            .map(|k| {
+                let mut out = [(0u16, 0u64); 3];
+                let mut used = 0;
+                for &n in &neighbors[6 * k..6 * k + degree[k] as usize] {
+                    let (w, bit) = ((n / 64) as u16, 1u64 << (n % 64));
+                    match out[..used].iter_mut().find(|e| e.0 == w) {
+                        Some(e) => e.1 |= bit,
+                        None => {
+                            out[used] = (w, bit);
+                            used += 1;
+                        }
+                    }
+                }
+                out
+            })
+            .collect();
+        let zobrist = (0..total * ZOBRIST_KINDS).map(|i| crate::zobrist::piece(i / ZOBRIST_KINDS, (i % ZOBRIST_KINDS) as u64)).collect();
         let index_of_label = labels.iter().enumerate().map(|(k, l)| (l.clone(), k as u16)).collect();
         Ok(Board {
             sides_len: [s1 as u16, s2 as u16, s3 as u16, s4 as u16, s5 as u16, s6 as u16],
@@ -189,6 +225,9 @@ impl Board {
             index_of_label,
             neighbors,
             degree,
+            cyclic,
+            neighbor_words,
+            zobrist,
             rows,
             ring,
             sides: sides_v,
@@ -264,6 +303,25 @@ impl Board {
     #[inline]
     pub fn neighbors(&self, cell: usize) -> &[u16] {
         &self.neighbors[6 * cell..6 * cell + self.degree[cell] as usize]
+    }
+
+    /// Neighbours in `CYCLIC_DIRECTIONS` order, `NO_CELL` where off the board.
+    /// Direction `j` seen from the neighbour is `(j + 3) % 6`.
+    #[inline]
+    pub fn cyclic_neighbors(&self, cell: usize) -> &[u16; 6] {
+        &self.cyclic[cell]
+    }
+
+    /// Neighbours of `cell` as (bit-set word, mask) pairs; unused pairs have mask 0.
+    #[inline]
+    pub fn neighbor_words(&self, cell: usize) -> &[(u16, u64); 3] {
+        &self.neighbor_words[cell]
+    }
+
+    /// `zobrist::piece(cell, kind)` from a table (`kind < ZOBRIST_KINDS`).
+    #[inline]
+    pub fn zobrist_key(&self, cell: usize, kind: usize) -> u64 {
+        self.zobrist[cell * ZOBRIST_KINDS + kind]
     }
 
     /// The full neighbour table, `6 * num_cells`, padded with `NO_CELL`.
@@ -392,6 +450,28 @@ mod tests {
         for c in 0..b.num_cells() {
             for &n in b.neighbors(c) {
                 assert!(b.neighbors(n as usize).contains(&(c as u16)));
+            }
+        }
+    }
+
+    #[test]
+    fn cyclic_neighbours_are_adjacent_in_turn() {
+        let b = Board::hexhex(4).unwrap();
+        for c in 0..b.num_cells() {
+            let cy = b.cyclic_neighbors(c);
+            let mut present: Vec<u16> = cy.iter().copied().filter(|&x| x != NO_CELL).collect();
+            present.sort();
+            let mut plain = b.neighbors(c).to_vec();
+            plain.sort();
+            assert_eq!(present, plain);
+            for j in 0..6 {
+                let (a, n) = (cy[j], cy[(j + 1) % 6]);
+                if a != NO_CELL && n != NO_CELL {
+                    assert!(b.neighbors(a as usize).contains(&n));
+                }
+                if a != NO_CELL {
+                    assert_eq!(b.cyclic_neighbors(a as usize)[(j + 3) % 6], c as u16);
+                }
             }
         }
     }

@@ -15,7 +15,7 @@ use rand::Rng;
 use smallvec::smallvec;
 
 use crate::bitset::BitSet;
-use crate::board::Board;
+use crate::board::{Board, NO_CELL};
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
 use crate::zobrist;
@@ -25,8 +25,9 @@ pub struct Churn {
     board: Arc<Board>,
     pie: bool,
     groups: Groups,
-    /// `fnc[(colour-1) * n + cell]`: neighbours of `cell` holding `colour`.
-    fnc: Vec<u8>,
+    /// `nmask[(colour-1) * n + cell]`: bit j set when the neighbour of `cell`
+    /// in cyclic direction j holds `colour`.
+    nmask: Vec<u8>,
     /// Per colour: empty cells with no neighbour of that colour.
     iso: [BitSet; 2],
     empty: BitSet,
@@ -56,7 +57,7 @@ impl Churn {
         let n = board.num_cells();
         let mut g = Churn {
             groups: Groups::new(n, 2),
-            fnc: vec![0; 2 * n],
+            nmask: vec![0; 2 * n],
             iso: [BitSet::new(n), BitSet::new(n)],
             empty: BitSet::new(n),
             num_empty: n,
@@ -128,7 +129,7 @@ impl Churn {
         let n = board.num_cells();
         let colours: Vec<u8> = self.groups.colours().to_vec();
         self.groups.rebuild(&board, &colours);
-        self.fnc.iter_mut().for_each(|x| *x = 0);
+        self.nmask.iter_mut().for_each(|x| *x = 0);
         self.empty.clear();
         self.iso[0].clear();
         self.iso[1].clear();
@@ -140,16 +141,18 @@ impl Churn {
                 self.empty.insert(cell);
                 self.num_empty += 1;
             } else {
-                hash ^= zobrist::piece(cell, c as u64);
-                for &nb in board.neighbors(cell) {
-                    self.fnc[(c as usize - 1) * n + nb as usize] += 1;
+                hash ^= board.zobrist_key(cell, c as usize);
+                for (j, &nb) in board.cyclic_neighbors(cell).iter().enumerate() {
+                    if nb != NO_CELL {
+                        self.nmask[(c as usize - 1) * n + nb as usize] |= 1 << ((j + 3) % 6);
+                    }
                 }
             }
         }
         for cell in 0..n {
             if colours[cell] == 0 {
                 for k in 0..2 {
-                    if self.fnc[k * n + cell] == 0 {
+                    if self.nmask[k * n + cell] == 0 {
                         self.iso[k].insert(cell);
                     }
                 }
@@ -168,6 +171,7 @@ impl Churn {
     }
 
     /// Put a stone of `colour` on empty `cell`, keeping the tables current.
+    /// Returns the size of the group formed.
     #[inline]
     fn put(&mut self, cell: usize, colour: u8) -> usize {
         let n = self.board.num_cells();
@@ -176,18 +180,24 @@ impl Churn {
         self.iso[0].remove(cell);
         self.iso[1].remove(cell);
         self.num_empty -= 1;
-        self.hash ^= zobrist::piece(cell, colour as u64);
-        for &nb in self.board.neighbors(cell) {
-            let nb = nb as usize;
-            let f = &mut self.fnc[k * n + nb];
-            *f += 1;
-            if *f == 1 && self.groups.colour(nb) == 0 {
-                self.iso[k].remove(nb);
+        self.hash ^= self.board.zobrist_key(cell, colour as usize);
+        let cy = *self.board.cyclic_neighbors(cell);
+        for (j, &nb) in cy.iter().enumerate() {
+            if nb != NO_CELL {
+                self.nmask[k * n + nb as usize] |= 1 << ((j + 3) % 6);
             }
+        }
+        // The neighbours now touch this colour: none is isolated for it.
+        for &(w, mask) in self.board.neighbor_words(cell) {
+            self.iso[k].remove_word_mask(w as usize, mask);
+        }
+        if self.nmask[k * n + cell] == 0 {
+            self.groups.place_alone(cell, colour);
+            return 1;
         }
         let board = &*self.board;
         let root = self.groups.place(board, cell, colour);
-        self.groups.group_size(root)
+        self.groups.size_at_root(root)
     }
 
     /// Bookkeeping for a stone of `colour` that left `cell`.
@@ -197,20 +207,62 @@ impl Churn {
         let k = colour as usize - 1;
         self.empty.insert(cell);
         self.num_empty += 1;
-        self.hash ^= zobrist::piece(cell, colour as u64);
+        self.hash ^= self.board.zobrist_key(cell, colour as usize);
         for j in 0..2 {
-            if self.fnc[j * n + cell] == 0 {
+            if self.nmask[j * n + cell] == 0 {
                 self.iso[j].insert(cell);
             }
         }
-        for &nb in self.board.neighbors(cell) {
-            let nb = nb as usize;
-            let f = &mut self.fnc[k * n + nb];
-            *f -= 1;
-            if *f == 0 && self.groups.colour(nb) == 0 {
-                self.iso[k].insert(nb);
+        let cy = *self.board.cyclic_neighbors(cell);
+        for (j, &nb) in cy.iter().enumerate() {
+            if nb != NO_CELL {
+                let nb = nb as usize;
+                let m = &mut self.nmask[k * n + nb];
+                *m &= !(1 << ((j + 3) % 6));
+                if *m == 0 && self.groups.colour(nb) == 0 {
+                    self.iso[k].insert(nb);
+                }
             }
         }
+    }
+
+    /// Size of the group a stone of the player to move at empty `cell` would
+    /// form, or any value above `bound` once it is known to exceed it.
+    /// Neighbours adjacent around the cell share a group, so only the first
+    /// stone of each run of friendly neighbours needs a look.
+    #[inline]
+    fn formed_size(&self, cell: usize, bound: usize) -> usize {
+        let n = self.board.num_cells();
+        let k = self.to_move as usize - 1;
+        let m = self.nmask[k * n + cell] as u32;
+        if m == 0 {
+            return 1;
+        }
+        let cy = self.board.cyclic_neighbors(cell);
+        let prev = ((m << 1) | (m >> 5)) & 0x3f;
+        let mut heads = m & !prev;
+        if heads == 0 {
+            // All six neighbours are friendly: one ring, one group.
+            return 1 + self.groups.size_at_root(self.groups.root_of_stone(cy[0] as usize));
+        }
+        let mut seen = [usize::MAX; 3];
+        let mut total = 1;
+        let mut i = 0;
+        while heads != 0 {
+            let j = heads.trailing_zeros() as usize;
+            heads &= heads - 1;
+            let r = self.groups.root_of_stone(cy[j] as usize);
+            if seen[..i].contains(&r) {
+                continue;
+            }
+            seen[i] = r;
+            i += 1;
+            total += self.groups.size_at_root(r);
+            if total > bound {
+                return total;
+            }
+        }
+        total
     }
 
     /// Remove every group of `colour` strictly smaller than `size`.
@@ -264,7 +316,7 @@ impl Churn {
         let start = out.len();
         let mut best = usize::MAX;
         for cell in self.empty.iter() {
-            let s = self.groups.formed_size_bounded(&self.board, cell, self.to_move, best);
+            let s = self.formed_size(cell, best);
             if s < best {
                 best = s;
                 out.truncate(start);
@@ -294,8 +346,8 @@ impl Churn {
         let mut v = Vec::new();
         self.legal_cells(&mut v);
         if !v.contains(&(cell as Action)) {
-            let s = self.groups.formed_size(&self.board, cell, self.to_move);
-            let best = self.groups.formed_size(&self.board, v[0] as usize, self.to_move);
+            let s = self.formed_size(cell, usize::MAX);
+            let best = self.formed_size(v[0] as usize, usize::MAX);
             return Some(MoveError::new(
                 "smallest_group",
                 format!("{label} would form a group of {s}, but a group of {best} is possible (smallest-group rule)"),
@@ -641,7 +693,7 @@ mod tests {
                 g.apply_action(a);
                 let mut fresh = g.clone();
                 fresh.rebuild();
-                assert_eq!(fresh.fnc, g.fnc);
+                assert_eq!(fresh.nmask, g.nmask);
                 assert_eq!(fresh.iso, g.iso);
                 assert_eq!(fresh.empty, g.empty);
                 assert_eq!(fresh.hash, g.hash);

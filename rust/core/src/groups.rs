@@ -83,6 +83,18 @@ impl Groups {
         (r != NO_CELL).then_some(r as usize)
     }
 
+    /// Root of the group of an occupied cell (unspecified for empty cells).
+    #[inline]
+    pub fn root_of_stone(&self, cell: usize) -> usize {
+        self.root[cell] as usize
+    }
+
+    /// Size of the group whose root is `root`.
+    #[inline]
+    pub fn size_at_root(&self, root: usize) -> usize {
+        self.size[root] as usize
+    }
+
     /// Size of the group holding `cell` (0 for an empty cell).
     #[inline]
     pub fn group_size(&self, cell: usize) -> usize {
@@ -177,6 +189,21 @@ impl Groups {
             }
         }
         total
+    }
+
+    /// Place a stone that touches no stone of its colour (caller's promise):
+    /// a new group of one.
+    #[inline]
+    pub fn place_alone(&mut self, cell: usize, colour: u8) {
+        debug_assert_eq!(self.colour[cell], 0, "place on an occupied cell");
+        self.colour[cell] = colour;
+        self.stones[colour as usize] += 1;
+        self.root[cell] = cell as u16;
+        self.next[cell] = cell as u16;
+        self.size[cell] = 1;
+        self.mask[cell] = 0;
+        self.hist_add(colour, 1, 1);
+        self.roots[colour as usize].insert(cell);
     }
 
     /// Place a stone and merge it with the friendly groups it touches.

@@ -1,0 +1,694 @@
+"""Fuzzing the whole Python surface with hypothesis.
+
+Every input a caller can give -- notation strings for ``play``, action ids,
+constructor arguments, spec strings for ``hexcore.load``, ``from_position``
+set-ups and tampered pickle payloads -- must either work or raise one of the
+documented exceptions (README, "Errors"): a ``hexcore.HexcoreError``
+subclass, ``ValueError``, ``TypeError`` or ``IndexError``. A
+``pyo3_runtime.PanicException`` (a ``BaseException``) is always a failure,
+and so is any other exception type. A failed ``play`` / ``apply_action``
+must leave the game exactly as it was.
+
+The tests cover every game in ``hexcore.GAMES`` (small boards).
+
+Budget: by default each test runs a few dozen to a few hundred examples (the
+whole file takes well under 40 s). For a long run set the number of examples
+per test, e.g.::
+
+    HEXCORE_FUZZ_EXAMPLES=100000 HYPOTHESIS_PROFILE=dev python -m pytest -q tests/test_fuzz.py
+
+(``HYPOTHESIS_PROFILE=dev`` draws fresh random examples on every run; the
+default ``ci`` profile from ``conftest.py`` is derandomized.)
+
+Known bugs are pinned by the ``xfail(strict=True)`` tests at the end of this
+file, each with a minimal reproducer. The fuzz strategies keep clear of those
+particular inputs (integers beyond 64 bits for constructor / set-up
+arguments, unknown game names and out-of-``int8`` cell values in tampered
+pickles, non-finite floats as pickled actions, deeply nested spec values,
+lone surrogates in notation) so that the fuzzers keep looking for new
+problems; widen them once the pinned tests pass.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import random
+import string
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
+
+import hexcore as hc
+from hexcore import _pickle
+
+SMALL = {"churn": dict(size=3), "wunchunk": dict(size=5), "quintun": dict(size=5)}
+GAME_NAMES = sorted(hc.GAMES)
+
+_LONG = int(os.environ.get("HEXCORE_FUZZ_EXAMPLES", "0") or 0)
+
+
+def budget(n: int):
+    """settings() with ``n`` examples by default, HEXCORE_FUZZ_EXAMPLES if set."""
+    return settings(max_examples=_LONG or n, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                           HealthCheck.filter_too_much])
+
+
+ALLOWED = (hc.HexcoreError, ValueError, TypeError, IndexError)
+I64 = st.integers(min_value=-(2**63), max_value=2**63 - 1)
+
+
+def small_opts(name):
+    return dict(SMALL.get(name, {}))
+
+
+def new_game(name):
+    return hc.GAMES[name](**small_opts(name))
+
+
+# ---------------------------------------------------------------- helpers
+
+def is_panic(e: BaseException) -> bool:
+    t = type(e)
+    return t.__name__ == "PanicException" or t.__module__ == "pyo3_runtime"
+
+
+def check_exception(e: BaseException, allowed=ALLOWED, what: str = "") -> None:
+    """Fail unless ``e`` is one of ``allowed`` (never a Rust panic)."""
+    if isinstance(e, (KeyboardInterrupt, SystemExit)) or type(e).__module__.startswith("hypothesis"):
+        raise e
+    assert not is_panic(e), f"{what}: Rust panic escaped: {e!r}"
+    assert isinstance(e, allowed), (
+        f"{what}: undocumented exception {type(e).__module__}.{type(e).__name__}: {e}")
+
+
+def attempt(f, *args, allowed=ALLOWED, what="", **kwargs):
+    """(True, result) or (False, exception) -- the exception checked."""
+    try:
+        return True, f(*args, **kwargs)
+    except BaseException as e:  # noqa: BLE001 -- PanicException derives from BaseException
+        check_exception(e, allowed, what or getattr(f, "__name__", repr(f)))
+        return False, e
+
+
+def snapshot(g):
+    """Everything a failed play/apply_action must leave untouched."""
+    return (
+        g.cells().tolist(), g.to_move, g.zobrist, list(g.history), list(g.pending_actions),
+        list(g.actions), g.is_over, tuple(g.winners), g.ply, sorted(g.legal_actions().tolist()),
+        g.spec,
+    )
+
+
+def random_state(name, seed, stop_mid_turn=True, max_actions=None):
+    """A game after a random number of random legal actions (possibly finished,
+    possibly in the middle of a multi-action turn)."""
+    rng = random.Random(seed)
+    g = new_game(name)
+    limit = rng.choice([0, 1, 2, 5, 20, 10**6]) if max_actions is None else max_actions
+    n = 0
+    while n < limit and not g.is_over:
+        acts = g.legal_actions()
+        if len(acts) == 0:
+            break
+        g.apply_action(int(rng.choice(acts.tolist())))
+        n += 1
+    if not stop_mid_turn:
+        while g.pending_actions:
+            g.apply_action(int(rng.choice(g.legal_actions().tolist())))
+    return g
+
+
+def listable_moves(g):
+    """legal_moves() when it can be listed (between turns, not too many)."""
+    ok, res = attempt(g.legal_moves, what="legal_moves")
+    return res if ok else None
+
+
+# ------------------------------------------------------------ strategies
+
+NOTATION_CHARS = string.ascii_letters + string.digits + " ,;:-+_()[]\t\n" + "\x00éÄ１ｃ"
+
+
+@st.composite
+def mutated(draw, base: str, alphabet: str = NOTATION_CHARS, max_edits: int = 4):
+    """``base`` with a few random edits (insert / delete / replace / case / dup)."""
+    s = list(base)
+    for _ in range(draw(st.integers(0, max_edits))):
+        op = draw(st.sampled_from(["ins", "del", "rep", "case", "dup", "ws", "append"]))
+        i = draw(st.integers(0, len(s)))
+        ch = draw(st.sampled_from(alphabet))
+        if op == "ins":
+            s.insert(i, ch)
+        elif op == "del" and s:
+            del s[min(i, len(s) - 1)]
+        elif op == "rep" and s:
+            s[min(i, len(s) - 1)] = ch
+        elif op == "case":
+            s = list("".join(s).swapcase())
+        elif op == "dup":
+            s = s + [","] + s
+        elif op == "ws":
+            s = [" "] + s + ["\t"]
+        elif op == "append":
+            s += list(draw(st.text(alphabet=alphabet, max_size=4)))
+    return "".join(s)
+
+
+ODD_OBJECTS = st.one_of(
+    st.none(), st.booleans(), st.floats(allow_nan=True, allow_infinity=True),
+    st.binary(max_size=8), st.lists(st.integers(-5, 50), max_size=3),
+    st.tuples(st.integers(0, 5)), st.just(object()), st.just(1j), st.just(np.float64(3.0)),
+    st.just(np.array([1, 2])), st.just(np.bool_(True)), st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+)
+
+ACTION_IDS = st.one_of(
+    st.integers(-3, 80),
+    st.integers(),                                   # any size, including 2**70
+    st.sampled_from([-1, 2**31, 2**32, 2**63 - 1, 2**63, 2**64, 2**70, -(2**63), -(2**70)]),
+    st.integers(-3, 80).map(np.int64), st.integers(0, 80).map(np.int32), st.integers(0, 120).map(np.uint8),
+    st.integers(-128, 127).map(np.int8), st.integers(0, 2**64 - 1).map(np.uint64),
+    st.floats(), st.none(), st.text(max_size=4), st.booleans(), st.just(np.bool_(False)),
+    st.just(np.float32(1.0)), st.binary(max_size=2), st.lists(st.integers(0, 5), max_size=2),
+)
+
+
+# ------------------------------------------------------------------ play
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@budget(150)
+@given(seed=st.integers(0, 2**32), data=st.data())
+def test_play_fuzzed_notation(name, seed, data):
+    g = random_state(name, seed)
+    moves = listable_moves(g)
+    pool = moves or [g.board.label(0), "swap", "pass", "a1,b2"]
+    text = data.draw(st.one_of(
+        st.text(max_size=12),
+        st.text(alphabet=NOTATION_CHARS, max_size=10),
+        st.sampled_from(pool).flatmap(lambda m: mutated(m)),
+        st.lists(st.sampled_from(pool), min_size=1, max_size=4).map(",".join),
+        st.sampled_from(pool),
+    ), label="text")
+    before = snapshot(g)
+    # A string can only fail with the package's own move errors.
+    ok, res = attempt(g.play, text, allowed=(hc.IllegalMoveError,), what=f"play({text!r})")
+    if ok:
+        assert isinstance(res, str)
+        if moves is not None:
+            assert res in moves, f"play({text!r}) accepted {res!r}, not a legal move"
+        assert g.history[-1] == res
+        assert g.undo() == res
+        assert snapshot(g) == before
+    else:
+        assert isinstance(res.reason, str) and res.reason
+        assert str(res)
+        assert snapshot(g) == before, f"failed play({text!r}) changed the game"
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@budget(100)
+@given(seed=st.integers(0, 2**32), obj=ODD_OBJECTS)
+def test_play_non_string(name, seed, obj):
+    g = random_state(name, seed)
+    before = snapshot(g)
+    ok, res = attempt(g.play, obj, allowed=(TypeError,), what=f"play({obj!r})")
+    assert not ok
+    assert snapshot(g) == before
+
+
+# ---------------------------------------------------------------- actions
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@budget(300)
+@given(seed=st.integers(0, 2**32), action=ACTION_IDS)
+def test_apply_action_fuzzed_ids(name, seed, action):
+    g = random_state(name, seed)
+    legal = set(g.legal_actions().tolist())
+    before = snapshot(g)
+    is_int = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
+    allowed = (hc.IllegalMoveError,) if is_int else (TypeError,)
+    ok, res = attempt(g.apply_action, action, allowed=allowed, what=f"apply_action({action!r})")
+    if ok:
+        assert is_int and int(action) in legal
+        g.undo()
+        # undo takes back the whole turn in progress; replay the earlier part
+        for a in before[4]:
+            g.apply_action(a)
+        assert snapshot(g) == before
+    else:
+        if is_int:
+            assert int(action) not in legal, f"legal action {action!r} rejected: {res}"
+        assert snapshot(g) == before, f"failed apply_action({action!r}) changed the game"
+    # action_to_string: text for every id in range, a clean error otherwise
+    in_range = is_int and 0 <= int(action) < g.num_actions
+    ok, res = attempt(g.action_to_string, action, allowed=allowed, what="action_to_string")
+    assert ok == in_range
+    if ok:
+        assert isinstance(res, str) and res
+    assert snapshot(g) == before
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@budget(40)
+@given(seed=st.integers(0, 2**32))
+def test_all_legal_actions_accepted_all_others_rejected(name, seed):
+    g = random_state(name, seed)
+    legal = set(g.legal_actions().tolist())
+    mask = g.legal_action_mask()
+    assert mask.shape == (g.num_actions,) and set(np.flatnonzero(mask).tolist()) == legal
+    before = snapshot(g)
+    for a in range(-2, g.num_actions + 2):
+        ok, res = attempt(g.apply_action, a, allowed=(hc.IllegalMoveError,), what=f"apply_action({a})")
+        assert ok == (a in legal), (a, res)
+        if ok:
+            pending = before[4]
+            g.undo()
+            for p in pending:
+                g.apply_action(p)
+        assert snapshot(g) == before
+
+
+# ------------------------------------------------------------ read surface
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@budget(60)
+@given(seed=st.integers(0, 2**32))
+def test_read_surface_never_panics(name, seed):
+    """Every read-only method works in any reachable state (finished,
+    mid-turn, fresh) or raises a documented error."""
+    g = random_state(name, seed)
+    before = snapshot(g)
+    mid = bool(g.pending_actions)
+    for meth in ("legal_moves", "count_moves"):
+        ok, res = attempt(getattr(g, meth), what=meth)
+        if not ok:
+            assert mid or isinstance(res, hc.TooManyMovesError), res
+    for f in (g.legal_actions, g.legal_action_mask, g.observation, g.cells, g.scores, g.diagram,
+              g.__str__, g.__repr__, g._repr_svg_, g.copy, g.__hash__, lambda: g.winners, lambda: g.spec,
+              lambda: g.board.num_cells, lambda: g.observation_shape):
+        ok, res = attempt(f, allowed=(), what=getattr(f, "__name__", "?"))
+    assert g.observation().shape == g.observation_shape
+    for depth in (0, 1, 2):
+        for unit in ("move", "action"):
+            ok, res = attempt(hc.perft, g, depth, unit=unit, threads=1, what="perft")
+            assert ok or (mid and isinstance(res, hc.IllegalMoveError)), res
+    ok, res = attempt(hc.random_playouts, g, 3, seed=seed, threads=1, what="random_playouts")
+    assert ok or (mid and isinstance(res, hc.IllegalMoveError)), res
+    assert snapshot(g) == before
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@budget(150)
+@given(seed=st.integers(0, 2**32),
+       depth=st.one_of(st.integers(-3, 3), I64, ODD_OBJECTS),
+       unit=st.one_of(st.sampled_from(["move", "action"]), st.text(max_size=5), ODD_OBJECTS),
+       threads=st.one_of(st.none(), st.integers(-3, 3), st.integers(1000, 2000), ODD_OBJECTS),
+       divide=st.one_of(st.booleans(), ODD_OBJECTS))
+def test_perft_arguments(name, seed, depth, unit, threads, divide):
+    g = random_state(name, seed)
+    before = snapshot(g)
+    if isinstance(depth, int) and not isinstance(depth, bool) and depth > 2:
+        depth = depth % 3 if depth < 2**32 else -depth  # keep the search tiny; see the xfail test below
+    attempt(hc.perft, g, depth, unit=unit, divide=divide, threads=threads, what="perft")
+    assert snapshot(g) == before
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@budget(150)
+@given(seed=st.integers(0, 2**32),
+       n=st.one_of(st.integers(-3, 5), ODD_OBJECTS),
+       pseed=st.one_of(st.integers(-3, 2**64 + 3), ODD_OBJECTS),
+       threads=st.one_of(st.none(), st.integers(-3, 3), st.integers(1000, 2000), ODD_OBJECTS),
+       max_plies=st.one_of(st.none(), st.integers(-3, 2**64 - 1), ODD_OBJECTS))
+def test_random_playouts_arguments(name, seed, n, pseed, threads, max_plies):
+    g = random_state(name, seed, stop_mid_turn=False)
+    before = snapshot(g)
+    ok, res = attempt(hc.random_playouts, g, n, seed=pseed, threads=threads, max_plies=max_plies,
+                      what="random_playouts")
+    if ok:
+        assert len(res) == n and len(res.winners) == n
+    assert snapshot(g) == before
+
+
+# ---------------------------------------------------------- constructors
+
+OPTION_NAMES = ["size", "sides", "board", "pie", "players", "start", "balance", "placement", "swap",
+                "seed", "colours", "x", "Size", "_", "name"]
+OPTION_VALUES = st.one_of(
+    st.integers(-3, 12), I64, st.booleans(), st.none(), st.text(max_size=8),
+    st.sampled_from(["standard", "open", "pie", "none", "ap", "side", "hex3", "limping-34", "limping-335",
+                     "hex5", "true", "3", ""]),
+    st.tuples(*[st.integers(-1, 7)] * 6), st.lists(st.integers(-1, 9), max_size=8),
+    st.lists(I64, min_size=6, max_size=6), st.floats(), st.integers(2, 6).map(np.int64),
+    st.binary(max_size=3), st.just(np.bool_(True)),
+)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@budget(120)
+@given(args=st.lists(OPTION_VALUES, max_size=2),
+       kwargs=st.dictionaries(st.sampled_from(OPTION_NAMES), OPTION_VALUES, max_size=3))
+def test_constructor_arguments(name, args, kwargs):
+    cls = hc.GAMES[name]
+    ok, g = attempt(cls, *args, allowed=(ValueError, TypeError), what=f"{name}(*{args!r}, **{kwargs!r})")
+    if not ok or g.board.num_cells > 400:
+        return
+    # whatever was built round-trips through its spec and pickle and is playable
+    assert hc.load(g.spec) == g
+    assert hc.load(g.spec).spec == g.spec
+    assert pickle.loads(pickle.dumps(g)) == g
+    acts = g.legal_actions()
+    if len(acts):
+        g.apply_action(int(acts[0]))
+        g.undo()
+
+
+# ----------------------------------------------------------------- specs
+
+def valid_specs(name):
+    g = new_game(name)
+    out = [g.spec, f"{name}()", name, f" {name.upper()} ( ) "]
+    if name == "churn":
+        out += ["churn(sides=(3,4,3,4,3,4),pie=false)", 'churn(board="limping-34")',
+                "churn(size=4, pie=no)", "churn(board=hex5)", "churn(sides=[2,3,2,3,2,3])"]
+    return out
+
+
+SPEC_CHARS = "()[]=,'\" -+_.0123456789abcdefghijklmnopqrstuvwxyzABCXYZ\t"
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@budget(150)
+@given(data=st.data())
+def test_load_fuzzed_specs(name, data):
+    spec = data.draw(st.one_of(
+        st.text(max_size=30),
+        st.text(alphabet=SPEC_CHARS, max_size=30),
+        st.sampled_from(valid_specs(name)).flatmap(lambda s: mutated(s, SPEC_CHARS)),
+        st.sampled_from(valid_specs(name)),
+    ), label="spec")
+    ok, g = attempt(hc.load, spec, allowed=(ValueError,), what=f"load({spec!r})")
+    if ok and g.board.num_cells <= 400:
+        assert hc.load(g.spec) == g, (spec, g.spec)
+
+
+@budget(50)
+@given(obj=ODD_OBJECTS)
+def test_load_non_string(obj):
+    ok, res = attempt(hc.load, obj, allowed=(TypeError, ValueError), what=f"load({obj!r})")
+    assert not ok
+
+
+# ---------------------------------------------------------- from_position
+
+@st.composite
+def positions(draw, name):
+    g = new_game(name)
+    labels = list(g.board.labels)
+    keys = st.one_of(
+        st.sampled_from(labels), st.sampled_from(labels).flatmap(lambda l: mutated(l, max_edits=2)),
+        st.sampled_from(labels).map(str.upper), st.text(max_size=4),
+        st.integers(-2, 40), st.none(), st.floats(), st.binary(max_size=2),
+    )
+    values = st.one_of(
+        st.integers(-2, 5), st.sampled_from(list("ABCDEabcdeFZ") + ["", " a ", "1", "AB"]),
+        st.integers(-200, 200), st.integers(), st.none(), st.floats(), st.booleans(), st.text(max_size=3),
+        st.integers(0, 4).map(np.int64), st.lists(st.integers(0, 2), max_size=2),
+    )
+    return draw(st.one_of(
+        st.dictionaries(keys, values, max_size=8),
+        st.dictionaries(st.sampled_from(labels), st.integers(0, 4), max_size=len(labels)),
+        st.lists(st.tuples(st.sampled_from(labels), st.integers(0, 3)), max_size=4),  # not a mapping
+        ODD_OBJECTS,
+    ))
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@budget(100)
+@given(data=st.data())
+def test_from_position_fuzzed(name, data):
+    cls = hc.GAMES[name]
+    pos = data.draw(positions(name), label="position")
+    to_move = data.draw(st.one_of(st.integers(-1, 5), I64, st.none(), st.text(max_size=2), st.floats(),
+                                  st.booleans()), label="to_move")
+    opts = small_opts(name)
+    if data.draw(st.booleans(), label="extra option"):
+        opts[data.draw(st.sampled_from(OPTION_NAMES))] = data.draw(OPTION_VALUES)
+    ok, g = attempt(cls.from_position, pos, to_move=to_move, **opts,
+                    what=f"{name}.from_position({pos!r}, to_move={to_move!r}, **{opts!r})")
+    if not ok or g.board.num_cells > 400:
+        return
+    assert g.history == [] and g.actions == []
+    # a set-up position is a normal game: pickles, copies, plays, undoes
+    assert pickle.loads(pickle.dumps(g)) == g
+    assert g.copy() == g
+    before = snapshot(g)
+    acts = g.legal_actions()
+    if len(acts):
+        g.apply_action(int(acts[-1]))
+        assert pickle.loads(pickle.dumps(g)) == g
+        g.undo()
+    assert snapshot(g) == before
+    attempt(g.legal_moves, what="legal_moves")
+    hc.perft(g, 1, threads=1)
+
+
+# ------------------------------------------------------------- pickles
+
+def tamper_int_list(values, limit_lo, limit_hi):
+    return st.one_of(
+        st.just(values),
+        st.lists(st.integers(limit_lo, limit_hi), max_size=len(values) + 3),
+        st.builds(lambda v, i, x: v[:i] + [x] + v[i + 1:], st.just(values),
+                  st.integers(0, max(len(values) - 1, 0)), st.integers(limit_lo, limit_hi)),
+        st.builds(lambda v, i: v[:i] + v[i + 1:], st.just(values), st.integers(0, max(len(values) - 1, 0))),
+        st.builds(lambda v, r: r.sample(v, len(v)), st.just(values), st.randoms(use_true_random=False)),
+    )
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@budget(80)
+@given(seed=st.integers(0, 2**32), data=st.data())
+def test_pickle_tampered_payloads(name, seed, data):
+    g = random_state(name, seed)
+    if data.draw(st.booleans(), label="from a set-up position"):
+        cells = g.cells()
+        pos = {g.board.label(i): int(v) if v >= 0 else "ABCDE"[-int(v) - 1]
+               for i, v in enumerate(cells) if v != 0}
+        ok, g = attempt(hc.GAMES[name].from_position, pos, to_move=g.to_move, **small_opts(name))
+        if not ok:
+            g = new_game(name)
+    func, (cname, spec, setup, actions) = g.__reduce__()
+    assert func is _pickle.restore
+    assert func(cname, spec, setup, actions) == g
+    n_actions = g.num_actions
+    spec_head, _, spec_tail = spec.partition("(")
+
+    # The game name inside the spec is kept (an unknown one raises KeyError,
+    # pinned below); its options are mutated freely.
+    new_spec = data.draw(st.one_of(
+        st.just(spec),
+        mutated("(" + spec_tail, SPEC_CHARS).map(lambda t: spec_head + (t if t.startswith("(") else "(" + t)),
+        st.sampled_from(valid_specs(name)).filter(lambda s: s.lower().strip().startswith(name)),
+        st.just(123), st.none(),
+    ), label="spec")
+    new_name = data.draw(st.one_of(st.just(cname), st.text(max_size=6), st.none()), label="name")
+    n_cells = g.board.num_cells
+    cells0 = list(setup[0]) if setup else [0] * n_cells
+    new_setup = data.draw(st.one_of(
+        st.just(setup), st.none(),
+        st.tuples(tamper_int_list(cells0, -128, 127), st.one_of(st.integers(-2, 5), I64)),
+        st.tuples(st.lists(st.integers(-3, 3), min_size=n_cells, max_size=n_cells), st.integers(0, 4)),
+        st.just((cells0,)), st.just((cells0, 1, 2)), st.just(5), st.just("cells"), st.just((None, 1)),
+        st.just((cells0, None)), st.just((cells0, 1.5)),
+    ), label="setup")
+    new_actions = data.draw(st.one_of(
+        st.just(list(actions)),
+        tamper_int_list(list(actions), -2, n_actions + 2),
+        st.builds(lambda v, x: v + [x], st.just(list(actions)),
+                  st.one_of(I64, st.integers(), st.just(np.int64(1)), st.text(max_size=2), st.none(),
+                            st.floats(allow_infinity=False), st.lists(st.integers(), max_size=1))),
+        st.none(), st.just(7), st.just("1 2 3"),
+    ), label="actions")
+    ok, res = attempt(_pickle.restore, new_name, new_spec, new_setup, new_actions,
+                      what=f"restore({new_name!r}, {new_spec!r}, {new_setup!r}, {new_actions!r})")
+    if ok:
+        # whatever was rebuilt is a consistent game
+        assert pickle.loads(pickle.dumps(res)) == res
+        assert res.actions == [int(a) for a in new_actions]
+        if len(new_actions) == len(actions) and list(new_actions) == list(actions) \
+                and new_setup == setup and new_spec == spec:
+            assert res == g
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@budget(100)
+@given(seed=st.integers(0, 2**32), data=st.data())
+def test_pickle_bytes_mutated(name, seed, data):
+    """Flipping bytes in a real pickle: loads() may fail in many ways of
+    pickle's own (UnpicklingError, EOFError, ...), but whatever reaches
+    hexcore must not panic."""
+    g = random_state(name, seed)
+    blob = bytearray(pickle.dumps(g, protocol=data.draw(st.integers(2, pickle.HIGHEST_PROTOCOL))))
+    for _ in range(data.draw(st.integers(1, 3))):
+        i = data.draw(st.integers(0, len(blob) - 1))
+        blob[i] = data.draw(st.integers(0, 255))
+    try:
+        res = pickle.loads(bytes(blob))
+    except BaseException as e:  # noqa: BLE001
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise
+        assert not is_panic(e), f"Rust panic escaped from pickle.loads: {e!r}"
+        return
+    if isinstance(res, tuple(hc.GAMES.values())):
+        assert pickle.loads(pickle.dumps(res)) == res
+
+
+# ------------------------------------------------------------- board
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@budget(100)
+@given(i=st.one_of(st.integers(-5, 400), I64, ODD_OBJECTS), label=st.one_of(st.text(max_size=5), ODD_OBJECTS))
+def test_board_lookups(name, i, label):
+    b = new_game(name).board
+    for f in (b.label, b.axial, b.cube, b.neighbors, b.is_ring, b.grid_pos):
+        ok, res = attempt(f, i, allowed=(IndexError, TypeError), what=f"{f.__name__}({i!r})")
+        is_int = isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_))
+        if is_int:
+            assert ok == (0 <= int(i) < b.num_cells), (f.__name__, i, res)
+    ok, res = attempt(b.index, label, allowed=(hc.NotationError, TypeError), what=f"index({label!r})")
+    if ok:
+        assert b.label(res).lower() == label.strip().lower()
+
+
+# ------------------------------------------------------------------------
+# Known bugs: each test states the documented behaviour; they fail today.
+# ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.xfail(strict=True, raises=OverflowError, reason=(
+    "BUG: a constructor argument beyond 64 bits raises OverflowError (not documented; README says "
+    "ValueError naming the argument). Reproducer: hexcore.Churn(size=2**70) -> OverflowError: "
+    "Python int too large to convert to C long; same for sides=(2**70,)*6"))
+def test_bug_huge_size_raises_value_error(name):
+    with pytest.raises(ValueError, match="size"):
+        hc.GAMES[name](size=2**70)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.xfail(strict=True, raises=OverflowError, reason=(
+    "BUG: hexcore.load('churn(size=99999999999999999999)') raises OverflowError, not ValueError"))
+def test_bug_load_huge_number_raises_value_error(name):
+    with pytest.raises(ValueError):
+        hc.load(f"{name}(size=99999999999999999999)")
+
+
+@pytest.mark.xfail(strict=True, raises=RecursionError, reason=(
+    "BUG: hexcore.load('churn(size=' + '('*3000 + ')'*3000 + ')') raises RecursionError from the "
+    "recursive spec parser (hexcore/spec.py _value/_split), not ValueError"))
+def test_bug_load_deeply_nested_spec_raises_value_error():
+    name = GAME_NAMES[0]
+    with pytest.raises(ValueError):
+        hc.load(f"{name}(size=" + "(" * 3000 + ")" * 3000 + ")")
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.xfail(strict=True, raises=OverflowError, reason=(
+    "BUG: Game.from_position({}, to_move=2**70, size=3) raises OverflowError "
+    "(to_move is extracted as i64), not ValueError"))
+def test_bug_from_position_huge_to_move(name):
+    with pytest.raises(ValueError):
+        hc.GAMES[name].from_position({}, to_move=2**70, **small_opts(name))
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.xfail(strict=True, raises=KeyError, reason=(
+    "BUG: a tampered pickle naming an unknown game raises KeyError from hexcore/_pickle.py "
+    "(GAMES[game_name]). Reproducer: hexcore._pickle.restore('Churn', 'nosuchgame(size=3)', None, []) "
+    "-> KeyError: 'nosuchgame'"))
+def test_bug_restore_unknown_game(name):
+    with pytest.raises(ValueError):
+        _pickle.restore(name, "nosuchgame(size=3)", None, [])
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.xfail(strict=True, raises=OverflowError, reason=(
+    "BUG: a tampered pickle with a cell value outside int8 raises OverflowError from "
+    "_from_cells(Vec<i8>). Reproducer: hexcore._pickle.restore('Churn', 'churn(size=3)', "
+    "([300] * 19, 1), []) -> OverflowError: out of range integral type conversion attempted"))
+def test_bug_restore_cell_value_out_of_int8(name):
+    g = new_game(name)
+    with pytest.raises(ValueError):
+        _pickle.restore(name, g.spec, ([300] * g.board.num_cells, 1), [])
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.xfail(strict=True, raises=OverflowError, reason=(
+    "BUG: a tampered pickle with a non-finite float action raises OverflowError from int(a) in "
+    "hexcore/_pickle.py. Reproducer: hexcore._pickle.restore('Churn', 'churn(size=3)', None, "
+    "[float('inf')]) -> OverflowError: cannot convert float infinity to integer (also: finite "
+    "floats such as 1.5 are silently truncated)"))
+def test_bug_restore_infinite_action(name):
+    g = new_game(name)
+    with pytest.raises((TypeError, ValueError)):
+        _pickle.restore(name, g.spec, None, [float("inf")])
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.xfail(strict=True, reason=(
+    "BUG: perft truncates the depth to 32 bits (`depth as u32` in game_class.rs _perft): "
+    "hexcore.perft(hexcore.Churn(size=3), 2**32) returns 1 (as for depth 0) and depth 2**32+1 "
+    "returns perft(g, 1); it should be 0 (no line lasts that long) or a ValueError"))
+def test_bug_perft_depth_truncated(name):
+    g = new_game(name)
+    try:
+        n = hc.perft(g, 2**32 + 1, threads=1)
+    except ValueError:
+        return
+    assert n == 0
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.xfail(strict=True, raises=OverflowError, reason=(
+    "BUG: hexcore.perft(g, 2**70) and hexcore.perft(g, 1, threads=2**70) raise OverflowError; "
+    "the Python wrapper validates the type only"))
+def test_bug_perft_huge_arguments(name):
+    g = new_game(name)
+    with pytest.raises(ValueError):
+        hc.perft(g, 2**70, threads=1)
+    with pytest.raises(ValueError):
+        hc.perft(g, 1, threads=2**70)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.xfail(strict=True, raises=OverflowError, reason=(
+    "BUG: hexcore.random_playouts(g, 2**70) and random_playouts(g, 1, max_plies=2**70) raise "
+    "OverflowError, though the wrapper promises ValueError for bad n / max_plies"))
+def test_bug_random_playouts_huge_arguments(name):
+    g = new_game(name)
+    with pytest.raises(ValueError):
+        hc.random_playouts(g, 1, max_plies=2**70, threads=1)
+    with pytest.raises(ValueError):
+        hc.random_playouts(g, 2**70, threads=1)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.xfail(strict=True, raises=OverflowError, reason=(
+    "BUG: hexcore.Churn(size=3).board.label(2**70) raises OverflowError; README: IndexError for "
+    "a cell index off the board (same for axial, cube, neighbors, is_ring, grid_pos)"))
+def test_bug_board_huge_index(name):
+    with pytest.raises(IndexError):
+        new_game(name).board.label(2**70)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.xfail(strict=True, raises=UnicodeEncodeError, reason=(
+    "BUG (minor): g.play('\\ud800') (a lone surrogate) raises UnicodeEncodeError from the str "
+    "conversion instead of NotationError; callers catching hexcore.IllegalMoveError miss it"))
+def test_bug_play_lone_surrogate(name):
+    g = new_game(name)
+    before = snapshot(g)
+    with pytest.raises(hc.NotationError):
+        g.play("\ud800")
+    assert snapshot(g) == before
