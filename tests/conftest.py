@@ -16,8 +16,9 @@ def _shared() -> Path:
 
 
 SHARED = _shared()
-DATA = SHARED / "data"
 SEEDS = ROOT / "seeds"
+# The test data lives in the repository (seeds/<game>/), copied from the shared records.
+DATA = SEEDS
 
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
 settings.register_profile("dev", deadline=None)
@@ -37,5 +38,5 @@ def load_jsonl(path: Path):
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
     if not DATA.exists():
-        pytest.fail(f"shared test data not found at {DATA} (set HEXCORE_SHARED)")
+        pytest.fail(f"test data not found at {DATA}")
     return DATA
