@@ -24,9 +24,9 @@ SMALL = {"churn": dict(size=3), "wunchunk": dict(size=5), "quintun": dict(size=5
 GAME_NAMES = sorted(hc.GAMES)
 
 WARMUP_ROUNDS = 2
-ROUNDS = 12
+ROUNDS = 10
 MAX_GROWTH_MB = 20.0
-ACTIONS_PER_ROUND = 1500    # whole random games until this many actions were applied
+ACTIONS_PER_ROUND = 800    # whole random games until this many actions were applied
 
 
 def rss_mb() -> float:
@@ -104,7 +104,7 @@ def one_round(name, rnd):
             break
         g.apply_action(int(rng.choice(g.legal_actions().tolist())))
     blob = pickle.dumps(g)
-    for _ in range(1000):
+    for _ in range(500):
         c = g.copy()
         pickle.loads(blob)
         c.__reduce__()

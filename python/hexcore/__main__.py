@@ -40,14 +40,21 @@ def _progress(done: int, total: int, start: float) -> None:
 def cmd_perft(args: argparse.Namespace) -> int:
     g = _game(args.spec, args.moves)
     t0 = time.perf_counter()
-    if args.divide:
-        rows = perft(g, args.depth, unit=args.unit, divide=True, threads=args.threads)
+    run_perft: Any = perft
+    if args.backend == "ray":
+        from . import distributed
+
+        run_perft = lambda g, d, unit="move", divide=False, threads=None: distributed.perft(g, d, unit, divide)  # noqa: E731
+    if args.divide or args.backend == "ray":
+        rows = run_perft(g, args.depth, unit=args.unit, divide=True, threads=args.threads)
         total = 0
         for name, n in rows:  # type: ignore[misc]
-            print(f"{name}: {n}")
+            if args.divide:
+                print(f"{name}: {n}")
             total += n
-        nodes = total
-        print()
+        nodes = total if args.depth > 0 else 1
+        if args.divide:
+            print()
     elif sys.stderr.isatty() and args.depth >= 3 and args.unit == "move" and not g.is_over:
         # Walk the root moves one by one to show progress.
         moves = g.legal_moves()
@@ -80,7 +87,12 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
     g = _game(args.spec, args.moves)
     t0 = time.perf_counter()
-    res = random_playouts(g, args.games, seed=args.seed, threads=args.threads)
+    if args.backend == "ray":
+        from . import distributed
+
+        res = distributed.random_playouts(g, args.games, seed=args.seed)
+    else:
+        res = random_playouts(g, args.games, seed=args.seed, threads=args.threads)
     dt = time.perf_counter() - t0
     s = _summary(res.plies)
     n = len(res)
@@ -260,6 +272,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     pp.add_argument("--divide", action="store_true", help="one line per first step")
     pp.add_argument("--unit", choices=["move", "action"], default="move")
     pp.add_argument("--threads", type=int, default=None)
+    pp.add_argument("--backend", choices=["local", "ray"], default="local", help="ray: split subtrees over a Ray cluster")
 
     ps = sub.add_parser("stats", help="statistics of seeded random playouts")
     ps.add_argument("spec")
@@ -268,6 +281,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ps.add_argument("--threads", type=int, default=None)
     ps.add_argument("--moves", nargs="*", default=[])
     ps.add_argument("--plot", help="write a histogram of game lengths (needs matplotlib)")
+    ps.add_argument("--backend", choices=["local", "ray"], default="local", help="ray: split games over a Ray cluster")
 
     pb = sub.add_parser("bench", help="the standard benchmark suite")
     pb.add_argument("--json", help="write results as JSON")

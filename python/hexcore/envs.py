@@ -42,7 +42,7 @@ Opponents (Gymnasium)
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Union, cast
 
 import gymnasium
 import numpy as np
@@ -196,6 +196,7 @@ class HexcoreAECEnv(AECEnv):  # type: ignore[misc]
             self._accumulate_rewards()
             return
         else:
+            assert action is not None
             self.game.apply_action(operator.index(action))
         self.actions_taken += 1
         if self.game.is_over:
@@ -272,7 +273,7 @@ class HexcoreGymEnv(gymnasium.Env[Observation, np.int64]):
         self.game: _Game = self._template.copy()
         self.actions_taken = 0
         self._done = True  # until reset()
-        self.observation_space = _observation_box(self._template)
+        self.observation_space = cast("spaces.Space[Observation]", _observation_box(self._template))
         self.action_space = spaces.Discrete(int(self._template.num_actions))
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
@@ -337,7 +338,7 @@ class HexcoreGymEnv(gymnasium.Env[Observation, np.int64]):
             self.render()
         return g.observation(), float(reward), terminated, bool(truncated), self._info()
 
-    def render(self) -> Optional[str]:  # type: ignore[override]
+    def render(self) -> Optional[str]:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None

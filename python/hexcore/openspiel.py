@@ -37,11 +37,12 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 import numpy as np
 import numpy.typing as npt
-import pyspiel  # type: ignore[import-untyped]
+import pyspiel  # type: ignore[import-not-found]
 from open_spiel.python.observation import IIGObserverForPublicInfoGame  # type: ignore[import-untyped]
 
 from . import GAMES
 from ._outcome import game_rewards
+from .records import setup_of
 from .spec import load, parse
 
 if TYPE_CHECKING:
@@ -122,7 +123,7 @@ class HexcoreGame(pyspiel.Game):  # type: ignore[misc]
         """
         if game.spec != self.spec:
             raise ValueError(f"game is {game.spec!r}, this OpenSpiel game is {self.spec!r}")
-        if game._setup() is not None:
+        if setup_of(game) is not None:
             return HexcoreState(self, game.copy())
         state = self.new_initial_state()
         for a in game.actions:
