@@ -231,15 +231,6 @@ def test_differential_many_games():
     assert total > 50_000
 
 
-def test_perft_table(data_dir):
-    from conftest import SEEDS
-    from hexcore.perft_suite import load_suite, run_suite
-
-    suite = load_suite(SEEDS / "perft" / "churn.perft")
-    results = run_suite(suite, node_limit=3_000_000)
-    assert results and all(r.ok for r in results), [r for r in results if not r.ok]
-
-
 @pytest.mark.parametrize("opts", [dict(size=3), dict(board="limping-34", pie=False), dict(size=2)])
 def test_perft_move_action_reference(opts):
     g = hc.Churn(**opts)

@@ -120,10 +120,19 @@ def random_state(name, seed, stop_mid_turn=True, max_actions=None):
     return g
 
 
-def listable_moves(g):
+def listable_moves(g, limit=20_000):
     """legal_moves() when it can be listed (between turns, not too many)."""
+    ok, n = attempt(g.count_moves, what="count_moves")
+    if not ok or n > limit:
+        return None
     ok, res = attempt(g.legal_moves, what="legal_moves")
-    return res if ok else None
+    assert ok and len(res) == n, res
+    return res
+
+
+def small_tree(g):
+    """True if a move-level perft of depth 2 is cheap here."""
+    return not g.pending_actions and g.count_moves() <= 2_000
 
 
 # ------------------------------------------------------------ strategies
@@ -291,6 +300,8 @@ def test_read_surface_never_panics(name, seed):
     assert g.observation().shape == g.observation_shape
     for depth in (0, 1, 2):
         for unit in ("move", "action"):
+            if depth == 2 and unit == "move" and not small_tree(g):
+                continue
             ok, res = attempt(hc.perft, g, depth, unit=unit, threads=1, what="perft")
             assert ok or (mid and isinstance(res, hc.IllegalMoveError)), res
     ok, res = attempt(hc.random_playouts, g, 3, seed=seed, threads=1, what="random_playouts")
@@ -308,8 +319,9 @@ def test_read_surface_never_panics(name, seed):
 def test_perft_arguments(name, seed, depth, unit, threads, divide):
     g = random_state(name, seed)
     before = snapshot(g)
-    if isinstance(depth, int) and not isinstance(depth, bool) and depth > 2:
-        depth = depth % 3 if depth < 2**32 else -depth  # keep the search tiny; see the xfail test below
+    if isinstance(depth, int) and not isinstance(depth, bool) and depth > 1:
+        # keep the search tiny (huge depths: see test_bug_perft_depth_truncated)
+        depth = (2 if small_tree(g) else 1) if depth < 2**32 else -depth
     attempt(hc.perft, g, depth, unit=unit, divide=divide, threads=threads, what="perft")
     assert snapshot(g) == before
 

@@ -33,9 +33,12 @@ def new_game(name, **extra):
 
 def perft_depth(g, limit=200_000, max_depth=4):
     """The deepest perft (<= max_depth) whose node count stays under limit."""
-    d = 1
-    while d < max_depth and hc.perft(g, d + 1, threads=1) <= limit:
-        d += 1
+    d, n = 1, hc.perft(g, 1, threads=1)
+    while d < max_depth and n * max(g.count_moves(), 1) <= 20 * limit:
+        nxt = hc.perft(g, d + 1, threads=1)
+        if nxt > limit:
+            break
+        d, n = d + 1, nxt
     return d
 
 

@@ -32,6 +32,12 @@ Illegal actions
     True. ``illegal_action="raise"`` raises ``hexcore.IllegalMoveError``
     instead (the game is left unchanged).
 
+Gymnasium ids
+    Importing this module registers ``hexcore/Churn-v0`` (and one id per game
+    in ``hexcore.GAMES``): ``gymnasium.make("hexcore/Churn-v0",
+    game="churn(size=4)")``, or without importing first
+    ``gymnasium.make("hexcore.envs:hexcore/Churn-v0")``.
+
 Opponents (Gymnasium)
     A policy is a callable ``policy(game, rng) -> action``: it gets a copy of
     the game (the player to move is the seat it plays) and the environment's
@@ -57,7 +63,8 @@ from .spec import load
 if TYPE_CHECKING:
     from ._core import _Game
 
-__all__ = ["HexcoreAECEnv", "HexcoreGymEnv", "Policy", "random_policy", "agent_name", "env", "raw_env"]
+__all__ = ["HexcoreAECEnv", "HexcoreGymEnv", "Policy", "random_policy", "agent_name", "env", "raw_env",
+           "gym_id", "register_gym_envs"]
 
 Policy = Callable[["_Game", np.random.Generator], int]
 Observation = npt.NDArray[np.float32]
@@ -347,3 +354,28 @@ class HexcoreGymEnv(gymnasium.Env[Observation, np.int64]):
             return text
         print(text)
         return None
+
+
+def gym_id(name: str) -> str:
+    """Gymnasium id of the hexcore game ``name``: ``"churn"`` -> ``"hexcore/Churn-v0"``."""
+    return f"hexcore/{name.capitalize()}-v0"
+
+
+def register_gym_envs() -> List[str]:
+    """Register ``hexcore/<Game>-v0`` with Gymnasium for every game in
+    ``hexcore.GAMES`` (done on import; idempotent). ``gymnasium.make`` takes
+    the :class:`HexcoreGymEnv` arguments, e.g.
+    ``gymnasium.make("hexcore/Churn-v0", game="churn(size=4)", player=2)``."""
+    from . import GAMES
+
+    ids = []
+    for name in GAMES:
+        env_id = gym_id(name)
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="hexcore.envs:HexcoreGymEnv",
+                               kwargs={"game": GAMES[name]().spec})
+        ids.append(env_id)
+    return ids
+
+
+register_gym_envs()
