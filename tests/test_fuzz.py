@@ -597,12 +597,12 @@ def test_bug_load_huge_number_raises_value_error(name):
 
 
 @pytest.mark.xfail(strict=True, raises=RecursionError, reason=(
-    "BUG: hexcore.load('churn(size=' + '('*3000 + ')'*3000 + ')') raises RecursionError from the "
+    "BUG: hexcore.load('churn(size=' + '('*2000 + ')'*2000 + ')') raises RecursionError from the "
     "recursive spec parser (hexcore/spec.py _value/_split), not ValueError"))
 def test_bug_load_deeply_nested_spec_raises_value_error():
     name = GAME_NAMES[0]
     with pytest.raises(ValueError):
-        hc.load(f"{name}(size=" + "(" * 3000 + ")" * 3000 + ")")
+        hc.load(f"{name}(size=" + "(" * 2000 + ")" * 2000 + ")")
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

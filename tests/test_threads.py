@@ -162,7 +162,7 @@ def test_two_threads_hammering_one_game(name):
     threads = [threading.Thread(target=perft_loop), threading.Thread(target=play_loop)]
     for t in threads:
         t.start()
-    time.sleep(1.5)
+    time.sleep(1.0)
     stop.set()
     for t in threads:
         t.join(timeout=60)
