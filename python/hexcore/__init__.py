@@ -29,12 +29,18 @@ GAMES: Dict[str, Any] = {"churn": Churn}
 Game = Union[Churn]
 
 
+def _int(name: str, value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if not lo <= value <= hi:
+        raise ValueError(f"{name} must be between {lo} and {hi}, got {value}")
+    return int(value)
+
+
 def _threads(threads: Optional[int]) -> int:
     if threads is None:
         return os.cpu_count() or 1
-    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
-        raise ValueError(f"threads must be a positive int or None, got {threads!r}")
-    return threads
+    return _int("threads", threads, 1, 1024)
 
 
 def perft(game: Game, depth: int, unit: str = "move", divide: bool = False,
@@ -46,8 +52,7 @@ def perft(game: Game, depth: int, unit: str = "move", divide: bool = False,
     ``divide=True`` returns ``[(first step, count), ...]``. The GIL is
     released and the root is split over ``threads`` (default: all cores).
     """
-    if not isinstance(depth, int) or isinstance(depth, bool):
-        raise TypeError(f"depth must be an int, got {type(depth).__name__}")
+    depth = _int("depth", depth, 0, 100_000)
     return game._perft(depth, unit, _threads(threads), bool(divide))
 
 
@@ -79,13 +84,9 @@ def random_playouts(game: Game, n: int, seed: int = 0, threads: Optional[int] = 
     Game ``i`` uses its own generator (Xoshiro256++ seeded with
     SplitMix64(seed + i)), so results are the same for any thread count.
     """
-    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-        raise ValueError(f"n must be a non-negative int, got {n!r}")
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an int in [0, 2**64), got {seed!r}")
-    limit = 2**64 - 1 if max_plies is None else max_plies
-    if not isinstance(limit, int) or limit < 0:
-        raise ValueError(f"max_plies must be a non-negative int, got {max_plies!r}")
+    n = _int("n", n, 0, 2**40)
+    seed = _int("seed", seed, 0, 2**64 - 1)
+    limit = 2**64 - 1 if max_plies is None else _int("max_plies", max_plies, 0, 2**64 - 1)
     plies, actions, winners, finished = game._playouts(n, seed, _threads(threads), limit)
     return Playouts(plies, actions, winners, finished)
 

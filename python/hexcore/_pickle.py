@@ -10,12 +10,26 @@ def restore(name: str, spec: str, setup: Optional[Tuple[Sequence[int], int]], ac
     from .spec import parse
 
     game_name, options = parse(spec)
-    cls = GAMES[game_name]
+    cls = GAMES.get(game_name)
+    if cls is None or cls.__name__ != name:
+        raise ValueError(f"pickled game {name!r} does not match its spec {spec!r}")
     if setup is None:
         g = cls(**options)
     else:
-        cells, to_move = setup
-        g = cls._from_cells(list(cells), to_move, **options)
+        try:
+            cells, to_move = setup
+            cells = [_small_int(v) for v in cells]
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"malformed pickled position: {e}") from None
+        g = cls._from_cells(cells, to_move, **options)
     for a in actions:
-        g.apply_action(int(a))
+        if isinstance(a, bool) or not isinstance(a, int):
+            raise ValueError(f"malformed pickled action {a!r}")
+        g.apply_action(a)
     return g
+
+
+def _small_int(v: object) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not -128 <= v <= 127:
+        raise ValueError(f"cell value {v!r} is not a small int")
+    return v

@@ -9,7 +9,12 @@ from typing import Any, Dict, Tuple
 _NAME = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
 
 
-def _value(text: str) -> Any:
+MAX_NESTING = 8
+
+
+def _value(text: str, depth: int = 0) -> Any:
+    if depth > MAX_NESTING:
+        raise ValueError(f"spec values nest deeper than {MAX_NESTING} brackets")
     t = text.strip()
     if not t:
         raise ValueError("empty value in spec")
@@ -18,7 +23,7 @@ def _value(text: str) -> Any:
         if not t.endswith(close):
             raise ValueError(f"unbalanced brackets in spec value {t!r}")
         inner = t[1:-1].strip()
-        return tuple(_value(x) for x in _split(inner)) if inner else ()
+        return tuple(_value(x, depth + 1) for x in _split(inner)) if inner else ()
     low = t.lower()
     if low in ("true", "yes", "on"):
         return True

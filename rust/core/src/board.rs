@@ -74,9 +74,9 @@ pub struct Board {
     degree: Vec<u8>,
     /// Neighbour in each of the `CYCLIC_DIRECTIONS` (`NO_CELL` off the board).
     cyclic: Vec<[u16; 6]>,
-    /// The neighbours of each cell as bit-set words: up to three (word, mask)
+    /// The neighbours of each cell as bit-set words: up to six (word, mask)
     /// pairs, unused ones with mask 0.
-    neighbor_words: Vec<[(u16, u64); 3]>,
+    neighbor_words: Vec<[(u16, u64); 6]>,
     /// Zobrist keys, `ZOBRIST_KINDS` per cell.
     zobrist: Vec<u64>,
     /// (first cell index, width) per row, bottom row first.
@@ -199,9 +199,9 @@ impl Board {
         for s in &sides_v {
             ring.extend_from_slice(&s[..s.len() - 1]);
         }
-        let neighbor_words: Vec<[(u16, u64); 3]> = (0..total)
+        let neighbor_words: Vec<[(u16, u64); 6]> = (0..total)
             .map(|k| {
-                let mut out = [(0u16, 0u64); 3];
+                let mut out = [(0u16, 0u64); 6];
                 let mut used = 0;
                 for &n in &neighbors[6 * k..6 * k + degree[k] as usize] {
                     let (w, bit) = ((n / 64) as u16, 1u64 << (n % 64));
@@ -314,7 +314,7 @@ impl Board {
 
     /// Neighbours of `cell` as (bit-set word, mask) pairs; unused pairs have mask 0.
     #[inline]
-    pub fn neighbor_words(&self, cell: usize) -> &[(u16, u64); 3] {
+    pub fn neighbor_words(&self, cell: usize) -> &[(u16, u64); 6] {
         &self.neighbor_words[cell]
     }
 
@@ -472,6 +472,26 @@ mod tests {
                 if a != NO_CELL {
                     assert_eq!(b.cyclic_neighbors(a as usize)[(j + 3) % 6], c as u16);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn neighbour_words_cover_wide_boards() {
+        for b in [Board::hexhex(40).unwrap(), Board::from_sides([2, 64, 2, 64, 2, 64]).unwrap()] {
+            for c in 0..b.num_cells() {
+                let mut from_words: Vec<usize> = Vec::new();
+                for &(w, m) in b.neighbor_words(c) {
+                    for bit in 0..64 {
+                        if m >> bit & 1 != 0 {
+                            from_words.push(w as usize * 64 + bit);
+                        }
+                    }
+                }
+                let mut plain: Vec<usize> = b.neighbors(c).iter().map(|&x| x as usize).collect();
+                plain.sort();
+                from_words.sort();
+                assert_eq!(from_words, plain);
             }
         }
     }

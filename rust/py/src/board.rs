@@ -8,7 +8,7 @@ use numpy::{PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 
-use crate::errors::{error, value_error};
+use crate::errors::{error, value_error, Int};
 
 #[pyclass(name = "Board", module = "hexcore._core", frozen)]
 pub struct PyBoard {
@@ -16,7 +16,8 @@ pub struct PyBoard {
 }
 
 impl PyBoard {
-    fn cell(&self, i: i64) -> PyResult<usize> {
+    fn cell(&self, i: Int) -> PyResult<usize> {
+        let Int(i) = i;
         let n = self.inner.num_cells();
         if i < 0 || i as usize >= n {
             return Err(PyIndexError::new_err(format!("cell index {i} out of range 0..{n}")));
@@ -26,7 +27,9 @@ impl PyBoard {
 }
 
 /// Build a board from the constructor arguments every game shares.
-pub fn make_board(size: Option<i64>, sides: Option<Vec<i64>>, board: Option<&str>, default: usize) -> PyResult<Arc<Board>> {
+pub fn make_board(size: Option<Int>, sides: Option<Vec<Int>>, board: Option<&str>, default: usize) -> PyResult<Arc<Board>> {
+    let size = size.map(|x| x.0);
+    let sides: Option<Vec<i64>> = sides.map(|v| v.into_iter().map(|x| x.0).collect());
     let given = size.is_some() as u8 + sides.is_some() as u8 + board.is_some() as u8;
     if given > 1 {
         return Err(value_error("give only one of size, sides and board"));
@@ -44,8 +47,8 @@ pub fn make_board(size: Option<i64>, sides: Option<Vec<i64>>, board: Option<&str
         Board::from_sides(arr).map_err(|e| value_error(e.to_string()))?
     } else {
         let n = size.unwrap_or(default as i64);
-        if n < 2 {
-            return Err(value_error(format!("size must be at least 2, got {n}")));
+        if !(2..=64).contains(&n) {
+            return Err(value_error(format!("size must be between 2 and 64, got {n}")));
         }
         Board::hexhex(n as usize).map_err(|e| value_error(e.to_string()))?
     };
@@ -57,7 +60,7 @@ impl PyBoard {
     /// `Board(size=n)`, `Board(sides=(s1..s6))` or `Board(board="limping-34")`.
     #[new]
     #[pyo3(signature = (size=None, *, sides=None, board=None))]
-    fn new(size: Option<i64>, sides: Option<Vec<i64>>, board: Option<&str>) -> PyResult<Self> {
+    fn new(size: Option<Int>, sides: Option<Vec<Int>>, board: Option<&str>) -> PyResult<Self> {
         Ok(PyBoard { inner: make_board(size, sides, board, 3)? })
     }
 
@@ -82,7 +85,7 @@ impl PyBoard {
         self.inner.ap_name()
     }
 
-    fn label(&self, i: i64) -> PyResult<String> {
+    fn label(&self, i: Int) -> PyResult<String> {
         Ok(self.inner.label(self.cell(i)?).to_string())
     }
 
@@ -97,22 +100,23 @@ impl PyBoard {
             .ok_or_else(|| error(py, "NotationError", format!("{label:?} is not a cell of this board"), Some("unknown_cell")))
     }
 
-    fn axial(&self, i: i64) -> PyResult<(i32, i32)> {
+    fn axial(&self, i: Int) -> PyResult<(i32, i32)> {
         Ok(self.inner.axial(self.cell(i)?))
     }
 
     /// Cube coordinates (x, y, z) with x + y + z = 0.
-    fn cube(&self, i: i64) -> PyResult<(i32, i32, i32)> {
+    fn cube(&self, i: Int) -> PyResult<(i32, i32, i32)> {
         let (q, r) = self.inner.axial(self.cell(i)?);
         Ok((q, -q - r, r))
     }
 
     /// The cell at axial (q, r), or None.
-    fn at_axial(&self, q: i32, r: i32) -> Option<usize> {
+    fn at_axial(&self, q: Int, r: Int) -> Option<usize> {
+        let (q, r) = (q.0.clamp(-1 << 20, 1 << 20) as i32, r.0.clamp(-1 << 20, 1 << 20) as i32);
         self.inner.at_axial(q, r)
     }
 
-    fn neighbors(&self, i: i64) -> PyResult<Vec<u16>> {
+    fn neighbors(&self, i: Int) -> PyResult<Vec<u16>> {
         Ok(self.inner.neighbors(self.cell(i)?).to_vec())
     }
 
@@ -123,7 +127,7 @@ impl PyBoard {
         numpy::PyArray1::from_vec(py, v).reshape([n, 6]).expect("reshape")
     }
 
-    fn is_ring(&self, i: i64) -> PyResult<bool> {
+    fn is_ring(&self, i: Int) -> PyResult<bool> {
         Ok(self.inner.is_ring(self.cell(i)?))
     }
 
@@ -157,7 +161,7 @@ impl PyBoard {
     }
 
     /// (row, column) of a cell in the observation grid.
-    fn grid_pos(&self, i: i64) -> PyResult<(usize, usize)> {
+    fn grid_pos(&self, i: Int) -> PyResult<(usize, usize)> {
         Ok(self.inner.grid_pos(self.cell(i)?))
     }
 

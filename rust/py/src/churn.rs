@@ -4,7 +4,7 @@ use hexcore_core::Churn;
 use pyo3::prelude::*;
 
 use crate::board::make_board;
-use crate::errors::value_error;
+use crate::errors::{value_error, Int};
 use crate::game_class;
 
 game_class!(PyChurn, Churn, "Churn");
@@ -15,7 +15,7 @@ impl PyChurn {
     /// `pie=False` turns the pie rule off.
     #[new]
     #[pyo3(signature = (size=None, *, sides=None, board=None, pie=true))]
-    fn new(size: Option<i64>, sides: Option<Vec<i64>>, board: Option<&str>, pie: bool) -> PyResult<Self> {
+    fn new(size: Option<Int>, sides: Option<Vec<Int>>, board: Option<&str>, pie: bool) -> PyResult<Self> {
         let b = make_board(size, sides, board, 3)?;
         Ok(PyChurn::wrap(Churn::new(b, pie), None))
     }
@@ -23,7 +23,9 @@ impl PyChurn {
     /// A position from cell values (0 empty, 1 red, 2 blue) in cell order.
     #[staticmethod]
     #[pyo3(signature = (cells, to_move, *, size=None, sides=None, board=None, pie=true))]
-    fn _from_cells(cells: Vec<i8>, to_move: i64, size: Option<i64>, sides: Option<Vec<i64>>, board: Option<&str>, pie: bool) -> PyResult<Self> {
+    fn _from_cells(cells: Vec<Int>, to_move: Int, size: Option<Int>, sides: Option<Vec<Int>>, board: Option<&str>, pie: bool) -> PyResult<Self> {
+        let to_move = to_move.0;
+        let cells: Vec<i64> = cells.into_iter().map(|c| c.0).collect();
         let b = make_board(size, sides, board, 3)?;
         if !(1..=2).contains(&to_move) {
             return Err(value_error(format!("to_move must be 1 or 2, got {to_move}")));
@@ -33,7 +35,7 @@ impl PyChurn {
         }
         let raw: Vec<u8> = cells.iter().map(|&v| v as u8).collect();
         let g = Churn::from_cells(b, pie, &raw, to_move as u8).map_err(value_error)?;
-        Ok(PyChurn::wrap(g, Some((cells, to_move as usize))))
+        Ok(PyChurn::wrap(g, Some((cells.iter().map(|&v| v as i8).collect(), to_move as usize))))
     }
 
     #[getter]

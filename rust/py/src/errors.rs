@@ -60,3 +60,39 @@ pub fn parse_unit(unit: &str) -> PyResult<hexcore_core::Unit> {
         _ => Err(value_error(format!("unit must be 'move' or 'action', got {unit:?}"))),
     }
 }
+
+/// An integer argument that never raises OverflowError: values beyond 64 bits
+/// saturate, so the range checks that follow reject them with a ValueError
+/// that names the argument. Booleans and non-integers are TypeErrors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Int(pub i64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_instance_of::<pyo3::types::PyBool>() {
+            return Err(pyo3::exceptions::PyTypeError::new_err("expected an int, got bool"));
+        }
+        match obj.extract::<i64>() {
+            Ok(v) => Ok(Int(v)),
+            Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) => {
+                let negative = obj.lt(0i64).unwrap_or(false);
+                Ok(Int(if negative { i64::MIN } else { i64::MAX }))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// Text of a move argument: a str (lone surrogates become unknown text, not
+/// a UnicodeEncodeError).
+pub fn move_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    let s = obj
+        .cast::<pyo3::types::PyString>()
+        .map_err(|_| pyo3::exceptions::PyTypeError::new_err(format!(
+            "a move is a str, got {}",
+            obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+        )))?;
+    Ok(s.to_string_lossy().into_owned())
+}

@@ -107,8 +107,9 @@ macro_rules! game_class {
 
             /// Play a move in the game's notation; raises IllegalMoveError
             /// (a ValueError) with a `.reason` and leaves the game unchanged.
-            fn play(&mut self, py: Python<'_>, mv: &str) -> PyResult<String> {
-                self.s.play(mv).map_err(|e| $crate::errors::move_error(py, e))
+            fn play(&mut self, py: Python<'_>, mv: &Bound<'_, PyAny>) -> PyResult<String> {
+                let mv = $crate::errors::move_text(mv)?;
+                self.s.play(&mv).map_err(|e| $crate::errors::move_error(py, e))
             }
 
             /// Undo the last move (or the turn in progress); returns its text.
@@ -234,8 +235,8 @@ macro_rules! game_class {
             /// A test position: `{"c3": 1, "d2": 2}` (Quintun neutrals as "A".."E"),
             /// the player to move and the constructor options.
             #[classmethod]
-            #[pyo3(signature = (position, to_move=1, **options))]
-            fn from_position<'py>(cls: &Bound<'py, pyo3::types::PyType>, position: &Bound<'py, PyAny>, to_move: i64,
+            #[pyo3(signature = (position, to_move=$crate::errors::Int(1), **options))]
+            fn from_position<'py>(cls: &Bound<'py, pyo3::types::PyType>, position: &Bound<'py, PyAny>, to_move: $crate::errors::Int,
                                   options: Option<&Bound<'py, pyo3::types::PyDict>>) -> PyResult<Bound<'py, PyAny>> {
                 let py = cls.py();
                 let empty = cls.call((), options)?;
@@ -264,7 +265,7 @@ macro_rules! game_class {
                     cells[cell] = v as i8;
                 }
                 let _ = py;
-                cls.getattr("_from_cells")?.call((cells, to_move), options)
+                cls.getattr("_from_cells")?.call((cells, to_move.0), options)
             }
 
             /// Replay a list of moves from the start (`Game.replay(["c3", "d2"], size=3)`).
@@ -294,12 +295,13 @@ macro_rules! game_class {
                 self.s.setup.clone()
             }
 
-            #[pyo3(signature = (depth, unit="move", threads=1, divide=false))]
-            fn _perft<'py>(&self, py: Python<'py>, depth: i64, unit: &str, threads: i64, divide: bool) -> PyResult<Bound<'py, PyAny>> {
+            #[pyo3(signature = (depth, unit="move", threads=$crate::errors::Int(1), divide=false))]
+            fn _perft<'py>(&self, py: Python<'py>, depth: $crate::errors::Int, unit: &str, threads: $crate::errors::Int, divide: bool) -> PyResult<Bound<'py, PyAny>> {
                 use pyo3::IntoPyObjectExt;
+                let (depth, threads) = (depth.0, threads.0);
                 let unit = $crate::errors::parse_unit(unit)?;
-                if depth < 0 {
-                    return Err($crate::errors::value_error(format!("depth must be >= 0, got {depth}")));
+                if !(0..=100_000).contains(&depth) {
+                    return Err($crate::errors::value_error(format!("depth must be between 0 and 100000, got {depth}")));
                 }
                 if threads < 1 || threads > 1024 {
                     return Err($crate::errors::value_error(format!("threads must be between 1 and 1024, got {threads}")));
@@ -319,11 +321,12 @@ macro_rules! game_class {
                 }
             }
 
-            #[pyo3(signature = (n, seed=0, threads=1, max_plies=u64::MAX))]
-            fn _playouts<'py>(&self, py: Python<'py>, n: i64, seed: u64, threads: i64, max_plies: u64)
+            #[pyo3(signature = (n, seed=0, threads=$crate::errors::Int(1), max_plies=u64::MAX))]
+            fn _playouts<'py>(&self, py: Python<'py>, n: $crate::errors::Int, seed: u64, threads: $crate::errors::Int, max_plies: u64)
                 -> PyResult<(Bound<'py, numpy::PyArray1<u64>>, Bound<'py, numpy::PyArray1<u64>>, Bound<'py, numpy::PyArray1<u8>>, Bound<'py, numpy::PyArray1<bool>>)> {
-                if n < 0 {
-                    return Err($crate::errors::value_error(format!("n must be >= 0, got {n}")));
+                let (n, threads) = (n.0, threads.0);
+                if !(0..=1i64 << 40).contains(&n) {
+                    return Err($crate::errors::value_error(format!("n must be between 0 and 2**40, got {n}")));
                 }
                 if threads < 1 || threads > 1024 {
                     return Err($crate::errors::value_error(format!("threads must be between 1 and 1024, got {threads}")));
