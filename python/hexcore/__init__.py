@@ -19,9 +19,10 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
-from . import reference
+from . import records, reference
 from ._core import Board, Churn, __version__
 from .errors import GameOverError, HexcoreError, IllegalMoveError, NotationError, TooManyMovesError
+from .records import from_json, to_json
 from .spec import load
 
 GAMES: Dict[str, Any] = {"churn": Churn}
@@ -91,7 +92,17 @@ def random_playouts(game: Game, n: int, seed: int = 0, threads: Optional[int] = 
     return Playouts(plies, actions, winners, finished)
 
 
+def __getattr__(name: str) -> Any:
+    # envs and openspiel need optional packages (and importing openspiel
+    # registers the games with pyspiel), so they load on first use.
+    if name in ("envs", "openspiel", "distributed"):
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'hexcore' has no attribute {name!r}")
+
+
 __all__ = [
     "Board", "Churn", "GAMES", "Game", "Playouts", "load", "perft", "random_playouts", "reference",
-    "HexcoreError", "IllegalMoveError", "NotationError", "GameOverError", "TooManyMovesError", "__version__",
+    "records", "to_json", "from_json", "HexcoreError", "IllegalMoveError", "NotationError", "GameOverError", "TooManyMovesError", "__version__",
 ]

@@ -5,7 +5,10 @@ Importing this module registers one OpenSpiel game per entry of
 ``hexcore_wunchunk``, ``hexcore_quintun``). Each takes two parameters:
 
 * ``spec`` (str): the hexcore spec string of the variant, default the game's
-  default variant (e.g. ``"churn(size=3)"``);
+  default variant. OpenSpiel's game strings cannot hold parentheses, commas
+  or ``=`` inside a value, so there the spec is written with ``[ ] ; :``
+  instead: ``pyspiel.load_game("hexcore_churn(spec=churn[size:4;pie:false])")``
+  (a parameter dict takes either form);
 * ``max_game_length`` (int): the bound reported in the ``GameInfo``
   (OpenSpiel needs one; default 10**9 -- hexcore games have no small proven
   bound, e.g. random Churn on side 7 runs about 1.2 million plies).
@@ -49,7 +52,7 @@ if TYPE_CHECKING:
     from ._core import _Game
 
 __all__ = ["HexcoreGame", "HexcoreState", "HexcoreObserver", "load_game", "short_name", "register",
-           "from_hexcore", "DEFAULT_MAX_GAME_LENGTH"]
+           "from_hexcore", "encode_spec", "decode_spec", "DEFAULT_MAX_GAME_LENGTH"]
 
 DEFAULT_MAX_GAME_LENGTH = 10**9
 _PREFIX = "hexcore_"
@@ -58,6 +61,23 @@ _PREFIX = "hexcore_"
 def short_name(name: str) -> str:
     """OpenSpiel short name of the hexcore game ``name`` (``"churn"`` -> ``"hexcore_churn"``)."""
     return _PREFIX + name
+
+
+_ENCODE = str.maketrans({"(": "[", ")": "]", ",": ";", "=": ":"})
+_DECODE = str.maketrans({"[": "(", "]": ")", ";": ",", ":": "="})
+
+
+def encode_spec(spec: str) -> str:
+    """A hexcore spec in the form OpenSpiel game strings can carry
+    (``"churn(size=3)"`` -> ``"churn[size:3]"``)."""
+    if ";" in spec or ":" in spec:
+        raise ValueError(f"spec {spec!r} cannot be carried in an OpenSpiel game string (it contains ';' or ':')")
+    return spec.translate(_ENCODE)
+
+
+def decode_spec(text: str) -> str:
+    """Inverse of :func:`encode_spec` (a plain spec is returned as it is)."""
+    return text.translate(_DECODE)
 
 
 def _game_type(name: str, num_players: int, default_spec: str) -> Any:
@@ -75,7 +95,7 @@ def _game_type(name: str, num_players: int, default_spec: str) -> Any:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"spec": default_spec, "max_game_length": DEFAULT_MAX_GAME_LENGTH},
+        parameter_specification={"spec": encode_spec(default_spec), "max_game_length": DEFAULT_MAX_GAME_LENGTH},
     )
 
 
@@ -87,7 +107,7 @@ class HexcoreGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: Optional[Dict[str, Any]] = None) -> None:
         name = self.game_name
         params = dict(params or {})
-        spec = str(params.get("spec", GAMES[name]().spec))
+        spec = decode_spec(str(params.get("spec", GAMES[name]().spec)))
         game_name, _ = parse(spec)
         if game_name != name:
             raise ValueError(f"spec {spec!r} is not a {name} spec (registered as {short_name(name)})")
@@ -104,11 +124,28 @@ class HexcoreGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0,
             max_game_length=max_len,
         )
-        full = {"spec": proto.spec, "max_game_length": max_len}
+        full = {"spec": encode_spec(proto.spec), "max_game_length": max_len}
         super().__init__(_TYPES[name], info, full)
-        self.name = name
-        self.spec = proto.spec
-        self._proto = proto
+        self._proto_game: Optional[_Game] = proto
+
+    @property
+    def name(self) -> str:
+        """The hexcore game name (``"churn"``)."""
+        return self.game_name
+
+    @property
+    def spec(self) -> str:
+        """The hexcore spec string of this variant."""
+        return decode_spec(str(self.get_parameters()["spec"]))
+
+    @property
+    def _proto(self) -> "_Game":
+        # an unpickled game carries only its parameters; rebuild the start position from them
+        proto: Optional[_Game] = self.__dict__.get("_proto_game")
+        if proto is None:
+            proto = load(self.spec)
+            self._proto_game = proto
+        return proto
 
     def new_initial_state(self) -> "HexcoreState":
         """The variant's starting position."""
@@ -225,6 +262,7 @@ def register(name: str) -> Any:
     # a closure) outlives interpreter shutdown safely.
     cls = type(f"Hexcore{name.capitalize()}Game", (HexcoreGame,), {"game_name": name, "__module__": __name__})
     _CLASSES[name] = cls
+    globals()[cls.__name__] = cls  # so that games pickle
     pyspiel.register_game(gtype, cls)
     return gtype
 
@@ -233,7 +271,8 @@ def load_game(spec: str, max_game_length: int = DEFAULT_MAX_GAME_LENGTH) -> Any:
     """The OpenSpiel game for a hexcore spec string, e.g. ``load_game("churn(size=3)")``."""
     name, _ = parse(spec)
     register(name)
-    return pyspiel.load_game(short_name(name), {"spec": load(spec).spec, "max_game_length": int(max_game_length)})
+    canonical = load(spec).spec
+    return pyspiel.load_game(short_name(name), {"spec": encode_spec(canonical), "max_game_length": int(max_game_length)})
 
 
 def from_hexcore(game: "_Game") -> Any:

@@ -53,7 +53,7 @@ FORMAT = "hexcore-game"
 VERSION = 1
 AP_BALANCE_DATE = "2026-03-08"  # Abstract Play's Wunchunk balance rule, from this date on
 
-_ENGINE_ERRORS = (HexcoreError, ValueError, TypeError, IndexError, OverflowError, KeyError)
+_ENGINE_ERRORS = (HexcoreError, ValueError, TypeError, IndexError, OverflowError, KeyError, RecursionError)
 
 
 def _games() -> Dict[str, Any]:

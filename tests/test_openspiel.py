@@ -1,0 +1,138 @@
+"""OpenSpiel adapter (hexcore.openspiel): registration, state semantics, OpenSpiel's
+own consistency checks, and OpenSpiel's MCTS beating a random player.
+
+Needs the ``open_spiel`` wheel (``pip install open_spiel``); without it the whole
+module is skipped, and says so.
+"""
+from __future__ import annotations
+
+import pickle
+import time
+
+import numpy as np
+import pytest
+
+import hexcore as hc
+
+pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (pip install open_spiel)")
+
+from open_spiel.python.algorithms import mcts  # noqa: E402
+from open_spiel.python.bots import uniform_random  # noqa: E402
+
+import hexcore.openspiel as hos  # noqa: E402
+from hexcore._outcome import terminal_rewards  # noqa: E402
+
+SMALL = {"churn": "churn(size=3)", "wunchunk": "wunchunk(size=5)", "quintun": "quintun(size=5)"}
+SPECS = [SMALL[name] for name in ("churn", "wunchunk", "quintun") if name in hc.GAMES]
+
+# (spec, MCTS simulations per action) for the MCTS-vs-random match
+MATCHES = [(spec, sims) for spec, sims in (("churn(size=3)", 6), ("quintun(size=5)", 6))
+           if spec.split("(")[0] in hc.GAMES]
+
+
+def test_every_game_is_registered():
+    names = set(pyspiel.registered_names())
+    for name in hc.GAMES:
+        assert hos.short_name(name) in names
+        game = pyspiel.load_game(hos.short_name(name))
+        assert game.spec == hc.GAMES[name]().spec
+        gtype = game.get_type()
+        assert gtype.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+        assert gtype.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+        assert gtype.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+        assert gtype.utility == pyspiel.GameType.Utility.ZERO_SUM
+
+
+def test_load_game_specs_and_game_strings():
+    g = hos.load_game("churn(sides=(3,4,3,4,3,4),pie=false)")
+    assert g.spec == "churn(sides=(3,4,3,4,3,4),pie=false)"
+    assert g.num_distinct_actions() == hc.load(g.spec).num_actions and g.num_players() == 2
+    assert g.observation_tensor_shape() == list(hc.load(g.spec).observation_shape)
+    # the game string OpenSpiel writes reads back to the same game
+    again = pyspiel.load_game(str(g))
+    assert again.spec == g.spec
+    assert pyspiel.load_game("hexcore_churn(spec=churn[size:4])").spec == "churn(size=4)"
+    assert pickle.loads(pickle.dumps(g)).spec == g.spec
+    assert hos.decode_spec(hos.encode_spec(g.spec)) == g.spec
+    with pytest.raises(ValueError):
+        hos.load_game("churn(size=1)")
+    with pytest.raises(ValueError):
+        hos.load_game("nosuchgame(size=3)")
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_openspiel_consistency_checks(spec):
+    game = hos.load_game(spec)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_state_follows_the_hexcore_game(spec):
+    game = hos.load_game(spec)
+    rng = np.random.default_rng(0)
+    state = game.new_initial_state()
+    ref = hc.load(spec)
+    while not state.is_terminal():
+        assert state.current_player() == ref.to_move - 1
+        assert state.legal_actions() == ref.legal_actions().tolist()
+        assert state.legal_actions(1 - state.current_player() if ref.num_players == 2 else -5) == []
+        obs = np.asarray(state.observation_tensor(state.current_player()))
+        assert np.array_equal(obs, ref.observation().ravel())
+        a = int(rng.choice(state.legal_actions()))
+        assert state.action_to_string(state.current_player(), a) == ref.action_to_string(a)
+        child = state.clone()
+        child.apply_action(a)
+        assert child.hexcore_game != state.hexcore_game or child.history() != state.history()
+        state.apply_action(a)
+        ref.apply_action(a)
+        assert state.hexcore_game == ref and state.history() == [int(x) for x in ref.actions]
+    assert ref.is_over and state.current_player() == pyspiel.PlayerId.TERMINAL
+    assert state.returns() == terminal_rewards(ref.winners, ref.num_players)
+    assert abs(sum(state.returns())) < 1e-12
+    # a hexcore game handed to OpenSpiel mid-game
+    mid = hc.load(spec)
+    for a in ref.actions[:5]:
+        mid.apply_action(int(a))
+    s = hos.from_hexcore(mid)
+    assert s.hexcore_game == mid and s.history() == [int(a) for a in ref.actions[:5]]
+    assert s.hexcore_game is not mid
+
+
+def test_set_up_positions_and_errors():
+    g = hc.Churn.from_position({"c3": 1, "d2": 2}, to_move=1, size=3)
+    s = hos.from_hexcore(g)
+    assert s.hexcore_game == g and s.history() == []
+    with pytest.raises(ValueError):
+        hos.load_game("churn(size=4)").state_from_hexcore(g)
+    st = hos.load_game("churn(size=3)").new_initial_state()
+    st.apply_action(9)
+    with pytest.raises(Exception):
+        st.apply_action(9)  # occupied: the engine refuses, the state is unchanged
+    assert st.history() == [9] and st.hexcore_game.history == ["c3"]
+
+
+def _match(spec, sims, games=20):
+    game = hos.load_game(spec)
+    wins = 0
+    for i in range(games):
+        seat = i % 2  # alternate seats
+        rng = np.random.RandomState(i)
+        bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=sims,
+                           evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng),
+                           random_state=rng)
+        rnd = uniform_random.UniformRandomBot(1 - seat, np.random.RandomState(1000 + i))
+        bots = [bot, rnd] if seat == 0 else [rnd, bot]
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(bots[state.current_player()].step(state))
+        wins += state.returns()[seat] > 0
+    return wins
+
+
+@pytest.mark.parametrize("spec,sims", MATCHES)
+def test_mcts_beats_random(spec, sims):
+    start = time.perf_counter()
+    wins = _match(spec, sims)
+    elapsed = time.perf_counter() - start
+    assert wins >= 14, f"MCTS won only {wins} of 20 against uniform random on {spec}"
+    assert elapsed < 120, f"the match took {elapsed:.0f} s"
