@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Union
+from typing import Any, Dict, Iterable, List, Optional, Union
 
 from .spec import load
 
@@ -27,7 +27,7 @@ class Entry:
     moves: List[str] = field(default_factory=list)
     counts: Dict[int, int] = field(default_factory=dict)
 
-    def game(self):
+    def game(self) -> Any:
         g = load(self.spec)
         for m in self.moves:
             g.play(m)
@@ -90,5 +90,8 @@ def run_suite(entries: Iterable[Entry], node_limit: int = 10**7, threads: Option
         for d, n in sorted(e.counts.items()):
             if n > node_limit:
                 continue
-            out.append(Result(e.id, d, n, perft(g, d, threads=threads), perft(g, d, unit="action", threads=threads)))
+            by_move = perft(g, d, threads=threads)
+            by_action = perft(g, d, unit="action", threads=threads)
+            assert isinstance(by_move, int) and isinstance(by_action, int)
+            out.append(Result(e.id, d, n, by_move, by_action))
     return out

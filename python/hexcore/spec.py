@@ -4,7 +4,7 @@ every game's ``.spec`` round-trips through it."""
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, List, Tuple
 
 _NAME = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
 
@@ -40,7 +40,7 @@ def _value(text: str, depth: int = 0) -> Any:
     raise ValueError(f"cannot read spec value {t!r}")
 
 
-def _split(text: str) -> list:
+def _split(text: str) -> List[str]:
     parts, depth, cur = [], 0, ""
     for ch in text:
         if ch in "([":

@@ -2,7 +2,7 @@
 with a flood fill. Same constructor arguments and move API as ``hexcore.Churn``."""
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from ._board import NAMED_BOARDS, Board
 
@@ -36,7 +36,7 @@ class Churn:
         self.winners: Tuple[int, ...] = ()
 
     @classmethod
-    def from_position(cls, position: Dict[str, int], to_move: int = 1, **options) -> "Churn":
+    def from_position(cls, position: Dict[str, int], to_move: int = 1, **options: Any) -> "Churn":
         g = cls(**options)
         for label, v in position.items():
             g.cell[g.board.index(label)] = v
