@@ -20,7 +20,7 @@ use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
 use crate::zobrist;
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Churn {
     board: Arc<Board>,
     pie: bool,
@@ -38,6 +38,46 @@ pub struct Churn {
     over: bool,
     winners: WinnerMask,
     hash: u64,
+}
+
+impl Clone for Churn {
+    fn clone(&self) -> Self {
+        Churn {
+            board: self.board.clone(),
+            pie: self.pie,
+            groups: self.groups.clone(),
+            nmask: self.nmask.clone(),
+            iso: self.iso.clone(),
+            empty: self.empty.clone(),
+            num_empty: self.num_empty,
+            to_move: self.to_move,
+            ply: self.ply,
+            swap_available: self.swap_available,
+            over: self.over,
+            winners: self.winners,
+            hash: self.hash,
+        }
+    }
+
+    /// Reuses this value's allocations.
+    fn clone_from(&mut self, s: &Self) {
+        if !Arc::ptr_eq(&self.board, &s.board) {
+            self.board = s.board.clone();
+        }
+        self.pie = s.pie;
+        self.groups.clone_from(&s.groups);
+        self.nmask.clone_from(&s.nmask);
+        self.iso[0].clone_from(&s.iso[0]);
+        self.iso[1].clone_from(&s.iso[1]);
+        self.empty.clone_from(&s.empty);
+        self.num_empty = s.num_empty;
+        self.to_move = s.to_move;
+        self.ply = s.ply;
+        self.swap_available = s.swap_available;
+        self.over = s.over;
+        self.winners = s.winners;
+        self.hash = s.hash;
+    }
 }
 
 /// Undo record for one Churn action.

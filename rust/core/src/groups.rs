@@ -14,7 +14,7 @@
 use crate::bitset::BitSet;
 use crate::board::{Board, NO_CELL};
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Groups {
     /// Colour per cell (0 = empty). Colours are `1..=num_colours`.
     colour: Vec<u8>,
@@ -37,6 +37,29 @@ pub struct Groups {
     /// Root cells per colour.
     roots: Vec<BitSet>,
     num_colours: usize,
+}
+
+impl Clone for Groups {
+    fn clone(&self) -> Self {
+        let mut g = Groups::new(0, 0);
+        g.clone_from(self);
+        g
+    }
+
+    /// Reuses this value's allocations (perft keeps one scratch state per depth).
+    fn clone_from(&mut self, s: &Self) {
+        self.colour.clone_from(&s.colour);
+        self.root.clone_from(&s.root);
+        self.next.clone_from(&s.next);
+        self.size.clone_from(&s.size);
+        self.mask.clone_from(&s.mask);
+        self.hist.clone_from(&s.hist);
+        self.count.clone_from(&s.count);
+        self.chunks.clone_from(&s.chunks);
+        self.stones.clone_from(&s.stones);
+        self.roots.clone_from(&s.roots);
+        self.num_colours = s.num_colours;
+    }
 }
 
 impl Groups {

@@ -19,6 +19,12 @@ pub enum Unit {
 
 /// Move-level perft (bulk-counts the last level with `count_moves`).
 pub fn perft_moves<G: Game>(g: &G, depth: u32) -> u128 {
+    perft_moves_in(g, depth, &mut Vec::new())
+}
+
+/// Child states are made in `scratch` (one per level, reused with
+/// `clone_from`), so the walk allocates only while it first goes down.
+fn perft_moves_in<G: Game>(g: &G, depth: u32, scratch: &mut Vec<G>) -> u128 {
     if depth == 0 {
         return 1;
     }
@@ -32,18 +38,23 @@ pub fn perft_moves<G: Game>(g: &G, depth: u32) -> u128 {
     if g.legal_moves(u128::MAX, &mut moves).is_err() {
         unreachable!("unbounded move generation failed");
     }
-    moves
-        .iter()
-        .map(|m| {
-            let mut c = g.clone();
-            c.play_move(m);
-            perft_moves(&c, depth - 1)
-        })
-        .sum()
+    let mut child = scratch.pop().unwrap_or_else(|| g.clone());
+    let mut total = 0;
+    for m in &moves {
+        child.clone_from(g);
+        child.play_move(m);
+        total += perft_moves_in(&child, depth - 1, scratch);
+    }
+    scratch.push(child);
+    total
 }
 
 /// Action-level perft: `depth` counts complete turns.
 pub fn perft_actions<G: Game>(g: &G, depth: u32) -> u128 {
+    perft_actions_in(g, depth, &mut Vec::new())
+}
+
+fn perft_actions_in<G: Game>(g: &G, depth: u32, scratch: &mut Vec<G>) -> u128 {
     if !g.mid_turn() {
         if depth == 0 {
             return 1;
@@ -59,14 +70,16 @@ pub fn perft_actions<G: Game>(g: &G, depth: u32) -> u128 {
     }
     let mut actions = Vec::new();
     g.legal_actions(&mut actions);
-    actions
-        .iter()
-        .map(|&a| {
-            let mut c = g.clone();
-            c.apply_action(a);
-            perft_actions(&c, if c.mid_turn() { depth } else { depth - 1 })
-        })
-        .sum()
+    let mut child = scratch.pop().unwrap_or_else(|| g.clone());
+    let mut total = 0;
+    for &a in &actions {
+        child.clone_from(g);
+        child.apply_action(a);
+        let d = if child.mid_turn() { depth } else { depth - 1 };
+        total += perft_actions_in(&child, d, scratch);
+    }
+    scratch.push(child);
+    total
 }
 
 /// The first steps of a perft split: whole moves (move level) or single
