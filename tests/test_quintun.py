@@ -15,12 +15,13 @@ from conftest import load_json, load_jsonl
 SAMPLE = "j4 j4 m5 j6 m7 p8 m9 p10 m11 Ai1 i3 k3 j2 l2 Bf2 h4 p4 s7 p12 s5 s11 s3 p2 Cb8 j8 g7 g9 Dt2 Akm1".split()
 
 
-def kind(move: str) -> str:
+def kind(move: str, size: int = 7) -> str:
+    """The kind of a canonical move (the compact EXTEND exists up to side 7)."""
     if move == "swap":
         return "swap"
     if move[0].islower():
         return "stone"
-    if "," in move or re.fullmatch(r"[A-E][a-z]{2}\d+", move):
+    if "," in move or (size <= 7 and re.fullmatch(r"[A-E][a-z]{2}\d+", move)):
         return "extend"
     return "new"
 
@@ -38,7 +39,7 @@ def same_state(g, r):
     assert sorted(legal) == sorted(expected)
     counts = {"stone": 0, "new": 0, "extend": 0, "swap": 0}
     for mv in expected:
-        counts[kind(mv)] += 1
+        counts[kind(mv, g.size)] += 1
     assert g.count_by_kind() == counts
     return expected
 
@@ -122,7 +123,7 @@ def random_game(size, placement, swap, seed, actions_share=0.3):
         if rng.random() < actions_share:
             by_kind = {}
             for a in g.legal_actions().tolist():
-                by_kind.setdefault(kind(g.action_to_string(a)), []).append(a)
+                by_kind.setdefault(kind(g.action_to_string(a), 7), []).append(a)
             first = rng.choice(by_kind[rng.choice(sorted(by_kind))])
             g.apply_action(first)
             if g.pending_actions:
@@ -134,7 +135,7 @@ def random_game(size, placement, swap, seed, actions_share=0.3):
         else:
             by_kind = {}
             for m in legal:
-                by_kind.setdefault(kind(m), []).append(m)
+                by_kind.setdefault(kind(m, size), []).append(m)
             mv = rng.choice(by_kind[rng.choice(sorted(by_kind))])
             assert g.play(mv) == mv
             r.play(mv)
@@ -387,3 +388,15 @@ def test_playouts():
     again = hc.random_playouts(g, 200, seed=3, threads=2)
     assert (again.plies == res.plies).all() and (again.winner_mask == res.winner_mask).all()
     assert res.plies.min() >= 1
+
+
+def test_perft_suite():
+    from conftest import SEEDS
+    from hexcore.perft_suite import load_suite, run_suite
+
+    suite = load_suite(SEEDS / "perft" / "quintun.perft")
+    assert len(suite) >= 8
+    results = run_suite(suite, node_limit=2 * 10**6, threads=2)
+    assert len(results) >= 25
+    bad = [r for r in results if not r.ok]
+    assert not bad, bad
