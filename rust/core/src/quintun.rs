@@ -107,19 +107,6 @@ impl CellSet {
         self.0[c >> 6] >> (c & 63) & 1 != 0
     }
 
-    /// The k-th smallest member (0-based); k must be below the size.
-    #[inline]
-    fn select(&self, mut k: u32) -> usize {
-        for (i, &w) in self.0.iter().enumerate() {
-            let c = w.count_ones();
-            if k < c {
-                return i * 64 + select64(w, k) as usize;
-            }
-            k -= c;
-        }
-        unreachable!("select past the end of a cell set")
-    }
-
     fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.0.iter().enumerate().flat_map(|(i, &w)| BitIter(w).map(move |b| i * 64 + b as usize))
     }
@@ -314,7 +301,8 @@ impl QuintunBoard {
     /// the whole ring). The empty set is not connected.
     #[inline]
     fn is_arc(&self, m: u64) -> bool {
-        m != 0 && (m & !self.cw(m, 1)).count_ones() <= 1
+        let starts = m & !self.cw(m, 1);
+        m != 0 && starts & starts.wrapping_sub(1) == 0
     }
 
     #[inline]
@@ -333,7 +321,7 @@ impl QuintunBoard {
 #[inline]
 fn tally(n3: &mut [u16; 2], n4: &mut [u16; 2], p: u8, mask: u32, sign: i16) {
     let k = p as usize - 1;
-    let pc = mask.count_ones();
+    let pc = (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) + (mask >> 3 & 1) + (mask >> 4 & 1);
     if pc >= 3 {
         n3[k] = (n3[k] as i16 + sign) as u16;
         if pc >= 4 {
@@ -364,6 +352,10 @@ pub struct Quintun {
     present: u8,
     interior_empty: CellSet,
     num_interior_empty: u32,
+    /// The empty Interior cells in no particular order (for random picks),
+    /// and where each cell stands in that list.
+    free: Vec<u16>,
+    free_at: Vec<u16>,
     to_move: u8,
     ply: u32,
     /// Black's first stone while the swap is on offer.
@@ -380,6 +372,7 @@ pub struct Quintun {
     new_mask: u64,
     /// Colour of a NEW move (0 if none is left).
     new_colour: u8,
+    num_new: u32,
     /// Per colour: empty ring positions next to its block.
     adj: [u64; NUM_COLOURS + 1],
     /// Per colour: empty ring positions within two steps of its block.
@@ -413,6 +406,14 @@ impl Quintun {
             present: 0,
             interior_empty: geo.interior,
             num_interior_empty: geo.num_interior,
+            free: geo.interior.iter().map(|c| c as u16).collect(),
+            free_at: {
+                let mut at = vec![u16::MAX; n];
+                for (i, c) in geo.interior.iter().enumerate() {
+                    at[c] = i as u16;
+                }
+                at
+            },
             to_move: 1,
             ply: 0,
             swap_cell: None,
@@ -423,6 +424,7 @@ impl Quintun {
             hash: 0,
             new_mask: 0,
             new_colour: 0,
+            num_new: 0,
             adj: [0; NUM_COLOURS + 1],
             near: [0; NUM_COLOURS + 1],
             first: [0; NUM_COLOURS + 1],
@@ -522,7 +524,7 @@ impl Quintun {
         }
         (
             self.num_interior_empty as usize,
-            self.new_mask.count_ones() as usize,
+            self.num_new as usize,
             self.num_extends as usize,
             self.swap_available() as usize,
         )
@@ -557,6 +559,13 @@ impl Quintun {
         self.cells[cell] = p as i8;
         self.interior_empty.remove(cell);
         self.num_interior_empty -= 1;
+        let i = self.free_at[cell] as usize;
+        let last = self.free.pop().expect("an empty interior cell");
+        if last as usize != cell {
+            self.free[i] = last;
+            self.free_at[last as usize] = i as u16;
+        }
+        self.free_at[cell] = u16::MAX;
         self.hash ^= zobrist::piece(cell, p as u64);
     }
 
@@ -624,9 +633,12 @@ impl Quintun {
                 empty
             }
         };
+        self.num_new = self.new_mask.count_ones();
         // EXTEND. Two colours: each stone next to its own block. One colour:
         // both stones within two steps of the block, and the block stays an arc.
-        let mut adj_all = 0u64;
+        // Every empty cell has two ring neighbours, so it is next to at most
+        // two blocks: `twice` holds the cells next to two of them.
+        let (mut all, mut twice, mut sum, mut sum_sq) = (0u64, 0u64, 0u32, 0u32);
         for k in 1..=NUM_COLOURS {
             if self.present >> (k - 1) & 1 != 0 {
                 self.adj[k] = geo.around(self.colour_ring[k]) & empty;
@@ -635,25 +647,22 @@ impl Quintun {
                 self.adj[k] = 0;
                 self.near[k] = 0;
             }
-            adj_all |= self.adj[k];
+            let c = self.adj[k].count_ones();
+            sum += c;
+            sum_sq += c * c;
+            twice |= all & self.adj[k];
+            all |= self.adj[k];
         }
+        // EXTENDs with two colours: one stone next to each block, on two cells.
+        let mut num_extends = (sum * sum - sum_sq) / 2 - twice.count_ones();
         let mut num_first = 0;
-        let mut num_extends = 0;
         for k in 1..=NUM_COLOURS {
             self.first[k] = 0;
             if self.adj[k] == 0 {
                 continue;
             }
-            let mut others = 0u64;
-            for k2 in 1..=NUM_COLOURS {
-                if k2 != k {
-                    others |= self.adj[k2];
-                }
-                if k2 > k {
-                    num_extends += self.adj[k].count_ones() * self.adj[k2].count_ones()
-                        - (self.adj[k] & self.adj[k2]).count_ones();
-                }
-            }
+            // cells next to another colour's block
+            let others = all & (!self.adj[k] | twice);
             let block = self.colour_ring[k];
             let mut a = self.near[k];
             while a != 0 {
@@ -661,6 +670,7 @@ impl Quintun {
                 a &= a - 1;
                 let later = geo.later[p as usize];
                 let mut starts = self.adj[k] >> p & 1 != 0 && others & later & !(1u64 << p) != 0;
+                // EXTENDs with one colour, checked as an arc
                 let mut b = self.near[k] & later;
                 while b != 0 {
                     let q = b.trailing_zeros();
@@ -676,7 +686,6 @@ impl Quintun {
                 }
             }
         }
-        let _ = adj_all;
         self.num_first = num_first;
         self.num_extends = num_extends;
     }
@@ -1211,7 +1220,7 @@ impl Game for Quintun {
             return None;
         }
         let stones = self.num_interior_empty as usize;
-        let news = self.new_mask.count_ones() as usize;
+        let news = self.num_new as usize;
         let exts = self.num_first as usize;
         let total = stones + news + exts + self.swap_available() as usize;
         if total == 0 {
@@ -1219,7 +1228,7 @@ impl Game for Quintun {
         }
         let mut i = rng.random_range(0..total);
         if i < stones {
-            return Some((self.interior_empty.select(i as u32) * KINDS) as Action);
+            return Some((self.free[i] as usize * KINDS) as Action);
         }
         i -= stones;
         if i < news {
@@ -1422,7 +1431,6 @@ mod tests {
             s.insert(c);
         }
         assert_eq!(s.iter().collect::<Vec<_>>(), vec![0, 63, 64, 200, 270]);
-        assert_eq!(s.select(3), 200);
         s.remove(64);
         assert!(!s.contains(64) && s.contains(63));
     }
