@@ -599,5 +599,9 @@ class Quintun:
     def qualified(self) -> Tuple[bool, bool]:
         return (self.qualifies(BLACK), self.qualifies(WHITE))
 
+    def scores(self) -> Tuple[int, int]:
+        """Per player: the most neutral colours one of its groups touches."""
+        return tuple(max((len(cols) for _, cols in self.groups(p)), default=0) for p in (BLACK, WHITE))
+
     def __repr__(self) -> str:
         return f"Quintun(size={self.size}, placement={self.placement!r}, swap={self.swap}) after {len(self.history)} moves"

@@ -31,7 +31,6 @@
 //! a neutral lands next to it), and the number of groups touching at least
 //! three and four colours is kept per player, so the win test is O(1).
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -155,16 +154,16 @@ pub fn column_name(x: usize) -> String {
     row_name(x)
 }
 
-/// The board of one size with Quintun's extras: record labels, ring
-/// positions and side masks. Shared (behind an `Arc`) by every state.
+/// The board of one size with Quintun's extras: ring positions and side
+/// masks. Its cell labels are the record labels (`j4`); cell indices are the
+/// usual ones (Abstract Play label order). Shared (behind an `Arc`) by every
+/// state.
 #[derive(Debug)]
 pub struct QuintunBoard {
     pub board: Board,
     n: usize,
     /// Record coordinates per cell: (column from 0, row from 1 at the top).
     xy: Vec<(u16, u16)>,
-    labels: Vec<String>,
-    label_index: HashMap<String, u16>,
     /// Ring cells clockwise from the top-left corner.
     ring: Vec<u16>,
     /// Ring position of each cell (`u8::MAX` for Interior cells).
@@ -188,7 +187,8 @@ impl QuintunBoard {
         if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
             return Err(format!("size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {n}"));
         }
-        let board = Board::hexhex(n).map_err(|e| e.0)?;
+        let hexhex = Board::hexhex(n).map_err(|e| e.0)?;
+        let board = &hexhex;
         let cells = board.num_cells();
         let m = n as i32 - 1;
         let mut xy = Vec::with_capacity(cells);
@@ -200,7 +200,7 @@ impl QuintunBoard {
             xy.push((x, row));
             labels.push(format!("{}{}", column_name(x as usize), row));
         }
-        let label_index = labels.iter().enumerate().map(|(k, l)| (l.clone(), k as u16)).collect();
+        let board = hexhex.with_labels(labels).map_err(|e| e.0)?;
         let ring: Vec<u16> = board.ring().to_vec();
         let ring_len = ring.len() as u32;
         debug_assert!(ring_len <= 64);
@@ -230,8 +230,6 @@ impl QuintunBoard {
             board,
             n,
             xy,
-            labels,
-            label_index,
             ring,
             ring_pos,
             ring_len,
@@ -250,12 +248,12 @@ impl QuintunBoard {
 
     /// The record label of a cell (`j4`).
     pub fn label(&self, cell: usize) -> &str {
-        &self.labels[cell]
+        self.board.label(cell)
     }
 
     /// The cell of a record label.
     pub fn index(&self, label: &str) -> Option<usize> {
-        self.label_index.get(label).map(|&c| c as usize)
+        self.board.index(label)
     }
 
     /// (column from 0, row from 1 at the top) of a cell.
@@ -515,6 +513,20 @@ impl Quintun {
     fn qualifies(&self, p: u8) -> bool {
         let k = p as usize - 1;
         self.n4[k] > 0 || self.n3[k] >= 2
+    }
+
+    /// Per player (Black, White): the most neutral colours that one of its
+    /// groups touches (four or more wins, as do two groups with three).
+    pub fn best_colours(&self) -> (u32, u32) {
+        let mut best = [0u32; 2];
+        for c in 0..self.cells.len() {
+            let p = self.cells[c];
+            if p > 0 && self.groups.root(c) == Some(c) {
+                let k = p as usize - 1;
+                best[k] = best[k].max(self.groups.group_mask(c).count_ones());
+            }
+        }
+        (best[0], best[1])
     }
 
     /// Legal moves by kind: (stone, new, extend, swap).
@@ -1441,6 +1453,8 @@ mod tests {
         let corners: Vec<&str> = geo.board.corners().iter().map(|&c| geo.label(c as usize)).collect();
         assert_eq!(corners, ["g1", "s1", "y7", "s13", "g13", "a7"]);
         assert_eq!(geo.label(0), "g13");
+        assert_eq!(geo.board.label(0), "g13");
+        assert_eq!(geo.board.index("j4"), geo.index("j4"));
         assert_eq!(geo.index("m7").map(|c| geo.board.axial(c)), Some((0, 0)));
         for c in 0..geo.board.num_cells() {
             let (x, r) = geo.record_xy(c);

@@ -249,12 +249,7 @@ macro_rules! game_class {
                     let (label, value): (Bound<'py, PyAny>, Bound<'py, PyAny>) = item?.extract()?;
                     let label: String = label.extract()
                         .map_err(|_| pyo3::exceptions::PyTypeError::new_err("position keys must be cell labels (str)"))?;
-                    // a game may read positions in its own notation (Quintun: record labels)
-                    let cell: usize = if empty.hasattr("_position_cell")? {
-                        empty.call_method1("_position_cell", (label.as_str(),))?
-                    } else {
-                        board.call_method1("index", (label.as_str(),))?
-                    }.extract()?;
+                    let cell: usize = board.call_method1("index", (label.as_str(),))?.extract()?;
                     let v: i64 = if let Ok(s) = value.extract::<String>() {
                         let s = s.trim().to_ascii_uppercase();
                         match s.as_str() {

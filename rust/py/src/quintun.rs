@@ -78,27 +78,6 @@ impl PyQuintun {
         Ok(PyQuintun::wrap(g, Some((cells, to_move as usize))))
     }
 
-    /// Cell index of a label in the record notation (`"j4"`), as used by
-    /// `from_position`.
-    fn _position_cell(&self, label: &str) -> PyResult<usize> {
-        self.s.g.geometry().index(label).ok_or_else(|| value_error(format!("position: unknown cell {label:?}")))
-    }
-
-    /// The record-notation label of a cell index (`"j4"`).
-    fn cell_label(&self, cell: i64) -> PyResult<String> {
-        let geo = self.s.g.geometry();
-        let n = geo.board.num_cells();
-        if cell < 0 || cell as usize >= n {
-            return Err(pyo3::exceptions::PyIndexError::new_err(format!("cell index {cell} out of range 0..{n}")));
-        }
-        Ok(geo.label(cell as usize).to_string())
-    }
-
-    /// The cell index of a record-notation label.
-    fn cell_index(&self, label: &str) -> PyResult<usize> {
-        self.s.g.geometry().index(label).ok_or_else(|| value_error(format!("unknown cell {label:?}")))
-    }
-
     #[getter]
     fn size(&self) -> usize {
         self.s.g.size()
@@ -117,6 +96,12 @@ impl PyQuintun {
     /// Whether (Black, White) meet a win condition now.
     fn qualified(&self) -> (bool, bool) {
         self.s.g.qualified()
+    }
+
+    /// Per player (Black, White): the most neutral colours one of its groups
+    /// touches (a group with four, or two groups with three, win).
+    fn scores(&self) -> (u32, u32) {
+        self.s.g.best_colours()
     }
 
     /// Legal moves by kind: `{"stone": .., "new": .., "extend": .., "swap": ..}`.
