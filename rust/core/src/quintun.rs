@@ -1146,6 +1146,7 @@ impl Game for Quintun {
         if self.over {
             return;
         }
+        let start = out.len();
         out.extend(self.interior_empty.iter().map(|c| (c * KINDS) as Action));
         let mut m = self.new_mask;
         while m != 0 {
@@ -1164,6 +1165,8 @@ impl Game for Quintun {
         if self.swap_available() {
             out.push(self.swap_action());
         }
+        // in increasing action order (OpenSpiel expects it)
+        out[start..].sort_unstable();
     }
 
     fn is_legal_action(&self, action: Action, _buf: &mut Vec<Action>) -> bool {
