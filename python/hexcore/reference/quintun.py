@@ -241,7 +241,7 @@ class Quintun:
         return list(self._cells)
 
     def colours_on_board(self) -> List[int]:
-        return sorted({-v for v in self._cells if v < 0})
+        return sorted({-self._cells[c] for c in self.geo.ring_order if self._cells[c] < 0})
 
     def next_new_colour(self) -> Optional[int]:
         """Colour (1..5) a NEW move would use, or None if all five are out."""
@@ -353,10 +353,11 @@ class Quintun:
 
     # ----------------------------------------------------------------- rules
 
-    def _neutrals_connected(self, cells: Sequence[int]) -> bool:
-        """Every neutral colour forms one connected block (flood fill per colour)."""
-        for k in range(1, 6):
-            members = [c for c in range(len(cells)) if cells[c] == -k]
+    def _neutrals_connected(self, cells: Sequence[int], colours: Iterable[int] = range(1, 6)) -> bool:
+        """Each of ``colours`` forms one connected block (flood fill per colour).
+        Neutral stones only ever stand on the ring."""
+        for k in colours:
+            members = [c for c in self.geo.ring_order if cells[c] == -k]
             if not members:
                 continue
             seen = {members[0]}
@@ -418,7 +419,8 @@ class Quintun:
             if k not in present or not self.geo.is_ring[c] or cells[c] != 0:
                 return False
             cells[c] = -k
-        return self._neutrals_connected(cells)
+        # the other colours are untouched, so they are still one block each
+        return self._neutrals_connected(cells, {k for _, k in stones})
 
     def check(self, move: Move) -> None:
         """Raise IllegalMove if ``move`` (parsed) is not legal now."""
@@ -596,6 +598,10 @@ class Quintun:
 
     def qualified(self) -> Tuple[bool, bool]:
         return (self.qualifies(BLACK), self.qualifies(WHITE))
+
+    def scores(self) -> Tuple[int, int]:
+        """Per player: the most neutral colours one of its groups touches."""
+        return tuple(max((len(cols) for _, cols in self.groups(p)), default=0) for p in (BLACK, WHITE))
 
     def __repr__(self) -> str:
         return f"Quintun(size={self.size}, placement={self.placement!r}, swap={self.swap}) after {len(self.history)} moves"

@@ -240,6 +240,22 @@ impl Board {
         })
     }
 
+    /// The same board with other cell labels (one per cell, all distinct),
+    /// for a game whose notation names cells its own way (Quintun's record
+    /// notation). Cell indices and everything else stay as they are.
+    pub fn with_labels(mut self, labels: Vec<String>) -> Result<Board, BoardError> {
+        if labels.len() != self.num_cells() {
+            return Err(BoardError(format!("expected {} labels, got {}", self.num_cells(), labels.len())));
+        }
+        let index: HashMap<String, u16> = labels.iter().enumerate().map(|(k, l)| (l.clone(), k as u16)).collect();
+        if index.len() != labels.len() {
+            return Err(BoardError("cell labels must be distinct".into()));
+        }
+        self.labels = labels;
+        self.index_of_label = index;
+        Ok(self)
+    }
+
     /// One of Abstract Play's named boards (`hex3`, `limping-34`, ...).
     pub fn named(name: &str) -> Result<Board, BoardError> {
         match NAMED_BOARDS.iter().find(|(n, _)| *n == name) {

@@ -24,6 +24,7 @@ pub mod game;
 pub mod groups;
 pub mod perft;
 pub mod playout;
+pub mod quintun;
 pub mod zobrist;
 
 pub use board::{Board, BoardError};
@@ -31,4 +32,5 @@ pub use churn::Churn;
 pub use game::{winners_of, Action, Game, MoveActions, MoveError, WinnerMask};
 pub use groups::Groups;
 pub use perft::{divide, perft, perft_actions, perft_moves, Unit};
+pub use quintun::Quintun;
 pub use playout::{playout, playouts, rng_for, PlayoutResult};

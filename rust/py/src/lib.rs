@@ -7,12 +7,14 @@ pub mod board;
 pub mod churn;
 pub mod errors;
 pub mod game_class;
+pub mod quintun;
 pub mod session;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::PyBoard>()?;
     m.add_class::<churn::PyChurn>()?;
+    m.add_class::<quintun::PyQuintun>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,0 +1,1744 @@
+//! Quintun (after Martin Windischer's Quintus, 2003; published as Quintun).
+//!
+//! Black (1) and White (2) take turns; a turn is one of
+//!
+//! * **STONE** — a stone of the mover's colour on an empty Interior cell;
+//! * **NEW** — a neutral stone of the lowest colour letter not yet on the
+//!   board on an empty Ring cell, restricted by the placement rule (`side`:
+//!   on a side holding no stone, if there is one; `gap`: at least five empty
+//!   ring cells to the nearest neutral both ways, if possible);
+//! * **EXTEND** — two neutral stones of colours already on the board on two
+//!   empty Ring cells, every neutral colour staying one connected block;
+//! * **SWAP** — the pie rule: White's first move takes over Black's first
+//!   stone, and Black moves again.
+//!
+//! After every move, the mover wins if it qualifies, else the opponent if it
+//! qualifies: one group touching four or five neutral colours, or two groups
+//! touching three each. A player with no legal move draws the game.
+//!
+//! Notation: the sample game's doubled-column layout (columns `a, b, ...,
+//! z, aa, ...` from the left, rows 1.. from the top); see `seeds/quintun.md`.
+//!
+//! Actions: `6*cell` places the mover's stone, `6*cell + k` (k = 1..5) a
+//! neutral of colour k, `6*N` is `swap`. A NEW move is one neutral action of
+//! the colour not yet on the board; an EXTEND is two neutral actions of
+//! colours already on the board, in increasing cell order, and only first
+//! halves that can be completed are offered.
+//!
+//! Ring bookkeeping uses bit masks over ring positions (clockwise from the
+//! top-left corner; at most 54 for side 10). Each player group carries a
+//! bit mask of the neutral colours it touches (merged on union, updated when
+//! a neutral lands next to it), and the number of groups touching at least
+//! three and four colours is kept per player, so the win test is O(1).
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use rand::Rng;
+use smallvec::{smallvec, SmallVec};
+
+use crate::board::{row_name, Board};
+use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
+use crate::groups::Groups;
+use crate::zobrist;
+
+/// Smallest and largest supported board side.
+pub const MIN_SIZE: usize = 4;
+pub const MAX_SIZE: usize = 10;
+/// Number of neutral colours (A..E).
+pub const NUM_COLOURS: usize = 5;
+/// Action kinds per cell: the mover's stone, then neutral colours A..E.
+const KINDS: usize = 6;
+/// The `gap` rule: empty ring cells needed to the nearest neutral, both ways.
+pub const GAP_MIN: u32 = 5;
+const LETTERS: [char; 5] = ['A', 'B', 'C', 'D', 'E'];
+
+const KIND_TO_MOVE: u64 = 1;
+const KIND_SWAP: u64 = 2;
+const KIND_PENDING: u64 = 3;
+
+/// Where a NEW neutral may go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// On a side with no stone, if there is one (the default).
+    Side,
+    /// At least five empty ring cells from the nearest neutral both ways, if possible.
+    Gap,
+}
+
+impl Placement {
+    pub fn parse(s: &str) -> Option<Placement> {
+        match s {
+            "side" => Some(Placement::Side),
+            "gap" => Some(Placement::Gap),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Placement::Side => "side",
+            Placement::Gap => "gap",
+        }
+    }
+}
+
+/// Words of a cell set: side 10 has 271 cells.
+const WORDS: usize = 5;
+
+/// A set of cells of one board (at most 320).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct CellSet([u64; WORDS]);
+
+impl CellSet {
+    #[inline]
+    fn insert(&mut self, c: usize) {
+        self.0[c >> 6] |= 1 << (c & 63);
+    }
+
+    #[inline]
+    fn remove(&mut self, c: usize) {
+        self.0[c >> 6] &= !(1 << (c & 63));
+    }
+
+    #[inline]
+    fn contains(&self, c: usize) -> bool {
+        self.0[c >> 6] >> (c & 63) & 1 != 0
+    }
+
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(i, &w)| BitIter(w).map(move |b| i * 64 + b as usize))
+    }
+}
+
+/// Position of the k-th set bit of `w` (k below its popcount).
+#[inline]
+fn select64(mut w: u64, mut k: u32) -> u32 {
+    let mut base = 0;
+    for half in [32u32, 16, 8] {
+        let low = w & ((1u64 << half) - 1);
+        let c = low.count_ones();
+        if k >= c {
+            k -= c;
+            w >>= half;
+            base += half;
+        } else {
+            w = low;
+        }
+    }
+    for _ in 0..k {
+        w &= w - 1;
+    }
+    base + w.trailing_zeros()
+}
+
+/// Set bits of a word, lowest first.
+struct BitIter(u64);
+
+impl Iterator for BitIter {
+    type Item = u32;
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        if self.0 == 0 {
+            None
+        } else {
+            let b = self.0.trailing_zeros();
+            self.0 &= self.0 - 1;
+            Some(b)
+        }
+    }
+}
+
+/// Column name in the record notation: 0 -> `a`, 25 -> `z`, 26 -> `aa`.
+pub fn column_name(x: usize) -> String {
+    row_name(x)
+}
+
+/// The board of one size with Quintun's extras: ring positions and side
+/// masks. Its cell labels are the record labels (`j4`); cell indices are the
+/// usual ones (Abstract Play label order). Shared (behind an `Arc`) by every
+/// state.
+#[derive(Debug)]
+pub struct QuintunBoard {
+    pub board: Board,
+    n: usize,
+    /// Record coordinates per cell: (column from 0, row from 1 at the top).
+    xy: Vec<(u16, u16)>,
+    /// Ring cells clockwise from the top-left corner.
+    ring: Vec<u16>,
+    /// Ring position of each cell (`u8::MAX` for Interior cells).
+    ring_pos: Vec<u8>,
+    ring_len: u32,
+    /// All ring positions.
+    full: u64,
+    /// Ring positions of each side (corners on two sides).
+    side_masks: [u64; 6],
+    /// Interior cells as a set.
+    interior: CellSet,
+    num_interior: u32,
+    num_columns: usize,
+    /// Per ring position p: the ring positions whose cell index is larger
+    /// (an EXTEND lists its stones in increasing cell order).
+    later: Vec<u64>,
+}
+
+impl QuintunBoard {
+    pub fn new(n: usize) -> Result<QuintunBoard, String> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
+            return Err(format!("size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {n}"));
+        }
+        let hexhex = Board::hexhex(n).map_err(|e| e.0)?;
+        let board = &hexhex;
+        let cells = board.num_cells();
+        let m = n as i32 - 1;
+        let mut xy = Vec::with_capacity(cells);
+        let mut labels = Vec::with_capacity(cells);
+        for c in 0..cells {
+            let (q, r) = board.axial(c);
+            let x = (2 * q + r + 2 * m) as u16;
+            let row = (r + m + 1) as u16;
+            xy.push((x, row));
+            labels.push(format!("{}{}", column_name(x as usize), row));
+        }
+        let board = hexhex.with_labels(labels).map_err(|e| e.0)?;
+        let ring: Vec<u16> = board.ring().to_vec();
+        let ring_len = ring.len() as u32;
+        debug_assert!(ring_len <= 64);
+        let mut ring_pos = vec![u8::MAX; cells];
+        for (p, &c) in ring.iter().enumerate() {
+            ring_pos[c as usize] = p as u8;
+        }
+        let mut side_masks = [0u64; 6];
+        for (k, side) in board.sides().iter().enumerate() {
+            for &c in side {
+                side_masks[k] |= 1u64 << ring_pos[c as usize];
+            }
+        }
+        let mut interior = CellSet::default();
+        let mut num_interior = 0;
+        for c in 0..cells {
+            if !board.is_ring(c) {
+                interior.insert(c);
+                num_interior += 1;
+            }
+        }
+        let full = if ring_len == 64 { u64::MAX } else { (1u64 << ring_len) - 1 };
+        let later = (0..ring.len())
+            .map(|p| (0..ring.len()).filter(|&q| ring[q] > ring[p]).fold(0u64, |m, q| m | 1u64 << q))
+            .collect();
+        Ok(QuintunBoard {
+            board,
+            n,
+            xy,
+            ring,
+            ring_pos,
+            ring_len,
+            full,
+            side_masks,
+            interior,
+            num_interior,
+            num_columns: 4 * n - 3,
+            later,
+        })
+    }
+
+    pub fn size(&self) -> usize {
+        self.n
+    }
+
+    /// The record label of a cell (`j4`).
+    pub fn label(&self, cell: usize) -> &str {
+        self.board.label(cell)
+    }
+
+    /// The cell of a record label.
+    pub fn index(&self, label: &str) -> Option<usize> {
+        self.board.index(label)
+    }
+
+    /// (column from 0, row from 1 at the top) of a cell.
+    pub fn record_xy(&self, cell: usize) -> (usize, usize) {
+        let (x, r) = self.xy[cell];
+        (x as usize, r as usize)
+    }
+
+    pub fn is_ring(&self, cell: usize) -> bool {
+        self.ring_pos[cell] != u8::MAX
+    }
+
+    /// Ring cells clockwise from the top-left corner.
+    pub fn ring(&self) -> &[u16] {
+        &self.ring
+    }
+
+    /// Whether EXTEND has the compact one-row form (`Akm1`): boards of at
+    /// most 26 columns (sides 4 to 7).
+    pub fn compact_extend(&self) -> bool {
+        self.num_columns <= 26
+    }
+
+    /// Ring mask rotated one step clockwise (bit p moves to p+1).
+    #[inline]
+    fn cw(&self, m: u64, d: u32) -> u64 {
+        ((m << d) | (m >> (self.ring_len - d))) & self.full
+    }
+
+    /// Ring mask rotated one step anticlockwise.
+    #[inline]
+    fn ccw(&self, m: u64, d: u32) -> u64 {
+        ((m >> d) | (m << (self.ring_len - d))) & self.full
+    }
+
+    /// Ring positions next to `m`.
+    #[inline]
+    fn around(&self, m: u64) -> u64 {
+        self.cw(m, 1) | self.ccw(m, 1)
+    }
+
+    /// Whether the ring positions in `m` form one connected block (an arc or
+    /// the whole ring). The empty set is not connected.
+    #[inline]
+    fn is_arc(&self, m: u64) -> bool {
+        let starts = m & !self.cw(m, 1);
+        m != 0 && starts & starts.wrapping_sub(1) == 0
+    }
+
+    #[inline]
+    fn cell_at(&self, pos: u32) -> usize {
+        self.ring[pos as usize] as usize
+    }
+
+    #[inline]
+    fn pos_of(&self, cell: usize) -> u32 {
+        self.ring_pos[cell] as u32
+    }
+}
+
+/// Count a group's colour mask into the per-player tallies of groups
+/// touching >= 3 and >= 4 colours (`sign` +1 to add, -1 to remove).
+#[inline]
+fn tally(n3: &mut [u16; 2], n4: &mut [u16; 2], p: u8, mask: u32, sign: i16) {
+    let k = p as usize - 1;
+    let pc = (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) + (mask >> 3 & 1) + (mask >> 4 & 1);
+    if pc >= 3 {
+        n3[k] = (n3[k] as i16 + sign) as u16;
+        if pc >= 4 {
+            n4[k] = (n4[k] as i16 + sign) as u16;
+        }
+    }
+}
+
+/// A neutral stone: (cell, colour 1..5).
+type Neutral = (u16, u8);
+
+/// A Quintun state.
+#[derive(Debug, Clone)]
+pub struct Quintun {
+    geo: Arc<QuintunBoard>,
+    placement: Placement,
+    swap: bool,
+    /// 0 empty, 1 Black, 2 White, -k neutral colour k.
+    cells: Vec<i8>,
+    /// Player groups; the payload is the set of neutral colours touched.
+    groups: Groups,
+    /// Per player: groups touching >= 3 and >= 4 colours.
+    n3: [u16; 2],
+    n4: [u16; 2],
+    ring_empty: u64,
+    colour_ring: [u64; NUM_COLOURS + 1],
+    /// Bit k-1 for each colour k on the board.
+    present: u8,
+    interior_empty: CellSet,
+    num_interior_empty: u32,
+    /// The empty Interior cells in no particular order (for random picks),
+    /// and where each cell stands in that list.
+    free: Vec<u16>,
+    free_at: Vec<u16>,
+    to_move: u8,
+    ply: u32,
+    /// Black's first stone while the swap is on offer.
+    swap_cell: Option<u16>,
+    /// False for set-up positions, which never offer the swap.
+    from_start: bool,
+    /// First half of an EXTEND in progress.
+    pending: Option<Neutral>,
+    over: bool,
+    winners: WinnerMask,
+    hash: u64,
+    // What the ring allows this turn (recomputed after a turn that changed the ring).
+    /// Ring positions a NEW move may use (0 if all colours are out).
+    new_mask: u64,
+    /// Colour of a NEW move (0 if none is left).
+    new_colour: u8,
+    num_new: u32,
+    /// Per colour: empty ring positions next to its block.
+    adj: [u64; NUM_COLOURS + 1],
+    /// Per colour: empty ring positions within two steps of its block.
+    near: [u64; NUM_COLOURS + 1],
+    /// Per colour: ring positions that can start an EXTEND (the first,
+    /// lower-numbered cell of at least one legal EXTEND).
+    first: [u64; NUM_COLOURS + 1],
+    num_first: u32,
+    /// Number of legal EXTEND moves.
+    num_extends: u32,
+}
+
+impl Quintun {
+    /// An empty board of side `size` (4..=10).
+    pub fn new(size: usize, placement: Placement, swap: bool) -> Result<Quintun, String> {
+        let geo = Arc::new(QuintunBoard::new(size)?);
+        Ok(Quintun::with_geometry(geo, placement, swap))
+    }
+
+    pub fn with_geometry(geo: Arc<QuintunBoard>, placement: Placement, swap: bool) -> Quintun {
+        let n = geo.board.num_cells();
+        let mut g = Quintun {
+            placement,
+            swap,
+            cells: vec![0; n],
+            groups: Groups::new(n, 2),
+            n3: [0; 2],
+            n4: [0; 2],
+            ring_empty: geo.full,
+            colour_ring: [0; NUM_COLOURS + 1],
+            present: 0,
+            interior_empty: geo.interior,
+            num_interior_empty: geo.num_interior,
+            free: geo.interior.iter().map(|c| c as u16).collect(),
+            free_at: {
+                let mut at = vec![u16::MAX; n];
+                for (i, c) in geo.interior.iter().enumerate() {
+                    at[c] = i as u16;
+                }
+                at
+            },
+            to_move: 1,
+            ply: 0,
+            swap_cell: None,
+            from_start: true,
+            pending: None,
+            over: false,
+            winners: 0,
+            hash: 0,
+            new_mask: 0,
+            new_colour: 0,
+            num_new: 0,
+            adj: [0; NUM_COLOURS + 1],
+            near: [0; NUM_COLOURS + 1],
+            first: [0; NUM_COLOURS + 1],
+            num_first: 0,
+            num_extends: 0,
+            geo,
+        };
+        g.refresh_ring();
+        g
+    }
+
+    /// A position from cell values (0 empty, 1 Black, 2 White, -1..-5
+    /// neutral A..E) in cell order. Player stones must be Interior, neutrals
+    /// on the Ring, each colour one block. No swap is offered. If a player
+    /// already qualifies the game is over (the player not to move first).
+    pub fn from_cells(
+        geo: Arc<QuintunBoard>,
+        placement: Placement,
+        swap: bool,
+        cells: &[i8],
+        to_move: u8,
+    ) -> Result<Quintun, String> {
+        let n = geo.board.num_cells();
+        if cells.len() != n {
+            return Err(format!("expected {n} cells, got {}", cells.len()));
+        }
+        if !(1..=2).contains(&to_move) {
+            return Err(format!("to_move must be 1 or 2, got {to_move}"));
+        }
+        for (c, &v) in cells.iter().enumerate() {
+            if !(-5..=2).contains(&v) {
+                return Err(format!("cell value {v} at {} is not 0, 1, 2 or -1..-5", geo.label(c)));
+            }
+            if v > 0 && geo.is_ring(c) {
+                return Err(format!("player stone on ring cell {}", geo.label(c)));
+            }
+            if v < 0 && !geo.is_ring(c) {
+                return Err(format!("neutral stone on interior cell {}", geo.label(c)));
+            }
+        }
+        let mut g = Quintun::with_geometry(geo, placement, swap);
+        for (c, &v) in cells.iter().enumerate() {
+            if v > 0 {
+                g.put_stone(c, v as u8);
+            } else if v < 0 {
+                g.put_neutral(c, (-v) as u8);
+            }
+        }
+        for k in 1..=NUM_COLOURS {
+            let m = g.colour_ring[k];
+            if m != 0 && !g.geo.is_arc(m) {
+                return Err(format!("neutral colour {} is split into several blocks", LETTERS[k - 1]));
+            }
+        }
+        g.to_move = to_move;
+        g.from_start = false;
+        g.refresh_ring();
+        g.settle(3 - to_move);
+        Ok(g)
+    }
+
+    pub fn geometry(&self) -> &Arc<QuintunBoard> {
+        &self.geo
+    }
+
+    pub fn size(&self) -> usize {
+        self.geo.n
+    }
+
+    pub fn placement(&self) -> Placement {
+        self.placement
+    }
+
+    pub fn swap_rule(&self) -> bool {
+        self.swap
+    }
+
+    pub fn swap_available(&self) -> bool {
+        self.swap_cell.is_some() && !self.over
+    }
+
+    /// Whether each player (Black, White) meets a win condition now.
+    pub fn qualified(&self) -> (bool, bool) {
+        (self.qualifies(1), self.qualifies(2))
+    }
+
+    #[inline]
+    fn qualifies(&self, p: u8) -> bool {
+        let k = p as usize - 1;
+        self.n4[k] > 0 || self.n3[k] >= 2
+    }
+
+    /// Per player (Black, White): the most neutral colours that one of its
+    /// groups touches (four or more wins, as do two groups with three).
+    pub fn best_colours(&self) -> (u32, u32) {
+        let mut best = [0u32; 2];
+        for c in 0..self.cells.len() {
+            let p = self.cells[c];
+            if p > 0 && self.groups.root(c) == Some(c) {
+                let k = p as usize - 1;
+                best[k] = best[k].max(self.groups.group_mask(c).count_ones());
+            }
+        }
+        (best[0], best[1])
+    }
+
+    /// Legal moves by kind: (stone, new, extend, swap).
+    pub fn count_by_kind(&self) -> (usize, usize, usize, usize) {
+        if self.over || self.pending.is_some() {
+            return (0, 0, 0, 0);
+        }
+        (
+            self.num_interior_empty as usize,
+            self.num_new as usize,
+            self.num_extends as usize,
+            self.swap_available() as usize,
+        )
+    }
+
+    // ------------------------------------------------------------------ placing
+
+    /// Put a stone of player `p` on empty Interior `cell`.
+    fn put_stone(&mut self, cell: usize, p: u8) {
+        let board = &self.geo.board;
+        let mut roots: SmallVec<[usize; 6]> = SmallVec::new();
+        let mut bits = 0u32;
+        for &nb in board.neighbors(cell) {
+            let nb = nb as usize;
+            let v = self.cells[nb];
+            if v == p as i8 {
+                let r = self.groups.root(nb).expect("stone has a group");
+                if !roots.contains(&r) {
+                    roots.push(r);
+                }
+            } else if v < 0 {
+                bits |= 1 << (-v - 1);
+            }
+        }
+        let (n3, n4) = (&mut self.n3, &mut self.n4);
+        for &r in &roots {
+            tally(n3, n4, p, self.groups.group_mask(r), -1);
+        }
+        let root = self.groups.place(board, cell, p);
+        self.groups.add_mask(root, bits);
+        tally(n3, n4, p, self.groups.group_mask(root), 1);
+        self.cells[cell] = p as i8;
+        self.interior_empty.remove(cell);
+        self.num_interior_empty -= 1;
+        let i = self.free_at[cell] as usize;
+        let last = self.free.pop().expect("an empty interior cell");
+        if last as usize != cell {
+            self.free[i] = last;
+            self.free_at[last as usize] = i as u16;
+        }
+        self.free_at[cell] = u16::MAX;
+        self.hash ^= zobrist::piece(cell, p as u64);
+    }
+
+    /// Put a neutral of colour `k` on empty Ring `cell`.
+    fn put_neutral(&mut self, cell: usize, k: u8) {
+        let geo = &*self.geo;
+        let bit = 1u32 << (k - 1);
+        let mut roots: SmallVec<[usize; 4]> = SmallVec::new();
+        for &nb in geo.board.neighbors(cell) {
+            let nb = nb as usize;
+            if self.cells[nb] > 0 {
+                let r = self.groups.root(nb).expect("stone has a group");
+                if !roots.contains(&r) {
+                    roots.push(r);
+                }
+            }
+        }
+        for &r in &roots {
+            let m = self.groups.group_mask(r);
+            if m & bit == 0 {
+                let p = self.cells[r] as u8;
+                tally(&mut self.n3, &mut self.n4, p, m, -1);
+                self.groups.add_mask(r, bit);
+                tally(&mut self.n3, &mut self.n4, p, m | bit, 1);
+            }
+        }
+        let pos = geo.pos_of(cell);
+        self.cells[cell] = -(k as i8);
+        self.ring_empty &= !(1u64 << pos);
+        self.colour_ring[k as usize] |= 1u64 << pos;
+        self.present |= 1 << (k - 1);
+        self.hash ^= zobrist::piece(cell, 2 + k as u64);
+    }
+
+    /// Recompute what the ring allows: NEW cells and every EXTEND.
+    fn refresh_ring(&mut self) {
+        let geo = &*self.geo;
+        let empty = self.ring_empty;
+        // NEW
+        self.new_colour = if self.present == 0x1f { 0 } else { (!self.present).trailing_zeros() as u8 + 1 };
+        self.new_mask = if self.new_colour == 0 || empty == 0 {
+            0
+        } else {
+            let preferred = match self.placement {
+                Placement::Side => {
+                    let occupied = geo.full & !empty;
+                    geo.side_masks.iter().filter(|&&s| s & occupied == 0).fold(0, |a, &s| a | s) & empty
+                }
+                Placement::Gap => {
+                    let neutrals = geo.full & !empty;
+                    if neutrals == 0 {
+                        empty
+                    } else {
+                        let mut near = 0;
+                        for d in 1..=GAP_MIN {
+                            near |= geo.cw(neutrals, d) | geo.ccw(neutrals, d);
+                        }
+                        empty & !near
+                    }
+                }
+            };
+            if preferred != 0 {
+                preferred
+            } else {
+                empty
+            }
+        };
+        self.num_new = self.new_mask.count_ones();
+        // EXTEND. Two colours: each stone next to its own block. One colour:
+        // both stones within two steps of the block, and the block stays an arc.
+        // Every empty cell has two ring neighbours, so it is next to at most
+        // two blocks: `twice` holds the cells next to two of them.
+        let (mut all, mut twice, mut sum, mut sum_sq) = (0u64, 0u64, 0u32, 0u32);
+        for k in 1..=NUM_COLOURS {
+            if self.present >> (k - 1) & 1 != 0 {
+                self.adj[k] = geo.around(self.colour_ring[k]) & empty;
+                self.near[k] = (self.adj[k] | geo.around(self.adj[k])) & empty;
+            } else {
+                self.adj[k] = 0;
+                self.near[k] = 0;
+            }
+            let c = self.adj[k].count_ones();
+            sum += c;
+            sum_sq += c * c;
+            twice |= all & self.adj[k];
+            all |= self.adj[k];
+        }
+        // EXTENDs with two colours: one stone next to each block, on two cells.
+        let mut num_extends = (sum * sum - sum_sq) / 2 - twice.count_ones();
+        let mut num_first = 0;
+        for k in 1..=NUM_COLOURS {
+            self.first[k] = 0;
+            if self.adj[k] == 0 {
+                continue;
+            }
+            // cells next to another colour's block
+            let others = all & (!self.adj[k] | twice);
+            let block = self.colour_ring[k];
+            let mut a = self.near[k];
+            while a != 0 {
+                let p = a.trailing_zeros();
+                a &= a - 1;
+                let later = geo.later[p as usize];
+                let mut starts = self.adj[k] >> p & 1 != 0 && others & later & !(1u64 << p) != 0;
+                // EXTENDs with one colour, checked as an arc
+                let mut b = self.near[k] & later;
+                while b != 0 {
+                    let q = b.trailing_zeros();
+                    b &= b - 1;
+                    if geo.is_arc(block | 1u64 << p | 1u64 << q) {
+                        starts = true;
+                        num_extends += 1;
+                    }
+                }
+                if starts {
+                    self.first[k] |= 1u64 << p;
+                    num_first += 1;
+                }
+            }
+        }
+        self.num_first = num_first;
+        self.num_extends = num_extends;
+    }
+
+    /// The second halves of the EXTENDs starting with neutral `(cell, k)`,
+    /// from the ring as it was at the start of the turn.
+    fn completions(&self, first: Neutral, out: &mut SmallVec<[Neutral; 32]>) {
+        let geo = &*self.geo;
+        let (cell, k) = (first.0 as usize, first.1 as usize);
+        let p = geo.pos_of(cell);
+        let bit = 1u64 << p;
+        let later = geo.later[p as usize];
+        if self.adj[k] & bit != 0 {
+            for k2 in 1..=NUM_COLOURS {
+                if k2 != k {
+                    let mut b = self.adj[k2] & later & !bit;
+                    while b != 0 {
+                        let q = b.trailing_zeros();
+                        b &= b - 1;
+                        out.push((geo.cell_at(q) as u16, k2 as u8));
+                    }
+                }
+            }
+        }
+        // the block without the first half, should it already be placed
+        let block = self.colour_ring[k] & !bit;
+        let mut b = self.near[k] & later;
+        while b != 0 {
+            let q = b.trailing_zeros();
+            b &= b - 1;
+            if geo.is_arc(block | bit | 1u64 << q) {
+                out.push((geo.cell_at(q) as u16, k as u8));
+            }
+        }
+        out.sort_unstable();
+    }
+
+    /// Whether two neutrals (on empty ring cells, of colours on the board)
+    /// make a legal EXTEND.
+    fn extend_ok(&self, a: Neutral, b: Neutral) -> bool {
+        let geo = &*self.geo;
+        let (pa, pb) = (1u64 << geo.pos_of(a.0 as usize), 1u64 << geo.pos_of(b.0 as usize));
+        if a.1 == b.1 {
+            geo.is_arc(self.colour_ring[a.1 as usize] | pa | pb)
+        } else {
+            self.adj[a.1 as usize] & pa != 0 && self.adj[b.1 as usize] & pb != 0
+        }
+    }
+
+    /// After a move by `mover`: the win test, then the draw test.
+    fn settle(&mut self, mover: u8) {
+        let other = 3 - mover;
+        if self.qualifies(mover) {
+            self.over = true;
+            self.winners = 1 << (mover - 1);
+        } else if self.qualifies(other) {
+            self.over = true;
+            self.winners = 1 << (other - 1);
+        } else if self.num_interior_empty == 0 && self.new_mask == 0 && self.num_extends == 0 {
+            self.over = true;
+            self.winners = 0;
+        } else {
+            self.over = false;
+            self.winners = 0;
+        }
+    }
+
+    fn end_turn(&mut self, mover: u8, ring_changed: bool) {
+        self.ply += 1;
+        self.to_move = 3 - mover;
+        if ring_changed {
+            self.refresh_ring();
+        }
+        self.settle(mover);
+    }
+
+    fn do_swap(&mut self) {
+        let cell = self.swap_cell.take().expect("swap needs Black's first stone") as usize;
+        let colours: Vec<u8> = (0..self.cells.len()).map(|c| self.cells[c].max(0) as u8).collect();
+        let mut colours = colours;
+        colours[cell] = 2;
+        let geo = self.geo.clone();
+        self.groups.rebuild(&geo.board, &colours);
+        // No neutral is on the board yet: every mask stays empty.
+        debug_assert_eq!(self.present, 0);
+        self.cells[cell] = 2;
+        self.hash ^= zobrist::piece(cell, 1) ^ zobrist::piece(cell, 2);
+        self.ply += 1;
+        self.to_move = 1;
+        self.settle(2);
+    }
+
+    fn decode(&self, a: Action) -> Decoded {
+        let n = self.geo.board.num_cells();
+        let a = a as usize;
+        if a == KINDS * n {
+            Decoded::Swap
+        } else if a % KINDS == 0 {
+            Decoded::Stone(a / KINDS)
+        } else {
+            Decoded::Neutral(a / KINDS, (a % KINDS) as u8)
+        }
+    }
+
+    #[inline]
+    fn swap_action(&self) -> Action {
+        (KINDS * self.geo.board.num_cells()) as Action
+    }
+
+    #[inline]
+    fn neutral_action(s: Neutral) -> Action {
+        (s.0 as usize * KINDS + s.1 as usize) as Action
+    }
+
+    fn format_neutral(&self, s: Neutral) -> String {
+        format!("{}{}", LETTERS[s.1 as usize - 1], self.geo.label(s.0 as usize))
+    }
+
+    /// Canonical text of an EXTEND: reading order, compact when one colour
+    /// and one row on a board of at most 26 columns.
+    fn format_extend(&self, a: Neutral, b: Neutral) -> String {
+        let geo = &*self.geo;
+        let (xa, ra) = geo.record_xy(a.0 as usize);
+        let (xb, rb) = geo.record_xy(b.0 as usize);
+        let (s1, s2, x1, x2) = if (ra, xa) <= (rb, xb) { (a, b, xa, xb) } else { (b, a, xb, xa) };
+        if s1.1 == s2.1 && ra == rb && geo.compact_extend() {
+            format!("{}{}{}{}", LETTERS[s1.1 as usize - 1], column_name(x1), column_name(x2), ra)
+        } else {
+            format!("{},{}", self.format_neutral(s1), self.format_neutral(s2))
+        }
+    }
+
+    // ------------------------------------------------------------------ parsing
+
+    fn parse_cell(&self, text: &str) -> Result<usize, MoveError> {
+        let b = text.as_bytes();
+        let letters = b.iter().take_while(|c| c.is_ascii_lowercase()).count();
+        let digits = &b[letters..];
+        if letters == 0 || digits.is_empty() || !digits.iter().all(|c| c.is_ascii_digit()) || digits[0] == b'0' {
+            return Err(MoveError::new("syntax", format!("{text:?} is not a cell (column letters, then row number)")));
+        }
+        self.geo.index(text).ok_or_else(|| {
+            MoveError::new("unknown_cell", format!("no cell {text:?} on a side-{} board", self.geo.n))
+        })
+    }
+
+    fn parse_colour(letter: u8, text: &str) -> Result<u8, MoveError> {
+        match letter {
+            b'A'..=b'E' => Ok(letter - b'A' + 1),
+            _ => Err(MoveError::new(
+                "syntax",
+                format!("{text:?}: neutral colours are A..E, not {:?}", letter as char),
+            )),
+        }
+    }
+
+    /// `X` + letters + digits, as (colour letter, letters, digits).
+    fn split_neutral(s: &str) -> Option<(u8, &str, &str)> {
+        let b = s.as_bytes();
+        if b.len() < 3 || !b[0].is_ascii_uppercase() {
+            return None;
+        }
+        let letters = b[1..].iter().take_while(|c| c.is_ascii_lowercase()).count();
+        let rest = &s[1 + letters..];
+        if letters == 0 || rest.is_empty() || !rest.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        Some((b[0], &s[1..1 + letters], rest))
+    }
+
+    /// Read a move without checking its legality (syntax and cells only).
+    fn read_move(&self, text: &str) -> Result<Parsed, MoveError> {
+        let s = text.trim();
+        if s.eq_ignore_ascii_case("swap") {
+            return Ok(Parsed::Swap);
+        }
+        if s.contains(',') {
+            let parts: Vec<&str> = s.split(',').map(|p| p.trim()).collect();
+            if parts.len() != 2 {
+                return Err(MoveError::new("syntax", format!("{text:?}: EXTEND is two neutral stones, e.g. 'Ag1,Af2'")));
+            }
+            let mut stones: [Neutral; 2] = [(0, 0); 2];
+            for (i, p) in parts.iter().enumerate() {
+                let Some((letter, letters, digits)) = Quintun::split_neutral(p) else {
+                    return Err(MoveError::new("syntax", format!("{text:?}: {p:?} is not a neutral stone like 'Ag1'")));
+                };
+                let cell = self.parse_cell(&format!("{letters}{digits}"))?;
+                let k = Quintun::parse_colour(letter, text)?;
+                stones[i] = (cell as u16, k);
+            }
+            return Quintun::extend_of(stones, text);
+        }
+        if let Some((letter, letters, digits)) = Quintun::split_neutral(s) {
+            let k = Quintun::parse_colour(letter, text)?;
+            if self.geo.compact_extend() && letters.len() == 2 {
+                let l = letters.as_bytes();
+                let c1 = self.parse_cell(&format!("{}{digits}", l[0] as char))?;
+                let c2 = self.parse_cell(&format!("{}{digits}", l[1] as char))?;
+                return Quintun::extend_of([(c1 as u16, k), (c2 as u16, k)], text);
+            }
+            let cell = self.parse_cell(&format!("{letters}{digits}"))?;
+            return Ok(Parsed::New(cell, k));
+        }
+        let b = s.as_bytes();
+        if !b.is_empty() && b[0].is_ascii_lowercase() {
+            let letters = b.iter().take_while(|c| c.is_ascii_lowercase()).count();
+            if letters < b.len() && b[letters..].iter().all(|c| c.is_ascii_digit()) {
+                return Ok(Parsed::Stone(self.parse_cell(s)?));
+            }
+        }
+        Err(MoveError::new("syntax", format!("cannot read move {text:?}")))
+    }
+
+    fn extend_of(mut stones: [Neutral; 2], text: &str) -> Result<Parsed, MoveError> {
+        if stones[0].0 == stones[1].0 {
+            return Err(MoveError::new("extend_same_cell", format!("{text:?}: both stones on one cell")));
+        }
+        stones.sort_unstable();
+        Ok(Parsed::Extend(stones))
+    }
+
+    /// Why a read move is illegal now, if it is.
+    fn check(&self, mv: &Parsed) -> Result<MoveActions, MoveError> {
+        let geo = &*self.geo;
+        match *mv {
+            Parsed::Swap => {
+                if self.swap_available() {
+                    Ok(smallvec![self.swap_action()])
+                } else {
+                    Err(MoveError::new(
+                        "swap_not_allowed",
+                        "swap is only White's first move, after a Black STONE, with swap on",
+                    ))
+                }
+            }
+            Parsed::Stone(c) => {
+                if geo.is_ring(c) {
+                    return Err(MoveError::new(
+                        "stone_on_ring",
+                        format!("{} is a Ring cell: stones go on the Interior", geo.label(c)),
+                    ));
+                }
+                if self.cells[c] != 0 {
+                    return Err(MoveError::new("occupied", format!("{} is occupied", geo.label(c))));
+                }
+                Ok(smallvec![(c * KINDS) as Action])
+            }
+            Parsed::New(c, k) => {
+                self.check_ring_cell(c)?;
+                let want = self.new_colour;
+                if want == 0 {
+                    return Err(MoveError::new(
+                        "wrong_new_colour",
+                        "all five neutral colours are on the board: no NEW move",
+                    ));
+                }
+                if k != want {
+                    let msg = if self.present >> (k - 1) & 1 != 0 {
+                        format!(
+                            "{} is already on the board (one stone is not an EXTEND); NEW uses {}",
+                            LETTERS[k as usize - 1],
+                            LETTERS[want as usize - 1]
+                        )
+                    } else {
+                        format!(
+                            "a NEW move uses the lowest colour not on the board: {}, not {}",
+                            LETTERS[want as usize - 1],
+                            LETTERS[k as usize - 1]
+                        )
+                    };
+                    return Err(MoveError::new("wrong_new_colour", msg));
+                }
+                if self.new_mask >> geo.pos_of(c) & 1 == 0 {
+                    return Err(match self.placement {
+                        Placement::Side => MoveError::new(
+                            "placement_side",
+                            format!("{} is not on a side without stones (and such a side exists)", geo.label(c)),
+                        ),
+                        Placement::Gap => MoveError::new(
+                            "placement_gap",
+                            format!(
+                                "{} is fewer than {GAP_MIN} empty ring cells from a neutral (and a cell that is not exists)",
+                                geo.label(c)
+                            ),
+                        ),
+                    });
+                }
+                Ok(smallvec![Quintun::neutral_action((c as u16, k))])
+            }
+            Parsed::Extend(stones) => {
+                for s in &stones {
+                    self.check_ring_cell(s.0 as usize)?;
+                }
+                for s in &stones {
+                    if self.present >> (s.1 - 1) & 1 == 0 {
+                        return Err(MoveError::new(
+                            "extend_absent_colour",
+                            format!(
+                                "EXTEND uses colours already on the board; {} is not",
+                                LETTERS[s.1 as usize - 1]
+                            ),
+                        ));
+                    }
+                }
+                if !self.extend_ok(stones[0], stones[1]) {
+                    return Err(MoveError::new(
+                        "extend_splits_colour",
+                        "afterwards a neutral colour would not be one connected block",
+                    ));
+                }
+                Ok(smallvec![Quintun::neutral_action(stones[0]), Quintun::neutral_action(stones[1])])
+            }
+        }
+    }
+
+    fn check_ring_cell(&self, c: usize) -> Result<(), MoveError> {
+        let geo = &*self.geo;
+        if !geo.is_ring(c) {
+            return Err(MoveError::new(
+                "neutral_in_interior",
+                format!("{} is an Interior cell: neutrals go on the Ring", geo.label(c)),
+            ));
+        }
+        if self.cells[c] != 0 {
+            return Err(MoveError::new("occupied", format!("{} is occupied", geo.label(c))));
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn full_hash(&self) -> u64 {
+        let mut h = self.hash ^ zobrist::flag(KIND_TO_MOVE, self.to_move as u64);
+        if self.swap_cell.is_some() {
+            h ^= zobrist::flag(KIND_SWAP, 1);
+        }
+        if let Some(s) = self.pending {
+            h ^= zobrist::flag(KIND_PENDING, Quintun::neutral_action(s) as u64);
+        }
+        h
+    }
+
+    fn apply(&mut self, a: Action) {
+        let mover = self.to_move;
+        match self.decode(a) {
+            Decoded::Swap => self.do_swap(),
+            Decoded::Stone(c) => {
+                self.put_stone(c, mover);
+                self.swap_cell = (self.swap && self.from_start && self.ply == 0).then_some(c as u16);
+                self.end_turn(mover, false);
+            }
+            Decoded::Neutral(c, k) => {
+                let was_present = self.present >> (k - 1) & 1 != 0;
+                self.put_neutral(c, k);
+                self.swap_cell = None;
+                if self.pending.is_some() {
+                    self.pending = None;
+                    self.end_turn(mover, true);
+                } else if was_present {
+                    self.pending = Some((c as u16, k));
+                } else {
+                    self.end_turn(mover, true);
+                }
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Decoded {
+    Stone(usize),
+    Neutral(usize, u8),
+    Swap,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Parsed {
+    Stone(usize),
+    New(usize, u8),
+    Extend([Neutral; 2]),
+    Swap,
+}
+
+/// Undo record: the state before the action.
+#[derive(Debug, Clone)]
+pub struct QuintunUndo(Box<Quintun>);
+
+impl Game for Quintun {
+    type Undo = QuintunUndo;
+    const NAME: &'static str = "quintun";
+
+    fn board(&self) -> &Board {
+        &self.geo.board
+    }
+
+    fn spec(&self) -> String {
+        let mut s = format!("quintun(size={}", self.geo.n);
+        if self.placement != Placement::Side {
+            let _ = write!(s, ",placement={}", self.placement.name());
+        }
+        if !self.swap {
+            s.push_str(",swap=false");
+        }
+        s.push(')');
+        s
+    }
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn num_actions(&self) -> usize {
+        KINDS * self.geo.board.num_cells() + 1
+    }
+
+    fn to_move(&self) -> usize {
+        self.to_move as usize
+    }
+
+    fn is_over(&self) -> bool {
+        self.over
+    }
+
+    fn winner_mask(&self) -> WinnerMask {
+        self.winners
+    }
+
+    fn zobrist(&self) -> u64 {
+        self.full_hash()
+    }
+
+    fn cell_value(&self, cell: usize) -> i8 {
+        self.cells[cell]
+    }
+
+    fn mid_turn(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        if let Some(first) = self.pending {
+            let mut v = SmallVec::new();
+            self.completions(first, &mut v);
+            out.extend(v.into_iter().map(Quintun::neutral_action));
+            return;
+        }
+        if self.over {
+            return;
+        }
+        let start = out.len();
+        out.extend(self.interior_empty.iter().map(|c| (c * KINDS) as Action));
+        let mut m = self.new_mask;
+        while m != 0 {
+            let p = m.trailing_zeros();
+            m &= m - 1;
+            out.push(Quintun::neutral_action((self.geo.cell_at(p) as u16, self.new_colour)));
+        }
+        for k in 1..=NUM_COLOURS {
+            let mut m = self.first[k];
+            while m != 0 {
+                let p = m.trailing_zeros();
+                m &= m - 1;
+                out.push(Quintun::neutral_action((self.geo.cell_at(p) as u16, k as u8)));
+            }
+        }
+        if self.swap_available() {
+            out.push(self.swap_action());
+        }
+        // in increasing action order (OpenSpiel expects it)
+        out[start..].sort_unstable();
+    }
+
+    fn is_legal_action(&self, action: Action, _buf: &mut Vec<Action>) -> bool {
+        if action as usize >= self.num_actions() {
+            return false;
+        }
+        if let Some(first) = self.pending {
+            return match self.decode(action) {
+                Decoded::Neutral(c, k) => {
+                    let mut v = SmallVec::new();
+                    self.completions(first, &mut v);
+                    v.contains(&(c as u16, k))
+                }
+                _ => false,
+            };
+        }
+        if self.over {
+            return false;
+        }
+        match self.decode(action) {
+            Decoded::Swap => self.swap_available(),
+            Decoded::Stone(c) => self.interior_empty.contains(c),
+            Decoded::Neutral(c, k) => {
+                if k == self.new_colour {
+                    self.geo.is_ring(c) && self.new_mask >> self.geo.pos_of(c) & 1 != 0
+                } else {
+                    self.geo.is_ring(c) && self.first[k as usize] >> self.geo.pos_of(c) & 1 != 0
+                }
+            }
+        }
+    }
+
+    fn apply_action(&mut self, action: Action) {
+        self.apply(action);
+    }
+
+    fn apply_action_undoable(&mut self, action: Action) -> QuintunUndo {
+        let before = Box::new(self.clone());
+        self.apply(action);
+        QuintunUndo(before)
+    }
+
+    fn undo_action(&mut self, undo: QuintunUndo) {
+        *self = *undo.0;
+    }
+
+    fn action_to_string(&self, action: Action) -> String {
+        match self.decode(action) {
+            Decoded::Swap => "swap".to_string(),
+            Decoded::Stone(c) => self.geo.label(c).to_string(),
+            Decoded::Neutral(c, k) => self.format_neutral((c as u16, k)),
+        }
+    }
+
+    fn single_action_turns(&self) -> bool {
+        self.pending.is_none() && self.num_extends == 0
+    }
+
+    fn random_action<R: Rng>(&self, rng: &mut R, _buf: &mut Vec<Action>) -> Option<Action> {
+        if let Some(first) = self.pending {
+            let mut v = SmallVec::new();
+            self.completions(first, &mut v);
+            return Some(Quintun::neutral_action(v[rng.random_range(0..v.len())]));
+        }
+        if self.over {
+            return None;
+        }
+        let stones = self.num_interior_empty as usize;
+        let news = self.num_new as usize;
+        let exts = self.num_first as usize;
+        let total = stones + news + exts + self.swap_available() as usize;
+        if total == 0 {
+            return None;
+        }
+        let mut i = rng.random_range(0..total);
+        if i < stones {
+            return Some((self.free[i] as usize * KINDS) as Action);
+        }
+        i -= stones;
+        if i < news {
+            let cell = self.geo.cell_at(select64(self.new_mask, i as u32));
+            return Some(Quintun::neutral_action((cell as u16, self.new_colour)));
+        }
+        i -= news;
+        if i < exts {
+            for k in 1..=NUM_COLOURS {
+                let c = self.first[k].count_ones() as usize;
+                if i < c {
+                    let p = select64(self.first[k], i as u32);
+                    return Some(Quintun::neutral_action((self.geo.cell_at(p) as u16, k as u8)));
+                }
+                i -= c;
+            }
+            unreachable!("first halves counted");
+        }
+        Some(self.swap_action())
+    }
+
+    fn legal_moves(&self, _limit: u128, out: &mut Vec<MoveActions>) -> Result<(), u128> {
+        if self.over || self.pending.is_some() {
+            return Ok(());
+        }
+        out.extend(self.interior_empty.iter().map(|c| -> MoveActions { smallvec![(c * KINDS) as Action] }));
+        let mut m = self.new_mask;
+        while m != 0 {
+            let p = m.trailing_zeros();
+            m &= m - 1;
+            out.push(smallvec![Quintun::neutral_action((self.geo.cell_at(p) as u16, self.new_colour))]);
+        }
+        let mut v = SmallVec::new();
+        for k in 1..=NUM_COLOURS {
+            let mut m = self.first[k];
+            while m != 0 {
+                let p = m.trailing_zeros();
+                m &= m - 1;
+                let first = (self.geo.cell_at(p) as u16, k as u8);
+                v.clear();
+                self.completions(first, &mut v);
+                for &second in &v {
+                    out.push(smallvec![Quintun::neutral_action(first), Quintun::neutral_action(second)]);
+                }
+            }
+        }
+        if self.swap_available() {
+            out.push(smallvec![self.swap_action()]);
+        }
+        Ok(())
+    }
+
+    fn count_moves(&self) -> u128 {
+        let (a, b, c, d) = self.count_by_kind();
+        (a + b + c + d) as u128
+    }
+
+    fn parse_move(&self, text: &str) -> Result<MoveActions, MoveError> {
+        if self.over {
+            return Err(MoveError::new("game_over", "the game is over"));
+        }
+        let mv = self.read_move(text)?;
+        // The record's swap: White's first move repeating Black's first cell.
+        if let (Parsed::Stone(c), Some(s)) = (mv, self.swap_cell) {
+            if c == s as usize && self.swap_available() {
+                return Ok(smallvec![self.swap_action()]);
+            }
+        }
+        self.check(&mv)
+    }
+
+    fn format_move(&self, actions: &[Action]) -> String {
+        match actions {
+            [a] => self.action_to_string(*a),
+            [a, b] => match (self.decode(*a), self.decode(*b)) {
+                (Decoded::Neutral(c1, k1), Decoded::Neutral(c2, k2)) => {
+                    self.format_extend((c1 as u16, k1), (c2 as u16, k2))
+                }
+                _ => format!("{},{}", self.action_to_string(*a), self.action_to_string(*b)),
+            },
+            _ => actions.iter().map(|&a| self.action_to_string(a)).collect::<Vec<_>>().join(","),
+        }
+    }
+
+    fn observation_shape(&self) -> [usize; 3] {
+        let (h, w) = self.geo.board.grid_shape();
+        [11, h, w]
+    }
+
+    /// Planes: the mover's stones, the opponent's, neutral colours A..E (5),
+    /// Ring cells, cells on the board, the pending EXTEND stone, and a
+    /// constant plane equal to 1 when White is to move.
+    fn observation(&self, out: &mut [f32]) {
+        let (h, w) = self.geo.board.grid_shape();
+        let plane = h * w;
+        out.iter_mut().for_each(|x| *x = 0.0);
+        let white = (self.to_move == 2) as u8 as f32;
+        for p in 0..plane {
+            out[10 * plane + p] = white;
+        }
+        for cell in 0..self.cells.len() {
+            let (r, c) = self.geo.board.grid_pos(cell);
+            let i = r * w + c;
+            let v = self.cells[cell];
+            if v == self.to_move as i8 {
+                out[i] = 1.0;
+            } else if v > 0 {
+                out[plane + i] = 1.0;
+            } else if v < 0 {
+                out[(1 + (-v) as usize) * plane + i] = 1.0;
+            }
+            if self.geo.is_ring(cell) {
+                out[7 * plane + i] = 1.0;
+            }
+            out[8 * plane + i] = 1.0;
+        }
+        if let Some((c, _)) = self.pending {
+            let (r, col) = self.geo.board.grid_pos(c as usize);
+            out[9 * plane + r * w + col] = 1.0;
+        }
+    }
+
+    /// The sample game's picture: `o` Black, `x` White, letters for neutrals,
+    /// `,` empty Ring, `.` empty Interior; column names above and below,
+    /// row numbers on the right.
+    fn diagram(&self) -> String {
+        let geo = &*self.geo;
+        let width = geo.num_columns;
+        let names: Vec<String> = (0..width).map(column_name).collect();
+        let deep = names.iter().map(|s| s.len()).max().unwrap_or(1);
+        let header: Vec<String> = (0..deep)
+            .map(|k| {
+                names
+                    .iter()
+                    .map(|s| {
+                        let pad = deep - s.len();
+                        if k < pad {
+                            ' '
+                        } else {
+                            s.as_bytes()[k - pad] as char
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let rows = 2 * geo.n - 1;
+        let mut grid = vec![vec![' '; width]; rows];
+        for cell in 0..self.cells.len() {
+            let (x, r) = geo.record_xy(cell);
+            let v = self.cells[cell];
+            grid[r - 1][x] = match v {
+                1 => 'o',
+                2 => 'x',
+                0 if geo.is_ring(cell) => ',',
+                0 => '.',
+                _ => LETTERS[(-v) as usize - 1],
+            };
+        }
+        let mut lines: Vec<String> = header.clone();
+        for (k, line) in grid.iter().enumerate() {
+            lines.push(format!("{}  {}", line.iter().collect::<String>(), k + 1));
+        }
+        lines.extend(header);
+        lines.join("\n")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    fn play(g: &mut Quintun, mv: &str) {
+        let acts = g.parse_move(mv).unwrap_or_else(|e| panic!("{mv}: {}", e.message));
+        g.play_move(&acts);
+    }
+
+    fn reason(g: &Quintun, mv: &str) -> &'static str {
+        g.parse_move(mv).expect_err(mv).reason
+    }
+
+    fn moves(g: &Quintun) -> Vec<String> {
+        let mut v = Vec::new();
+        g.legal_moves(u128::MAX, &mut v).unwrap();
+        v.iter().map(|m| g.format_move(m)).collect()
+    }
+
+    const SAMPLE: &str = "j4 j4 m5 j6 m7 p8 m9 p10 m11 Ai1 i3 k3 j2 l2 Bf2 h4 p4 s7 p12 s5 s11 s3 p2 Cb8 j8 g7 g9 Dt2 Akm1";
+
+    #[test]
+    fn select_bits() {
+        let w: u64 = 0xF0F0_0000_1234_8001;
+        let bits: Vec<u32> = BitIter(w).collect();
+        for (k, &b) in bits.iter().enumerate() {
+            assert_eq!(select64(w, k as u32), b);
+        }
+        let mut s = CellSet::default();
+        for c in [0, 63, 64, 200, 270] {
+            s.insert(c);
+        }
+        assert_eq!(s.iter().collect::<Vec<_>>(), vec![0, 63, 64, 200, 270]);
+        s.remove(64);
+        assert!(!s.contains(64) && s.contains(63));
+    }
+
+    #[test]
+    fn record_labels() {
+        let geo = QuintunBoard::new(7).unwrap();
+        let corners: Vec<&str> = geo.board.corners().iter().map(|&c| geo.label(c as usize)).collect();
+        assert_eq!(corners, ["g1", "s1", "y7", "s13", "g13", "a7"]);
+        assert_eq!(geo.label(0), "g13");
+        assert_eq!(geo.board.label(0), "g13");
+        assert_eq!(geo.board.index("j4"), geo.index("j4"));
+        assert_eq!(geo.index("m7").map(|c| geo.board.axial(c)), Some((0, 0)));
+        for c in 0..geo.board.num_cells() {
+            let (x, r) = geo.record_xy(c);
+            for &nb in geo.board.neighbors(c) {
+                let (x2, r2) = geo.record_xy(nb as usize);
+                let d = ((x2 as i32 - x as i32).abs(), (r2 as i32 - r as i32).abs());
+                assert!(d == (2, 0) || d == (1, 1));
+            }
+        }
+        let big = QuintunBoard::new(10).unwrap();
+        assert!(big.index("ak10").is_some() && big.index("ab1").is_some() && !big.compact_extend());
+    }
+
+    #[test]
+    fn sample_game() {
+        let mut g = Quintun::new(7, Placement::Side, true).unwrap();
+        let mut history = Vec::new();
+        for mv in SAMPLE.split_whitespace() {
+            let acts = g.parse_move(mv).unwrap();
+            history.push(g.format_move(&acts));
+            g.play_move(&acts);
+            assert_eq!(g.qualified(), (false, false));
+        }
+        assert_eq!(history[1], "swap");
+        assert_eq!(history.last().unwrap(), "Akm1");
+        assert!(!g.is_over());
+        assert_eq!(g.to_move(), 2);
+        let d = g.diagram();
+        assert_eq!(d.lines().nth(1).unwrap(), "      , A A A , , ,        1");
+        assert_eq!(d.lines().nth(8).unwrap(), " C . . . o . . x . . . ,   8");
+        // move 8 Bf2 is illegal under the gap rule
+        let mut g = Quintun::new(7, Placement::Gap, true).unwrap();
+        for mv in SAMPLE.split_whitespace().take(14) {
+            play(&mut g, mv);
+        }
+        assert_eq!(reason(&g, "Bf2"), "placement_gap");
+    }
+
+    #[test]
+    fn counts_by_kind() {
+        let mut g = Quintun::new(7, Placement::Side, true).unwrap();
+        assert_eq!(g.count_by_kind(), (91, 36, 0, 0));
+        play(&mut g, "Am1");
+        assert_eq!(g.count_by_kind(), (91, 31, 3, 0));
+        play(&mut g, "Bw5");
+        assert_eq!(g.count_by_kind(), (91, 25, 10, 0));
+        let mut g = Quintun::new(7, Placement::Side, true).unwrap();
+        play(&mut g, "f6");
+        assert_eq!(g.count_by_kind(), (90, 36, 0, 1));
+    }
+
+    #[test]
+    fn rejection_reasons() {
+        let mut g = Quintun::new(7, Placement::Side, true).unwrap();
+        for (mv, why) in [
+            ("g1", "stone_on_ring"),
+            ("Aj4", "neutral_in_interior"),
+            ("z4", "unknown_cell"),
+            ("j5", "unknown_cell"),
+            ("j0", "syntax"),
+            ("Bi1", "wrong_new_colour"),
+            ("Fi1", "syntax"),
+            ("", "syntax"),
+            ("é", "syntax"),
+            ("swap", "swap_not_allowed"),
+            ("Aik1", "extend_absent_colour"),
+            ("Akk1", "extend_same_cell"),
+        ] {
+            assert_eq!(reason(&g, mv), why, "{mv}");
+        }
+        play(&mut g, "j4");
+        play(&mut g, "j4");
+        play(&mut g, "Ai1");
+        for (mv, why) in [
+            ("Ai1", "occupied"),
+            ("Ak1", "wrong_new_colour"),
+            ("Bk1", "placement_side"),
+            ("Ao1,Aq1", "extend_splits_colour"),
+            ("Ak1,Bm1", "extend_absent_colour"),
+            ("Ak1,Aj4", "neutral_in_interior"),
+            ("Ai1,Ak1,Am1", "syntax"),
+        ] {
+            assert_eq!(reason(&g, mv), why, "{mv}");
+        }
+        let acts = g.parse_move("Ak1 , Ag1").unwrap();
+        assert_eq!(g.format_move(&acts), "Agk1");
+    }
+
+    #[test]
+    fn draw_when_no_move_is_left() {
+        let geo = Arc::new(QuintunBoard::new(4).unwrap());
+        let n = geo.board.num_cells();
+        let mut cells = vec![0i8; n];
+        let interior: Vec<usize> = (0..n).filter(|&c| !geo.is_ring(c)).collect();
+        for c in 0..n {
+            if geo.is_ring(c) {
+                cells[c] = -1;
+            }
+        }
+        for (i, &c) in interior[..interior.len() - 1].iter().enumerate() {
+            cells[c] = 1 + (i % 2) as i8;
+        }
+        let mut g = Quintun::from_cells(geo.clone(), Placement::Side, true, &cells, 1).unwrap();
+        assert_eq!(g.count_moves(), 1);
+        g.apply_action((interior[interior.len() - 1] * KINDS) as Action);
+        assert!(g.is_over());
+        assert_eq!(g.winner_mask(), 0);
+    }
+
+    /// Random games: tables kept incrementally equal a fresh set-up from the
+    /// cells, every legal action completes, undo restores, move and action
+    /// perft agree.
+    #[test]
+    fn incremental_state_matches_rebuild() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut buf = Vec::new();
+        for &(size, placement) in &[(4, Placement::Side), (5, Placement::Gap), (7, Placement::Side), (10, Placement::Gap)] {
+            for _ in 0..20 {
+                let mut g = Quintun::new(size, placement, true).unwrap();
+                while let Some(a) = g.random_action(&mut rng, &mut buf) {
+                    let before = g.clone();
+                    let u = g.apply_action_undoable(a);
+                    if !g.mid_turn() && g.ply > 1 {
+                        let fresh = Quintun::from_cells(g.geo.clone(), placement, true, &g.cells, g.to_move).unwrap();
+                        assert_eq!(fresh.n3, g.n3);
+                        assert_eq!(fresh.n4, g.n4);
+                        assert_eq!(fresh.first, g.first);
+                        assert_eq!(fresh.num_extends, g.num_extends);
+                        assert_eq!(fresh.new_mask, g.new_mask);
+                        assert_eq!(fresh.over, g.over);
+                        assert_eq!(fresh.hash, g.hash);
+                        if !g.over {
+                            assert_eq!(fresh.winners, g.winners);
+                        }
+                    }
+                    let mut back = g.clone();
+                    back.undo_action(u);
+                    assert_eq!(back.zobrist(), before.zobrist());
+                    assert_eq!(back.cells, before.cells);
+                }
+            }
+        }
+    }
+
+    /// Every neutral colour one block, by flood fill over the board.
+    fn blocks_ok(geo: &QuintunBoard, cells: &[i8]) -> bool {
+        (1..=5i8).all(|k| {
+            let members: Vec<usize> = (0..cells.len()).filter(|&c| cells[c] == -k).collect();
+            if members.is_empty() {
+                return true;
+            }
+            let mut seen = vec![members[0]];
+            let mut stack = vec![members[0]];
+            while let Some(c) = stack.pop() {
+                for &d in geo.board.neighbors(c) {
+                    let d = d as usize;
+                    if cells[d] == -k && !seen.contains(&d) {
+                        seen.push(d);
+                        stack.push(d);
+                    }
+                }
+            }
+            seen.len() == members.len()
+        })
+    }
+
+    /// NEW cells and EXTENDs straight from the card, by brute force.
+    fn brute_neutral_moves(g: &Quintun) -> Vec<String> {
+        let geo = &*g.geo;
+        let ring = geo.ring();
+        let len = ring.len();
+        let empty: Vec<usize> = ring.iter().map(|&c| c as usize).filter(|&c| g.cells[c] == 0).collect();
+        let present: Vec<u8> = (1..=5u8).filter(|&k| g.cells.contains(&-(k as i8))).collect();
+        let mut out = Vec::new();
+        if let Some(new) = (1..=5u8).find(|k| !present.contains(k)) {
+            let preferred: Vec<usize> = match g.placement {
+                Placement::Side => empty
+                    .iter()
+                    .copied()
+                    .filter(|&c| {
+                        geo.board.sides().iter().any(|side| {
+                            side.contains(&(c as u16)) && side.iter().all(|&d| g.cells[d as usize] == 0)
+                        })
+                    })
+                    .collect(),
+                Placement::Gap => empty
+                    .iter()
+                    .copied()
+                    .filter(|&c| {
+                        let p = ring.iter().position(|&d| d as usize == c).unwrap();
+                        [1, len - 1].iter().all(|&step| {
+                            let mut run = 0;
+                            for j in 1..len {
+                                if g.cells[ring[(p + step * j) % len] as usize] != 0 {
+                                    return run >= GAP_MIN;
+                                }
+                                run += 1;
+                            }
+                            true
+                        })
+                    })
+                    .collect(),
+            };
+            let cells = if preferred.is_empty() { &empty } else { &preferred };
+            out.extend(cells.iter().map(|&c| g.format_neutral((c as u16, new))));
+        }
+        for (i, &a) in empty.iter().enumerate() {
+            for &b in &empty[i + 1..] {
+                for &ka in &present {
+                    for &kb in &present {
+                        let mut cells = g.cells.clone();
+                        cells[a] = -(ka as i8);
+                        cells[b] = -(kb as i8);
+                        if blocks_ok(geo, &cells) {
+                            out.push(g.format_extend((a as u16, ka), (b as u16, kb)));
+                        }
+                    }
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn neutral_moves_match_brute_force() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let mut buf = Vec::new();
+        for &(size, placement) in &[(4, Placement::Side), (4, Placement::Gap), (6, Placement::Side), (7, Placement::Gap)] {
+            for _ in 0..4 {
+                let mut g = Quintun::new(size, placement, true).unwrap();
+                let mut k = 0;
+                while let Some(a) = g.random_action(&mut rng, &mut buf) {
+                    k += 1;
+                    if !g.mid_turn() && k % 3 == 0 {
+                        let mut fast: Vec<String> = moves(&g).into_iter().filter(|m| m.starts_with(|c: char| c.is_ascii_uppercase())).collect();
+                        fast.sort();
+                        assert_eq!(fast, brute_neutral_moves(&g), "{}", g.diagram());
+                        let (_, new, ext, _) = g.count_by_kind();
+                        assert_eq!(new + ext, fast.len());
+                    }
+                    g.apply_action(a);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn perft_units_agree() {
+        use crate::perft::{perft, Unit};
+        let mut g = Quintun::new(5, Placement::Side, true).unwrap();
+        for mv in ["Ae1", "g3", "Bq5", "Ad2,Bp6"] {
+            play(&mut g, mv);
+        }
+        for d in 1..=2 {
+            assert_eq!(perft(&g, d, Unit::Move, 1), perft(&g, d, Unit::Action, 1));
+        }
+        let g = Quintun::new(4, Placement::Gap, true).unwrap();
+        assert_eq!(perft(&g, 2, Unit::Move, 1), perft(&g, 2, Unit::Action, 1));
+    }
+
+    #[test]
+    fn every_legal_move_round_trips() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        let mut buf = Vec::new();
+        for size in MIN_SIZE..=MAX_SIZE {
+            let mut g = Quintun::new(size, Placement::Side, true).unwrap();
+            let mut seen = 0;
+            while let Some(a) = g.random_action(&mut rng, &mut buf) {
+                if !g.mid_turn() && seen % 5 == 0 {
+                    for (text, m) in moves(&g).iter().zip({
+                        let mut v = Vec::new();
+                        g.legal_moves(u128::MAX, &mut v).unwrap();
+                        v
+                    }) {
+                        assert_eq!(g.parse_move(text).unwrap(), m, "{text}");
+                    }
+                }
+                seen += 1;
+                g.apply_action(a);
+            }
+        }
+    }
+}
