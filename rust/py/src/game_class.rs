@@ -88,7 +88,7 @@ macro_rules! game_class {
                         "a turn is in progress; legal_moves() lists whole moves between turns".into(), Some("mid_turn")));
                 }
                 let mut out = Vec::new();
-                match hexcore_core::Game::legal_moves(g, 1_000_000, &mut out) {
+                match hexcore_core::Game::legal_moves(g, 100_000, &mut out) {
                     Ok(()) => Ok(out.iter().map(|m| hexcore_core::Game::format_move(g, m)).collect()),
                     Err(n) => Err($crate::errors::error(py, "TooManyMovesError",
                         format!("{n} legal moves is too many to list; use count_moves() or the action API"), None)),
