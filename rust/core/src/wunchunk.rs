@@ -509,15 +509,30 @@ impl Wunchunk {
 
     fn finish(&mut self) {
         self.st.over = true;
-        let sc = self.scores();
-        let best = sc.iter().min().expect("players").clone();
-        let mut mask = 0;
-        for (i, v) in sc.iter().enumerate() {
-            if *v == best {
-                mask |= 1 << i;
+        // lexicographic minimum of the seats' vectors, entry by entry
+        let n = self.players as usize;
+        let m = (1..=n as u8).map(|c| self.groups.largest(c)).max().unwrap_or(0);
+        let entry = |seat: usize, i: usize| -> u32 {
+            let c = self.seat_colour(seat) as u8;
+            if i == 0 {
+                self.groups.chunk_count(c)
+            } else {
+                self.groups.histogram(c, i)
+            }
+        };
+        let mut cand: u8 = (1u8 << n) - 1;
+        for i in 0..=m {
+            let low = (1..=n).filter(|&s| cand >> (s - 1) & 1 != 0).map(|s| entry(s, i)).min().expect("a candidate");
+            for s in 1..=n {
+                if entry(s, i) != low {
+                    cand &= !(1 << (s - 1));
+                }
+            }
+            if cand.count_ones() == 1 {
+                break;
             }
         }
-        self.st.winners = mask;
+        self.st.winners = cand;
     }
 
     #[inline]
@@ -804,7 +819,7 @@ impl Wunchunk {
             }
             return total;
         }
-        let f = self.colour1_sets(kmax);
+        let f = self.colour1_sets(kmax, None);
         let mut total = Big::from(extra);
         for k in 1..=kmax {
             for (j, &fj) in f.iter().enumerate().take(k + 1) {
@@ -820,6 +835,51 @@ impl Wunchunk {
             }
         }
         total
+    }
+
+    /// Ways to finish the turn in progress (placements above the last one,
+    /// then the end of the turn).
+    fn count_completions(&self) -> u128 {
+        if self.st.placed == 0 {
+            return self.count_moves();
+        }
+        if self.st.phase == Phase::Setup {
+            let mut out = Vec::new();
+            self.enumerate_checked(&mut MoveActions::new(), &mut out);
+            return out.len() as u128;
+        }
+        let above = self.empty.from(self.st.last as usize + 1);
+        let e = above.len();
+        let r = (self.st.allot - self.st.placed) as usize;
+        let kmax = r.min(e);
+        let n = self.ncol() as u32;
+        let mut total = Big::from(0);
+        if !self.balance_turn() {
+            // END, or j more stones on the cells above
+            total.add(&Big::from(1));
+            let mut term = Big::from(1);
+            for k in 1..=kmax {
+                term.mul_small((e - k + 1) as u32 * n);
+                term.div_small(k as u32);
+                total.add(&term);
+            }
+        } else {
+            let f = self.colour1_sets(kmax, Some(self.st.last as usize));
+            for k in 0..=kmax {
+                for (j, &fj) in f.iter().enumerate().take(k + 1) {
+                    if fj == 0 {
+                        continue;
+                    }
+                    let mut t = Big::from(fj);
+                    t.mul_big(&binomial(e - j, k - j));
+                    for _ in 0..(k - j) {
+                        t.mul_small(n - 1);
+                    }
+                    total.add(&t);
+                }
+            }
+        }
+        total.to_u128()
     }
 
     /// Open setup: `pass` plus ordered pairs of disjoint adjacent empty pairs.
@@ -841,10 +901,10 @@ impl Wunchunk {
     /// touching colour 1 afterwards: all in the one chunk, enumerated as
     /// connected extensions of a chunk) and U (isolated new crumbs: an
     /// independent set of cells not next to colour 1 or T).
-    fn colour1_sets(&self, jmax: usize) -> Vec<u128> {
+    fn colour1_sets(&self, jmax: usize, above: Option<usize>) -> Vec<u128> {
         let n = self.board.num_cells();
         let ones: Vec<bool> = (0..n).map(|c| self.groups.colour(c) == 1).collect();
-        let usable: Vec<bool> = (0..n).map(|c| self.empty.contains(c)).collect();
+        let usable: Vec<bool> = (0..n).map(|c| self.empty.contains(c) && above.is_none_or(|a| c > a)).collect();
         let mut f = vec![0u128; jmax + 1];
         let joiner = ChunkJoiner::new(&self.board, &ones, &usable);
         let mut add_t = |t: &[bool], tsize: usize| {
@@ -1242,6 +1302,13 @@ impl Game for Wunchunk {
         self.count_big().to_u128()
     }
 
+    fn count_turn_completions(&self) -> Option<u128> {
+        if self.st.over && self.st.placed == 0 {
+            return Some(0);
+        }
+        Some(self.count_completions())
+    }
+
     fn count_moves_decimal(&self) -> String {
         self.count_big().to_string()
     }
@@ -1315,15 +1382,16 @@ impl Game for Wunchunk {
     }
 
     /// Planes: one per colour, starting with the mover's colour and going on
-    /// in seat order; the cells of the board; a constant plane holding the
-    /// stones the mover may still place this turn.
+    /// in colour order; the cells of the board; a constant plane holding the
+    /// stones the mover may still place this turn, divided by the number of
+    /// cells (so every value lies in [0, 1]).
     fn observation(&self, out: &mut [f32]) {
         let (h, w) = self.board.grid_shape();
         let plane = h * w;
         let n = self.ncol();
         out.iter_mut().for_each(|x| *x = 0.0);
         let me = self.mover_colour() as usize;
-        let left = (self.st.allot - self.st.placed.min(self.st.allot)) as f32;
+        let left = (self.st.allot - self.st.placed.min(self.st.allot)) as f32 / self.board.num_cells() as f32;
         for p in 0..plane {
             out[(n + 1) * plane + p] = left;
         }
@@ -1900,6 +1968,51 @@ mod tests {
                 assert_eq!((g.full_hash(), g.groups.colours().to_vec(), g.st), s);
             }
         }
+    }
+
+    /// Action sequences that finish the current turn, by walking them.
+    fn walk_completions(g: &Wunchunk) -> u128 {
+        let mut acts = Vec::new();
+        g.legal_actions(&mut acts);
+        acts.iter()
+            .map(|&a| {
+                let mut c = g.clone();
+                c.apply_action(a);
+                if c.mid_turn() {
+                    walk_completions(&c)
+                } else {
+                    1
+                }
+            })
+            .sum()
+    }
+
+    #[test]
+    fn turn_completions_match_walk() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let mut buf = Vec::new();
+        let variants = [
+            (5, 2, Start::Standard, Balance::Ap),
+            (5, 2, Start::Open, Balance::Ap),
+            (7, 3, Start::Standard, Balance::Ap),
+        ];
+        let mut checked = 0;
+        for i in 0..60 {
+            let (s, p, st, bal) = variants[i % variants.len()];
+            let mut g = game(s, p, st, bal);
+            while !g.is_over() {
+                if g.mid_turn() || g.balance_turn() || g.in_setup() {
+                    let c = g.count_turn_completions().unwrap();
+                    if c < 20_000 {
+                        assert_eq!(c, walk_completions(&g), "{}", g.diagram());
+                        checked += 1;
+                    }
+                }
+                let a = g.random_action(&mut rng, &mut buf).unwrap();
+                g.apply_action(a);
+            }
+        }
+        assert!(checked > 100);
     }
 
     #[test]
