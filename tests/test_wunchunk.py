@@ -381,3 +381,46 @@ def test_playouts():
     for variant in VARIANTS:
         r = hc.random_playouts(hc.Wunchunk(**variant), 20, seed=3, threads=1)
         assert r.finished.all()
+
+
+def crowded_balance_turns(players, size, seeds):
+    """Games where the opponents keep giving colour 1 extra chunks next to
+    its stones before colour 1's balance turn (the hard case of the rule)."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        g = hc.Wunchunk(size=size, players=players)
+        ref = RefWunchunk(size=size, players=players)
+        nb = g.board
+        while not g.balance_turn and not g.is_over:
+            ones = [i for i, c in enumerate(g.cells()) if c == 1]
+            near = sorted({w for v in ones for w in nb.neighbors(v) if g.cells()[w] == 0})
+            far = sorted({w for v in near for w in nb.neighbors(v) if g.cells()[w] == 0} - set(near))
+            pool = far if far and rng.random() < 0.7 else near
+            move = f"1{nb.label(rng.choice(pool))}"
+            if not ref.is_legal(move):
+                move = "pass"
+            g.play(move)
+            ref.play(move)
+        yield g, ref
+
+
+@pytest.mark.parametrize("players,size,games", [(2, 5, 25), (3, 7, 15), (4, 7, 8)])
+def test_balance_turn_with_several_chunks(players, size, games):
+    seen = set()
+    for g, ref in crowded_balance_turns(players, size, range(games)):
+        if g.is_over:
+            continue
+        seen.add(g.allotment)
+        assert g.count_moves() == ref.count_moves()
+        if g.count_moves() <= 40000:
+            moves = g.legal_moves()
+            assert moves == ref.legal_moves()
+            firsts = set()
+            for m in moves:
+                h = g.copy()
+                h.play(m)
+                firsts.add(h.actions[len(g.actions)])
+            firsts = sorted(firsts)
+            assert firsts == sorted(g.legal_actions().tolist())
+        assert hc.perft(g, 1, unit="action") == g.count_moves()
+    assert max(seen) >= 2

@@ -305,6 +305,13 @@ impl Wunchunk {
     /// their own colours, the balance rule behind (colour 1 has had two
     /// turns), no pass made, no swap on offer. A full board is a finished game.
     pub fn from_cells(size: usize, players: usize, start: Start, balance: Balance, cells: &[u8], to_move: usize) -> Result<Wunchunk, OptionError> {
+        Wunchunk::from_cells_with_turns(size, players, start, balance, cells, to_move, 2)
+    }
+
+    /// `from_cells`, with the number of regular turns colour 1 has completed
+    /// (1: the next colour-1 turn is the balance turn).
+    pub fn from_cells_with_turns(size: usize, players: usize, start: Start, balance: Balance, cells: &[u8], to_move: usize,
+                                 colour1_turns: u8) -> Result<Wunchunk, OptionError> {
         let mut g = Wunchunk::new(size, players, start, balance)?;
         let n = g.board.num_cells();
         if cells.len() != n {
@@ -318,7 +325,7 @@ impl Wunchunk {
         }
         g.set_cells(cells);
         g.st.phase = Phase::Play;
-        g.st.c1_turns = 2;
+        g.st.c1_turns = colour1_turns.min(2);
         g.st.first_turn = false;
         g.st.to_move = to_move as u8;
         g.begin_turn();
@@ -658,25 +665,31 @@ impl Wunchunk {
     fn last_joiner(&self) -> Option<usize> {
         let chunks = self.groups.chunk_count(1) as usize;
         let board = &*self.board;
-        for y in (0..board.num_cells()).rev() {
-            if !self.empty.contains(y) {
-                continue;
-            }
-            let mut roots: SmallVec<[usize; 6]> = SmallVec::new();
-            for &w in board.neighbors(y) {
-                let w = w as usize;
-                if self.groups.colour(w) == 1 && self.groups.group_size(w) >= 2 {
-                    let r = self.groups.root(w).expect("stone");
-                    if !roots.contains(&r) {
-                        roots.push(r);
+        // a joiner touches every chunk, so it lies next to the first one
+        let first = (0..board.num_cells()).find(|&c| self.groups.colour(c) == 1 && self.groups.group_size(c) >= 2)?;
+        let mut best = None;
+        for m in self.groups.members(first) {
+            for &y in board.neighbors(m) {
+                let y = y as usize;
+                if !self.empty.contains(y) || best.is_some_and(|b| b >= y) {
+                    continue;
+                }
+                let mut roots: SmallVec<[usize; 6]> = SmallVec::new();
+                for &w in board.neighbors(y) {
+                    let w = w as usize;
+                    if self.groups.colour(w) == 1 && self.groups.group_size(w) >= 2 {
+                        let r = self.groups.root(w).expect("stone");
+                        if !roots.contains(&r) {
+                            roots.push(r);
+                        }
                     }
                 }
-            }
-            if roots.len() == chunks {
-                return Some(y);
+                if roots.len() == chunks {
+                    best = Some(y);
+                }
             }
         }
-        None
+        best
     }
 
     /// Balance turn: stones of colours other than 1 at cells below the
@@ -745,25 +758,42 @@ impl Wunchunk {
         let touched_chunks = touched.iter().filter(|&&r| self.groups.group_size(r) >= 2).count();
         let others = self.groups.chunk_count(1) as usize - touched_chunks;
         let need_m = formed >= 2;
-        for y in self.empty.from(x + 1).iter() {
-            let mut roots: SmallVec<[usize; 6]> = SmallVec::new();
-            let mut touches_m = false;
-            for &w in board.neighbors(y) {
-                let w = w as usize;
-                if w == x {
-                    touches_m = true;
-                } else if self.groups.colour(w) == 1 {
-                    let r = self.groups.root(w).expect("stone");
-                    if touched.contains(&r) {
+        // y must touch every chunk x leaves alone (there is one: two or more
+        // chunks remain), so it lies next to the first of them
+        let Some(other) = (0..board.num_cells()).find(|&c| {
+            self.groups.colour(c) == 1
+                && self.groups.group_size(c) >= 2
+                && !touched.contains(&self.groups.root(c).expect("stone"))
+        }) else {
+            return false;
+        };
+        let mut seen: SmallVec<[usize; 32]> = SmallVec::new();
+        for m in self.groups.members(other) {
+            for &y in board.neighbors(m) {
+                let y = y as usize;
+                if y <= x || !self.empty.contains(y) || seen.contains(&y) {
+                    continue;
+                }
+                seen.push(y);
+                let mut roots: SmallVec<[usize; 6]> = SmallVec::new();
+                let mut touches_m = false;
+                for &w in board.neighbors(y) {
+                    let w = w as usize;
+                    if w == x {
                         touches_m = true;
-                    } else if self.groups.group_size(r) >= 2 && !roots.contains(&r) {
-                        roots.push(r);
+                    } else if self.groups.colour(w) == 1 {
+                        let r = self.groups.root(w).expect("stone");
+                        if touched.contains(&r) {
+                            touches_m = true;
+                        } else if self.groups.group_size(r) >= 2 && !roots.contains(&r) {
+                            roots.push(r);
+                        }
                     }
                 }
-            }
-            // the stone at y must join every remaining chunk (and M, if M is one)
-            if roots.len() == others && (touches_m || !need_m) {
-                return true;
+                // the stone at y must join every remaining chunk (and M, if M is one)
+                if roots.len() == others && (touches_m || !need_m) {
+                    return true;
+                }
             }
         }
         false
@@ -893,7 +923,7 @@ impl Wunchunk {
             sq += d * d;
         }
         let edges = edges / 2;
-        1 + edges * edges - sq + edges
+        1 + edges * edges + edges - sq
     }
 
     /// `f[j]` = number of j-sets S of empty cells such that colour 1 with S
@@ -2013,6 +2043,71 @@ mod tests {
             }
         }
         assert!(checked > 100);
+    }
+
+    /// Balance turns with several colour-1 chunks close together: exact
+    /// count == enumerated moves, first actions == legal actions, and every
+    /// turn in progress counts its completions right.
+    #[test]
+    fn crowded_balance_turns() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+        let mut buf = Vec::new();
+        let mut allots = std::collections::BTreeSet::new();
+        for i in 0..150 {
+            let (size, players) = [(5, 2), (7, 3), (7, 4)][i % 3];
+            let board = shared_board(size);
+            let n = board.num_cells();
+            let mut cells = vec![0u8; n];
+            // colour-1 pairs and crumbs around one spot, a few other stones
+            let centre = rng.random_range(0..n);
+            let mut near: Vec<usize> = vec![centre];
+            for _ in 0..3 {
+                let more: Vec<usize> = near.iter().flat_map(|&v| board.neighbors(v).iter().map(|&w| w as usize)).collect();
+                near.extend(more);
+                near.sort_unstable();
+                near.dedup();
+            }
+            for &v in &near {
+                let r: f64 = rng.random();
+                if r < 0.35 {
+                    cells[v] = 1;
+                } else if r < 0.45 {
+                    cells[v] = rng.random_range(2..=players as u8);
+                }
+            }
+            let g = Wunchunk::from_cells_with_turns(size, players, Start::Standard, Balance::Ap, &cells, 1, 1).unwrap();
+            if g.is_over() || !g.balance_turn() {
+                continue;
+            }
+            allots.insert(g.allotment());
+            let c = g.count_moves();
+            if c > 300_000 {
+                continue;
+            }
+            let mut moves = Vec::new();
+            g.legal_moves(u128::MAX, &mut moves).unwrap();
+            // legal_moves walks the actions here (balance turn), so this
+            // compares the look-ahead with the counting
+            assert_eq!(moves.len() as u128, c, "{}", g.diagram());
+            for m in moves.iter().take(50) {
+                let text = g.format_move(m);
+                assert_eq!(&g.parse_move(&text).unwrap(), m, "{text}");
+            }
+            let mut acts = Vec::new();
+            g.legal_actions(&mut acts);
+            let firsts: std::collections::BTreeSet<Action> = moves.iter().map(|m| m[0]).collect();
+            assert_eq!(firsts.into_iter().collect::<Vec<_>>(), acts);
+            let mut h = g.clone();
+            while h.mid_turn() || !h.is_over() && h.st.plies == 0 {
+                let comp = h.count_turn_completions().unwrap();
+                if comp < 50_000 {
+                    assert_eq!(comp, walk_completions(&h));
+                }
+                let a = h.random_action(&mut rng, &mut buf).unwrap();
+                h.apply_action(a);
+            }
+        }
+        assert!(allots.iter().any(|&a| a >= 3), "{allots:?}");
     }
 
     #[test]
