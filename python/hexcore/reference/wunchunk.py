@@ -290,7 +290,9 @@ class Wunchunk:
         used = set()
         for step in steps:
             ch = step[0]
-            if not (ch.isdigit() and 1 <= int(ch) <= self.players):
+            if ch not in "0123456789":
+                raise IllegalMove("syntax", f"{step!r}: a step is a colour digit and a cell, like 1g7")
+            if not 1 <= int(ch) <= self.players:
                 raise IllegalMove("bad_colour", f"{step!r}: colour {ch!r} is not one of 1..{self.players}")
             colour = int(ch)
             label = step[1:]

@@ -1027,10 +1027,16 @@ impl Wunchunk {
             let ch = chars.next().expect("non-empty step");
             let colour = match ch.to_digit(10) {
                 Some(d) if d >= 1 && d as usize <= self.ncol() => d as u8,
-                _ => {
+                Some(_) => {
                     return Err(MoveError::new(
                         "bad_colour",
                         format!("{step:?}: colour {ch:?} is not one of 1..{}", self.ncol()),
+                    ))
+                }
+                None => {
+                    return Err(MoveError::new(
+                        "syntax",
+                        format!("{step:?}: a step is a colour digit and a cell, like 1g7"),
                     ))
                 }
             };
@@ -1945,7 +1951,8 @@ mod tests {
             ("1", "syntax"),
             ("1e1,1e2,1e3", "too_many_stones"),
             ("3e1", "bad_colour"),
-            ("xe1", "bad_colour"),
+            ("xe1", "syntax"),
+            ("0e1", "bad_colour"),
             ("1z9", "unknown_cell"),
             ("1a1", "occupied"),
             ("1e1,2e1", "duplicate_cell"),
