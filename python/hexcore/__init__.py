@@ -20,14 +20,14 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 import numpy as np
 
 from . import records, reference
-from ._core import Board, Churn, Quintun, __version__
+from ._core import Board, Churn, Quintun, Wunchunk, __version__
 from .errors import GameOverError, HexcoreError, IllegalMoveError, NotationError, TooManyMovesError
 from .records import from_json, to_json
 from .spec import load
 
-GAMES: Dict[str, Any] = {"churn": Churn, "quintun": Quintun}
+GAMES: Dict[str, Any] = {"churn": Churn, "quintun": Quintun, "wunchunk": Wunchunk}
 
-Game = Union[Churn, Quintun]
+Game = Union[Churn, Quintun, Wunchunk]
 
 
 def _int(name: str, value: Any, lo: int, hi: int) -> int:
@@ -103,6 +103,6 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "Board", "Churn", "Quintun", "GAMES", "Game", "Playouts", "load", "perft", "random_playouts", "reference",
+    "Board", "Churn", "Quintun", "Wunchunk", "GAMES", "Game", "Playouts", "load", "perft", "random_playouts", "reference",
     "records", "to_json", "from_json", "HexcoreError", "IllegalMoveError", "NotationError", "GameOverError", "TooManyMovesError", "__version__",
 ]

@@ -75,9 +75,11 @@ class IllegalMove(ValueError):
 
 
 class Wunchunk:
-    def __init__(self, size: int = 6, players: int = 2, start: str = "standard", balance: str = "ap"):
+    def __init__(self, size: Optional[int] = None, players: int = 2, start: str = "standard", balance: str = "ap"):
         if not isinstance(players, int) or isinstance(players, bool) or players not in (2, 3, 4):
             raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+        if size is None:
+            size = 6 if players == 2 else 8
         if not isinstance(size, int) or isinstance(size, bool):
             raise ValueError(f"size must be an int, got {size!r}")
         allowed = (5, 6, 7, 8) if players == 2 else (7, 8)
@@ -108,6 +110,7 @@ class Wunchunk:
         self.colour1_turns = 0   # regular turns completed by colour 1's owner
         self.plies = 0           # moves played (history entries)
         self.swap_ready = False  # balance="pie": a swap is legal now
+        self.first_turn = True   # no turn has ended yet
         self.is_over = False
         self.winners: Tuple[int, ...] = ()
         self.history: List[str] = []
@@ -148,6 +151,7 @@ class Wunchunk:
         g.to_move = to_move
         g.passes = passes
         g.colour1_turns = colour1_turns
+        g.first_turn = False
         if 0 not in g._cells:
             g._finish()
         return g
@@ -197,19 +201,20 @@ class Wunchunk:
     def groups(self, colour: int, cells: Optional[Sequence[int]] = None) -> List[List[int]]:
         """Connected groups of ``colour`` (lists of cell indices)."""
         cells = self._cells if cells is None else cells
-        seen = set()
+        nb = self.board.neighbors
+        seen = [False] * len(cells)
         out = []
-        for start in range(len(cells)):
-            if cells[start] != colour or start in seen:
+        for start, c in enumerate(cells):
+            if c != colour or seen[start]:
                 continue
-            seen.add(start)
+            seen[start] = True
             stack, group = [start], []
             while stack:
                 v = stack.pop()
                 group.append(v)
-                for w in self.board.neighbors[v]:
-                    if cells[w] == colour and w not in seen:
-                        seen.add(w)
+                for w in nb[v]:
+                    if not seen[w] and cells[w] == colour:
+                        seen[w] = True
                         stack.append(w)
             out.append(group)
         return out
@@ -217,9 +222,30 @@ class Wunchunk:
     def chunks(self, colour: int, cells: Optional[Sequence[int]] = None) -> int:
         return sum(1 for g in self.groups(colour, cells) if len(g) >= 2)
 
+    def group_sizes(self) -> Dict[int, List[int]]:
+        """Sizes of all groups, per colour (one flood fill over the board)."""
+        cells = self._cells
+        nb = self.board.neighbors
+        seen = [False] * len(cells)
+        sizes: Dict[int, List[int]] = {c: [] for c in range(1, self.players + 1)}
+        for start, colour in enumerate(cells):
+            if colour == 0 or seen[start]:
+                continue
+            seen[start] = True
+            stack, size = [start], 0
+            while stack:
+                v = stack.pop()
+                size += 1
+                for w in nb[v]:
+                    if not seen[w] and cells[w] == colour:
+                        seen[w] = True
+                        stack.append(w)
+            sizes[colour].append(size)
+        return sizes
+
     def colour_vectors(self) -> List[List[int]]:
         """[chunks, #size 1, ..., #size M] for colours 1..N (index 0 = colour 1)."""
-        sizes = {c: [len(g) for g in self.groups(c)] for c in range(1, self.players + 1)}
+        sizes = self.group_sizes()
         biggest = max((max(s) for s in sizes.values() if s), default=0)
         return [
             [sum(1 for x in sizes[c] if x >= 2)] + [sizes[c].count(m) for m in range(1, biggest + 1)]
@@ -264,7 +290,9 @@ class Wunchunk:
         used = set()
         for step in steps:
             ch = step[0]
-            if not (ch.isdigit() and 1 <= int(ch) <= self.players):
+            if ch not in "0123456789":
+                raise IllegalMove("syntax", f"{step!r}: a step is a colour digit and a cell, like 1g7")
+            if not 1 <= int(ch) <= self.players:
                 raise IllegalMove("bad_colour", f"{step!r}: colour {ch!r} is not one of 1..{self.players}")
             colour = int(ch)
             label = step[1:]
@@ -330,12 +358,13 @@ class Wunchunk:
                 # pie: seat 1, now colour 2, moves next
                 self.passes = 0
                 self.to_move = 1
+            self.first_turn = False
         else:
             placed = sorted(parsed[1])
             canonical = ",".join(f"{colour}{self.board.label(cell)}" for cell, colour in placed)
             for cell, colour in placed:
                 self._cells[cell] = colour
-            swap_next = self.balance == "pie" and self.start == "standard" and self.plies == 0
+            swap_next = self.balance == "pie" and self.start == "standard" and self.first_turn
             self._end_turn(passed=False)
         self.swap_ready = swap_next
         self.plies += 1
@@ -350,6 +379,7 @@ class Wunchunk:
         elif self.phase == CHOOSE:
             self.phase = PLAY
         self.passes = self.passes + 1 if passed else 0
+        self.first_turn = False
         self.to_move = self.to_move % self.players + 1
         if self.passes >= self.players or 0 not in self._cells:
             self._finish()

@@ -99,6 +99,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn single_action_turns(&self) -> bool {
         false
     }
+    /// The number of action sequences that finish the turn in progress
+    /// (between turns: the number of legal moves), when the game can count
+    /// them without walking them; action-level perft uses it for the last
+    /// turn. `None`: walk the actions.
+    fn count_turn_completions(&self) -> Option<u128> {
+        None
+    }
     /// A uniformly random legal action (the playout policy); `None` when
     /// there is none.
     fn random_action<R: Rng>(&self, rng: &mut R, buf: &mut Vec<Action>) -> Option<Action> {

@@ -25,6 +25,7 @@ pub mod groups;
 pub mod perft;
 pub mod playout;
 pub mod quintun;
+pub mod wunchunk;
 pub mod zobrist;
 
 pub use board::{Board, BoardError};
@@ -34,3 +35,4 @@ pub use groups::Groups;
 pub use perft::{divide, perft, perft_actions, perft_moves, Unit};
 pub use quintun::Quintun;
 pub use playout::{playout, playouts, rng_for, PlayoutResult};
+pub use wunchunk::Wunchunk;

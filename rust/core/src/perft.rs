@@ -68,6 +68,11 @@ fn perft_actions_in<G: Game>(g: &G, depth: u32, scratch: &mut Vec<G>) -> u128 {
             return v.len() as u128;
         }
     }
+    if depth == 1 {
+        if let Some(n) = g.count_turn_completions() {
+            return n;
+        }
+    }
     let mut actions = Vec::new();
     g.legal_actions(&mut actions);
     let mut child = scratch.pop().unwrap_or_else(|| g.clone());

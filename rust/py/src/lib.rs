@@ -9,12 +9,14 @@ pub mod errors;
 pub mod game_class;
 pub mod quintun;
 pub mod session;
+pub mod wunchunk;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::PyBoard>()?;
     m.add_class::<churn::PyChurn>()?;
     m.add_class::<quintun::PyQuintun>()?;
+    m.add_class::<wunchunk::PyWunchunk>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
