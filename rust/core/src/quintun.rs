@@ -332,7 +332,7 @@ fn tally(n3: &mut [u16; 2], n4: &mut [u16; 2], p: u8, mask: u32, sign: i16) {
 type Neutral = (u16, u8);
 
 /// A Quintun state.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Quintun {
     geo: Arc<QuintunBoard>,
     placement: Placement,
@@ -381,6 +381,55 @@ pub struct Quintun {
     num_first: u32,
     /// Number of legal EXTEND moves.
     num_extends: u32,
+}
+
+impl Clone for Quintun {
+    fn clone(&self) -> Self {
+        Quintun {
+            geo: self.geo.clone(),
+            cells: self.cells.clone(),
+            groups: self.groups.clone(),
+            free: self.free.clone(),
+            free_at: self.free_at.clone(),
+            ..*self
+        }
+    }
+
+    /// Reuses this value's allocations.
+    fn clone_from(&mut self, s: &Self) {
+        if !Arc::ptr_eq(&self.geo, &s.geo) {
+            self.geo = s.geo.clone();
+        }
+        self.cells.clone_from(&s.cells);
+        self.groups.clone_from(&s.groups);
+        self.free.clone_from(&s.free);
+        self.free_at.clone_from(&s.free_at);
+        self.placement = s.placement;
+        self.swap = s.swap;
+        self.n3 = s.n3;
+        self.n4 = s.n4;
+        self.ring_empty = s.ring_empty;
+        self.colour_ring = s.colour_ring;
+        self.present = s.present;
+        self.interior_empty = s.interior_empty;
+        self.num_interior_empty = s.num_interior_empty;
+        self.to_move = s.to_move;
+        self.ply = s.ply;
+        self.swap_cell = s.swap_cell;
+        self.from_start = s.from_start;
+        self.pending = s.pending;
+        self.over = s.over;
+        self.winners = s.winners;
+        self.hash = s.hash;
+        self.new_mask = s.new_mask;
+        self.new_colour = s.new_colour;
+        self.num_new = s.num_new;
+        self.adj = s.adj;
+        self.near = s.near;
+        self.first = s.first;
+        self.num_first = s.num_first;
+        self.num_extends = s.num_extends;
+    }
 }
 
 impl Quintun {
@@ -1593,7 +1642,10 @@ mod tests {
                             assert_eq!(fresh.winners, g.winners);
                         }
                     }
-                    let mut back = g.clone();
+                    let mut back = Quintun::new(4, Placement::Gap, false).unwrap();
+                    back.clone_from(&g);
+                    assert_eq!(back.zobrist(), g.zobrist());
+                    assert_eq!(back.count_moves(), g.count_moves());
                     back.undo_action(u);
                     assert_eq!(back.zobrist(), before.zobrist());
                     assert_eq!(back.cells, before.cells);
