@@ -278,8 +278,9 @@ def test_gymnasium_episodes(spec):
     results = []
     for player in range(1, n + 1):
         env = HexcoreGymEnv(spec, player=player)
-        for seed in range(3):
+        for seed in range(6):
             obs, info = env.reset(seed=seed)
+            env.action_space.seed(1000 * player + seed)
             total, done = 0.0, False
             while not done:
                 assert env.game.to_move == player and obs in env.observation_space
