@@ -147,7 +147,15 @@ pub fn perft<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize) -> u128 {
     divide(g, depth, unit, threads).iter().map(|x| x.1).sum()
 }
 
-/// A rayon pool with exactly `threads` workers.
-pub fn pool(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build().expect("thread pool")
+/// A rayon pool with exactly `threads` workers, built once per size and kept.
+pub fn pool(threads: usize) -> std::sync::Arc<rayon::ThreadPool> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let threads = threads.max(1);
+    let mut pools = POOLS.get_or_init(|| Mutex::new(HashMap::new())).lock().unwrap_or_else(|e| e.into_inner());
+    pools
+        .entry(threads)
+        .or_insert_with(|| Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool")))
+        .clone()
 }
