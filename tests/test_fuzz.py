@@ -20,13 +20,12 @@ per test, e.g.::
 (``HYPOTHESIS_PROFILE=dev`` draws fresh random examples on every run; the
 default ``ci`` profile from ``conftest.py`` is derandomized.)
 
-Known bugs are pinned by the ``xfail(strict=True)`` tests at the end of this
-file, each with a minimal reproducer. The fuzz strategies keep clear of those
-particular inputs (integers beyond 64 bits for constructor / set-up
-arguments, unknown game names and out-of-``int8`` cell values in tampered
-pickles, non-finite floats as pickled actions, deeply nested spec values,
-lone surrogates in notation) so that the fuzzers keep looking for new
-problems; widen them once the pinned tests pass.
+The inputs that once escaped (a panic for boards with rows wider than 64
+cells, OverflowError for integers beyond 64 bits, KeyError / OverflowError
+from tampered pickles, RecursionError from deeply nested specs,
+UnicodeEncodeError from lone surrogates, a perft depth cut to 32 bits, a
+set-up player to move beyond 64 bits) are pinned by named tests at the end of
+this file.
 """
 from __future__ import annotations
 
@@ -37,7 +36,7 @@ import string
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import hexcore as hc
 from hexcore import _pickle
@@ -57,6 +56,8 @@ def budget(n: int):
 
 ALLOWED = (hc.HexcoreError, ValueError, TypeError, IndexError)
 I64 = st.integers(min_value=-(2**63), max_value=2**63 - 1)
+HUGE = st.sampled_from([2**63, 2**64, 2**70, -(2**63) - 1, -(2**70), 10**30])
+ANY_INT = st.one_of(I64, HUGE, st.integers())
 
 
 def small_opts(name):
@@ -131,8 +132,22 @@ def listable_moves(g, limit=20_000):
 
 
 def small_tree(g):
-    """True if a move-level perft of depth 2 is cheap here."""
+    """True if a perft of depth 2 is cheap here (either unit)."""
     return not g.pending_actions and g.count_moves() <= 2_000
+
+
+def safe_depth(g, unit="action"):
+    """The deepest perft (<= 2) that stays cheap. The move unit bulk-counts
+    the last level; the action unit walks every action sequence (a Wunchunk
+    position can have 10**7 moves), so it is checked against the move count."""
+    if g.pending_actions:
+        return 2          # rejected before any search
+    n1 = g.count_moves()
+    if unit == "move":
+        return 2 if n1 <= 2_000 else 1
+    if n1 > 20_000:
+        return 0
+    return 2 if n1 <= 2_000 and hc.perft(g, 2, threads=1) <= 50_000 else 1
 
 
 # ------------------------------------------------------------ strategies
@@ -195,6 +210,8 @@ def test_play_fuzzed_notation(name, seed, data):
     text = data.draw(st.one_of(
         st.text(max_size=12),
         st.text(alphabet=NOTATION_CHARS, max_size=10),
+        st.text(alphabet=st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF, categories=["Cs"]),
+                min_size=1, max_size=3).flatmap(lambda t: st.sampled_from([t, "a1" + t, t + "c3"])),
         st.sampled_from(pool).flatmap(lambda m: mutated(m)),
         st.lists(st.sampled_from(pool), min_size=1, max_size=4).map(",".join),
         st.sampled_from(pool),
@@ -298,10 +315,8 @@ def test_read_surface_never_panics(name, seed):
               lambda: g.board.num_cells, lambda: g.observation_shape):
         ok, res = attempt(f, allowed=(), what=getattr(f, "__name__", "?"))
     assert g.observation().shape == g.observation_shape
-    for depth in (0, 1, 2):
-        for unit in ("move", "action"):
-            if depth == 2 and unit == "move" and not small_tree(g):
-                continue
+    for unit in ("move", "action"):
+        for depth in range(safe_depth(g, unit) + 1):
             ok, res = attempt(hc.perft, g, depth, unit=unit, threads=1, what="perft")
             assert ok or (mid and isinstance(res, hc.IllegalMoveError)), res
     ok, res = attempt(hc.random_playouts, g, 3, seed=seed, threads=1, what="random_playouts")
@@ -312,16 +327,16 @@ def test_read_surface_never_panics(name, seed):
 @pytest.mark.parametrize("name", GAME_NAMES)
 @budget(150)
 @given(seed=st.integers(0, 2**32),
-       depth=st.one_of(st.integers(-3, 3), I64, ODD_OBJECTS),
+       depth=st.one_of(st.integers(-3, 3), ANY_INT, ODD_OBJECTS),
        unit=st.one_of(st.sampled_from(["move", "action"]), st.text(max_size=5), ODD_OBJECTS),
-       threads=st.one_of(st.none(), st.integers(-3, 3), st.integers(1000, 2000), ODD_OBJECTS),
+       threads=st.one_of(st.none(), st.integers(-3, 3), st.integers(1000, 2000), HUGE, ODD_OBJECTS),
        divide=st.one_of(st.booleans(), ODD_OBJECTS))
 def test_perft_arguments(name, seed, depth, unit, threads, divide):
     g = random_state(name, seed)
     before = snapshot(g)
-    if isinstance(depth, int) and not isinstance(depth, bool) and depth > 1:
-        # keep the search tiny (huge depths: see test_bug_perft_depth_truncated)
-        depth = (2 if small_tree(g) else 1) if depth < 2**32 else -depth
+    if isinstance(depth, int) and not isinstance(depth, bool) and 0 < depth < 2**63:
+        # keep the search tiny; beyond 64 bits it must be rejected
+        depth = min(depth, safe_depth(g))
     attempt(hc.perft, g, depth, unit=unit, divide=divide, threads=threads, what="perft")
     assert snapshot(g) == before
 
@@ -329,10 +344,10 @@ def test_perft_arguments(name, seed, depth, unit, threads, divide):
 @pytest.mark.parametrize("name", GAME_NAMES)
 @budget(150)
 @given(seed=st.integers(0, 2**32),
-       n=st.one_of(st.integers(-3, 5), ODD_OBJECTS),
-       pseed=st.one_of(st.integers(-3, 2**64 + 3), ODD_OBJECTS),
-       threads=st.one_of(st.none(), st.integers(-3, 3), st.integers(1000, 2000), ODD_OBJECTS),
-       max_plies=st.one_of(st.none(), st.integers(-3, 2**64 - 1), ODD_OBJECTS))
+       n=st.one_of(st.integers(-3, 5), HUGE, st.integers(max_value=-1), ODD_OBJECTS),
+       pseed=st.one_of(st.integers(-3, 2**64 + 3), ANY_INT, ODD_OBJECTS),
+       threads=st.one_of(st.none(), st.integers(-3, 3), st.integers(1000, 2000), HUGE, ODD_OBJECTS),
+       max_plies=st.one_of(st.none(), st.integers(-3, 2**64 - 1), ANY_INT, ODD_OBJECTS))
 def test_random_playouts_arguments(name, seed, n, pseed, threads, max_plies):
     g = random_state(name, seed, stop_mid_turn=False)
     before = snapshot(g)
@@ -348,11 +363,11 @@ def test_random_playouts_arguments(name, seed, n, pseed, threads, max_plies):
 OPTION_NAMES = ["size", "sides", "board", "pie", "players", "start", "balance", "placement", "swap",
                 "seed", "colours", "x", "Size", "_", "name"]
 OPTION_VALUES = st.one_of(
-    st.integers(-3, 12), I64, st.booleans(), st.none(), st.text(max_size=8),
+    st.integers(-3, 12), ANY_INT, st.booleans(), st.none(), st.text(max_size=8),
     st.sampled_from(["standard", "open", "pie", "none", "ap", "side", "hex3", "limping-34", "limping-335",
                      "hex5", "true", "3", ""]),
     st.tuples(*[st.integers(-1, 7)] * 6), st.lists(st.integers(-1, 9), max_size=8),
-    st.lists(I64, min_size=6, max_size=6), st.floats(), st.integers(2, 6).map(np.int64),
+    st.lists(ANY_INT, min_size=6, max_size=6), st.floats(), st.integers(2, 6).map(np.int64),
     st.binary(max_size=3), st.just(np.bool_(True)),
 )
 
@@ -442,7 +457,7 @@ def positions(draw, name):
 def test_from_position_fuzzed(name, data):
     cls = hc.GAMES[name]
     pos = data.draw(positions(name), label="position")
-    to_move = data.draw(st.one_of(st.integers(-1, 5), I64, st.none(), st.text(max_size=2), st.floats(),
+    to_move = data.draw(st.one_of(st.integers(-1, 5), ANY_INT, st.none(), st.text(max_size=2), st.floats(),
                                   st.booleans()), label="to_move")
     opts = small_opts(name)
     if data.draw(st.booleans(), label="extra option"):
@@ -497,10 +512,9 @@ def test_pickle_tampered_payloads(name, seed, data):
     n_actions = g.num_actions
     spec_head, _, spec_tail = spec.partition("(")
 
-    # The game name inside the spec is kept (an unknown one raises KeyError,
-    # pinned below); its options are mutated freely.
     new_spec = data.draw(st.one_of(
         st.just(spec),
+        mutated(spec, SPEC_CHARS),
         mutated("(" + spec_tail, SPEC_CHARS).map(lambda t: spec_head + (t if t.startswith("(") else "(" + t)),
         st.sampled_from(valid_specs(name)).filter(lambda s: s.lower().strip().startswith(name)),
         st.just(123), st.none(),
@@ -510,7 +524,9 @@ def test_pickle_tampered_payloads(name, seed, data):
     cells0 = list(setup[0]) if setup else [0] * n_cells
     new_setup = data.draw(st.one_of(
         st.just(setup), st.none(),
-        st.tuples(tamper_int_list(cells0, -128, 127), st.one_of(st.integers(-2, 5), I64)),
+        st.tuples(tamper_int_list(cells0, -128, 127), st.one_of(st.integers(-2, 5), ANY_INT)),
+        st.tuples(tamper_int_list(cells0, -300, 300), st.integers(1, 2)),
+        st.tuples(st.lists(st.one_of(ANY_INT, ODD_OBJECTS), max_size=n_cells + 1), st.integers(1, 2)),
         st.tuples(st.lists(st.integers(-3, 3), min_size=n_cells, max_size=n_cells), st.integers(0, 4)),
         st.just((cells0,)), st.just((cells0, 1, 2)), st.just(5), st.just("cells"), st.just((None, 1)),
         st.just((cells0, None)), st.just((cells0, 1.5)),
@@ -519,8 +535,8 @@ def test_pickle_tampered_payloads(name, seed, data):
         st.just(list(actions)),
         tamper_int_list(list(actions), -2, n_actions + 2),
         st.builds(lambda v, x: v + [x], st.just(list(actions)),
-                  st.one_of(I64, st.integers(), st.just(np.int64(1)), st.text(max_size=2), st.none(),
-                            st.floats(allow_infinity=False), st.lists(st.integers(), max_size=1))),
+                  st.one_of(ANY_INT, st.just(np.int64(1)), st.text(max_size=2), st.none(),
+                            st.floats(), st.lists(st.integers(), max_size=1), st.booleans())),
         st.none(), st.just(7), st.just("1 2 3"),
     ), label="actions")
     ok, res = attempt(_pickle.restore, new_name, new_spec, new_setup, new_actions,
@@ -561,7 +577,7 @@ def test_pickle_bytes_mutated(name, seed, data):
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 @budget(100)
-@given(i=st.one_of(st.integers(-5, 400), I64, ODD_OBJECTS), label=st.one_of(st.text(max_size=5), ODD_OBJECTS))
+@given(i=st.one_of(st.integers(-5, 400), ANY_INT, ODD_OBJECTS), label=st.one_of(st.text(max_size=5), ODD_OBJECTS))
 def test_board_lookups(name, i, label):
     b = new_game(name).board
     for f in (b.label, b.axial, b.cube, b.neighbors, b.is_ring, b.grid_pos):
@@ -572,135 +588,160 @@ def test_board_lookups(name, i, label):
     ok, res = attempt(b.index, label, allowed=(hc.NotationError, TypeError), what=f"index({label!r})")
     if ok:
         assert b.label(res).lower() == label.strip().lower()
+    for q, r in ((i, 0), (0, i), (i, i), (i, -i) if isinstance(i, int) else (i, 1)):
+        ok, res = attempt(b.at_axial, q, r, allowed=(TypeError, OverflowError, ValueError), what=f"at_axial({q!r}, {r!r})")
+        if ok and res is not None:
+            assert b.axial(res) == (q, r)
+    marks = label if isinstance(label, str) else None
+    attempt(b.diagram, marks, allowed=(ValueError, TypeError), what=f"diagram({marks!r})")
+
+
+@budget(150)
+@given(args=st.lists(OPTION_VALUES, max_size=2),
+       kwargs=st.dictionaries(st.sampled_from(["size", "sides", "board", "x"]), OPTION_VALUES, max_size=2))
+def test_board_constructor_arguments(args, kwargs):
+    ok, b = attempt(hc.Board, *args, allowed=(ValueError, TypeError), what=f"Board(*{args!r}, **{kwargs!r})")
+    if ok:
+        n = b.num_cells
+        assert len(b.labels) == n and b.neighbor_table().shape == (n, 6)
+        assert all(b.index(b.label(i)) == i for i in range(0, n, max(1, n // 50)))
+        assert sorted(set(b.ring)) == sorted(b.ring) and len(b.corners) == 6
 
 
 # ------------------------------------------------------------------------
-# Known bugs: each test states the documented behaviour; they fail today.
+# Pinned inputs. Each of these once escaped as an undocumented exception (or
+# a wrong answer); the fuzzers above cover them too, these name them.
 # ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", GAME_NAMES)
-@pytest.mark.xfail(strict=True, raises=OverflowError, reason=(
-    "BUG: a constructor argument beyond 64 bits raises OverflowError (not documented; README says "
-    "ValueError naming the argument). Reproducer: hexcore.Churn(size=2**70) -> OverflowError: "
-    "Python int too large to convert to C long; same for sides=(2**70,)*6"))
-def test_bug_huge_size_raises_value_error(name):
-    with pytest.raises(ValueError, match="size"):
-        hc.GAMES[name](size=2**70)
+def test_wide_boards_do_not_panic():
+    """Was a Rust panic (index out of bounds in Board::from_sides) for any board
+    with a row wider than 64 cells: hexcore.Board(size=33), hexcore.Churn(size=64),
+    hexcore.Churn(sides=(2, 64, 2, 64, 2, 64))."""
+    makers = [hc.Board] + [hc.GAMES[n] for n in GAME_NAMES]
+    for opts in (dict(size=33), dict(size=64), dict(sides=(2, 64, 2, 64, 2, 64)), dict(sides=(66, 2, 66, 2, 66, 2))):
+        for make in makers:
+            # TypeError: a game that takes no `sides`
+            attempt(make, allowed=(ValueError, TypeError), what=f"{make.__name__}(**{opts})", **opts)
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
-@pytest.mark.xfail(strict=True, raises=OverflowError, reason=(
-    "BUG: hexcore.load('churn(size=99999999999999999999)') raises OverflowError, not ValueError"))
-def test_bug_load_huge_number_raises_value_error(name):
-    with pytest.raises(ValueError):
-        hc.load(f"{name}(size=99999999999999999999)")
-
-
-@pytest.mark.xfail(strict=True, raises=RecursionError, reason=(
-    "BUG: hexcore.load('churn(size=' + '('*2000 + ')'*2000 + ')') raises RecursionError from the "
-    "recursive spec parser (hexcore/spec.py _value/_split), not ValueError"))
-def test_bug_load_deeply_nested_spec_raises_value_error():
-    name = GAME_NAMES[0]
-    with pytest.raises(ValueError):
-        hc.load(f"{name}(size=" + "(" * 2000 + ")" * 2000 + ")")
+def test_huge_constructor_arguments_raise_value_error(name):
+    """Was OverflowError: hexcore.Churn(size=2**70)."""
+    cls = hc.GAMES[name]
+    for opts in (dict(size=2**70), dict(size=-(2**70))):
+        ok, e = attempt(cls, allowed=(ValueError,), **opts, what=f"{name}(**{opts})")
+        assert not ok
+    # TypeError if the game takes no `sides`
+    ok, e = attempt(cls, sides=(2**70,) * 6, allowed=(ValueError, TypeError), what=f"{name}(sides=(2**70,)*6)")
+    assert not ok
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
-@pytest.mark.xfail(strict=True, raises=OverflowError, reason=(
-    "BUG: Game.from_position({}, to_move=2**70, size=3) raises OverflowError "
-    "(to_move is extracted as i64), not ValueError"))
-def test_bug_from_position_huge_to_move(name):
-    with pytest.raises(ValueError):
-        hc.GAMES[name].from_position({}, to_move=2**70, **small_opts(name))
+def test_load_huge_number_raises_value_error(name):
+    """Was OverflowError: hexcore.load('churn(size=99999999999999999999)')."""
+    for spec in (f"{name}(size=99999999999999999999)", f"{name}(size=-99999999999999999999)"):
+        ok, e = attempt(hc.load, spec, allowed=(ValueError,), what=spec)
+        assert not ok
+
+
+def test_load_deeply_nested_spec_raises_value_error():
+    """Was RecursionError: hexcore.load('churn(size=' + '('*2000 + ')'*2000 + ')')."""
+    spec = f"{GAME_NAMES[0]}(size=" + "(" * 2000 + ")" * 2000 + ")"
+    ok, e = attempt(hc.load, spec, allowed=(ValueError,), what="deeply nested spec")
+    assert not ok
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
-@pytest.mark.xfail(strict=True, raises=KeyError, reason=(
-    "BUG: a tampered pickle naming an unknown game raises KeyError from hexcore/_pickle.py "
-    "(GAMES[game_name]). Reproducer: hexcore._pickle.restore('Churn', 'nosuchgame(size=3)', None, []) "
-    "-> KeyError: 'nosuchgame'"))
-def test_bug_restore_unknown_game(name):
-    with pytest.raises(ValueError):
-        _pickle.restore(name, "nosuchgame(size=3)", None, [])
+def test_from_position_huge_to_move(name):
+    """Was OverflowError: hexcore.Churn.from_position({}, to_move=2**70, size=3)."""
+    ok, e = attempt(hc.GAMES[name].from_position, {}, to_move=2**70, **small_opts(name),
+                    allowed=(ValueError,), what="from_position(to_move=2**70)")
+    assert not ok
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
-@pytest.mark.xfail(strict=True, raises=OverflowError, reason=(
-    "BUG: a tampered pickle with a cell value outside int8 raises OverflowError from "
-    "_from_cells(Vec<i8>). Reproducer: hexcore._pickle.restore('Churn', 'churn(size=3)', "
-    "([300] * 19, 1), []) -> OverflowError: out of range integral type conversion attempted"))
-def test_bug_restore_cell_value_out_of_int8(name):
+def test_restore_unknown_game(name):
+    """Was KeyError: hexcore._pickle.restore('Churn', 'nosuchgame(size=3)', None, [])."""
+    ok, e = attempt(_pickle.restore, hc.GAMES[name].__name__, "nosuchgame(size=3)", None, [],
+                    allowed=(ValueError,), what="restore(unknown game)")
+    assert not ok
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_restore_cell_value_out_of_int8(name):
+    """Was OverflowError: hexcore._pickle.restore('Churn', 'churn(size=3)', ([300] * 19, 1), [])."""
     g = new_game(name)
-    with pytest.raises(ValueError):
-        _pickle.restore(name, g.spec, ([300] * g.board.num_cells, 1), [])
+    for v in (300, -300, 2**70):
+        ok, e = attempt(_pickle.restore, type(g).__name__, g.spec, ([v] * g.board.num_cells, 1), [],
+                        what=f"restore(cells={v})")
+        assert not ok
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
-@pytest.mark.xfail(strict=True, raises=OverflowError, reason=(
-    "BUG: a tampered pickle with a non-finite float action raises OverflowError from int(a) in "
-    "hexcore/_pickle.py. Reproducer: hexcore._pickle.restore('Churn', 'churn(size=3)', None, "
-    "[float('inf')]) -> OverflowError: cannot convert float infinity to integer (also: finite "
-    "floats such as 1.5 are silently truncated)"))
-def test_bug_restore_infinite_action(name):
+def test_restore_non_integer_actions(name):
+    """Was OverflowError: hexcore._pickle.restore('Churn', 'churn(size=3)', None, [float('inf')])."""
     g = new_game(name)
-    with pytest.raises((TypeError, ValueError)):
-        _pickle.restore(name, g.spec, None, [float("inf")])
+    for bad in (float("inf"), float("nan"), 1.5, "1", None, True):
+        ok, e = attempt(_pickle.restore, type(g).__name__, g.spec, None, [bad],
+                        allowed=(TypeError, ValueError), what=f"restore(actions=[{bad!r}])")
+        assert not ok
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: perft truncates the depth to 32 bits (`depth as u32` in game_class.rs _perft): "
-    "hexcore.perft(hexcore.Churn(size=3), 2**32) returns 1 (as for depth 0) and depth 2**32+1 "
-    "returns perft(g, 1); it should be 0 (no line lasts that long) or a ValueError"))
-def test_bug_perft_depth_truncated(name):
+def test_perft_depth_not_truncated(name):
+    """Was a wrong answer: hexcore.perft(hexcore.Churn(size=3), 2**32) returned 1 (the depth
+    was cut to 32 bits); depth 2**32 + 1 returned perft(g, 1)."""
     g = new_game(name)
-    try:
-        n = hc.perft(g, 2**32 + 1, threads=1)
-    except ValueError:
-        return
-    assert n == 0
+    for depth in (2**32, 2**32 + 1):
+        try:
+            n = hc.perft(g, depth, threads=1)
+        except ValueError:
+            continue
+        assert n == 0
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
-@pytest.mark.xfail(strict=True, raises=OverflowError, reason=(
-    "BUG: hexcore.perft(g, 2**70) and hexcore.perft(g, 1, threads=2**70) raise OverflowError; "
-    "the Python wrapper validates the type only"))
-def test_bug_perft_huge_arguments(name):
+def test_perft_huge_arguments(name):
+    """Was OverflowError: hexcore.perft(g, 2**70), hexcore.perft(g, 1, threads=2**70)."""
     g = new_game(name)
-    with pytest.raises(ValueError):
-        hc.perft(g, 2**70, threads=1)
-    with pytest.raises(ValueError):
-        hc.perft(g, 1, threads=2**70)
+    for kwargs in (dict(depth=2**70, threads=1), dict(depth=1, threads=2**70)):
+        ok, e = attempt(hc.perft, g, allowed=(ValueError,), what=f"perft({kwargs})", **kwargs)
+        assert not ok
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
-@pytest.mark.xfail(strict=True, raises=OverflowError, reason=(
-    "BUG: hexcore.random_playouts(g, 2**70) and random_playouts(g, 1, max_plies=2**70) raise "
-    "OverflowError, though the wrapper promises ValueError for bad n / max_plies"))
-def test_bug_random_playouts_huge_arguments(name):
+def test_random_playouts_huge_arguments(name):
+    """Was OverflowError: hexcore.random_playouts(g, 2**70), random_playouts(g, 1, max_plies=2**70)."""
     g = new_game(name)
-    with pytest.raises(ValueError):
-        hc.random_playouts(g, 1, max_plies=2**70, threads=1)
-    with pytest.raises(ValueError):
-        hc.random_playouts(g, 2**70, threads=1)
+    for args, kwargs in (((2**70,), dict(threads=1)), ((1,), dict(max_plies=2**70, threads=1))):
+        ok, e = attempt(hc.random_playouts, g, *args, allowed=(ValueError,), what="random_playouts", **kwargs)
+        assert not ok
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
-@pytest.mark.xfail(strict=True, raises=OverflowError, reason=(
-    "BUG: hexcore.Churn(size=3).board.label(2**70) raises OverflowError; README: IndexError for "
-    "a cell index off the board (same for axial, cube, neighbors, is_ring, grid_pos)"))
-def test_bug_board_huge_index(name):
-    with pytest.raises(IndexError):
-        new_game(name).board.label(2**70)
+def test_board_huge_index(name):
+    """Was OverflowError: hexcore.Churn(size=3).board.label(2**70)."""
+    b = new_game(name).board
+    for f in (b.label, b.axial, b.cube, b.neighbors, b.is_ring, b.grid_pos):
+        for i in (2**70, -(2**70), 2**64):
+            ok, e = attempt(f, i, allowed=(IndexError,), what=f"{f.__name__}({i})")
+            assert not ok
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
-@pytest.mark.xfail(strict=True, raises=UnicodeEncodeError, reason=(
-    "BUG (minor): g.play('\\ud800') (a lone surrogate) raises UnicodeEncodeError from the str "
-    "conversion instead of NotationError; callers catching hexcore.IllegalMoveError miss it"))
-def test_bug_play_lone_surrogate(name):
+def test_play_lone_surrogate(name):
+    """Was UnicodeEncodeError: g.play('\\ud800')."""
     g = new_game(name)
     before = snapshot(g)
-    with pytest.raises(hc.NotationError):
-        g.play("\ud800")
+    for text in ("\ud800", "c3\udfff", "\udc80"):
+        ok, e = attempt(g.play, text, allowed=(hc.IllegalMoveError,), what=f"play({text!r})")
+        assert not ok
     assert snapshot(g) == before
+
+
+def test_restore_huge_to_move():
+    for name in GAME_NAMES:
+        g = new_game(name)
+        for to_move in (2**63, 2**70, -(2**63) - 1):
+            with pytest.raises(ValueError):
+                _pickle.restore(type(g).__name__, g.spec, ([0] * g.board.num_cells, to_move), [])

@@ -96,3 +96,11 @@ pub fn move_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
         )))?;
     Ok(s.to_string_lossy().into_owned())
 }
+
+/// Cell values of a set-up position as i8 (anything else is a ValueError).
+pub fn small_cells(cells: &[Int]) -> PyResult<Vec<i8>> {
+    cells
+        .iter()
+        .map(|c| i8::try_from(c.0).map_err(|_| value_error(format!("cell value {} is out of range", c.0))))
+        .collect()
+}

@@ -61,8 +61,8 @@ impl PyQuintun {
     #[pyo3(signature = (cells, to_move, size=None, placement=None, swap=None))]
     fn _from_cells(
         py: Python<'_>,
-        cells: Vec<i8>,
-        to_move: i64,
+        cells: Vec<crate::errors::Int>,
+        to_move: crate::errors::Int,
         size: Option<Bound<'_, PyAny>>,
         placement: Option<Bound<'_, PyAny>>,
         swap: Option<Bound<'_, PyAny>>,
@@ -71,6 +71,8 @@ impl PyQuintun {
         let placement = placement.unwrap_or_else(|| PyString::new(py, "side").into_any());
         let swap = swap.unwrap_or_else(|| PyBool::new(py, true).to_owned().into_any());
         let (n, p, s) = options(&size, &placement, &swap)?;
+        let to_move = to_move.0;
+        let cells = crate::errors::small_cells(&cells)?;
         if !(1..=2).contains(&to_move) {
             return Err(value_error(format!("to_move must be 1 or 2, got {to_move}")));
         }

@@ -70,9 +70,11 @@ impl PyWunchunk {
     /// regular play, the balance rule behind, no swap on offer.
     #[staticmethod]
     #[pyo3(signature = (cells, to_move, size=None, players=None, start=None, balance=None))]
-    fn _from_cells(cells: Vec<i8>, to_move: i64, size: Option<&Bound<'_, PyAny>>, players: Option<&Bound<'_, PyAny>>,
+    fn _from_cells(cells: Vec<crate::errors::Int>, to_move: crate::errors::Int, size: Option<&Bound<'_, PyAny>>, players: Option<&Bound<'_, PyAny>>,
                    start: Option<&Bound<'_, PyAny>>, balance: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let (size, players, start, balance) = build(size, players, start, balance)?;
+        let to_move = to_move.0;
+        let cells = crate::errors::small_cells(&cells)?;
         if let Some(v) = cells.iter().find(|&&v| v < 0 || v as usize > players) {
             return Err(value_error(format!("position value {v} is not a colour 1..{players} (or 0 for empty)")));
         }
