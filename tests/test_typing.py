@@ -112,3 +112,10 @@ def test_readme_examples_type_check(tmp_path):
     path.write_text(script, encoding="utf-8")
     res = _mypy(str(path))
     assert res.returncode == 0, script + "\n" + res.stdout + res.stderr
+
+
+def test_stubs_match_the_extension():
+    """mypy's stubtest compares _core.pyi with the compiled module."""
+    res = subprocess.run([sys.executable, "-m", "mypy.stubtest", "hexcore._core"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert res.returncode == 0, res.stdout + res.stderr

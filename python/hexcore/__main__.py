@@ -183,6 +183,25 @@ def _python_loop_rate(spec: str, seconds: float) -> float:
     return steps / (time.perf_counter() - t0)
 
 
+def _pyspiel_hex_rate(seconds: float) -> Optional[float]:
+    """OpenSpiel's Hex driven by the same Python loop, when open_spiel is installed."""
+    try:
+        import pyspiel  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hex(board_size=5)")
+    state = game.new_initial_state()
+    steps = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(500):
+            if state.is_terminal():
+                state = game.new_initial_state()
+            state.apply_action(state.legal_actions()[0])
+            steps += 1
+    return steps / (time.perf_counter() - t0)
+
+
 def run_bench(quick: bool = False) -> List[Dict[str, Any]]:
     rows: List[Dict[str, Any]] = []
     scale = 0.2 if quick else 1.0
@@ -215,6 +234,9 @@ def run_bench(quick: bool = False) -> List[Dict[str, Any]]:
         if spec.split("(")[0] not in GAMES:
             continue
         add("python", f"{spec} legal_actions+apply_action", _python_loop_rate(spec, 1.0 * scale + 0.2), "steps/s")
+    rate = _pyspiel_hex_rate(1.0 * scale + 0.2)
+    if rate is not None:
+        add("python", "pyspiel hex(board_size=5) legal_actions+apply_action", rate, "steps/s")
     for spec, games in BENCH_VS_REFERENCE:
         if spec.split("(")[0] not in GAMES:
             continue
