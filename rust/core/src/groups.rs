@@ -347,30 +347,6 @@ impl Groups {
     pub fn root_set(&self, colour: u8) -> &BitSet {
         &self.roots[colour as usize]
     }
-
-    /// Size of the group a stone of `colour` at `cell` would form, or any
-    /// value above `bound` once it is known to exceed `bound`.
-    #[inline]
-    pub fn formed_size_bounded(&self, board: &Board, cell: usize, colour: u8, bound: usize) -> usize {
-        let mut roots = [NO_CELL; 6];
-        let mut k = 0;
-        let mut total = 1;
-        for &nb in board.neighbors(cell) {
-            let nb = nb as usize;
-            if self.colour[nb] == colour {
-                let r = self.root[nb];
-                if !roots[..k].contains(&r) {
-                    roots[k] = r;
-                    k += 1;
-                    total += self.size[r as usize] as usize;
-                    if total > bound {
-                        return total;
-                    }
-                }
-            }
-        }
-        total
-    }
 }
 
 pub struct MemberIter<'a> {
