@@ -37,12 +37,11 @@ STRICT_FILES = [
     "python/hexcore/render.py",
     "python/hexcore/reference/__init__.py",
     "python/hexcore/reference/_board.py",
-]
-
-NOT_YET_STRICT = [
     "python/hexcore/reference/quintun.py",
     "python/hexcore/reference/wunchunk.py",
 ]
+
+NOT_YET_STRICT: List[str] = []
 
 # modules that need optional dependencies to be type-checked
 NEEDS = {
@@ -98,10 +97,8 @@ def test_package_is_strictly_typed():
     assert res.returncode == 0, res.stdout + res.stderr
 
 
-@pytest.mark.xfail(reason="these modules are not annotated for --strict yet", strict=False)
-def test_not_yet_strict():
-    res = _mypy(*NOT_YET_STRICT)
-    assert res.returncode == 0, res.stdout + res.stderr
+def test_every_module_is_strict():
+    assert not NOT_YET_STRICT, "the whole package is held to mypy --strict"
 
 
 def test_readme_examples_type_check(tmp_path):

@@ -33,7 +33,7 @@ from __future__ import annotations
 import copy as _copy
 import re
 from functools import lru_cache
-from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ._board import Board, row_index as _name_index, row_name as _name
 
@@ -46,7 +46,7 @@ GAP_MIN = 5  # the `gap` rule: at least this many empty ring cells on both sides
 
 # A move, parsed: ("stone", cell) | ("new", colour, cell) | ("extend", frozenset{(cell, colour), ...})
 # | ("swap",).  Colours are 1..5 for A..E.
-Move = tuple
+Move = Tuple[Any, ...]
 
 
 class IllegalMove(ValueError):
@@ -174,7 +174,7 @@ class Quintun:
     # ----------------------------------------------------------------- set-up
 
     @classmethod
-    def from_position(cls, position: Mapping[str, Union[int, str]], to_move: int = 1, **options) -> "Quintun":
+    def from_position(cls, position: Mapping[str, Union[int, str]], to_move: int = 1, **options: Any) -> "Quintun":
         """A position for tests: ``{"j4": 1, "m5": 2, "i1": "A"}`` (record labels;
         values 1/2 or a neutral letter "A".."E", or -1..-5).  No swap is offered.
         If a player already qualifies the game is over: the player who moved last
@@ -208,7 +208,7 @@ class Quintun:
         return g
 
     @classmethod
-    def replay(cls, moves: Union[str, Iterable[str]], **options) -> "Quintun":
+    def replay(cls, moves: Union[str, Iterable[str]], **options: Any) -> "Quintun":
         """Play a sequence of moves (or a numbered record text, see ``read_record``)."""
         if isinstance(moves, str):
             moves = read_record(moves) if re.search(r"^\s*\d+\s", moves, re.M) else moves.split()
@@ -226,12 +226,12 @@ class Quintun:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Quintun):
             return NotImplemented
-        return self._key() == other._key()
+        return bool(self._key() == other._key())
 
     def __hash__(self) -> int:
         return hash(self._key())
 
-    def _key(self):
+    def _key(self) -> Tuple[Any, ...]:
         return (self.size, self.placement, self.swap, tuple(self._cells), self.to_move,
                 self._swap_legal(), self.is_over, self.winners)
 
@@ -288,9 +288,9 @@ class Quintun:
         if kind == "swap":
             return "swap"
         if kind == "stone":
-            return geo.labels[move[1]]
+            return str(geo.labels[move[1]])
         if kind == "new":
-            return COLOURS[move[1] - 1] + geo.labels[move[2]]
+            return str(COLOURS[move[1] - 1] + geo.labels[move[2]])
         (c1, k1), (c2, k2) = sorted(move[1], key=lambda ck: (geo.xy[ck[0]][1], geo.xy[ck[0]][0]))
         (x1, r1), (x2, r2) = geo.xy[c1], geo.xy[c2]
         if k1 == k2 and r1 == r2 and self._compact_allowed():
@@ -346,7 +346,7 @@ class Quintun:
         raise IllegalMove("syntax", f"cannot read move {text!r}")
 
     @staticmethod
-    def _extend(stones, text) -> Move:
+    def _extend(stones: List[Tuple[int, int]], text: str) -> Move:
         if stones[0][0] == stones[1][0]:
             raise IllegalMove("extend_same_cell", f"{text!r}: both stones on one cell")
         return ("extend", frozenset(stones))
@@ -478,6 +478,7 @@ class Quintun:
         kind = move[0]
         mover = self.to_move
         if kind == "swap":
+            assert self._first_stone is not None  # swap is legal only after a first stone
             self._cells[self._first_stone] = WHITE
             self.to_move = BLACK
         else:
@@ -601,7 +602,8 @@ class Quintun:
 
     def scores(self) -> Tuple[int, int]:
         """Per player: the most neutral colours one of its groups touches."""
-        return tuple(max((len(cols) for _, cols in self.groups(p)), default=0) for p in (BLACK, WHITE))
+        black, white = (max((len(cols) for _, cols in self.groups(p)), default=0) for p in (BLACK, WHITE))
+        return (black, white)
 
     def __repr__(self) -> str:
         return f"Quintun(size={self.size}, placement={self.placement!r}, swap={self.swap}) after {len(self.history)} moves"

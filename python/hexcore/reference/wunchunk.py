@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import itertools
 from math import comb
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ._board import Board
 
@@ -123,7 +123,7 @@ class Wunchunk:
         to_move: int = 1,
         colour1_turns: int = 2,
         passes: int = 0,
-        **options,
+        **options: Any,
     ) -> "Wunchunk":
         """A test position in the regular phase.
 
@@ -258,7 +258,7 @@ class Wunchunk:
         return [vecs[self._seat_colour[seat] - 1] for seat in range(1, self.players + 1)]
 
     # ---------------------------------------------------------------- parsing
-    def _parse(self, move: str):
+    def _parse(self, move: str) -> Tuple[Any, ...]:
         """Return ("pass",), ("swap",) or ("place", [(cell, colour), ...]);
         raises IllegalMove.  Checks follow AP's order so that the reasons
         match: counts first, then each step in the order written."""
@@ -449,7 +449,7 @@ class Wunchunk:
         kmax = min(self.allotment, n_empty)
         extra = 1 + (1 if self._swap_legal() else 0)
         if not self.balance_turn:
-            return extra + sum(comb(n_empty, k) * self.players ** k for k in range(1, kmax + 1))
+            return int(extra + sum(comb(n_empty, k) * self.players ** k for k in range(1, kmax + 1)))
         f = self._colour1_sets(kmax)
         total = 0
         for k in range(1, kmax + 1):
@@ -477,7 +477,7 @@ class Wunchunk:
         chunk_ids = [gi for gi, g in enumerate(groups) if len(g) >= 2]
         f = [0] * (jmax + 1)
 
-        def add_T(T: frozenset) -> None:
+        def add_T(T: FrozenSet[int]) -> None:
             t = len(T)
             ones = {v for v, c in enumerate(cells) if c == 1} | set(T)
             free = [
@@ -500,7 +500,8 @@ class Wunchunk:
                 add_T(T)
         return f
 
-    def _grow(self, root, tmax, comp_of, groups):
+    def _grow(self, root: Set[int], tmax: int, comp_of: Dict[int, int],
+              groups: List[List[int]]) -> Iterator[Tuple[FrozenSet[int], Set[int]]]:
         """Yield (T, region) for every set T of at most tmax empty cells such
         that region = root + T + the colour-1 groups touching T is connected,
         each T exactly once (the usual connected-set enumeration: a cell
@@ -508,7 +509,7 @@ class Wunchunk:
         nb = self.board.neighbors
         cells = self._cells
 
-        def absorb(region, v):
+        def absorb(region: Set[int], v: int) -> Set[int]:
             region = set(region)
             region.add(v)
             for w in nb[v]:
@@ -516,10 +517,11 @@ class Wunchunk:
                     region |= set(groups[comp_of[w]])
             return region
 
-        def frontier(region):
+        def frontier(region: Set[int]) -> List[int]:
             return sorted({w for v in region for w in nb[v] if cells[w] == 0 and w not in region})
 
-        def rec(T, region, cand, excluded):
+        def rec(T: Set[int], region: Set[int], cand: List[int],
+                excluded: Set[int]) -> Iterator[Tuple[FrozenSet[int], Set[int]]]:
             yield frozenset(T), region
             if len(T) == tmax:
                 return
@@ -544,9 +546,9 @@ class Wunchunk:
         # DP over cells in index order; state = chosen cells that may still
         # conflict with a later cell, plus how many were chosen.
         last_nb = {v: max([w for w in nb[v]], default=v) for v in free}
-        states: Dict[Tuple[frozenset, int], int] = {(frozenset(), 0): 1}
+        states: Dict[Tuple[FrozenSet[int], int], int] = {(frozenset(), 0): 1}
         for v in sorted(free_set):
-            new: Dict[Tuple[frozenset, int], int] = {}
+            new: Dict[Tuple[FrozenSet[int], int], int] = {}
             for (active, m), ways in states.items():
                 keep = frozenset(u for u in active if last_nb[u] > v)
                 new[(keep, m)] = new.get((keep, m), 0) + ways
@@ -567,7 +569,7 @@ class Wunchunk:
         )
 
 
-def replay_ap_record(moves: Sequence[str], **options) -> Wunchunk:
+def replay_ap_record(moves: Sequence[str], **options: Any) -> Wunchunk:
     """Replay AP's move list (flattened rounds).  The pass AP inserts after an
     open-start ``swap`` is skipped; ``resign`` stops the replay."""
     g = Wunchunk(**options)
