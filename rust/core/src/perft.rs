@@ -144,6 +144,27 @@ pub fn perft<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize) -> u128 {
     if g.is_over() && !g.mid_turn() {
         return 0;
     }
+    if unit == Unit::Move && depth >= 3 {
+        // Split two levels down: many more, smaller tasks balance the threads.
+        let mut moves: Vec<MoveActions> = Vec::new();
+        let _ = g.legal_moves(u128::MAX, &mut moves);
+        let mut tasks: Vec<G> = Vec::new();
+        for m in &moves {
+            let mut c = g.clone();
+            c.play_move(m);
+            if c.is_over() {
+                continue;
+            }
+            let mut replies: Vec<MoveActions> = Vec::new();
+            let _ = c.legal_moves(u128::MAX, &mut replies);
+            for r in &replies {
+                let mut cc = c.clone();
+                cc.play_move(r);
+                tasks.push(cc);
+            }
+        }
+        return pool(threads).install(|| tasks.par_iter().map(|t| perft_moves(t, depth - 2)).sum());
+    }
     divide(g, depth, unit, threads).iter().map(|x| x.1).sum()
 }
 
