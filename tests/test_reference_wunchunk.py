@@ -1,36 +1,16 @@
 """The pure-Python Wunchunk reference against the rule card and Abstract Play's data."""
 from __future__ import annotations
 
-import itertools
 import json
-import os
 import random
 from math import comb
-from pathlib import Path
 
 import pytest
 
 from hexcore.reference.wunchunk import IllegalMove, Wunchunk, replay_ap_record
+from ap_wunchunk import AP_REASON, DATA, ap_truncate
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "seeds" / "wunchunk"
-if not DATA.is_dir():  # pragma: no cover - fall back to the shared copy
-    DATA = Path(os.environ.get("HEXCORE_SHARED", "/work/shared")) / "data" / "wunchunk"
 
-# AP's rejection codes -> our reasons
-AP_REASON = {
-    "INVALID_COLOUR": "bad_colour",
-    "INVALID_CELL": "unknown_cell",
-    "OCCUPIED": "occupied",
-    "TOO_MANY": "too_many_stones",
-    "BOARD_FULL": "more_than_empty",
-    "BALANCE": "balance",
-    "MUST_CHOOSE": "open_choice",
-    "INCOMPLETE": "open_setup",
-    "SETUP_TOOMANY": "open_setup",
-    "SETUP_CHUNKS": "open_setup",
-    "INVALID_MOVE": "swap_not_allowed",
-}
 
 
 def load_records():
@@ -49,17 +29,6 @@ def load_traces():
     return out
 
 
-def ap_truncate(vectors):
-    """AP shows score vectors cut after the entry that decides the ranking."""
-    cand = list(range(len(vectors)))
-    cutoff = 0
-    for i in range(len(vectors[0])):
-        cutoff = i
-        low = min(vectors[p][i] for p in cand)
-        cand = [p for p in cand if vectors[p][i] == low]
-        if len(cand) == 1:
-            break
-    return [v[: cutoff + 1] for v in vectors]
 
 
 def board_dict(g):

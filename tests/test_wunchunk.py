@@ -3,10 +3,8 @@ the pure-Python reference, the action API and perft."""
 from __future__ import annotations
 
 import json
-import os
 import pickle
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,39 +12,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import hexcore as hc
+from ap_wunchunk import AP_REASON, DATA, ap_truncate
 from hexcore.reference.wunchunk import IllegalMove
 from hexcore.reference.wunchunk import Wunchunk as RefWunchunk
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "seeds" / "wunchunk"
-if not DATA.is_dir():  # pragma: no cover
-    DATA = Path(os.environ.get("HEXCORE_SHARED", "/work/shared")) / "data" / "wunchunk"
-
-AP_REASON = {
-    "INVALID_COLOUR": "bad_colour",
-    "INVALID_CELL": "unknown_cell",
-    "OCCUPIED": "occupied",
-    "TOO_MANY": "too_many_stones",
-    "BOARD_FULL": "more_than_empty",
-    "BALANCE": "balance",
-    "MUST_CHOOSE": "open_choice",
-    "INCOMPLETE": "open_setup",
-    "SETUP_TOOMANY": "open_setup",
-    "SETUP_CHUNKS": "open_setup",
-    "INVALID_MOVE": "swap_not_allowed",
-}
 
 
-def ap_truncate(vectors):
-    cand = list(range(len(vectors)))
-    cutoff = 0
-    for i in range(len(vectors[0])):
-        cutoff = i
-        low = min(vectors[p][i] for p in cand)
-        cand = [p for p in cand if vectors[p][i] == low]
-        if len(cand) == 1:
-            break
-    return [list(v[: cutoff + 1]) for v in vectors]
+
 
 
 def board_dict(g):
