@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import hexcore as hc
+from conftest import ref_perft
 from hexcore import reference
 from conftest import load_json, load_jsonl
 
@@ -198,7 +199,6 @@ def _random_game(seed, opts):
 
     rng = random.Random(seed)
     g, r = hc.Churn(**opts), reference.Churn(**opts)
-    undo_checks = []
     while not r.is_over:
         legal = sorted(r.legal_moves())
         assert sorted(g.legal_moves()) == legal
@@ -240,19 +240,6 @@ def test_perft_move_action_reference(opts):
         assert n == ref_perft(reference.Churn(**opts), d)
     div = hc.perft(g, 2, divide=True)
     assert sum(c for _, c in div) == hc.perft(g, 2) and len(div) == g.count_moves()
-
-
-def ref_perft(r, depth):
-    if depth == 0:
-        return 1
-    if r.is_over:
-        return 0
-    total = 0
-    for m in r.legal_moves():
-        c = r.copy()
-        c.play(m)
-        total += ref_perft(c, depth - 1)
-    return total
 
 
 def test_perft_midgame_and_end():

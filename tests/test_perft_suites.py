@@ -5,7 +5,7 @@ import os
 import pytest
 
 import hexcore as hc
-from conftest import SEEDS
+from conftest import SEEDS, ref_perft
 from hexcore.perft_suite import load_suite, parse_suite, run_suite
 
 LIMIT = int(os.environ.get("HEXCORE_PERFT_LIMIT", "3000000"))
@@ -40,21 +40,6 @@ def test_suite_parser_errors():
 REF_LIMIT = int(os.environ.get("HEXCORE_REF_PERFT_LIMIT", "20000"))
 
 
-def ref_perft(r, depth):
-    if depth == 0:
-        return 1
-    if r.is_over:
-        return 0
-    if depth == 1:
-        return r.count_moves()
-    total = 0
-    for m in r.legal_moves():
-        c = r.copy()
-        c.play(m)
-        total += ref_perft(c, depth - 1)
-    return total
-
-
 @pytest.mark.parametrize("path", SUITES, ids=lambda p: p.stem)
 def test_suite_against_reference(path):
     from hexcore import reference
@@ -69,6 +54,6 @@ def test_suite_against_reference(path):
             r.play(m)
         for d, n in sorted(e.counts.items()):
             if n <= REF_LIMIT:
-                assert ref_perft(r, d) == n, (e.id, d)
+                assert ref_perft(r, d, bulk=True) == n, (e.id, d)
                 checked += 1
     assert checked

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import hexcore as hc
+from conftest import ref_perft
 from hexcore.reference.quintun import IllegalMove, Quintun as RefQuintun, read_record
 from conftest import load_json, load_jsonl
 
@@ -221,18 +222,6 @@ def test_perft_move_equals_action(index):
 
 
 def test_perft_small_tree_against_reference():
-    def ref_perft(r, depth):
-        if depth == 0:
-            return 1
-        if r.is_over:
-            return 0
-        total = 0
-        for mv in r.legal_moves():
-            c = r.copy()
-            c.play(mv)
-            total += ref_perft(c, depth - 1)
-        return total
-
     g = hc.Quintun.replay(["Ae1", "g3", "Bq5"], size=5)
     r = RefQuintun.replay(["Ae1", "g3", "Bq5"], size=5)
     assert hc.perft(g, 2) == ref_perft(r, 2)

@@ -221,6 +221,12 @@ impl Groups {
         debug_assert_eq!(self.colour[cell], 0, "place on an occupied cell");
         self.colour[cell] = colour;
         self.stones[colour as usize] += 1;
+        self.start_group(cell, colour);
+    }
+
+    /// Make the stone already on `cell` a group of its own.
+    #[inline]
+    fn start_group(&mut self, cell: usize, colour: u8) {
         self.root[cell] = cell as u16;
         self.next[cell] = cell as u16;
         self.size[cell] = 1;
@@ -254,12 +260,7 @@ impl Groups {
             }
         }
         if best == NO_CELL {
-            self.root[cell] = cell as u16;
-            self.next[cell] = cell as u16;
-            self.size[cell] = 1;
-            self.mask[cell] = 0;
-            self.hist_add(colour, 1, 1);
-            self.roots[colour as usize].insert(cell);
+            self.start_group(cell, colour);
             return cell;
         }
         let b = best as usize;
