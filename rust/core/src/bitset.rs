@@ -1,4 +1,63 @@
-//! A bit set over cell indices.
+//! A bit set over cell indices, and word-level bit helpers shared by the games.
+
+use crate::unchecked::{get, get_mut};
+
+/// `SELECT_IN_BYTE[b * 8 + k]`: position of the k-th set bit of byte `b`.
+static SELECT_IN_BYTE: [u8; 2048] = {
+    let mut t = [0u8; 2048];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        let mut i = 0;
+        while i < 8 {
+            if b >> i & 1 != 0 {
+                t[b * 8 + k] = i as u8;
+                k += 1;
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Position of the k-th set bit (0-based) of `w`; `k` must be below
+/// `w.count_ones()`. Branch-free: byte counts by SWAR, then a byte table.
+#[inline]
+pub fn select64(w: u64, k: u32) -> u32 {
+    const L8: u64 = 0x0101_0101_0101_0101;
+    const H8: u64 = 0x8080_8080_8080_8080;
+    debug_assert!(k < w.count_ones());
+    let mut s = w - ((w >> 1) & 0x5555_5555_5555_5555);
+    s = (s & 0x3333_3333_3333_3333) + ((s >> 2) & 0x3333_3333_3333_3333);
+    s = (s + (s >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    // Byte i of `prefix`: set bits in bytes 0..=i (at most 64, so no carries).
+    let prefix = s.wrapping_mul(L8);
+    // High bit of byte i set when prefix_i <= k; prefixes only grow, so the
+    // count of such bytes is the index of the byte holding the answer.
+    let le = ((k as u64).wrapping_mul(L8) | H8).wrapping_sub(prefix) & H8;
+    let byte = le.count_ones();
+    let before = ((prefix << 8) >> (8 * byte)) as u32 & 0xff;
+    let b = (w >> (8 * byte)) as usize & 0xff;
+    8 * byte + SELECT_IN_BYTE[b * 8 + (k - before) as usize] as u32
+}
+
+/// Set bits of a word, lowest first.
+#[derive(Debug, Clone, Copy)]
+pub struct BitIter(pub u64);
+
+impl Iterator for BitIter {
+    type Item = u32;
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        if self.0 == 0 {
+            return None;
+        }
+        let t = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(t)
+    }
+}
 
 #[derive(Debug, PartialEq, Eq, Default)]
 pub struct BitSet {
@@ -18,6 +77,54 @@ impl Clone for BitSet {
 impl BitSet {
     pub fn new(bits: usize) -> BitSet {
         BitSet { words: vec![0; bits.div_ceil(64)] }
+    }
+
+    /// Insert `i` when `cond` holds, without a branch.
+    #[inline]
+    pub fn insert_if(&mut self, i: usize, cond: bool) {
+        self.words[i >> 6] |= (cond as u64) << (i & 63);
+    }
+
+    /// [`BitSet::insert_if`] without the bounds test.
+    ///
+    /// # Safety
+    /// `i` is below the capacity the set was created with (rounded up to 64).
+    #[inline(always)]
+    pub(crate) unsafe fn insert_if_unchecked(&mut self, i: usize, cond: bool) {
+        unsafe { *get_mut(&mut self.words, i >> 6) |= (cond as u64) << (i & 63) }
+    }
+
+    /// [`BitSet::remove`] without the bounds test.
+    ///
+    /// # Safety
+    /// As for [`BitSet::insert_if_unchecked`].
+    #[inline(always)]
+    pub(crate) unsafe fn remove_unchecked(&mut self, i: usize) {
+        unsafe { *get_mut(&mut self.words, i >> 6) &= !(1 << (i & 63)) }
+    }
+
+    /// [`BitSet::contains`] without the bounds test.
+    ///
+    /// # Safety
+    /// As for [`BitSet::insert_if_unchecked`].
+    #[inline(always)]
+    pub(crate) unsafe fn contains_unchecked(&self, i: usize) -> bool {
+        unsafe { get(&self.words, i >> 6) >> (i & 63) & 1 != 0 }
+    }
+
+    /// [`BitSet::remove_word_mask`] without the bounds test.
+    ///
+    /// # Safety
+    /// `word` is below the number of words.
+    #[inline(always)]
+    pub(crate) unsafe fn remove_word_mask_unchecked(&mut self, word: usize, mask: u64) {
+        unsafe { *get_mut(&mut self.words, word) &= !mask }
+    }
+
+    /// The words, lowest cells first.
+    #[inline]
+    pub fn words(&self) -> &[u64] {
+        &self.words
     }
 
     /// Clear the bits of `mask` in word `word`.
@@ -61,11 +168,7 @@ impl BitSet {
         for (wi, &w) in self.words.iter().enumerate() {
             let c = w.count_ones() as usize;
             if k < c {
-                let mut w = w;
-                for _ in 0..k {
-                    w &= w - 1;
-                }
-                return Some(wi * 64 + w.trailing_zeros() as usize);
+                return Some(wi * 64 + select64(w, k as u32) as usize);
             }
             k -= c;
         }
@@ -73,24 +176,33 @@ impl BitSet {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.words.iter().enumerate().flat_map(|(wi, &w)| {
-            let mut w = w;
-            std::iter::from_fn(move || {
-                if w == 0 {
-                    None
-                } else {
-                    let t = w.trailing_zeros() as usize;
-                    w &= w - 1;
-                    Some(wi * 64 + t)
-                }
-            })
-        })
+        self.words.iter().enumerate().flat_map(|(wi, &w)| BitIter(w).map(move |t| wi * 64 + t as usize))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn select64_matches_naive() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut words = vec![0, 1, 1 << 63, u64::MAX, 0x8000_0000_0000_0001, 0x00ff_0000_0000_ff00];
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            words.push(x & x.rotate_left(23));
+            words.push(x);
+        }
+        for w in words {
+            let bits: Vec<u32> = (0..64).filter(|&i| w >> i & 1 != 0).collect();
+            for (k, &b) in bits.iter().enumerate() {
+                assert_eq!(select64(w, k as u32), b, "word {w:#x}, k {k}");
+            }
+            assert_eq!(BitIter(w).collect::<Vec<_>>(), bits);
+        }
+    }
 
     #[test]
     fn select_and_iter() {

@@ -74,6 +74,8 @@ pub struct Board {
     degree: Vec<u8>,
     /// Neighbour in each of the `CYCLIC_DIRECTIONS` (`NO_CELL` off the board).
     cyclic: Vec<[u16; 6]>,
+    /// `cyclic` with off-board entries replaced by `num_cells` (a sentinel).
+    cyclic_padded: Vec<[u16; 6]>,
     /// The neighbours of each cell as bit-set words: up to six (word, mask)
     /// pairs, unused ones with mask 0.
     neighbor_words: Vec<[(u16, u64); 6]>,
@@ -183,6 +185,8 @@ impl Board {
             .iter()
             .map(|&(q, r)| CYCLIC_DIRECTIONS.map(|(dq, dr)| lookup(q + dq, r + dr)))
             .collect();
+        let cyclic_padded: Vec<[u16; 6]> =
+            cyclic.iter().map(|cy| cy.map(|c| if c == NO_CELL { total as u16 } else { c })).collect();
         // Sides, clockwise from the top edge, each from corner to corner.
         let top = |i: usize| rows[nrows - 1 - i];
         let first = |i: usize| top(i).0;
@@ -226,6 +230,7 @@ impl Board {
             neighbors,
             degree,
             cyclic,
+            cyclic_padded,
             neighbor_words,
             zobrist,
             rows,
@@ -326,6 +331,19 @@ impl Board {
     #[inline]
     pub fn cyclic_neighbors(&self, cell: usize) -> &[u16; 6] {
         &self.cyclic[cell]
+    }
+
+    /// [`Board::cyclic_neighbors`] with `num_cells()` in place of `NO_CELL`,
+    /// for tables that keep one spare sentinel entry and skip the bounds test.
+    #[inline]
+    pub fn cyclic_neighbors_padded(&self, cell: usize) -> &[u16; 6] {
+        &self.cyclic_padded[cell]
+    }
+
+    /// The whole table behind [`Board::cyclic_neighbors_padded`].
+    #[inline]
+    pub fn cyclic_padded_table(&self) -> &[[u16; 6]] {
+        &self.cyclic_padded
     }
 
     /// Neighbours of `cell` as (bit-set word, mask) pairs; unused pairs have mask 0.

@@ -14,7 +14,8 @@ use std::sync::Arc;
 use rand::Rng;
 use smallvec::smallvec;
 
-use crate::bitset::BitSet;
+use crate::bitset::{BitIter, BitSet};
+use crate::unchecked::{get, get_mut};
 use crate::board::{Board, NO_CELL};
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
@@ -25,10 +26,12 @@ pub struct Churn {
     board: Arc<Board>,
     pie: bool,
     groups: Groups,
-    /// `nmask[(colour-1) * n + cell]`: bit j set when the neighbour of `cell`
-    /// in cyclic direction j holds `colour`.
-    nmask: Vec<u8>,
-    /// Per colour: empty cells with no neighbour of that colour.
+    /// `nmask[colour - 1][cell]`: bit j set when the neighbour of `cell` in
+    /// cyclic direction j holds `colour`. One spare entry at index `n` takes
+    /// the writes for off-board neighbours.
+    nmask: [Vec<u8>; 2],
+    /// Per colour: empty cells with no neighbour of that colour. Like `empty`,
+    /// sized for `n + 1` cells; the sentinel `n` is never a member.
     iso: [BitSet; 2],
     empty: BitSet,
     num_empty: usize,
@@ -38,6 +41,8 @@ pub struct Churn {
     over: bool,
     winners: WinnerMask,
     hash: u64,
+    /// Scratch list of removed cells (kept to reuse its allocation).
+    gone: Vec<u16>,
 }
 
 impl Clone for Churn {
@@ -56,6 +61,7 @@ impl Clone for Churn {
             over: self.over,
             winners: self.winners,
             hash: self.hash,
+            gone: Vec::new(),
         }
     }
 
@@ -66,7 +72,8 @@ impl Clone for Churn {
         }
         self.pie = s.pie;
         self.groups.clone_from(&s.groups);
-        self.nmask.clone_from(&s.nmask);
+        self.nmask[0].clone_from(&s.nmask[0]);
+        self.nmask[1].clone_from(&s.nmask[1]);
         self.iso[0].clone_from(&s.iso[0]);
         self.iso[1].clone_from(&s.iso[1]);
         self.empty.clone_from(&s.empty);
@@ -88,6 +95,66 @@ pub struct ChurnUndo {
     swap_available: bool,
 }
 
+/// `HEADS[m]`: for a 6-bit mask of friendly neighbour directions, the first
+/// direction of each cyclic run of set bits (at most three), padded by
+/// repeating the first. Neighbours in one run share a group, so these are
+/// the only neighbours whose groups need a look. For `m = 63` (one closed
+/// ring) it is direction 0; for `m = 0` it is unused.
+static HEADS: [[u8; 3]; 64] = {
+    let mut t = [[0u8; 3]; 64];
+    let mut m = 1;
+    while m < 64 {
+        let prev = ((m << 1) | (m >> 5)) & 0x3f;
+        let heads = m & !prev;
+        let mut out = [0u8; 3];
+        let mut k = 0;
+        let mut j = 0;
+        while j < 6 {
+            if heads >> j & 1 != 0 {
+                out[k] = j as u8;
+                k += 1;
+            }
+            j += 1;
+        }
+        while k > 0 && k < 3 {
+            out[k] = out[0];
+            k += 1;
+        }
+        t[m] = out;
+        m += 1;
+    }
+    t
+};
+
+/// [`Churn::formed_size`] on the raw tables: `nmask` of the mover, the
+/// board's padded cyclic neighbours, and the groups.
+///
+/// # Safety
+/// `cell` is a cell of the board the tables belong to.
+#[inline(always)]
+unsafe fn formed_size_at(nmask: &[u8], cyt: &[[u16; 6]], groups: &Groups, cell: usize) -> usize {
+    unsafe {
+        let m = get(nmask, cell);
+        if m == 0 {
+            return 1;
+        }
+        let [d0, d1, d2] = get(&HEADS, m as usize & 63);
+        let cy = get(cyt, cell);
+        // Head directions hold friendly stones, so these are cells.
+        let (roots, sizes) = (groups.root_table(), groups.size_table());
+        let r0 = get(roots, get(&cy, d0 as usize) as usize);
+        let r1 = get(roots, get(&cy, d1 as usize) as usize);
+        let r2 = get(roots, get(&cy, d2 as usize) as usize);
+        // Load all three sizes and mask out repeats: no data-dependent branch.
+        let keep1 = 0u32.wrapping_sub((r1 != r0) as u32);
+        let keep2 = 0u32.wrapping_sub((r2 != r0 && r2 != r1) as u32);
+        let s0 = get(sizes, r0 as usize) as u32;
+        let s1 = get(sizes, r1 as usize) as u32 & keep1;
+        let s2 = get(sizes, r2 as usize) as u32 & keep2;
+        (1 + s0 + s1 + s2) as usize
+    }
+}
+
 const KIND_SWAP_FLAG: u64 = 1;
 const KIND_TO_MOVE: u64 = 2;
 
@@ -97,9 +164,9 @@ impl Churn {
         let n = board.num_cells();
         let mut g = Churn {
             groups: Groups::new(n, 2),
-            nmask: vec![0; 2 * n],
-            iso: [BitSet::new(n), BitSet::new(n)],
-            empty: BitSet::new(n),
+            nmask: [vec![0; n + 1], vec![0; n + 1]],
+            iso: [BitSet::new(n + 1), BitSet::new(n + 1)],
+            empty: BitSet::new(n + 1),
             num_empty: n,
             to_move: 1,
             ply: 0,
@@ -107,6 +174,7 @@ impl Churn {
             over: false,
             winners: 0,
             hash: 0,
+            gone: Vec::new(),
             pie,
             board,
         };
@@ -169,7 +237,7 @@ impl Churn {
         let n = board.num_cells();
         let colours: Vec<u8> = self.groups.colours().to_vec();
         self.groups.rebuild(&board, &colours);
-        self.nmask.iter_mut().for_each(|x| *x = 0);
+        self.nmask.iter_mut().for_each(|v| v.iter_mut().for_each(|x| *x = 0));
         self.empty.clear();
         self.iso[0].clear();
         self.iso[1].clear();
@@ -184,7 +252,7 @@ impl Churn {
                 hash ^= board.zobrist_key(cell, c as usize);
                 for (j, &nb) in board.cyclic_neighbors(cell).iter().enumerate() {
                     if nb != NO_CELL {
-                        self.nmask[(c as usize - 1) * n + nb as usize] |= 1 << ((j + 3) % 6);
+                        self.nmask[c as usize - 1][nb as usize] |= 1 << ((j + 3) % 6);
                     }
                 }
             }
@@ -192,7 +260,7 @@ impl Churn {
         for cell in 0..n {
             if colours[cell] == 0 {
                 for k in 0..2 {
-                    if self.nmask[k * n + cell] == 0 {
+                    if self.nmask[k][cell] == 0 {
                         self.iso[k].insert(cell);
                     }
                 }
@@ -214,111 +282,89 @@ impl Churn {
     /// Returns the size of the group formed.
     #[inline]
     fn put(&mut self, cell: usize, colour: u8) -> usize {
-        let n = self.board.num_cells();
         let k = colour as usize - 1;
-        self.empty.remove(cell);
-        self.iso[0].remove(cell);
-        self.iso[1].remove(cell);
+        let board = &*self.board;
+        // Checked: `cell` is a cell, so every index below is at most `n`,
+        // which the tables and bit sets (sized `n + 1`) hold.
+        let cy = board.cyclic_neighbors_padded(cell);
+        self.hash ^= board.zobrist_key(cell, colour as usize);
         self.num_empty -= 1;
-        self.hash ^= self.board.zobrist_key(cell, colour as usize);
-        let cy = *self.board.cyclic_neighbors(cell);
-        for (j, &nb) in cy.iter().enumerate() {
-            if nb != NO_CELL {
-                self.nmask[k * n + nb as usize] |= 1 << ((j + 3) % 6);
+        let nmask = &mut self.nmask[k];
+        // SAFETY: indices are cells or the sentinel `n`; see above.
+        unsafe {
+            self.empty.remove_unchecked(cell);
+            self.iso[0].remove_unchecked(cell);
+            self.iso[1].remove_unchecked(cell);
+            for (j, &nb) in cy.iter().enumerate() {
+                *get_mut(nmask, nb as usize) |= 1 << ((j + 3) % 6);
+            }
+            // The neighbours now touch this colour: none is isolated for it.
+            for &(w, mask) in board.neighbor_words(cell) {
+                self.iso[k].remove_word_mask_unchecked(w as usize, mask);
+            }
+            if get(nmask, cell) == 0 {
+                self.groups.place_alone(cell, colour);
+                return 1;
             }
         }
-        // The neighbours now touch this colour: none is isolated for it.
-        for &(w, mask) in self.board.neighbor_words(cell) {
-            self.iso[k].remove_word_mask(w as usize, mask);
-        }
-        if self.nmask[k * n + cell] == 0 {
-            self.groups.place_alone(cell, colour);
-            return 1;
-        }
-        let board = &*self.board;
         let root = self.groups.place(board, cell, colour);
         self.groups.size_at_root(root)
     }
 
-    /// Bookkeeping for a stone of `colour` that left `cell`.
+    /// Bookkeeping for a stone of `colour` that left `cell`. When a group
+    /// goes, its cells are lifted one by one; a cell's isolation is settled
+    /// at its own turn or at a later neighbour's.
     #[inline]
     fn lifted(&mut self, cell: usize, colour: u8) {
-        let n = self.board.num_cells();
         let k = colour as usize - 1;
-        self.empty.insert(cell);
+        let board = &*self.board;
+        let cy = board.cyclic_neighbors_padded(cell);
+        self.hash ^= board.zobrist_key(cell, colour as usize);
         self.num_empty += 1;
-        self.hash ^= self.board.zobrist_key(cell, colour as usize);
-        for j in 0..2 {
-            if self.nmask[j * n + cell] == 0 {
-                self.iso[j].insert(cell);
-            }
-        }
-        let cy = *self.board.cyclic_neighbors(cell);
-        for (j, &nb) in cy.iter().enumerate() {
-            if nb != NO_CELL {
+        // SAFETY: as in `put`.
+        unsafe {
+            self.empty.insert_if_unchecked(cell, true);
+            self.iso[0].insert_if_unchecked(cell, get(&self.nmask[0], cell) == 0);
+            self.iso[1].insert_if_unchecked(cell, get(&self.nmask[1], cell) == 0);
+            let nmask = &mut self.nmask[k];
+            for (j, &nb) in cy.iter().enumerate() {
                 let nb = nb as usize;
-                let m = &mut self.nmask[k * n + nb];
+                let m = get_mut(nmask, nb);
                 *m &= !(1 << ((j + 3) % 6));
-                if *m == 0 && self.groups.colour(nb) == 0 {
-                    self.iso[k].insert(nb);
-                }
+                let free = *m == 0 && self.empty.contains_unchecked(nb);
+                self.iso[k].insert_if_unchecked(nb, free);
             }
         }
     }
 
     /// Size of the group a stone of the player to move at empty `cell` would
-    /// form, or any value above `bound` once it is known to exceed it.
-    /// Neighbours adjacent around the cell share a group, so only the first
-    /// stone of each run of friendly neighbours needs a look.
+    /// form: 1 + the sizes of the distinct friendly groups it touches.
     #[inline]
-    fn formed_size(&self, cell: usize, bound: usize) -> usize {
-        let n = self.board.num_cells();
+    fn formed_size(&self, cell: usize) -> usize {
+        assert!(cell < self.board.num_cells());
         let k = self.to_move as usize - 1;
-        let m = self.nmask[k * n + cell] as u32;
-        if m == 0 {
-            return 1;
-        }
-        let cy = self.board.cyclic_neighbors(cell);
-        let prev = ((m << 1) | (m >> 5)) & 0x3f;
-        let mut heads = m & !prev;
-        if heads == 0 {
-            // All six neighbours are friendly: one ring, one group.
-            return 1 + self.groups.size_at_root(self.groups.root_of_stone(cy[0] as usize));
-        }
-        let mut seen = [usize::MAX; 3];
-        let mut total = 1;
-        let mut i = 0;
-        while heads != 0 {
-            let j = heads.trailing_zeros() as usize;
-            heads &= heads - 1;
-            let r = self.groups.root_of_stone(cy[j] as usize);
-            if seen[..i].contains(&r) {
-                continue;
-            }
-            seen[i] = r;
-            i += 1;
-            total += self.groups.size_at_root(r);
-            if total > bound {
-                return total;
-            }
-        }
-        total
+        // SAFETY: `cell` is a cell.
+        unsafe { formed_size_at(&self.nmask[k], self.board.cyclic_padded_table(), &self.groups, cell) }
     }
 
     /// Remove every group of `colour` strictly smaller than `size`.
     fn remove_smaller(&mut self, colour: u8, size: usize, removed: Option<&mut Vec<u16>>) {
-        let mut doomed: smallvec::SmallVec<[u16; 32]> = smallvec::SmallVec::new();
-        for r in self.groups.root_set(colour).iter() {
-            if self.groups.group_size(r) < size {
-                doomed.push(r as u16);
+        let mut gone = std::mem::take(&mut self.gone);
+        gone.clear();
+        for wi in 0..self.groups.root_set(colour).words().len() {
+            let w = self.groups.root_set(colour).words()[wi];
+            let sizes = self.groups.size_table();
+            let mut doomed = 0u64;
+            for t in BitIter(w) {
+                // SAFETY: roots are cells.
+                let s = unsafe { get(sizes, wi * 64 + t as usize) } as usize;
+                doomed |= ((s < size) as u64) << t;
             }
-        }
-        if doomed.is_empty() {
-            return;
-        }
-        let mut gone: smallvec::SmallVec<[u16; 64]> = smallvec::SmallVec::new();
-        for &r in &doomed {
-            self.groups.remove_group(r as usize, |c| gone.push(c as u16));
+            for t in BitIter(doomed) {
+                let root = wi * 64 + t as usize;
+                gone.reserve(self.groups.size_at_root(root));
+                self.groups.remove_group(root, |c| gone.push(c as u16));
+            }
         }
         for &c in &gone {
             self.lifted(c as usize, colour);
@@ -326,6 +372,7 @@ impl Churn {
         if let Some(r) = removed {
             r.extend_from_slice(&gone);
         }
+        self.gone = gone;
     }
 
     fn check_end(&mut self) {
@@ -353,18 +400,29 @@ impl Churn {
             out.extend(self.iso[k].iter().map(|c| c as Action));
             return;
         }
+        // Every empty cell touches a friendly stone: keep the smallest. The
+        // first pass stores `size << 16 | cell` (cells are below 2^16), the
+        // second keeps the cells of the smallest size, without branching.
         let start = out.len();
-        let mut best = usize::MAX;
-        for cell in self.empty.iter() {
-            let s = self.formed_size(cell, best);
-            if s < best {
-                best = s;
-                out.truncate(start);
-            }
-            if s == best {
-                out.push(cell as Action);
+        out.reserve(self.num_empty);
+        let (nmask, cyt) = (&self.nmask[k][..], self.board.cyclic_padded_table());
+        let mut best = u32::MAX;
+        for (wi, &w) in self.empty.words().iter().enumerate() {
+            for t in BitIter(w) {
+                let cell = wi * 64 + t as usize;
+                // SAFETY: members of `empty` are cells.
+                let s = unsafe { formed_size_at(nmask, cyt, &self.groups, cell) } as u32;
+                best = best.min(s);
+                out.push(s << 16 | cell as u32);
             }
         }
+        let mut w = start;
+        for i in start..out.len() {
+            let key = out[i];
+            out[w] = key & 0xffff;
+            w += (key >> 16 == best) as usize;
+        }
+        out.truncate(w);
     }
 
     /// Why placing on `cell` is illegal, if it is.
@@ -386,8 +444,8 @@ impl Churn {
         let mut v = Vec::new();
         self.legal_cells(&mut v);
         if !v.contains(&(cell as Action)) {
-            let s = self.formed_size(cell, usize::MAX);
-            let best = self.formed_size(v[0] as usize, usize::MAX);
+            let s = self.formed_size(cell);
+            let best = self.formed_size(v[0] as usize);
             return Some(MoveError::new(
                 "smallest_group",
                 format!("{label} would form a group of {s}, but a group of {best} is possible (smallest-group rule)"),
@@ -733,7 +791,10 @@ mod tests {
                 g.apply_action(a);
                 let mut fresh = g.clone();
                 fresh.rebuild();
-                assert_eq!(fresh.nmask, g.nmask);
+                for k in 0..2 {
+                    let n = g.board.num_cells();
+                    assert_eq!(fresh.nmask[k][..n], g.nmask[k][..n]);
+                }
                 assert_eq!(fresh.iso, g.iso);
                 assert_eq!(fresh.empty, g.empty);
                 assert_eq!(fresh.hash, g.hash);

@@ -13,6 +13,7 @@
 
 use crate::bitset::BitSet;
 use crate::board::{Board, NO_CELL};
+use crate::unchecked::{get, get_mut};
 
 #[derive(Debug, PartialEq, Eq)]
 pub struct Groups {
@@ -112,6 +113,18 @@ impl Groups {
         self.root[cell] as usize
     }
 
+    /// Root per cell (`NO_CELL` for empty cells), for hot loops.
+    #[inline]
+    pub fn root_table(&self) -> &[u16] {
+        &self.root
+    }
+
+    /// Group size per root cell (other entries unspecified), for hot loops.
+    #[inline]
+    pub fn size_table(&self) -> &[u16] {
+        &self.size
+    }
+
     /// Size of the group whose root is `root`.
     #[inline]
     pub fn size_at_root(&self, root: usize) -> usize {
@@ -180,17 +193,27 @@ impl Groups {
         MemberIter { groups: self, start: cell as u16, cur: cell as u16, done: self.root[cell] == NO_CELL }
     }
 
-    #[inline]
-    fn hist_add(&mut self, colour: u8, size: usize, delta: i32) {
+    /// Count `delta` more groups of `colour` with `size` stones.
+    ///
+    /// # Safety
+    /// `1 <= colour <= num_colours` and `size <= num_cells`.
+    #[inline(always)]
+    unsafe fn hist_add(&mut self, colour: u8, size: usize, delta: i32) {
         let n = self.num_cells();
-        let h = &mut self.hist[colour as usize * (n + 1) + size];
-        *h = (*h as i32 + delta) as u32;
-        let c = &mut self.count[colour as usize];
-        *c = (*c as i32 + delta) as u32;
-        if size >= 2 {
-            let k = &mut self.chunks[colour as usize];
-            *k = (*k as i32 + delta) as u32;
+        let c = colour as usize;
+        unsafe {
+            let h = get_mut(&mut self.hist, c * (n + 1) + size);
+            *h = h.wrapping_add_signed(delta);
+            let k = get_mut(&mut self.count, c);
+            *k = k.wrapping_add_signed(delta);
+            let k = get_mut(&mut self.chunks, c);
+            *k = k.wrapping_add_signed(delta & -((size >= 2) as i32));
         }
+    }
+
+    #[inline(always)]
+    fn check_colour(&self, colour: u8) {
+        assert!(colour >= 1 && colour as usize <= self.num_colours, "colour {colour} out of range");
     }
 
     /// Size of the group a stone of `colour` at empty `cell` would form
@@ -218,85 +241,114 @@ impl Groups {
     /// a new group of one.
     #[inline]
     pub fn place_alone(&mut self, cell: usize, colour: u8) {
+        self.check_colour(colour);
         debug_assert_eq!(self.colour[cell], 0, "place on an occupied cell");
         self.colour[cell] = colour;
-        self.stones[colour as usize] += 1;
-        self.start_group(cell, colour);
+        // SAFETY: colour checked; `cell` indexed `colour` above.
+        unsafe {
+            *get_mut(&mut self.stones, colour as usize) += 1;
+            self.start_group(cell, colour);
+        }
     }
 
     /// Make the stone already on `cell` a group of its own.
-    #[inline]
-    fn start_group(&mut self, cell: usize, colour: u8) {
-        self.root[cell] = cell as u16;
-        self.next[cell] = cell as u16;
-        self.size[cell] = 1;
-        self.mask[cell] = 0;
-        self.hist_add(colour, 1, 1);
-        self.roots[colour as usize].insert(cell);
+    ///
+    /// # Safety
+    /// `cell` is a cell and `colour` a valid colour.
+    #[inline(always)]
+    unsafe fn start_group(&mut self, cell: usize, colour: u8) {
+        unsafe {
+            *get_mut(&mut self.root, cell) = cell as u16;
+            *get_mut(&mut self.next, cell) = cell as u16;
+            *get_mut(&mut self.size, cell) = 1;
+            *get_mut(&mut self.mask, cell) = 0;
+            self.hist_add(colour, 1, 1);
+            get_mut(&mut self.roots, colour as usize).insert_if_unchecked(cell, true);
+        }
     }
 
     /// Place a stone and merge it with the friendly groups it touches.
     /// Returns the root of the resulting group.
     pub fn place(&mut self, board: &Board, cell: usize, colour: u8) -> usize {
+        self.check_colour(colour);
+        assert_eq!(board.num_cells(), self.num_cells(), "groups of another board");
         debug_assert_eq!(self.colour[cell], 0, "place on an occupied cell");
-        debug_assert!(colour >= 1 && colour as usize <= self.num_colours);
         self.colour[cell] = colour;
         self.stones[colour as usize] += 1;
         // Collect distinct neighbour roots; the largest absorbs the others.
+        // SAFETY from here on: `cell` indexed `colour` above; neighbours,
+        // roots and list links are cells of this board (checked above);
+        // sizes are at most the number of cells.
         let mut roots = [NO_CELL; 6];
         let mut k = 0;
         let mut best = NO_CELL;
+        let mut best_size = 0;
         for &nb in board.neighbors(cell) {
             let nb = nb as usize;
-            if self.colour[nb] == colour {
-                let r = self.root[nb];
+            if unsafe { get(&self.colour, nb) } == colour {
+                let r = unsafe { get(&self.root, nb) };
                 if !roots[..k].contains(&r) {
                     roots[k] = r;
                     k += 1;
-                    if best == NO_CELL || self.size[r as usize] > self.size[best as usize] {
+                    let rs = unsafe { get(&self.size, r as usize) };
+                    if rs > best_size {
                         best = r;
+                        best_size = rs;
                     }
                 }
             }
         }
         if best == NO_CELL {
-            self.start_group(cell, colour);
+            unsafe { self.start_group(cell, colour) };
             return cell;
         }
-        let b = best as usize;
-        let mut new_size = self.size[b] as usize + 1;
-        let mut mask = self.mask[b];
-        self.hist_add(colour, self.size[b] as usize, -1);
-        // Add the new stone to best's list.
-        self.root[cell] = best;
-        self.next[cell] = self.next[b];
-        self.next[b] = cell as u16;
-        for &r in &roots[..k] {
-            if r == best {
-                continue;
-            }
-            let r = r as usize;
-            self.hist_add(colour, self.size[r] as usize, -1);
-            new_size += self.size[r] as usize;
-            mask |= self.mask[r];
-            self.roots[colour as usize].remove(r);
-            // Relabel r's members, then splice r's circular list after b.
-            let mut c = r;
-            loop {
-                self.root[c] = best;
-                let nx = self.next[c] as usize;
-                if nx == r {
-                    break;
+        unsafe { self.merge_into(cell, colour, best as usize, &roots[..k]) }
+    }
+
+    /// Join the stone on `cell` and the groups rooted at `roots` into the
+    /// group rooted at `b` (one of `roots`, the largest).
+    ///
+    /// # Safety
+    /// As in `place`: every index is a cell, `colour` is valid.
+    #[inline(always)]
+    unsafe fn merge_into(&mut self, cell: usize, colour: u8, b: usize, roots: &[u16]) -> usize {
+        let best = b as u16;
+        unsafe {
+            let mut new_size = get(&self.size, b) as usize + 1;
+            let mut mask = get(&self.mask, b);
+            self.hist_add(colour, new_size - 1, -1);
+            // Add the new stone to b's list.
+            *get_mut(&mut self.root, cell) = best;
+            *get_mut(&mut self.next, cell) = get(&self.next, b);
+            *get_mut(&mut self.next, b) = cell as u16;
+            for &r in roots {
+                if r == best {
+                    continue;
                 }
-                c = nx;
+                let r = r as usize;
+                let rs = get(&self.size, r) as usize;
+                self.hist_add(colour, rs, -1);
+                new_size += rs;
+                mask |= get(&self.mask, r);
+                get_mut(&mut self.roots, colour as usize).remove_unchecked(r);
+                // Relabel r's members, then splice r's circular list after b.
+                let mut c = r;
+                loop {
+                    *get_mut(&mut self.root, c) = best;
+                    let nx = get(&self.next, c) as usize;
+                    if nx == r {
+                        break;
+                    }
+                    c = nx;
+                }
+                // c is the last member of r's list (its next is r).
+                *get_mut(&mut self.next, c) = get(&self.next, b);
+                *get_mut(&mut self.next, b) = r as u16;
             }
-            // c is the last member of r's list (its next is r).
-            self.next[c] = self.next[b];
-            self.next[b] = r as u16;
+            *get_mut(&mut self.size, b) = new_size as u16;
+            *get_mut(&mut self.mask, b) = mask;
+            self.hist_add(colour, new_size, 1);
         }
-        self.size[b] = new_size as u16;
-        self.mask[b] = mask;
-        self.hist_add(colour, new_size, 1);
         b
     }
 
@@ -306,25 +358,28 @@ impl Groups {
             Some(r) => r,
             None => return,
         };
-        let colour = self.colour[r];
-        let size = self.size[r] as usize;
-        self.hist_add(colour, size, -1);
-        self.stones[colour as usize] -= size as u32;
-        self.roots[colour as usize].remove(r);
-        let mut c = r;
-        loop {
-            let nx = self.next[c] as usize;
-            self.colour[c] = 0;
-            self.root[c] = NO_CELL;
-            self.next[c] = NO_CELL;
-            f(c);
-            if nx == r {
-                break;
+        // SAFETY: `cell` is a stone, so its root, colour and list are valid.
+        unsafe {
+            let colour = get(&self.colour, r);
+            let size = get(&self.size, r) as usize;
+            self.hist_add(colour, size, -1);
+            *get_mut(&mut self.stones, colour as usize) -= size as u32;
+            get_mut(&mut self.roots, colour as usize).remove_unchecked(r);
+            let mut c = r;
+            loop {
+                let nx = get(&self.next, c) as usize;
+                *get_mut(&mut self.colour, c) = 0;
+                *get_mut(&mut self.root, c) = NO_CELL;
+                *get_mut(&mut self.next, c) = NO_CELL;
+                f(c);
+                if nx == r {
+                    break;
+                }
+                c = nx;
             }
-            c = nx;
+            *get_mut(&mut self.size, r) = 0;
+            *get_mut(&mut self.mask, r) = 0;
         }
-        self.size[r] = 0;
-        self.mask[r] = 0;
     }
 
     /// Recompute everything from a colour array (masks reset to 0).

@@ -37,6 +37,7 @@ use std::sync::Arc;
 use rand::Rng;
 use smallvec::{smallvec, SmallVec};
 
+use crate::bitset::{select64, BitIter};
 use crate::board::{row_name, Board};
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
@@ -111,43 +112,6 @@ impl CellSet {
     }
 }
 
-/// Position of the k-th set bit of `w` (k below its popcount).
-#[inline]
-fn select64(mut w: u64, mut k: u32) -> u32 {
-    let mut base = 0;
-    for half in [32u32, 16, 8] {
-        let low = w & ((1u64 << half) - 1);
-        let c = low.count_ones();
-        if k >= c {
-            k -= c;
-            w >>= half;
-            base += half;
-        } else {
-            w = low;
-        }
-    }
-    for _ in 0..k {
-        w &= w - 1;
-    }
-    base + w.trailing_zeros()
-}
-
-/// Set bits of a word, lowest first.
-struct BitIter(u64);
-
-impl Iterator for BitIter {
-    type Item = u32;
-    #[inline]
-    fn next(&mut self) -> Option<u32> {
-        if self.0 == 0 {
-            None
-        } else {
-            let b = self.0.trailing_zeros();
-            self.0 &= self.0 - 1;
-            Some(b)
-        }
-    }
-}
 
 /// Column name in the record notation: 0 -> `a`, 25 -> `z`, 26 -> `aa`.
 pub fn column_name(x: usize) -> String {

@@ -25,6 +25,7 @@ use std::sync::{Arc, OnceLock};
 use rand::Rng;
 use smallvec::{smallvec, SmallVec};
 
+use crate::bitset::{select64, BitIter};
 use crate::board::Board;
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
@@ -153,38 +154,14 @@ impl Cells {
         for (wi, &w) in self.0.iter().enumerate() {
             let c = w.count_ones() as usize;
             if k < c {
-                // narrow down by halves, then clear the last few low bits
-                let (mut w, mut k, mut pos) = (w, k as u32, 0usize);
-                for shift in [32u32, 16, 8] {
-                    let low = (w & ((1u64 << shift) - 1)).count_ones();
-                    if k >= low {
-                        k -= low;
-                        w >>= shift;
-                        pos += shift as usize;
-                    }
-                }
-                for _ in 0..k {
-                    w &= w - 1;
-                }
-                return wi * 64 + pos + w.trailing_zeros() as usize;
+                return wi * 64 + select64(w, k as u32) as usize;
             }
             k -= c;
         }
         usize::MAX
     }
     fn iter(self) -> impl Iterator<Item = usize> {
-        self.0.into_iter().enumerate().flat_map(|(wi, w)| {
-            let mut w = w;
-            std::iter::from_fn(move || {
-                if w == 0 {
-                    None
-                } else {
-                    let t = w.trailing_zeros() as usize;
-                    w &= w - 1;
-                    Some(wi * 64 + t)
-                }
-            })
-        })
+        self.0.into_iter().enumerate().flat_map(|(wi, w)| BitIter(w).map(move |t| wi * 64 + t as usize))
     }
 }
 
