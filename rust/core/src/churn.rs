@@ -41,8 +41,6 @@ pub struct Churn {
     over: bool,
     winners: WinnerMask,
     hash: u64,
-    /// Scratch list of removed cells (kept to reuse its allocation).
-    gone: Vec<u16>,
 }
 
 impl Clone for Churn {
@@ -61,7 +59,6 @@ impl Clone for Churn {
             over: self.over,
             winners: self.winners,
             hash: self.hash,
-            gone: Vec::new(),
         }
     }
 
@@ -126,6 +123,31 @@ static HEADS: [[u8; 3]; 64] = {
     t
 };
 
+/// Table bookkeeping for a stone of colour index `k` that left `cell`. When
+/// a group goes its cells are lifted one by one (each already marked empty
+/// in the groups); a cell's isolation is settled at its own turn or at a
+/// later neighbour's.
+#[inline(always)]
+fn lift(board: &Board, nmask: &mut [Vec<u8>; 2], iso: &mut [BitSet; 2], empty: &mut BitSet, cell: usize, k: usize) {
+    // Checked: `cell` is a cell, so every index below is at most `n`, which
+    // the tables and bit sets (sized `n + 1`) hold.
+    let cy = board.cyclic_neighbors_padded(cell);
+    // SAFETY: indices are cells or the sentinel `n`; see above.
+    unsafe {
+        empty.insert_if_unchecked(cell, true);
+        iso[0].insert_if_unchecked(cell, get(&nmask[0], cell) == 0);
+        iso[1].insert_if_unchecked(cell, get(&nmask[1], cell) == 0);
+        let (nmask, iso) = (&mut nmask[k], &mut iso[k]);
+        for (j, &nb) in cy.iter().enumerate() {
+            let nb = nb as usize;
+            let m = get_mut(nmask, nb);
+            *m &= !(1 << ((j + 3) % 6));
+            let free = (*m == 0) & empty.contains_unchecked(nb);
+            iso.insert_if_unchecked(nb, free);
+        }
+    }
+}
+
 /// [`Churn::formed_size`] on the raw tables: `nmask` of the mover, the
 /// board's padded cyclic neighbours, and the groups.
 ///
@@ -139,15 +161,15 @@ unsafe fn formed_size_at(nmask: &[u8], cyt: &[[u16; 6]], groups: &Groups, cell: 
             return 1;
         }
         let [d0, d1, d2] = get(&HEADS, m as usize & 63);
-        let cy = get(cyt, cell);
+        let cy: &[u16; 6] = cyt.get_unchecked(cell);
         // Head directions hold friendly stones, so these are cells.
         let (roots, sizes) = (groups.root_table(), groups.size_table());
-        let r0 = get(roots, get(&cy, d0 as usize) as usize);
-        let r1 = get(roots, get(&cy, d1 as usize) as usize);
-        let r2 = get(roots, get(&cy, d2 as usize) as usize);
+        let r0 = get(roots, get(cy, d0 as usize) as usize);
+        let r1 = get(roots, get(cy, d1 as usize) as usize);
+        let r2 = get(roots, get(cy, d2 as usize) as usize);
         // Load all three sizes and mask out repeats: no data-dependent branch.
         let keep1 = 0u32.wrapping_sub((r1 != r0) as u32);
-        let keep2 = 0u32.wrapping_sub((r2 != r0 && r2 != r1) as u32);
+        let keep2 = 0u32.wrapping_sub(((r2 != r0) & (r2 != r1)) as u32);
         let s0 = get(sizes, r0 as usize) as u32;
         let s1 = get(sizes, r1 as usize) as u32 & keep1;
         let s2 = get(sizes, r2 as usize) as u32 & keep2;
@@ -174,7 +196,6 @@ impl Churn {
             over: false,
             winners: 0,
             hash: 0,
-            gone: Vec::new(),
             pie,
             board,
         };
@@ -311,32 +332,6 @@ impl Churn {
         self.groups.size_at_root(root)
     }
 
-    /// Bookkeeping for a stone of `colour` that left `cell`. When a group
-    /// goes, its cells are lifted one by one; a cell's isolation is settled
-    /// at its own turn or at a later neighbour's.
-    #[inline]
-    fn lifted(&mut self, cell: usize, colour: u8) {
-        let k = colour as usize - 1;
-        let board = &*self.board;
-        let cy = board.cyclic_neighbors_padded(cell);
-        self.hash ^= board.zobrist_key(cell, colour as usize);
-        self.num_empty += 1;
-        // SAFETY: as in `put`.
-        unsafe {
-            self.empty.insert_if_unchecked(cell, true);
-            self.iso[0].insert_if_unchecked(cell, get(&self.nmask[0], cell) == 0);
-            self.iso[1].insert_if_unchecked(cell, get(&self.nmask[1], cell) == 0);
-            let nmask = &mut self.nmask[k];
-            for (j, &nb) in cy.iter().enumerate() {
-                let nb = nb as usize;
-                let m = get_mut(nmask, nb);
-                *m &= !(1 << ((j + 3) % 6));
-                let free = *m == 0 && self.empty.contains_unchecked(nb);
-                self.iso[k].insert_if_unchecked(nb, free);
-            }
-        }
-    }
-
     /// Size of the group a stone of the player to move at empty `cell` would
     /// form: 1 + the sizes of the distinct friendly groups it touches.
     #[inline]
@@ -347,10 +342,11 @@ impl Churn {
         unsafe { formed_size_at(&self.nmask[k], self.board.cyclic_padded_table(), &self.groups, cell) }
     }
 
-    /// Remove every group of `colour` strictly smaller than `size`.
-    fn remove_smaller(&mut self, colour: u8, size: usize, removed: Option<&mut Vec<u16>>) {
-        let mut gone = std::mem::take(&mut self.gone);
-        gone.clear();
+    /// Remove every group of `colour` strictly smaller than `size`; the
+    /// removed cells are appended to `removed` when given.
+    fn remove_smaller(&mut self, colour: u8, size: usize, mut removed: Option<&mut Vec<u16>>) {
+        let k = colour as usize - 1;
+        let board = &*self.board;
         for wi in 0..self.groups.root_set(colour).words().len() {
             let w = self.groups.root_set(colour).words()[wi];
             let sizes = self.groups.size_table();
@@ -361,18 +357,21 @@ impl Churn {
                 doomed |= ((s < size) as u64) << t;
             }
             for t in BitIter(doomed) {
-                let root = wi * 64 + t as usize;
-                gone.reserve(self.groups.size_at_root(root));
-                self.groups.remove_group(root, |c| gone.push(c as u16));
+                let (nmask, iso, empty) = (&mut self.nmask, &mut self.iso, &mut self.empty);
+                let mut hash = 0;
+                let mut count = 0;
+                self.groups.remove_group(wi * 64 + t as usize, |c| {
+                    hash ^= board.zobrist_key(c, colour as usize);
+                    count += 1;
+                    lift(board, nmask, iso, empty, c, k);
+                    if let Some(r) = removed.as_deref_mut() {
+                        r.push(c as u16);
+                    }
+                });
+                self.hash ^= hash;
+                self.num_empty += count;
             }
         }
-        for &c in &gone {
-            self.lifted(c as usize, colour);
-        }
-        if let Some(r) = removed {
-            r.extend_from_slice(&gone);
-        }
-        self.gone = gone;
     }
 
     fn check_end(&mut self) {
@@ -404,18 +403,27 @@ impl Churn {
         // first pass stores `size << 16 | cell` (cells are below 2^16), the
         // second keeps the cells of the smallest size, without branching.
         let start = out.len();
-        out.reserve(self.num_empty);
+        let count = self.empty.len();
+        out.reserve(count);
         let (nmask, cyt) = (&self.nmask[k][..], self.board.cyclic_padded_table());
         let mut best = u32::MAX;
+        let mut len = start;
+        let dst = out.spare_capacity_mut().as_mut_ptr();
         for (wi, &w) in self.empty.words().iter().enumerate() {
             for t in BitIter(w) {
                 let cell = wi * 64 + t as usize;
-                // SAFETY: members of `empty` are cells.
-                let s = unsafe { formed_size_at(nmask, cyt, &self.groups, cell) } as u32;
-                best = best.min(s);
-                out.push(s << 16 | cell as u32);
+                // SAFETY: members of `empty` are cells; at most `count` of
+                // them are written into the capacity reserved above.
+                unsafe {
+                    let s = formed_size_at(nmask, cyt, &self.groups, cell) as u32;
+                    best = best.min(s);
+                    dst.add(len - start).write(std::mem::MaybeUninit::new(s << 16 | cell as u32));
+                }
+                len += 1;
             }
         }
+        // SAFETY: the first `len - start` spare slots were written above.
+        unsafe { out.set_len(len) };
         let mut w = start;
         for i in start..out.len() {
             let key = out[i];
