@@ -38,6 +38,22 @@ def test_cli_stats_and_show(tmp_path):
     assert out.returncode == 0 and pic.read_text().startswith("<svg")
 
 
+def test_cli_stats_plot_is_a_histogram_of_the_game_lengths(tmp_path):
+    from PIL import Image
+
+    pic = tmp_path / "lengths.png"
+    out = run(["stats", "churn(size=3,pie=false)", "--games", "400", "--seed", "5", "--plot", str(pic)])
+    assert out.returncode == 0, out.stderr
+    assert f"histogram written to {pic}" in out.stdout
+    img = Image.open(pic).convert("L")
+    assert img.size == (700, 400)  # figsize 7x4 at 100 dpi
+    # Bars are drawn in a colour: a good share of the plot area is neither
+    # white background nor black axes/text.
+    hist = img.histogram()
+    mid = sum(hist[40:230])
+    assert mid > 0.05 * img.size[0] * img.size[1]
+
+
 def test_default_report_runs():
     out = run([])
     assert out.returncode == 0, out.stderr

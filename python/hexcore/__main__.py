@@ -12,7 +12,7 @@ import math
 import random
 import sys
 import time
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import GAMES, load, perft, random_playouts, reference
 from .spec import parse
@@ -202,9 +202,22 @@ def _pyspiel_hex_rate(seconds: float) -> Optional[float]:
     return steps / (time.perf_counter() - t0)
 
 
+def _best_time(repeats: int, job: Callable[[], Any]) -> Tuple[float, Any]:
+    """The shortest of `repeats` timings of `job()` (shared machines are
+    noisy; the minimum is the least disturbed run), with the job's result."""
+    best, out = float("inf"), None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        out = job()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
 def run_bench(quick: bool = False) -> List[Dict[str, Any]]:
+    """Every timed figure is the best of three runs (one with `quick`)."""
     rows: List[Dict[str, Any]] = []
     scale = 0.2 if quick else 1.0
+    repeats = 1 if quick else 3
 
     def add(group: str, name: str, value: float, unit: str) -> None:
         rows.append({"group": group, "name": name, "value": value, "unit": unit})
@@ -215,42 +228,45 @@ def run_bench(quick: bool = False) -> List[Dict[str, Any]]:
             continue
         g = load(spec)
         for threads in (1, 2):
-            t0 = time.perf_counter()
-            n = perft(g, depth, threads=threads)
-            dt = time.perf_counter() - t0
-            add("perft", f"{spec} d{depth} ({threads} thr)", n / dt, "nodes/s")  # type: ignore[operator]
+            dt, n = _best_time(repeats, lambda: perft(g, depth, threads=threads))
+            add("perft", f"{spec} d{depth} ({threads} thr)", n / dt, "nodes/s")
     for spec, games in BENCH_PLAYOUTS:
         if spec.split("(")[0] not in GAMES:
             continue
         g = load(spec)
-        games = max(1, int(games * scale))
+        games = max(2, int(games * scale))
         for threads in (1, 2):
-            t0 = time.perf_counter()
-            res = random_playouts(g, games, seed=1, threads=threads)
-            dt = time.perf_counter() - t0
+            dt, res = _best_time(repeats, lambda: random_playouts(g, games, seed=1, threads=threads))
             add("playouts", f"{spec} ({threads} thr) plies", res.plies.sum() / dt, "plies/s")
             add("playouts", f"{spec} ({threads} thr) games", games / dt, "games/s")
-    for spec in BENCH_LOOP:
-        if spec.split("(")[0] not in GAMES:
-            continue
-        add("python", f"{spec} legal_actions+apply_action", _python_loop_rate(spec, 1.0 * scale + 0.2), "steps/s")
-    rate = _pyspiel_hex_rate(1.0 * scale + 0.2)
-    if rate is not None:
-        add("python", "pyspiel hex(board_size=5) legal_actions+apply_action", rate, "steps/s")
+    # The Python loops take turns, so drifting machine speed hits them alike.
+    loops = [s for s in BENCH_LOOP if s.split("(")[0] in GAMES]
+    loop_rates: Dict[str, float] = {}
+    hex_rate: Optional[float] = None
+    for _ in range(repeats):
+        for spec in loops:
+            loop_rates[spec] = max(loop_rates.get(spec, 0.0), _python_loop_rate(spec, 0.5 * scale + 0.1))
+        r = _pyspiel_hex_rate(0.5 * scale + 0.1)
+        if r is not None:
+            hex_rate = max(hex_rate or 0.0, r)
+    for spec in loops:
+        add("python", f"{spec} legal_actions+apply_action", loop_rates[spec], "steps/s")
+    if hex_rate is not None:
+        add("python", "pyspiel hex(board_size=5) legal_actions+apply_action", hex_rate, "steps/s")
     for spec, games in BENCH_VS_REFERENCE:
         if spec.split("(")[0] not in GAMES:
             continue
         ref = _reference_rate(spec, max(1, int(games * scale)), 1)
-        t0 = time.perf_counter()
-        res = random_playouts(load(spec), max(1, int(200 * games * scale)), seed=1, threads=1)
-        rust = res.plies.sum() / (time.perf_counter() - t0)
+        n = max(1, int(200 * games * scale))
+        dt, res = _best_time(repeats, lambda: random_playouts(load(spec), n, seed=1, threads=1))
+        rust = res.plies.sum() / dt
         add("ratio", f"{spec} Rust playouts / reference (plies/s)", rust / ref, "x")
     return rows
 
 
-BENCH_PERFT = [("churn(size=3)", 6), ("churn(sides=(3,4,3,4,3,4))", 5),
+BENCH_PERFT = [("churn(size=3)", 7), ("churn(sides=(3,4,3,4,3,4))", 5),
                ("wunchunk(size=5)", 2), ("quintun(size=5)", 2)]
-BENCH_PLAYOUTS = [("churn(size=5,pie=false)", 200), ("churn(size=7,pie=false)", 1),
+BENCH_PLAYOUTS = [("churn(size=5,pie=false)", 200), ("churn(size=7,pie=false)", 2),
                   ("wunchunk(size=6)", 20000), ("quintun(size=7)", 5000)]
 BENCH_LOOP = ["churn(size=5,pie=false)", "wunchunk(size=6)", "quintun(size=7)"]
 BENCH_VS_REFERENCE = [("churn(size=3,pie=false)", 20), ("wunchunk(size=6)", 10), ("quintun(size=7)", 5)]

@@ -648,9 +648,18 @@ impl Game for Churn {
         let n = if !self.iso[k].is_empty() {
             self.iso[k].len()
         } else {
-            let mut v = Vec::new();
-            self.legal_cells(&mut v);
-            v.len()
+            // Count the cells of the smallest formed size, storing nothing.
+            let (nmask, cyt) = (&self.nmask[k][..], self.board.cyclic_padded_table());
+            let (mut best, mut count) = (usize::MAX, 0);
+            for cell in self.empty.iter() {
+                // SAFETY: members of `empty` are cells.
+                let s = unsafe { formed_size_at(nmask, cyt, &self.groups, cell) };
+                if s < best {
+                    (best, count) = (s, 0);
+                }
+                count += (s == best) as usize;
+            }
+            count
         };
         (n + self.swap_available() as usize) as u128
     }

@@ -133,9 +133,11 @@ pub fn divide<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize) -> Vec<(St
     }
 }
 
-/// Perft with the root split across `threads` worker threads.
+/// Perft with the root split across up to `threads` worker threads. Trees
+/// of depth 2 or less are counted on the calling thread: their subtrees are
+/// too small to pay for the split.
 pub fn perft<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize) -> u128 {
-    if threads <= 1 || depth < 2 {
+    if threads <= 1 || depth < 3 {
         return match unit {
             Unit::Move => perft_moves(g, depth),
             Unit::Action => perft_actions(g, depth),
