@@ -19,6 +19,7 @@ use crate::unchecked::{get, get_mut};
 use crate::board::{Board, NO_CELL};
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
+use crate::playout::below;
 use crate::zobrist;
 
 #[derive(Debug)]
@@ -185,7 +186,7 @@ impl Churn {
     pub fn new(board: Arc<Board>, pie: bool) -> Churn {
         let n = board.num_cells();
         let mut g = Churn {
-            groups: Groups::new(n, 2),
+            groups: Groups::without_histograms(n, 2),
             nmask: [vec![0; n + 1], vec![0; n + 1]],
             iso: [BitSet::new(n + 1), BitSet::new(n + 1)],
             empty: BitSet::new(n + 1),
@@ -625,12 +626,12 @@ impl Game for Churn {
         let iso = &self.iso[k];
         let count = iso.len();
         if count > 0 {
-            let i = rng.random_range(0..count + extra);
+            let i = below(rng, count + extra);
             return Some(if i == count { self.board.num_cells() as Action } else { iso.select(i).unwrap() as Action });
         }
         buf.clear();
         self.legal_actions(buf);
-        Some(buf[rng.random_range(0..buf.len())])
+        Some(buf[below(rng, buf.len())])
     }
 
     fn legal_moves(&self, _limit: u128, out: &mut Vec<MoveActions>) -> Result<(), u128> {

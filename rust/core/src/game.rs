@@ -18,6 +18,7 @@ use smallvec::SmallVec;
 use std::fmt;
 
 use crate::board::Board;
+use crate::playout::below;
 
 /// An action id in `0..num_actions()`.
 pub type Action = u32;
@@ -114,7 +115,7 @@ pub trait Game: Clone + Send + Sync + 'static {
         if buf.is_empty() {
             None
         } else {
-            Some(buf[rng.random_range(0..buf.len())])
+            Some(buf[below(rng, buf.len())])
         }
     }
 

@@ -38,6 +38,9 @@ pub struct Groups {
     /// Root cells per colour.
     roots: Vec<BitSet>,
     num_colours: usize,
+    /// Keep `hist`, `count` and `chunks` current (games that never ask for
+    /// them turn this off and save the bookkeeping).
+    histograms: bool,
 }
 
 impl Clone for Groups {
@@ -60,6 +63,7 @@ impl Clone for Groups {
         self.stones.clone_from(&s.stones);
         self.roots.clone_from(&s.roots);
         self.num_colours = s.num_colours;
+        self.histograms = s.histograms;
     }
 }
 
@@ -77,7 +81,20 @@ impl Groups {
             stones: vec![0; num_colours + 1],
             roots: vec![BitSet::new(num_cells); num_colours + 1],
             num_colours,
+            histograms: true,
         }
+    }
+
+    /// Groups that do not keep the size histogram, group counts or chunk
+    /// counts ([`Groups::histogram`], [`Groups::largest`],
+    /// [`Groups::group_count`] and [`Groups::chunk_count`] panic).
+    pub fn without_histograms(num_cells: usize, num_colours: usize) -> Groups {
+        Groups { histograms: false, hist: Vec::new(), ..Groups::new(num_cells, num_colours) }
+    }
+
+    #[inline(always)]
+    fn check_histograms(&self) {
+        assert!(self.histograms, "these groups do not keep histograms");
     }
 
     #[inline]
@@ -160,11 +177,13 @@ impl Groups {
     /// Number of groups of `colour` with exactly `size` stones.
     #[inline]
     pub fn histogram(&self, colour: u8, size: usize) -> u32 {
+        self.check_histograms();
         self.hist[colour as usize * (self.num_cells() + 1) + size]
     }
 
     /// The largest group size present for `colour` (0 if none).
     pub fn largest(&self, colour: u8) -> usize {
+        self.check_histograms();
         let n = self.num_cells();
         let base = colour as usize * (n + 1);
         (1..=n).rev().find(|&s| self.hist[base + s] > 0).unwrap_or(0)
@@ -173,12 +192,14 @@ impl Groups {
     /// Number of groups of `colour`.
     #[inline]
     pub fn group_count(&self, colour: u8) -> u32 {
+        self.check_histograms();
         self.count[colour as usize]
     }
 
     /// Number of groups of `colour` with two or more stones.
     #[inline]
     pub fn chunk_count(&self, colour: u8) -> u32 {
+        self.check_histograms();
         self.chunks[colour as usize]
     }
 
@@ -199,6 +220,9 @@ impl Groups {
     /// `1 <= colour <= num_colours` and `size <= num_cells`.
     #[inline(always)]
     unsafe fn hist_add(&mut self, colour: u8, size: usize, delta: i32) {
+        if !self.histograms {
+            return;
+        }
         let n = self.num_cells();
         let c = colour as usize;
         unsafe {
@@ -386,7 +410,7 @@ impl Groups {
     pub fn rebuild(&mut self, board: &Board, colours: &[u8]) {
         let n = self.num_cells();
         debug_assert_eq!(colours.len(), n);
-        *self = Groups::new(n, self.num_colours);
+        *self = if self.histograms { Groups::new(n, self.num_colours) } else { Groups::without_histograms(n, self.num_colours) };
         for (cell, &c) in colours.iter().enumerate() {
             if c != 0 {
                 self.place(board, cell, c);

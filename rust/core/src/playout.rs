@@ -13,6 +13,23 @@ use crate::game::{Game, WinnerMask};
 use crate::perft::pool;
 use crate::zobrist::mix;
 
+/// A uniform integer in `0..n` (`n > 0`): Lemire's multiply-and-reject
+/// method, exact and small enough to inline into the playout loops.
+#[inline]
+pub fn below<R: rand::RngCore + ?Sized>(rng: &mut R, n: usize) -> usize {
+    debug_assert!(n > 0);
+    let n = n as u64;
+    let mut m = rng.next_u64() as u128 * n as u128;
+    if (m as u64) < n {
+        // Reject the few low products that would over-represent some values.
+        let t = n.wrapping_neg() % n;
+        while (m as u64) < t {
+            m = rng.next_u64() as u128 * n as u128;
+        }
+    }
+    (m >> 64) as usize
+}
+
 /// Outcome of one playout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PlayoutResult {

@@ -41,6 +41,7 @@ use crate::bitset::{select64, BitIter};
 use crate::board::{row_name, Board};
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
+use crate::playout::below;
 use crate::zobrist;
 
 /// Smallest and largest supported board side.
@@ -409,7 +410,7 @@ impl Quintun {
             placement,
             swap,
             cells: vec![0; n],
-            groups: Groups::new(n, 2),
+            groups: Groups::without_histograms(n, 2),
             n3: [0; 2],
             n4: [0; 2],
             ring_empty: geo.full,
@@ -1242,7 +1243,7 @@ impl Game for Quintun {
         if let Some(first) = self.pending {
             let mut v = SmallVec::new();
             self.completions(first, &mut v);
-            return Some(Quintun::neutral_action(v[rng.random_range(0..v.len())]));
+            return Some(Quintun::neutral_action(v[below(rng, v.len())]));
         }
         if self.over {
             return None;
@@ -1254,7 +1255,7 @@ impl Game for Quintun {
         if total == 0 {
             return None;
         }
-        let mut i = rng.random_range(0..total);
+        let mut i = below(rng, total);
         if i < stones {
             return Some((self.free[i] as usize * KINDS) as Action);
         }

@@ -29,6 +29,7 @@ use crate::bitset::{select64, BitIter};
 use crate::board::Board;
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
+use crate::playout::below;
 use crate::zobrist;
 
 /// How the game starts.
@@ -1234,7 +1235,7 @@ impl Game for Wunchunk {
             let open = if self.st.allot > self.st.placed { self.open_cells() } else { Cells::default() };
             let places = open.len() * n;
             let extra = if self.st.placed > 0 { 1 } else { 1 + self.swap_legal() as usize };
-            let i = rng.random_range(0..places + extra);
+            let i = below(rng, places + extra);
             if i < places {
                 let (k, c) = self.decode(i);
                 return Some(self.place_action(open.select(k), c as usize));
@@ -1257,7 +1258,7 @@ impl Game for Wunchunk {
             let extra = if self.st.placed > 0 { 1 } else { 1 + self.swap_legal() as usize };
             let e = self.end_action();
             for _ in 0..32 {
-                let i = rng.random_range(0..places + extra);
+                let i = below(rng, places + extra);
                 let a = if i < places {
                     let (x, c) = (open.select(i / n), i % n + 1);
                     if !self.balance_completable(x, c as u8) {
@@ -1282,7 +1283,7 @@ impl Game for Wunchunk {
         if buf.is_empty() {
             None
         } else {
-            Some(buf[rng.random_range(0..buf.len())])
+            Some(buf[below(rng, buf.len())])
         }
     }
 
