@@ -316,6 +316,52 @@ def test_from_position_matches_reference():
         check_same(g, ref)
 
 
+def test_from_position_turn_counters_match_reference_and_survive_round_trips():
+    from hexcore import records
+
+    rng = random.Random(12)
+    for i in range(40):
+        players = rng.choice([2, 3, 4])
+        size = 5 if players == 2 else 7
+        ref0 = RefWunchunk(size=size, players=players)
+        n = ref0.board.num_cells
+        cells = rng.sample(range(n), rng.randint(0, n // 2))
+        pos = {ref0.board.label(c): rng.randint(1, players) for c in cells}
+        tm = rng.randint(1, players)
+        extra = dict(colour1_turns=rng.randint(0, 3), passes=rng.randint(0, players - 1))
+        g = hc.Wunchunk.from_position(pos, to_move=tm, size=size, players=players, **extra)
+        ref = RefWunchunk.from_position(pos, to_move=tm, size=size, players=players, **extra)
+        check_same(g, ref)
+        plain = hc.Wunchunk.from_position(pos, to_move=tm, size=size, players=players)
+        assert (g == plain) == (min(extra["colour1_turns"], 2) == 2 and extra["passes"] == 0)
+        for h in (pickle.loads(pickle.dumps(g)), records.from_json(records.to_json(g)), g.copy()):
+            assert h == g and hash(h) == hash(g)
+            assert records.setup_of(h) == records.setup_of(g)
+            check_same(h, ref)
+        # play on: the counters decide the balance turn and the end by passes
+        for _ in range(3):
+            if g.is_over:
+                break
+            move = "pass" if rng.random() < 0.5 else random_turn(g.copy(), rng)
+            g.play(move)
+            ref.play(move)
+            check_same(g, ref)
+        while g.history:
+            g.undo()
+        assert g == hc.Wunchunk.from_position(pos, to_move=tm, size=size, players=players, **extra)
+    # two passes in a row end a 2-player game; one recorded pass makes it one
+    g = hc.Wunchunk.from_position({"a1": 1}, to_move=2, passes=1, size=5)
+    g.play("pass")
+    assert g.is_over
+    assert "passes" not in records.to_dict(hc.Wunchunk.from_position({"a1": 1}, size=5))["setup"]
+    with pytest.raises(ValueError, match="passes"):
+        hc.Wunchunk.from_position({"a1": 1}, passes=2, size=5)
+    with pytest.raises(ValueError, match="colour1_turns"):
+        hc.Wunchunk.from_position({"a1": 1}, colour1_turns=-1, size=5)
+    with pytest.raises(TypeError, match="passes"):
+        hc.Churn.from_position({"a1": 1}, passes=1)
+
+
 # -------------------------------------------------------------------------- perft
 
 

@@ -2,10 +2,12 @@
 up with ``from_position``) and the actions played."""
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence
 
 
-def restore(name: str, spec: str, setup: Optional[Tuple[Sequence[int], int]], actions: Sequence[int]) -> Any:
+def restore(name: str, spec: str, setup: Optional[Sequence[Any]], actions: Sequence[int]) -> Any:
+    """``setup`` is ``(cells, to_move)`` or ``(cells, to_move, extra)`` with
+    ``extra`` the further ``from_position`` keywords as (name, value) pairs."""
     from . import GAMES
     from .spec import parse
 
@@ -17,11 +19,14 @@ def restore(name: str, spec: str, setup: Optional[Tuple[Sequence[int], int]], ac
         g = cls(**options)
     else:
         try:
-            cells, to_move = setup
+            cells, to_move, *rest = setup
+            if len(rest) > 1:
+                raise ValueError("too many fields")
+            extra: Dict[str, int] = {str(k): _small_int(v) for k, v in dict(rest[0] if rest else {}).items()}
             cells = [_small_int(v) for v in cells]
         except (TypeError, ValueError) as e:
             raise ValueError(f"malformed pickled position: {e}") from None
-        g = cls._from_cells(cells, to_move, **options)
+        g = cls._from_cells(cells, to_move, **options, **extra)
     for a in actions:
         if isinstance(a, bool) or not isinstance(a, int):
             raise ValueError(f"malformed pickled action {a!r}")

@@ -10,7 +10,9 @@ hexcore JSON (any game, any state)
          "actions": [9, 19], "moves": ["c3", "swap"], "winners": null}
 
     ``setup`` is ``{"cells": [...], "to_move": k}`` for a set-up start
-    (``cells`` as ``game.cells()``). ``actions`` are replayed; ``moves`` and
+    (``cells`` as ``game.cells()``), plus any further ``from_position``
+    keywords that differ from their defaults (Wunchunk's ``colour1_turns``
+    and ``passes``). ``actions`` are replayed; ``moves`` and
     ``winners`` are checked against the replay. A hand-written record may give
     ``moves`` without ``actions``. Anything inconsistent raises ``ValueError``
     naming the field.
@@ -69,9 +71,11 @@ def _name_of(game: Any) -> str:
     return type(game).__name__.lower()
 
 
-def setup_of(game: "_Game") -> Optional[Tuple[List[int], int]]:
-    """``(cells, to_move)`` of the position a game was set up from
-    (``from_position``), or None for a game played from its variant's start."""
+def setup_of(game: "_Game") -> Optional[Tuple[List[int], int, Dict[str, int]]]:
+    """``(cells, to_move, extra)`` of the position a game was set up from
+    (``from_position``), or None for a game played from its variant's start.
+    ``extra`` holds the further ``from_position`` keywords whose values differ
+    from their defaults (Wunchunk: ``colour1_turns``, ``passes``)."""
     fn = getattr(game, "_setup", None)
     if fn is not None:
         setup = fn()
@@ -79,8 +83,9 @@ def setup_of(game: "_Game") -> Optional[Tuple[List[int], int]]:
         setup = game.__reduce__()[1][2]
     if setup is None:
         return None
-    cells, to_move = setup
-    return [int(c) for c in cells], int(to_move)
+    cells, to_move, *rest = setup
+    extra = dict(rest[0]) if rest else {}
+    return [int(c) for c in cells], int(to_move), {str(k): int(v) for k, v in extra.items()}
 
 
 # ----------------------------------------------------------------------------- hexcore JSON
@@ -94,7 +99,7 @@ def to_dict(game: "_Game") -> Dict[str, Any]:
         "version": VERSION,
         "game": _name_of(game),
         "spec": game.spec,
-        "setup": None if setup is None else {"cells": setup[0], "to_move": setup[1]},
+        "setup": None if setup is None else {"cells": setup[0], "to_move": setup[1], **setup[2]},
         "actions": [int(a) for a in game.actions],
         "moves": list(game.history),
         "winners": list(game.winners) if game.is_over else None,
@@ -148,15 +153,16 @@ def from_dict(data: Mapping[str, Any]) -> "_Game":
     if setup is None:
         g: _Game = _engine("bad 'spec'", lambda: cls(**options))
     else:
-        if not isinstance(setup, Mapping) or set(setup) != {"cells", "to_move"}:
-            raise ValueError("'setup' must be null or an object with exactly 'cells' and 'to_move'")
+        if not isinstance(setup, Mapping) or not {"cells", "to_move"} <= set(setup):
+            raise ValueError("'setup' must be null or an object with 'cells' and 'to_move'")
         cells = setup["cells"]
         if not isinstance(cells, list):
             raise ValueError("'setup.cells' must be a list of integers")
         cell_values = [_int(c, f"'setup.cells[{i}]'") for i, c in enumerate(cells)]
         to_move = _int(setup["to_move"], "'setup.to_move'")
-        g = _engine("bad 'setup'", lambda: cls._from_cells(cell_values, to_move, **options))
-        if setup_of(g) != (cell_values, to_move):
+        extra = {k: _int(v, f"'setup.{k}'") for k, v in setup.items() if k not in ("cells", "to_move")}
+        g = _engine("bad 'setup'", lambda: cls._from_cells(cell_values, to_move, **options, **extra))
+        if setup_of(g) != (cell_values, to_move, extra):
             raise ValueError("bad 'setup': the engine does not reproduce it")
     moves = data.get("moves")
     if "actions" in data:

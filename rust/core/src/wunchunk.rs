@@ -283,13 +283,15 @@ impl Wunchunk {
     /// their own colours, the balance rule behind (colour 1 has had two
     /// turns), no pass made, no swap on offer. A full board is a finished game.
     pub fn from_cells(size: usize, players: usize, start: Start, balance: Balance, cells: &[u8], to_move: usize) -> Result<Wunchunk, OptionError> {
-        Wunchunk::from_cells_with_turns(size, players, start, balance, cells, to_move, 2)
+        Wunchunk::from_cells_with_turns(size, players, start, balance, cells, to_move, 2, 0)
     }
 
     /// `from_cells`, with the number of regular turns colour 1 has completed
-    /// (1: the next colour-1 turn is the balance turn).
+    /// (1: the next colour-1 turn is the balance turn) and the number of
+    /// consecutive passes just made (below the number of players).
+    #[allow(clippy::too_many_arguments)]
     pub fn from_cells_with_turns(size: usize, players: usize, start: Start, balance: Balance, cells: &[u8], to_move: usize,
-                                 colour1_turns: u8) -> Result<Wunchunk, OptionError> {
+                                 colour1_turns: u8, passes: u8) -> Result<Wunchunk, OptionError> {
         let mut g = Wunchunk::new(size, players, start, balance)?;
         let n = g.board.num_cells();
         if cells.len() != n {
@@ -303,7 +305,11 @@ impl Wunchunk {
         }
         g.set_cells(cells);
         g.st.phase = Phase::Play;
+        if passes as usize >= players {
+            return Err(("passes", format!("passes must be in 0..{}, got {passes}", players - 1)));
+        }
         g.st.c1_turns = colour1_turns.min(2);
+        g.st.passes = passes;
         g.st.first_turn = false;
         g.st.to_move = to_move as u8;
         g.begin_turn();
@@ -2060,7 +2066,7 @@ mod tests {
                     cells[v] = rng.random_range(2..=players as u8);
                 }
             }
-            let g = Wunchunk::from_cells_with_turns(size, players, Start::Standard, Balance::Ap, &cells, 1, 1).unwrap();
+            let g = Wunchunk::from_cells_with_turns(size, players, Start::Standard, Balance::Ap, &cells, 1, 1, 0).unwrap();
             if g.is_over() || !g.balance_turn() {
                 continue;
             }

@@ -35,7 +35,7 @@ impl PyChurn {
         }
         let raw: Vec<u8> = cells.iter().map(|&v| v as u8).collect();
         let g = Churn::from_cells(b, pie, &raw, to_move as u8).map_err(value_error)?;
-        Ok(PyChurn::wrap(g, Some((cells.iter().map(|&v| v as i8).collect(), to_move as usize))))
+        Ok(PyChurn::wrap(g, Some((cells.iter().map(|&v| v as i8).collect(), to_move as usize, Vec::new()))))
     }
 
     #[getter]

@@ -5,13 +5,16 @@
 #[macro_export]
 macro_rules! game_class {
     ($py:ident, $game:ty, $name:literal) => {
+        $crate::game_class!($py, $game, $name, setup_keys = []);
+    };
+    ($py:ident, $game:ty, $name:literal, setup_keys = [$($key:literal),*]) => {
         #[pyclass(name = $name, module = "hexcore._core", subclass)]
         pub struct $py {
             pub s: $crate::session::Session<$game>,
         }
 
         impl $py {
-            pub fn wrap(g: $game, setup: Option<(Vec<i8>, usize)>) -> Self {
+            pub fn wrap(g: $game, setup: Option<$crate::session::Setup>) -> Self {
                 $py { s: $crate::session::Session::new(g, setup) }
             }
         }
@@ -227,7 +230,7 @@ macro_rules! game_class {
             }
 
             /// Pickle support: rebuilt by replaying the actions.
-            fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, String, Option<(Vec<i8>, usize)>, Vec<u32>))> {
+            fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, String, Option<$crate::session::Setup>, Vec<u32>))> {
                 let f = py.import("hexcore._pickle")?.getattr("restore")?;
                 Ok((f, ($name.to_string(), hexcore_core::Game::spec(&self.s.g), self.s.setup.clone(), self.s.all_actions().to_vec())))
             }
@@ -239,7 +242,17 @@ macro_rules! game_class {
             fn from_position<'py>(cls: &Bound<'py, pyo3::types::PyType>, position: &Bound<'py, PyAny>, to_move: $crate::errors::Int,
                                   options: Option<&Bound<'py, pyo3::types::PyDict>>) -> PyResult<Bound<'py, PyAny>> {
                 let py = cls.py();
-                let empty = cls.call((), options)?;
+                // Keywords that describe the position go to `_from_cells` only.
+                let setup_keys: &[&str] = &[$($key),*];
+                let ctor = pyo3::types::PyDict::new(py);
+                if let Some(o) = options {
+                    for (k, v) in o.iter() {
+                        if !k.extract::<String>().is_ok_and(|k| setup_keys.contains(&k.as_str())) {
+                            ctor.set_item(k, v)?;
+                        }
+                    }
+                }
+                let empty = cls.call((), Some(&ctor))?;
                 let n = empty.getattr("board")?.getattr("num_cells")?.extract::<usize>()?;
                 let board = empty.getattr("board")?;
                 let items = position.call_method0("items")
@@ -290,9 +303,14 @@ macro_rules! game_class {
                 slf.py().import("hexcore.render")?.getattr("svg")?.call1((slf,))?.extract()
             }
 
-            /// (setup, actions) as used by pickling.
-            fn _setup(&self) -> Option<(Vec<i8>, usize)> {
-                self.s.setup.clone()
+            /// The set-up start, if any: (cells, to_move, {keyword: value}).
+            fn _setup<'py>(&self, py: Python<'py>) -> PyResult<Option<(Vec<i8>, usize, Bound<'py, pyo3::types::PyDict>)>> {
+                let Some((cells, to_move, extra)) = &self.s.setup else { return Ok(None) };
+                let d = pyo3::types::PyDict::new(py);
+                for (k, v) in extra {
+                    d.set_item(k, v)?;
+                }
+                Ok(Some((cells.clone(), *to_move, d)))
             }
 
             #[pyo3(signature = (depth, unit="move", threads=$crate::errors::Int(1), divide=false))]

@@ -77,7 +77,7 @@ impl PyQuintun {
             return Err(value_error(format!("to_move must be 1 or 2, got {to_move}")));
         }
         let g = Quintun::from_cells(geometry(n)?, p, s, &cells, to_move as u8).map_err(|e| value_error(format!("position: {e}")))?;
-        Ok(PyQuintun::wrap(g, Some((cells, to_move as usize))))
+        Ok(PyQuintun::wrap(g, Some((cells, to_move as usize, Vec::new()))))
     }
 
     #[getter]

@@ -3,6 +3,11 @@
 
 use hexcore_core::{Action, Game, MoveError};
 
+/// A set-up start: cell values, the player to move, and any further state
+/// the game's `from_position` takes (by keyword, only values that differ
+/// from their defaults).
+pub type Setup = (Vec<i8>, usize, Vec<(&'static str, i64)>);
+
 pub struct Session<G: Game> {
     pub g: G,
     undo: Vec<G::Undo>,
@@ -12,8 +17,8 @@ pub struct Session<G: Game> {
     move_starts: Vec<usize>,
     /// Index in `actions` where the unfinished turn starts.
     turn_start: usize,
-    /// The position given to `from_position` (cells, to_move), if any.
-    pub setup: Option<(Vec<i8>, usize)>,
+    /// The position given to `from_position`, if any.
+    pub setup: Option<Setup>,
     buf: Vec<Action>,
 }
 
@@ -35,7 +40,7 @@ where
 }
 
 impl<G: Game> Session<G> {
-    pub fn new(g: G, setup: Option<(Vec<i8>, usize)>) -> Self {
+    pub fn new(g: G, setup: Option<Setup>) -> Self {
         Session { g, undo: Vec::new(), actions: Vec::new(), move_starts: Vec::new(), turn_start: 0, setup, buf: Vec::new() }
     }
 

@@ -8,7 +8,7 @@ use pyo3::types::PyDict;
 use crate::errors::value_error;
 use crate::game_class;
 
-game_class!(PyWunchunk, Wunchunk, "Wunchunk");
+game_class!(PyWunchunk, Wunchunk, "Wunchunk", setup_keys = ["colour1_turns", "passes"]);
 
 /// An int option, with a ValueError naming it otherwise.
 fn int_option(name: &str, v: &Bound<'_, PyAny>) -> PyResult<i64> {
@@ -66,12 +66,18 @@ impl PyWunchunk {
         Ok(PyWunchunk::wrap(g, None))
     }
 
-    /// A position from cell values (0 empty, k colour k) in cell order:
-    /// regular play, the balance rule behind, no swap on offer.
+    /// A position from cell values (0 empty, k colour k) in cell order, in
+    /// regular play with no swap on offer. `colour1_turns` is the number of
+    /// regular turns colour 1 has completed (2, the default: the balance rule
+    /// is behind; 1: colour 1's next turn is the balance turn); `passes` the
+    /// consecutive passes just made (0 to players - 1).
     #[staticmethod]
-    #[pyo3(signature = (cells, to_move, size=None, players=None, start=None, balance=None))]
+    #[pyo3(signature = (cells, to_move, size=None, players=None, start=None, balance=None, colour1_turns=crate::errors::Int(2),
+                        passes=crate::errors::Int(0)))]
+    #[allow(clippy::too_many_arguments)]
     fn _from_cells(cells: Vec<crate::errors::Int>, to_move: crate::errors::Int, size: Option<&Bound<'_, PyAny>>, players: Option<&Bound<'_, PyAny>>,
-                   start: Option<&Bound<'_, PyAny>>, balance: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+                   start: Option<&Bound<'_, PyAny>>, balance: Option<&Bound<'_, PyAny>>, colour1_turns: crate::errors::Int,
+                   passes: crate::errors::Int) -> PyResult<Self> {
         let (size, players, start, balance) = build(size, players, start, balance)?;
         let to_move = to_move.0;
         let cells = crate::errors::small_cells(&cells)?;
@@ -81,10 +87,24 @@ impl PyWunchunk {
         if !(1..=players as i64).contains(&to_move) {
             return Err(value_error(format!("to_move must be in 1..{players}, got {to_move}")));
         }
+        let (c1, passes) = (colour1_turns.0, passes.0);
+        if c1 < 0 {
+            return Err(value_error(format!("colour1_turns must be a non-negative int, got {c1}")));
+        }
+        if !(0..players as i64).contains(&passes) {
+            return Err(value_error(format!("passes must be in 0..{}, got {passes}", players - 1)));
+        }
         let raw: Vec<u8> = cells.iter().map(|&v| v as u8).collect();
-        let g = Wunchunk::from_cells(size, players, start, balance, &raw, to_move as usize)
+        let g = Wunchunk::from_cells_with_turns(size, players, start, balance, &raw, to_move as usize, c1.min(2) as u8, passes as u8)
             .map_err(|(_, msg)| value_error(msg))?;
-        Ok(PyWunchunk::wrap(g, Some((cells, to_move as usize))))
+        let mut extra = Vec::new();
+        if c1 < 2 {
+            extra.push(("colour1_turns", c1));
+        }
+        if passes != 0 {
+            extra.push(("passes", passes));
+        }
+        Ok(PyWunchunk::wrap(g, Some((cells, to_move as usize, extra))))
     }
 
     #[getter]
