@@ -264,8 +264,8 @@ def run_bench(quick: bool = False) -> List[Dict[str, Any]]:
     return rows
 
 
-BENCH_PERFT = [("churn(size=3)", 7), ("churn(sides=(3,4,3,4,3,4))", 5),
-               ("wunchunk(size=5)", 2), ("quintun(size=5)", 2)]
+BENCH_PERFT = [("churn(size=3)", 8), ("churn(size=4)", 6),
+               ("wunchunk(size=5)", 3), ("quintun(size=5)", 5)]
 BENCH_PLAYOUTS = [("churn(size=5,pie=false)", 200), ("churn(size=7,pie=false)", 2),
                   ("wunchunk(size=6)", 20000), ("quintun(size=7)", 5000)]
 BENCH_LOOP = ["churn(size=5,pie=false)", "wunchunk(size=6)", "quintun(size=7)"]

@@ -641,6 +641,66 @@ impl Game for Churn {
         Ok(())
     }
 
+    /// The replies after placing on `action` (a legal cell), worked out from
+    /// this position: the placement only changes the mover's groups, so the
+    /// opponent's isolation and group sizes are known once the mover's
+    /// removals are. `swap` is left to the caller.
+    fn count_moves_after(&self, action: Action) -> Option<u128> {
+        let cell = action as usize;
+        let n = self.board.num_cells();
+        if self.over || cell >= n {
+            return None;
+        }
+        let (k, o) = (self.to_move as usize - 1, 2 - self.to_move as usize);
+        let colour = self.to_move;
+        let cyt = self.board.cyclic_padded_table();
+        // SAFETY: `cell` is a cell (checked above).
+        let s = unsafe { formed_size_at(&self.nmask[k], cyt, &self.groups, cell) };
+        // The groups the stone joins (every run of friendly neighbours has a
+        // head), and the other mover groups smaller than the group formed.
+        let m = self.nmask[k][cell];
+        let roots = self.groups.root_table();
+        let joined: [u16; 3] = if m == 0 {
+            [NO_CELL; 3]
+        } else {
+            HEADS[m as usize].map(|d| roots[cyt[cell][d as usize] as usize])
+        };
+        let mut removed: smallvec::SmallVec<[u16; 64]> = smallvec::SmallVec::new();
+        if s > 1 {
+            for r in self.groups.roots_of(colour) {
+                if self.groups.size_at_root(r) < s && !joined.contains(&(r as u16)) {
+                    removed.extend(self.groups.members(r).map(|c| c as u16));
+                }
+            }
+        }
+        let empty_after = self.num_empty - 1 + removed.len();
+        if empty_after == 0 {
+            return Some(0);
+        }
+        let swap = (self.pie && self.ply == 0 && colour == 1) as u128;
+        // Opponent's isolated cells: theirs now but `cell`, and freed cells
+        // with no opponent neighbour.
+        let nm_o = &self.nmask[o];
+        let iso = self.iso[o].len() - self.iso[o].contains(cell) as usize
+            + removed.iter().filter(|&&c| nm_o[c as usize] == 0).count();
+        if iso > 0 {
+            return Some(iso as u128 + swap);
+        }
+        // Otherwise the smallest group the opponent can form, over the empty
+        // cells after the move (the opponent's groups are unchanged).
+        let (mut best, mut count) = (usize::MAX, 0);
+        let others = self.empty.iter().filter(|&c| c != cell).chain(removed.iter().map(|&c| c as usize));
+        for c in others {
+            // SAFETY: empty and removed cells are cells.
+            let f = unsafe { formed_size_at(nm_o, cyt, &self.groups, c) };
+            if f < best {
+                (best, count) = (f, 0);
+            }
+            count += (f == best) as usize;
+        }
+        Some(count as u128 + swap)
+    }
+
     fn count_moves(&self) -> u128 {
         if self.over {
             return 0;
@@ -797,6 +857,35 @@ mod tests {
             let s = snapshots.pop().unwrap();
             assert_eq!(s, (g.zobrist(), (0..19).map(|c| g.cell_value(c)).collect::<Vec<_>>(), g.to_move()));
         }
+    }
+
+    #[test]
+    fn count_after_matches_the_child_position() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut buf = Vec::new();
+        let mut checked = 0;
+        for (sides, pie) in [([3usize; 6], true), ([3, 4, 3, 4, 3, 4], false), ([4; 6], true), ([2; 6], false)] {
+            for _ in 0..20 {
+                let mut g = Churn::new(Arc::new(Board::from_sides(sides).unwrap()), pie);
+                while !g.is_over() {
+                    let mut acts = Vec::new();
+                    g.legal_actions(&mut acts);
+                    for &a in &acts {
+                        if a as usize == g.board.num_cells() {
+                            assert_eq!(g.count_moves_after(a), None);
+                            continue;
+                        }
+                        let mut child = g.clone();
+                        child.apply_action(a);
+                        assert_eq!(g.count_moves_after(a), Some(child.count_moves()), "{}", g.diagram());
+                        checked += 1;
+                    }
+                    let a = g.random_action(&mut rng, &mut buf).unwrap();
+                    g.apply_action(a);
+                }
+            }
+        }
+        assert!(checked > 10_000);
     }
 
     #[test]

@@ -107,6 +107,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn count_turn_completions(&self) -> Option<u128> {
         None
     }
+    /// `count_moves()` of the position after the legal action `action` (a
+    /// whole turn), when the game can tell without making it; perft uses it
+    /// one level above the leaves. `None`: make the move.
+    fn count_moves_after(&self, _action: Action) -> Option<u128> {
+        None
+    }
     /// A uniformly random legal action (the playout policy); `None` when
     /// there is none.
     fn random_action<R: Rng>(&self, rng: &mut R, buf: &mut Vec<Action>) -> Option<Action> {

@@ -34,6 +34,11 @@ fn perft_moves_in<G: Game>(g: &G, depth: u32, scratch: &mut Vec<G>) -> u128 {
     if depth == 1 {
         return g.count_moves();
     }
+    if depth == 2 && g.single_action_turns() {
+        if let Some(n) = count_two_plies(g) {
+            return n;
+        }
+    }
     let mut moves = Vec::new();
     if g.legal_moves(u128::MAX, &mut moves).is_err() {
         unreachable!("unbounded move generation failed");
@@ -47,6 +52,19 @@ fn perft_moves_in<G: Game>(g: &G, depth: u32, scratch: &mut Vec<G>) -> u128 {
     }
     scratch.push(child);
     total
+}
+
+/// Perft 2 of a position whose moves are single actions, counting the
+/// replies of each move with `count_moves_after` (no child states); `None`
+/// when the game cannot count some move that way.
+fn count_two_plies<G: Game>(g: &G) -> Option<u128> {
+    let mut actions = Vec::new();
+    g.legal_actions(&mut actions);
+    let mut total = 0;
+    for &a in &actions {
+        total += g.count_moves_after(a)?;
+    }
+    Some(total)
 }
 
 /// Action-level perft: `depth` counts complete turns.
@@ -66,6 +84,11 @@ fn perft_actions_in<G: Game>(g: &G, depth: u32, scratch: &mut Vec<G>) -> u128 {
             let mut v = Vec::new();
             g.legal_actions(&mut v);
             return v.len() as u128;
+        }
+        if depth == 2 && g.single_action_turns() {
+            if let Some(n) = count_two_plies(g) {
+                return n;
+            }
         }
     }
     if depth == 1 {
@@ -146,8 +169,9 @@ pub fn perft<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize) -> u128 {
     if g.is_over() && !g.mid_turn() {
         return 0;
     }
-    if unit == Unit::Move && depth >= 3 {
-        // Split two levels down: many more, smaller tasks balance the threads.
+    if unit == Unit::Move && depth >= 4 {
+        // Split two levels down: many more, smaller tasks balance the threads
+        // (at depth 3 those tasks would be single bulk counts).
         let mut moves: Vec<MoveActions> = Vec::new();
         let _ = g.legal_moves(u128::MAX, &mut moves);
         let mut tasks: Vec<G> = Vec::new();
