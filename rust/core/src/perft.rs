@@ -4,7 +4,10 @@
 //! ends before `depth` moves counts 0. Counting can be done at move level
 //! (enumerating whole turns, with the last level counted by `count_moves`)
 //! or at action level (enumerating actions, a turn being complete when
-//! `mid_turn()` turns false); both must give the same numbers.
+//! `mid_turn()` turns false); both must give the same numbers. Move level
+//! also counts the last two plies of single-action games without making the
+//! moves where the game can (`count_moves_after`); action level always walks
+//! the actions, so the two stay independent checks of each other.
 
 use rayon::prelude::*;
 
@@ -84,11 +87,6 @@ fn perft_actions_in<G: Game>(g: &G, depth: u32, scratch: &mut Vec<G>) -> u128 {
             let mut v = Vec::new();
             g.legal_actions(&mut v);
             return v.len() as u128;
-        }
-        if depth == 2 && g.single_action_turns() {
-            if let Some(n) = count_two_plies(g) {
-                return n;
-            }
         }
     }
     if depth == 1 {
