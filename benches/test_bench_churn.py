@@ -33,7 +33,7 @@ def test_playouts_reference_side3(benchmark):
 @pytest.mark.benchmark(group="churn-perft")
 @pytest.mark.parametrize("threads", [1, 2])
 def test_perft_side3(benchmark, threads):
-    n = benchmark(hc.perft, hc.Churn(size=3), 6, threads=threads)
+    n = benchmark(hc.perft, hc.Churn(size=3), 8, threads=threads)
     benchmark.extra_info["nodes"] = n
 
 

@@ -42,7 +42,7 @@ def test_playouts_reference(benchmark, name, spec, games):
     benchmark.extra_info["plies"] = benchmark.pedantic(run, rounds=1, iterations=1)
 
 
-@pytest.mark.parametrize("name,spec,depth", [("wunchunk", "wunchunk(size=5)", 3), ("quintun", "quintun(size=5)", 2)],
+@pytest.mark.parametrize("name,spec,depth", [("wunchunk", "wunchunk(size=5)", 3), ("quintun", "quintun(size=5)", 4)],
                          ids=["wunchunk", "quintun"])
 @pytest.mark.parametrize("threads", [1, 2])
 def test_perft(benchmark, name, spec, depth, threads):

@@ -434,6 +434,48 @@ impl Churn {
         out.truncate(w);
     }
 
+    /// When no isolated cell is left, 2 is the smallest group a placement can
+    /// form, and it is formed exactly at the empty cells whose only friendly
+    /// neighbour is a lone stone. Appends those cells (in no particular
+    /// order), found from the mover's lone stones rather than by sizing every
+    /// empty cell, and returns whether there were any; if not, the smallest
+    /// group is larger and `legal_cells` has to look at every cell.
+    fn pair_cells(&self, out: &mut Vec<Action>) -> bool {
+        let k = self.to_move as usize - 1;
+        debug_assert!(self.iso[k].is_empty());
+        let start = out.len();
+        // Every neighbour is written at `len` and kept only if it qualifies,
+        // so one slot beyond the possible results is needed.
+        out.reserve(self.empty.len() + 1);
+        let (nmask, cyt) = (&self.nmask[k][..], self.board.cyclic_padded_table());
+        let sizes = self.groups.size_table();
+        let dst = out.spare_capacity_mut().as_mut_ptr();
+        let mut len = 0;
+        for (wi, &w) in self.groups.root_set(self.to_move).words().iter().enumerate() {
+            for t in BitIter(w) {
+                let stone = wi * 64 + t as usize;
+                // SAFETY: roots are cells; padded neighbours are cells or the
+                // sentinel `n`, which the tables and bit sets hold. A cell with
+                // one friendly neighbour is kept from that neighbour only, so
+                // at most one kept entry per empty cell: within the reserve.
+                unsafe {
+                    if get(sizes, stone) != 1 {
+                        continue;
+                    }
+                    for &nb in cyt.get_unchecked(stone) {
+                        let m = get(nmask, nb as usize);
+                        let single = (m & m.wrapping_sub(1)) == 0;
+                        dst.add(len).write(std::mem::MaybeUninit::new(nb as Action));
+                        len += (single & self.empty.contains_unchecked(nb as usize)) as usize;
+                    }
+                }
+            }
+        }
+        // SAFETY: the first `len` spare slots were written above.
+        unsafe { out.set_len(start + len) };
+        len > 0
+    }
+
     /// Why placing on `cell` is illegal, if it is.
     fn cell_error(&self, cell: usize) -> Option<MoveError> {
         let label = self.board.label(cell);
@@ -630,7 +672,12 @@ impl Game for Churn {
             return Some(if i == count { self.board.num_cells() as Action } else { iso.select(i).unwrap() as Action });
         }
         buf.clear();
-        self.legal_actions(buf);
+        if !self.pair_cells(buf) {
+            self.legal_cells(buf);
+        }
+        if extra != 0 {
+            buf.push(self.board.num_cells() as Action);
+        }
         Some(buf[below(rng, buf.len())])
     }
 
@@ -886,6 +933,37 @@ mod tests {
             }
         }
         assert!(checked > 10_000);
+    }
+
+    #[test]
+    fn pair_cells_are_the_legal_cells_when_there_are_any() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+        let mut buf = Vec::new();
+        let (mut used, mut fell_back) = (0, 0);
+        for sides in [[3usize; 6], [3, 4, 3, 4, 3, 4], [5; 6]] {
+            for _ in 0..10 {
+                let mut g = Churn::new(Arc::new(Board::from_sides(sides).unwrap()), false);
+                while let Some(a) = g.random_action(&mut rng, &mut buf) {
+                    if !g.iso[g.to_move as usize - 1].is_empty() {
+                        g.apply_action(a);
+                        continue;
+                    }
+                    let mut pairs = Vec::new();
+                    if g.pair_cells(&mut pairs) {
+                        pairs.sort();
+                        let mut legal = Vec::new();
+                        g.legal_cells(&mut legal);
+                        assert_eq!(pairs, legal, "{}", g.diagram());
+                        used += 1;
+                    } else {
+                        assert!(pairs.is_empty());
+                        fell_back += 1;
+                    }
+                    g.apply_action(a);
+                }
+            }
+        }
+        assert!(used > 1000 && fell_back > 100, "{used} {fell_back}");
     }
 
     #[test]
