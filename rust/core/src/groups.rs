@@ -299,26 +299,21 @@ impl Groups {
         debug_assert_eq!(self.colour[cell], 0, "place on an occupied cell");
         self.colour[cell] = colour;
         self.stones[colour as usize] += 1;
-        // Collect distinct neighbour roots; the largest absorbs the others.
+        // The largest neighbouring group absorbs the others.
         // SAFETY from here on: `cell` indexed `colour` above; neighbours,
         // roots and list links are cells of this board (checked above);
         // sizes are at most the number of cells.
-        let mut roots = [NO_CELL; 6];
-        let mut k = 0;
+        let nbs = board.neighbors(cell);
         let mut best = NO_CELL;
         let mut best_size = 0;
-        for &nb in board.neighbors(cell) {
+        for &nb in nbs {
             let nb = nb as usize;
             if unsafe { get(&self.colour, nb) } == colour {
                 let r = unsafe { get(&self.root, nb) };
-                if !roots[..k].contains(&r) {
-                    roots[k] = r;
-                    k += 1;
-                    let rs = unsafe { get(&self.size, r as usize) };
-                    if rs > best_size {
-                        best = r;
-                        best_size = rs;
-                    }
+                let rs = unsafe { get(&self.size, r as usize) };
+                if rs > best_size {
+                    best = r;
+                    best_size = rs;
                 }
             }
         }
@@ -326,16 +321,18 @@ impl Groups {
             unsafe { self.start_group(cell, colour) };
             return cell;
         }
-        unsafe { self.merge_into(cell, colour, best as usize, &roots[..k]) }
+        unsafe { self.merge_into(cell, colour, best as usize, nbs) }
     }
 
-    /// Join the stone on `cell` and the groups rooted at `roots` into the
-    /// group rooted at `b` (one of `roots`, the largest).
+    /// Join the stone on `cell` and the groups of its neighbours `nbs` of
+    /// the same colour into the group rooted at `b` (the largest of them).
+    /// A neighbour whose group is already joined has root `b`, so each group
+    /// is taken once without a list of roots.
     ///
     /// # Safety
     /// As in `place`: every index is a cell, `colour` is valid.
     #[inline(always)]
-    unsafe fn merge_into(&mut self, cell: usize, colour: u8, b: usize, roots: &[u16]) -> usize {
+    unsafe fn merge_into(&mut self, cell: usize, colour: u8, b: usize, nbs: &[u16]) -> usize {
         let best = b as u16;
         unsafe {
             let mut new_size = get(&self.size, b) as usize + 1;
@@ -345,7 +342,11 @@ impl Groups {
             *get_mut(&mut self.root, cell) = best;
             *get_mut(&mut self.next, cell) = get(&self.next, b);
             *get_mut(&mut self.next, b) = cell as u16;
-            for &r in roots {
+            for &nb in nbs {
+                if get(&self.colour, nb as usize) != colour {
+                    continue;
+                }
+                let r = get(&self.root, nb as usize);
                 if r == best {
                     continue;
                 }
