@@ -77,8 +77,10 @@ pub struct Board {
     /// `cyclic` with off-board entries replaced by `num_cells` (a sentinel).
     cyclic_padded: Vec<[u16; 6]>,
     /// The neighbours of each cell as bit-set words: up to six (word, mask)
-    /// pairs, unused ones with mask 0.
+    /// pairs, one per word touched.
     neighbor_words: Vec<[(u16, u64); 6]>,
+    /// How many entries of each `neighbor_words` row are used.
+    neighbor_words_len: Vec<u8>,
     /// Zobrist keys, `ZOBRIST_KINDS` per cell.
     zobrist: Vec<u64>,
     /// (first cell index, width) per row, bottom row first.
@@ -203,7 +205,7 @@ impl Board {
         for s in &sides_v {
             ring.extend_from_slice(&s[..s.len() - 1]);
         }
-        let neighbor_words: Vec<[(u16, u64); 6]> = (0..total)
+        let (neighbor_words, neighbor_words_len): (Vec<[(u16, u64); 6]>, Vec<u8>) = (0..total)
             .map(|k| {
                 let mut out = [(0u16, 0u64); 6];
                 let mut used = 0;
@@ -217,9 +219,9 @@ impl Board {
                         }
                     }
                 }
-                out
+                (out, used as u8)
             })
-            .collect();
+            .unzip();
         let zobrist = (0..total * ZOBRIST_KINDS).map(|i| crate::zobrist::piece(i / ZOBRIST_KINDS, (i % ZOBRIST_KINDS) as u64)).collect();
         let index_of_label = labels.iter().enumerate().map(|(k, l)| (l.clone(), k as u16)).collect();
         Ok(Board {
@@ -232,6 +234,7 @@ impl Board {
             cyclic,
             cyclic_padded,
             neighbor_words,
+            neighbor_words_len,
             zobrist,
             rows,
             ring,
@@ -346,10 +349,11 @@ impl Board {
         &self.cyclic_padded
     }
 
-    /// Neighbours of `cell` as (bit-set word, mask) pairs; unused pairs have mask 0.
+    /// Neighbours of `cell` as (bit-set word, mask) pairs, one per word
+    /// (on boards of up to 64 cells, always one).
     #[inline]
-    pub fn neighbor_words(&self, cell: usize) -> &[(u16, u64); 6] {
-        &self.neighbor_words[cell]
+    pub fn neighbor_words(&self, cell: usize) -> &[(u16, u64)] {
+        &self.neighbor_words[cell][..self.neighbor_words_len[cell] as usize]
     }
 
     /// `zobrist::piece(cell, kind)` from a table (`kind < ZOBRIST_KINDS`).

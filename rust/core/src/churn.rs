@@ -452,16 +452,18 @@ impl Churn {
         let dst = out.spare_capacity_mut().as_mut_ptr();
         let mut len = 0;
         for (wi, &w) in self.groups.root_set(self.to_move).words().iter().enumerate() {
+            let mut lone = 0u64;
             for t in BitIter(w) {
+                // SAFETY: roots are cells.
+                lone |= ((unsafe { get(sizes, wi * 64 + t as usize) } == 1) as u64) << t;
+            }
+            for t in BitIter(lone) {
                 let stone = wi * 64 + t as usize;
-                // SAFETY: roots are cells; padded neighbours are cells or the
-                // sentinel `n`, which the tables and bit sets hold. A cell with
-                // one friendly neighbour is kept from that neighbour only, so
-                // at most one kept entry per empty cell: within the reserve.
+                // SAFETY: padded neighbours are cells or the sentinel `n`,
+                // which the tables and bit sets hold. A cell with one friendly
+                // neighbour is kept from that neighbour only, so at most one
+                // kept entry per empty cell: within the reserve.
                 unsafe {
-                    if get(sizes, stone) != 1 {
-                        continue;
-                    }
                     for &nb in cyt.get_unchecked(stone) {
                         let m = get(nmask, nb as usize);
                         let single = (m & m.wrapping_sub(1)) == 0;
