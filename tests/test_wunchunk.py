@@ -302,15 +302,20 @@ def test_errors_and_options():
     assert hc.load(hc.Wunchunk(size=7, start="open", balance="none").spec).spec == "wunchunk(size=7,players=2,start=open,balance='none')"
 
 
+def random_position(rng, fill=1.0):
+    """(players, size, position, to_move): a random set-up of up to `fill` of the board."""
+    players = rng.choice([2, 3, 4])
+    size = 5 if players == 2 else 7
+    board = RefWunchunk(size=size, players=players).board
+    cells = rng.sample(range(board.num_cells), rng.randint(0, int(board.num_cells * fill)))
+    pos = {board.label(c): rng.randint(1, players) for c in cells}
+    return players, size, pos, rng.randint(1, players)
+
+
 def test_from_position_matches_reference():
     rng = random.Random(9)
     for _ in range(30):
-        players = rng.choice([2, 3, 4])
-        size = 5 if players == 2 else 7
-        ref0 = RefWunchunk(size=size, players=players)
-        cells = rng.sample(range(ref0.board.num_cells), rng.randint(0, ref0.board.num_cells))
-        pos = {ref0.board.label(c): rng.randint(1, players) for c in cells}
-        tm = rng.randint(1, players)
+        players, size, pos, tm = random_position(rng)
         g = hc.Wunchunk.from_position(pos, to_move=tm, size=size, players=players)
         ref = RefWunchunk.from_position(pos, to_move=tm, size=size, players=players)
         check_same(g, ref)
@@ -320,14 +325,8 @@ def test_from_position_turn_counters_match_reference_and_survive_round_trips():
     from hexcore import records
 
     rng = random.Random(12)
-    for i in range(40):
-        players = rng.choice([2, 3, 4])
-        size = 5 if players == 2 else 7
-        ref0 = RefWunchunk(size=size, players=players)
-        n = ref0.board.num_cells
-        cells = rng.sample(range(n), rng.randint(0, n // 2))
-        pos = {ref0.board.label(c): rng.randint(1, players) for c in cells}
-        tm = rng.randint(1, players)
+    for _ in range(40):
+        players, size, pos, tm = random_position(rng, fill=0.5)
         extra = dict(colour1_turns=rng.randint(0, 3), passes=rng.randint(0, players - 1))
         g = hc.Wunchunk.from_position(pos, to_move=tm, size=size, players=players, **extra)
         ref = RefWunchunk.from_position(pos, to_move=tm, size=size, players=players, **extra)
