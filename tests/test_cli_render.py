@@ -25,6 +25,33 @@ def test_cli_perft_matches_api():
     assert len(lines) == 19 and sum(int(l.split(": ")[1]) for l in lines) == 361
 
 
+def test_cli_bench_writes_every_figure(tmp_path, monkeypatch, capsys):
+    import json
+
+    import hexcore.__main__ as cli
+
+    # small workloads; the structure is what is checked here, speed lives in benches/
+    monkeypatch.setattr(cli, "BENCH_PERFT", [("churn(size=3)", 4), ("quintun(size=5)", 2)])
+    monkeypatch.setattr(cli, "BENCH_PLAYOUTS", [("churn(size=3,pie=false)", 20), ("wunchunk(size=5)", 20)])
+    monkeypatch.setattr(cli, "BENCH_LOOP", ["churn(size=3,pie=false)"])
+    monkeypatch.setattr(cli, "BENCH_VS_REFERENCE", [("churn(size=3,pie=false)", 2)])
+    out = tmp_path / "bench.json"
+    assert main(["bench", "--quick", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    names = {(r["group"], r["name"]): r for r in data["rows"]}
+    for spec, d in cli.BENCH_PERFT:
+        for t in (1, 2):
+            assert names[("perft", f"{spec} d{d} ({t} thr)")]["unit"] == "nodes/s"
+    for spec, _ in cli.BENCH_PLAYOUTS:
+        for t in (1, 2):
+            assert ("playouts", f"{spec} ({t} thr) games") in names
+    assert ("python", "churn(size=3,pie=false) legal_actions+apply_action") in names
+    assert ("ratio", "churn(size=3,pie=false) Rust playouts / reference (plies/s)") in names
+    assert all(r["value"] > 0 for r in data["rows"])
+    printed = capsys.readouterr().out
+    assert all(r["name"] in printed for r in data["rows"])
+
+
 def test_cli_bad_spec_is_a_clear_error():
     out = run(["perft", "chess(size=3)", "--depth", "1"])
     assert out.returncode == 2 and "unknown game" in out.stderr

@@ -202,15 +202,17 @@ def _pyspiel_hex_rate(seconds: float) -> Optional[float]:
     return steps / (time.perf_counter() - t0)
 
 
-def _best_time(repeats: int, job: Callable[[], Any]) -> Tuple[float, Any]:
-    """The shortest of `repeats` timings of `job()` (shared machines are
-    noisy; the minimum is the least disturbed run), with the job's result."""
-    best, out = float("inf"), None
+def _best_times(repeats: int, jobs: Sequence[Callable[[], Any]]) -> List[Tuple[float, Any]]:
+    """For each job, the shortest of `repeats` timings with its result. The
+    jobs take turns, so a drifting machine speed (shared machines are noisy;
+    the minimum is the least disturbed run) hits them alike."""
+    best: List[Tuple[float, Any]] = [(float("inf"), None) for _ in jobs]
     for _ in range(repeats):
-        t0 = time.perf_counter()
-        out = job()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
+        for i, job in enumerate(jobs):
+            t0 = time.perf_counter()
+            out = job()
+            best[i] = (min(best[i][0], time.perf_counter() - t0), out)
+    return best
 
 
 def run_bench(quick: bool = False) -> List[Dict[str, Any]]:
@@ -227,16 +229,17 @@ def run_bench(quick: bool = False) -> List[Dict[str, Any]]:
         if spec.split("(")[0] not in GAMES:
             continue
         g = load(spec)
-        for threads in (1, 2):
-            dt, n = _best_time(repeats, lambda: perft(g, depth, threads=threads))
+        timed = _best_times(repeats, [lambda: perft(g, depth, threads=1), lambda: perft(g, depth, threads=2)])
+        for threads, (dt, n) in zip((1, 2), timed):
             add("perft", f"{spec} d{depth} ({threads} thr)", n / dt, "nodes/s")
     for spec, games in BENCH_PLAYOUTS:
         if spec.split("(")[0] not in GAMES:
             continue
         g = load(spec)
         games = max(2, int(games * scale))
-        for threads in (1, 2):
-            dt, res = _best_time(repeats, lambda: random_playouts(g, games, seed=1, threads=threads))
+        timed = _best_times(repeats, [lambda: random_playouts(g, games, seed=1, threads=1),
+                                      lambda: random_playouts(g, games, seed=1, threads=2)])
+        for threads, (dt, res) in zip((1, 2), timed):
             add("playouts", f"{spec} ({threads} thr) plies", res.plies.sum() / dt, "plies/s")
             add("playouts", f"{spec} ({threads} thr) games", games / dt, "games/s")
     # The Python loops take turns, so drifting machine speed hits them alike.
@@ -258,7 +261,7 @@ def run_bench(quick: bool = False) -> List[Dict[str, Any]]:
             continue
         ref = _reference_rate(spec, max(1, int(games * scale)), 1)
         n = max(1, int(200 * games * scale))
-        dt, res = _best_time(repeats, lambda: random_playouts(load(spec), n, seed=1, threads=1))
+        [(dt, res)] = _best_times(repeats, [lambda: random_playouts(load(spec), n, seed=1, threads=1)])
         rust = res.plies.sum() / dt
         add("ratio", f"{spec} Rust playouts / reference (plies/s)", rust / ref, "x")
     return rows
