@@ -22,12 +22,25 @@ pub enum Unit {
 
 /// Move-level perft (bulk-counts the last level with `count_moves`).
 pub fn perft_moves<G: Game>(g: &G, depth: u32) -> u128 {
-    perft_moves_in(g, depth, &mut Vec::new())
+    perft_moves_in(g, depth, &mut Scratch::default())
 }
 
-/// Child states are made in `scratch` (one per level, reused with
-/// `clone_from`), so the walk allocates only while it first goes down.
-fn perft_moves_in<G: Game>(g: &G, depth: u32, scratch: &mut Vec<G>) -> u128 {
+/// Buffers a walk reuses from level to level: child states (refilled with
+/// `clone_from`), move lists and action lists. The walk allocates only while
+/// it first goes down.
+struct Scratch<G> {
+    states: Vec<G>,
+    moves: Vec<Vec<MoveActions>>,
+    actions: Vec<Vec<Action>>,
+}
+
+impl<G> Default for Scratch<G> {
+    fn default() -> Self {
+        Scratch { states: Vec::new(), moves: Vec::new(), actions: Vec::new() }
+    }
+}
+
+fn perft_moves_in<G: Game>(g: &G, depth: u32, scratch: &mut Scratch<G>) -> u128 {
     if depth == 0 {
         return 1;
     }
@@ -38,33 +51,38 @@ fn perft_moves_in<G: Game>(g: &G, depth: u32, scratch: &mut Vec<G>) -> u128 {
         return g.count_moves();
     }
     if depth == 2 && g.single_action_turns() {
-        if let Some(n) = count_two_plies(g) {
+        let mut actions = scratch.actions.pop().unwrap_or_default();
+        let n = count_two_plies(g, &mut actions);
+        scratch.actions.push(actions);
+        if let Some(n) = n {
             return n;
         }
     }
-    let mut moves = Vec::new();
+    let mut moves = scratch.moves.pop().unwrap_or_default();
+    moves.clear();
     if g.legal_moves(u128::MAX, &mut moves).is_err() {
         unreachable!("unbounded move generation failed");
     }
-    let mut child = scratch.pop().unwrap_or_else(|| g.clone());
+    let mut child = scratch.states.pop().unwrap_or_else(|| g.clone());
     let mut total = 0;
     for m in &moves {
         child.clone_from(g);
         child.play_move(m);
         total += perft_moves_in(&child, depth - 1, scratch);
     }
-    scratch.push(child);
+    scratch.states.push(child);
+    scratch.moves.push(moves);
     total
 }
 
 /// Perft 2 of a position whose moves are single actions, counting the
 /// replies of each move with `count_moves_after` (no child states); `None`
 /// when the game cannot count some move that way.
-fn count_two_plies<G: Game>(g: &G) -> Option<u128> {
-    let mut actions = Vec::new();
-    g.legal_actions(&mut actions);
+fn count_two_plies<G: Game>(g: &G, actions: &mut Vec<Action>) -> Option<u128> {
+    actions.clear();
+    g.legal_actions(actions);
     let mut total = 0;
-    for &a in &actions {
+    for &a in actions.iter() {
         total += g.count_moves_after(a)?;
     }
     Some(total)
