@@ -269,8 +269,8 @@ def run_bench(quick: bool = False) -> List[Dict[str, Any]]:
 
 BENCH_PERFT = [("churn(size=3)", 8), ("churn(size=4)", 6),
                ("wunchunk(size=5)", 3), ("quintun(size=5)", 5)]
-BENCH_PLAYOUTS = [("churn(size=5,pie=false)", 200), ("churn(size=7,pie=false)", 4),
-                  ("wunchunk(size=6)", 20000), ("quintun(size=7)", 5000)]
+BENCH_PLAYOUTS = [("churn(size=5,pie=false)", 600), ("churn(size=7,pie=false)", 4),
+                  ("wunchunk(size=6)", 40000), ("quintun(size=7)", 20000)]
 BENCH_LOOP = ["churn(size=5,pie=false)", "wunchunk(size=6)", "quintun(size=7)"]
 BENCH_VS_REFERENCE = [("churn(size=3,pie=false)", 20), ("wunchunk(size=6)", 10), ("quintun(size=7)", 5)]
 
