@@ -85,11 +85,14 @@ impl Clone for Churn {
     }
 }
 
+/// Cells a move removed (inline up to 8, the usual case).
+type Removed = smallvec::SmallVec<[u16; 8]>;
+
 /// Undo record for one Churn action.
 #[derive(Debug, Clone)]
 pub struct ChurnUndo {
     action: Action,
-    removed: Vec<u16>,
+    removed: Removed,
     swap_available: bool,
 }
 
@@ -345,9 +348,7 @@ impl Churn {
 
     /// Remove every group of `colour` strictly smaller than `size`; the
     /// removed cells are appended to `removed` when given.
-    fn remove_smaller(&mut self, colour: u8, size: usize, mut removed: Option<&mut Vec<u16>>) {
-        let k = colour as usize - 1;
-        let board = &*self.board;
+    fn remove_smaller(&mut self, colour: u8, size: usize, mut removed: Option<&mut Removed>) {
         for wi in 0..self.groups.root_set(colour).words().len() {
             let w = self.groups.root_set(colour).words()[wi];
             let sizes = self.groups.size_table();
@@ -358,21 +359,29 @@ impl Churn {
                 doomed |= ((s < size) as u64) << t;
             }
             for t in BitIter(doomed) {
-                let (nmask, iso, empty) = (&mut self.nmask, &mut self.iso, &mut self.empty);
-                let mut hash = 0;
-                let mut count = 0;
-                self.groups.remove_group(wi * 64 + t as usize, |c| {
-                    hash ^= board.zobrist_key(c, colour as usize);
-                    count += 1;
-                    lift(board, nmask, iso, empty, c, k);
-                    if let Some(r) = removed.as_deref_mut() {
-                        r.push(c as u16);
-                    }
-                });
-                self.hash ^= hash;
-                self.num_empty += count;
+                self.take_group(wi * 64 + t as usize, colour, removed.as_deref_mut());
             }
         }
+    }
+
+    /// Lift the whole group of `colour` holding `cell` off the board,
+    /// appending its cells to `removed` when given.
+    fn take_group(&mut self, cell: usize, colour: u8, mut removed: Option<&mut Removed>) {
+        let k = colour as usize - 1;
+        let board = &*self.board;
+        let (nmask, iso, empty) = (&mut self.nmask, &mut self.iso, &mut self.empty);
+        let mut hash = 0;
+        let mut count = 0;
+        self.groups.remove_group(cell, |c| {
+            hash ^= board.zobrist_key(c, colour as usize);
+            count += 1;
+            lift(board, nmask, iso, empty, c, k);
+            if let Some(r) = removed.as_deref_mut() {
+                r.push(c as u16);
+            }
+        });
+        self.hash ^= hash;
+        self.num_empty += count;
     }
 
     fn check_end(&mut self) {
@@ -475,6 +484,9 @@ impl Churn {
         }
         // SAFETY: the first `len` spare slots were written above.
         unsafe { out.set_len(start + len) };
+        // Cell order, so the pick depends on the position alone (not on
+        // which stone happens to be each group's root).
+        out[start..].sort_unstable();
         len > 0
     }
 
@@ -507,7 +519,7 @@ impl Churn {
         None
     }
 
-    fn do_place(&mut self, cell: usize, removed: Option<&mut Vec<u16>>) {
+    fn do_place(&mut self, cell: usize, removed: Option<&mut Removed>) {
         let colour = self.to_move;
         let size = self.put(cell, colour);
         if size > 1 {
@@ -600,7 +612,7 @@ impl Game for Churn {
     }
 
     fn apply_action_undoable(&mut self, action: Action) -> ChurnUndo {
-        let mut undo = ChurnUndo { action, removed: Vec::new(), swap_available: self.swap_available };
+        let mut undo = ChurnUndo { action, removed: Removed::new(), swap_available: self.swap_available };
         if action as usize == self.board.num_cells() {
             self.do_swap();
         } else {
@@ -609,24 +621,29 @@ impl Game for Churn {
         undo
     }
 
+    /// Undoes a placement in place: the group the stone joined is lifted,
+    /// its other stones and the removed ones are put back (their groups form
+    /// again as they were). A swap is undone by rebuilding.
     fn undo_action(&mut self, undo: ChurnUndo) {
         let n = self.board.num_cells();
-        let mut colours = self.groups.colours().to_vec();
         let mover = 3 - self.to_move;
         if undo.action as usize == n {
+            let mut colours = self.groups.colours().to_vec();
             let cell = (0..n).find(|&c| colours[c] == 2).expect("swapped stone");
             colours[cell] = 1;
+            let board = self.board.clone();
+            self.groups.rebuild(&board, &colours);
+            self.rebuild();
             self.to_move = 2;
         } else {
-            colours[undo.action as usize] = 0;
-            for &c in &undo.removed {
-                colours[c as usize] = mover;
+            let cell = undo.action as usize;
+            let group: smallvec::SmallVec<[u16; 64]> = self.groups.members(cell).map(|c| c as u16).collect();
+            self.take_group(cell, mover, None);
+            for &c in group.iter().filter(|&&c| c as usize != cell).chain(&undo.removed) {
+                self.put(c as usize, mover);
             }
             self.to_move = mover;
         }
-        let board = self.board.clone();
-        self.groups.rebuild(&board, &colours);
-        self.rebuild();
         self.ply -= 1;
         self.swap_available = undo.swap_available;
         self.check_end();
@@ -889,23 +906,46 @@ mod tests {
     #[test]
     fn undo_restores_everything() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
-        let mut g = game(3);
         let mut buf = Vec::new();
-        let mut stack = Vec::new();
-        let mut snapshots = Vec::new();
-        for _ in 0..300 {
-            if g.is_over() {
-                break;
+        let mut merges_undone = 0;
+        for (sides, pie) in [([3usize; 6], true), ([3, 4, 3, 4, 3, 4], false), ([4; 6], true)] {
+            for _ in 0..20 {
+                let mut g = Churn::new(Arc::new(Board::from_sides(sides).unwrap()), pie);
+                let n = g.board.num_cells();
+                let mut stack = Vec::new();
+                let mut snapshots = Vec::new();
+                for _ in 0..400 {
+                    if g.is_over() {
+                        break;
+                    }
+                    let a = g.random_action(&mut rng, &mut buf).unwrap();
+                    let mut legal = Vec::new();
+                    g.legal_actions(&mut legal);
+                    snapshots.push((g.zobrist(), (0..n).map(|c| g.cell_value(c)).collect::<Vec<_>>(), g.to_move(), legal));
+                    stack.push(g.apply_action_undoable(a));
+                }
+                while let Some(u) = stack.pop() {
+                    merges_undone += (u.action as usize != n && g.groups.group_size(u.action as usize) > 1) as usize;
+                    g.undo_action(u);
+                    let mut legal = Vec::new();
+                    g.legal_actions(&mut legal);
+                    let s = snapshots.pop().unwrap();
+                    assert_eq!(s, (g.zobrist(), (0..n).map(|c| g.cell_value(c)).collect::<Vec<_>>(), g.to_move(), legal));
+                    // every derived table is as a fresh build makes it
+                    let mut fresh = g.clone();
+                    fresh.rebuild();
+                    for k in 0..2 {
+                        assert_eq!(fresh.nmask[k][..n], g.nmask[k][..n]);
+                    }
+                    assert_eq!((&fresh.iso, &fresh.empty, fresh.hash, fresh.num_empty), (&g.iso, &g.empty, g.hash, g.num_empty));
+                    for c in 0..n {
+                        assert_eq!(fresh.groups.group_size(c), g.groups.group_size(c));
+                    }
+                    assert_eq!(fresh.stone_counts(), g.stone_counts());
+                }
             }
-            let a = g.random_action(&mut rng, &mut buf).unwrap();
-            snapshots.push((g.zobrist(), (0..19).map(|c| g.cell_value(c)).collect::<Vec<_>>(), g.to_move()));
-            stack.push(g.apply_action_undoable(a));
         }
-        while let Some(u) = stack.pop() {
-            g.undo_action(u);
-            let s = snapshots.pop().unwrap();
-            assert_eq!(s, (g.zobrist(), (0..19).map(|c| g.cell_value(c)).collect::<Vec<_>>(), g.to_move()));
-        }
+        assert!(merges_undone > 1000, "{merges_undone}");
     }
 
     #[test]
