@@ -661,6 +661,10 @@ impl Game for Churn {
         true
     }
 
+    fn cheap_undo(&self) -> bool {
+        true
+    }
+
     fn is_legal_action(&self, action: Action, buf: &mut Vec<Action>) -> bool {
         let n = self.board.num_cells();
         if self.over || action as usize > n {

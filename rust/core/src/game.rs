@@ -107,6 +107,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn count_turn_completions(&self) -> Option<u128> {
         None
     }
+    /// True when `undo_action` is cheaper than copying the state, so tree
+    /// walks should make and unmake moves rather than copy positions.
+    fn cheap_undo(&self) -> bool {
+        false
+    }
     /// `count_moves()` of the position after the legal action `action` (a
     /// whole turn), when the game can tell without making it; perft uses it
     /// one level above the leaves. `None`: make the move.

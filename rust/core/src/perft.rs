@@ -6,8 +6,10 @@
 //! or at action level (enumerating actions, a turn being complete when
 //! `mid_turn()` turns false); both must give the same numbers. Move level
 //! also counts the last two plies of single-action games without making the
-//! moves where the game can (`count_moves_after`); action level always walks
-//! the actions, so the two stay independent checks of each other.
+//! moves where the game can (`count_moves_after`), and makes and unmakes
+//! moves on one state where undo is cheaper than a copy (`cheap_undo`);
+//! action level always copies and walks every action, so the two stay
+//! independent checks of each other.
 
 use rayon::prelude::*;
 
@@ -22,7 +24,35 @@ pub enum Unit {
 
 /// Move-level perft (bulk-counts the last level with `count_moves`).
 pub fn perft_moves<G: Game>(g: &G, depth: u32) -> u128 {
+    if g.cheap_undo() && depth > 2 {
+        let mut g = g.clone();
+        return perft_moves_undo(&mut g, depth, &mut Scratch::default());
+    }
     perft_moves_in(g, depth, &mut Scratch::default())
+}
+
+/// `perft_moves_in` by making and unmaking moves on one state (for games
+/// whose undo is cheaper than a copy).
+fn perft_moves_undo<G: Game>(g: &mut G, depth: u32, scratch: &mut Scratch<G>) -> u128 {
+    if depth <= 2 || g.is_over() {
+        return perft_moves_in(g, depth, scratch);
+    }
+    let mut moves = scratch.moves.pop().unwrap_or_default();
+    moves.clear();
+    if g.legal_moves(u128::MAX, &mut moves).is_err() {
+        unreachable!("unbounded move generation failed");
+    }
+    let mut total = 0;
+    let mut undos: smallvec::SmallVec<[G::Undo; 4]> = smallvec::SmallVec::new();
+    for m in &moves {
+        undos.extend(m.iter().map(|&a| g.apply_action_undoable(a)));
+        total += perft_moves_undo(g, depth - 1, scratch);
+        while let Some(u) = undos.pop() {
+            g.undo_action(u);
+        }
+    }
+    scratch.moves.push(moves);
+    total
 }
 
 /// Buffers a walk reuses from level to level: child states (refilled with
