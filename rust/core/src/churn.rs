@@ -42,6 +42,8 @@ pub struct Churn {
     over: bool,
     winners: WinnerMask,
     hash: u64,
+    /// Cells removed by the undoable moves made so far, oldest first.
+    removal_log: Vec<u16>,
 }
 
 impl Clone for Churn {
@@ -60,6 +62,7 @@ impl Clone for Churn {
             over: self.over,
             winners: self.winners,
             hash: self.hash,
+            removal_log: self.removal_log.clone(),
         }
     }
 
@@ -82,17 +85,17 @@ impl Clone for Churn {
         self.over = s.over;
         self.winners = s.winners;
         self.hash = s.hash;
+        self.removal_log.clone_from(&s.removal_log);
     }
 }
 
-/// Cells a move removed (inline up to 8, the usual case).
-type Removed = smallvec::SmallVec<[u16; 8]>;
-
-/// Undo record for one Churn action.
-#[derive(Debug, Clone)]
+/// Undo record for one Churn action. The cells a placement removed are
+/// kept on the game's removal log (the record holds their number), so
+/// records are plain values and a history copies as one block.
+#[derive(Debug, Clone, Copy)]
 pub struct ChurnUndo {
     action: Action,
-    removed: Removed,
+    removed: u32,
     swap_available: bool,
 }
 
@@ -200,6 +203,7 @@ impl Churn {
             over: false,
             winners: 0,
             hash: 0,
+            removal_log: Vec::new(),
             pie,
             board,
         };
@@ -348,7 +352,7 @@ impl Churn {
 
     /// Remove every group of `colour` strictly smaller than `size`; the
     /// removed cells are appended to `removed` when given.
-    fn remove_smaller(&mut self, colour: u8, size: usize, mut removed: Option<&mut Removed>) {
+    fn remove_smaller(&mut self, colour: u8, size: usize, mut removed: Option<&mut Vec<u16>>) {
         for wi in 0..self.groups.root_set(colour).words().len() {
             let w = self.groups.root_set(colour).words()[wi];
             let sizes = self.groups.size_table();
@@ -366,7 +370,7 @@ impl Churn {
 
     /// Lift the whole group of `colour` holding `cell` off the board,
     /// appending its cells to `removed` when given.
-    fn take_group(&mut self, cell: usize, colour: u8, mut removed: Option<&mut Removed>) {
+    fn take_group(&mut self, cell: usize, colour: u8, mut removed: Option<&mut Vec<u16>>) {
         let k = colour as usize - 1;
         let board = &*self.board;
         let (nmask, iso, empty) = (&mut self.nmask, &mut self.iso, &mut self.empty);
@@ -519,7 +523,7 @@ impl Churn {
         None
     }
 
-    fn do_place(&mut self, cell: usize, removed: Option<&mut Removed>) {
+    fn do_place(&mut self, cell: usize, removed: Option<&mut Vec<u16>>) {
         let colour = self.to_move;
         let size = self.put(cell, colour);
         if size > 1 {
@@ -612,11 +616,15 @@ impl Game for Churn {
     }
 
     fn apply_action_undoable(&mut self, action: Action) -> ChurnUndo {
-        let mut undo = ChurnUndo { action, removed: Removed::new(), swap_available: self.swap_available };
+        let mut undo = ChurnUndo { action, removed: 0, swap_available: self.swap_available };
         if action as usize == self.board.num_cells() {
             self.do_swap();
         } else {
-            self.do_place(action as usize, Some(&mut undo.removed));
+            let mut log = std::mem::take(&mut self.removal_log);
+            let before = log.len();
+            self.do_place(action as usize, Some(&mut log));
+            undo.removed = (log.len() - before) as u32;
+            self.removal_log = log;
         }
         undo
     }
@@ -639,9 +647,13 @@ impl Game for Churn {
             let cell = undo.action as usize;
             let group: smallvec::SmallVec<[u16; 64]> = self.groups.members(cell).map(|c| c as u16).collect();
             self.take_group(cell, mover, None);
-            for &c in group.iter().filter(|&&c| c as usize != cell).chain(&undo.removed) {
+            let mut log = std::mem::take(&mut self.removal_log);
+            let from = log.len() - undo.removed as usize;
+            for &c in group.iter().filter(|&&c| c as usize != cell).chain(&log[from..]) {
                 self.put(c as usize, mover);
             }
+            log.truncate(from);
+            self.removal_log = log;
             self.to_move = mover;
         }
         self.ply -= 1;
