@@ -14,7 +14,7 @@ use std::sync::Arc;
 use rand::Rng;
 use smallvec::smallvec;
 
-use crate::bitset::{BitIter, BitSet};
+use crate::bitset::{select64, BitIter, BitSet};
 use crate::unchecked::{get, get_mut};
 use crate::board::{Board, NO_CELL};
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
@@ -700,11 +700,31 @@ impl Game for Churn {
         }
         let k = self.to_move as usize - 1;
         let extra = self.swap_available() as usize;
-        let iso = &self.iso[k];
-        let count = iso.len();
+        let words = self.iso[k].words();
+        // Boards of up to 127 cells keep these sets in one or two words.
+        let count = match *words {
+            [w] => w.count_ones() as usize,
+            [w0, w1] => (w0.count_ones() + w1.count_ones()) as usize,
+            _ => self.iso[k].len(),
+        };
         if count > 0 {
             let i = below(rng, count + extra);
-            return Some(if i == count { self.board.num_cells() as Action } else { iso.select(i).unwrap() as Action });
+            if i == count {
+                return Some(self.board.num_cells() as Action);
+            }
+            let cell = match *words {
+                [w] => select64(w, i as u32) as usize,
+                [w0, w1] => {
+                    let c0 = w0.count_ones() as usize;
+                    if i < c0 {
+                        select64(w0, i as u32) as usize
+                    } else {
+                        64 + select64(w1, (i - c0) as u32) as usize
+                    }
+                }
+                _ => self.iso[k].select(i).expect("i is below the count"),
+            };
+            return Some(cell as Action);
         }
         buf.clear();
         if !self.pair_cells(buf) {
