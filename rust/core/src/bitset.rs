@@ -94,6 +94,15 @@ impl BitSet {
         unsafe { *get_mut(&mut self.words, i >> 6) |= (cond as u64) << (i & 63) }
     }
 
+    /// OR `bits` into word `word`, without the bounds test.
+    ///
+    /// # Safety
+    /// `word` is below the number of words.
+    #[inline(always)]
+    pub(crate) unsafe fn insert_word_bits_unchecked(&mut self, word: usize, bits: u64) {
+        unsafe { *get_mut(&mut self.words, word) |= bits }
+    }
+
     /// [`BitSet::remove`] without the bounds test.
     ///
     /// # Safety

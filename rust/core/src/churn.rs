@@ -145,6 +145,19 @@ fn lift(board: &Board, nmask: &mut [Vec<u8>; 2], iso: &mut [BitSet; 2], empty: &
         iso[0].insert_if_unchecked(cell, get(&nmask[0], cell) == 0);
         iso[1].insert_if_unchecked(cell, get(&nmask[1], cell) == 0);
         let (nmask, iso) = (&mut nmask[k], &mut iso[k]);
+        if let [e] = *empty.words() {
+            // Boards of up to 63 cells (sentinel included) fit one word:
+            // collect the newly isolated neighbours in a register and write
+            // them once, rather than reading back each write.
+            let mut free = 0u64;
+            for (j, &nb) in cy.iter().enumerate() {
+                let m = get_mut(nmask, nb as usize);
+                *m &= !(1 << ((j + 3) % 6));
+                free |= ((*m == 0) as u64 & e >> nb) << nb;
+            }
+            iso.insert_word_bits_unchecked(0, free);
+            return;
+        }
         for (j, &nb) in cy.iter().enumerate() {
             let nb = nb as usize;
             let m = get_mut(nmask, nb);
