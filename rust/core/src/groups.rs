@@ -9,7 +9,8 @@
 //! groups of colour c have size s" is O(1).
 //!
 //! Removing a single stone from the middle of a group is not supported
-//! incrementally; games that undo do so by [`Groups::rebuild`].
+//! incrementally; games undo either by [`Groups::rebuild`] or, as Churn does,
+//! by removing the whole group and placing its other stones again.
 
 use crate::bitset::BitSet;
 use crate::board::{Board, NO_CELL};
