@@ -59,6 +59,76 @@ impl Iterator for BitIter {
     }
 }
 
+/// A copyable set of up to `64 * W` cells, for game states kept by value
+/// (undo records, look-ahead copies).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FixedSet<const W: usize>([u64; W]);
+
+impl<const W: usize> Default for FixedSet<W> {
+    fn default() -> Self {
+        FixedSet([0; W])
+    }
+}
+
+impl<const W: usize> FixedSet<W> {
+    #[inline]
+    pub fn insert(&mut self, i: usize) {
+        self.0[i >> 6] |= 1 << (i & 63);
+    }
+
+    #[inline]
+    pub fn remove(&mut self, i: usize) {
+        self.0[i >> 6] &= !(1 << (i & 63));
+    }
+
+    #[inline]
+    pub fn contains(&self, i: usize) -> bool {
+        self.0[i >> 6] >> (i & 63) & 1 != 0
+    }
+
+    /// The elements `>= from`.
+    #[inline]
+    pub fn from(&self, from: usize) -> Self {
+        let wi = from >> 6;
+        let mut w = self.0;
+        for (k, x) in w.iter_mut().enumerate() {
+            if k < wi {
+                *x = 0;
+            } else if k == wi {
+                *x &= !0u64 << (from & 63);
+            }
+        }
+        FixedSet(w)
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.0.iter().fold(0, |n, w| n + w.count_ones() as usize)
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// The k-th smallest element (0-based); `usize::MAX` if there is none.
+    #[inline]
+    pub fn select(&self, mut k: usize) -> usize {
+        for (wi, &w) in self.0.iter().enumerate() {
+            let c = w.count_ones() as usize;
+            if k < c {
+                return wi * 64 + select64(w, k as u32) as usize;
+            }
+            k -= c;
+        }
+        usize::MAX
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = usize> {
+        self.0.into_iter().enumerate().flat_map(|(wi, w)| BitIter(w).map(move |t| wi * 64 + t as usize))
+    }
+}
+
 #[derive(Debug, PartialEq, Eq, Default)]
 pub struct BitSet {
     words: Vec<u64>,
@@ -211,6 +281,26 @@ mod tests {
             }
             assert_eq!(BitIter(w).collect::<Vec<_>>(), bits);
         }
+    }
+
+    #[test]
+    fn fixed_set_matches_bit_set() {
+        let mut f = FixedSet::<3>::default();
+        let mut b = BitSet::new(192);
+        for i in [0, 5, 63, 64, 100, 128, 191] {
+            f.insert(i);
+            b.insert(i);
+        }
+        f.remove(100);
+        b.remove(100);
+        assert_eq!(f.iter().collect::<Vec<_>>(), b.iter().collect::<Vec<_>>());
+        assert_eq!(f.len(), b.len());
+        assert!(f.contains(64) && !f.contains(100));
+        assert_eq!((0..f.len()).map(|k| f.select(k)).collect::<Vec<_>>(), f.iter().collect::<Vec<_>>());
+        assert_eq!(f.select(f.len()), usize::MAX);
+        assert_eq!(f.from(64).iter().collect::<Vec<_>>(), vec![64, 128, 191]);
+        assert_eq!(f.from(65).iter().collect::<Vec<_>>(), vec![128, 191]);
+        assert!(f.from(192).is_empty() && f.from(500).is_empty());
     }
 
     #[test]

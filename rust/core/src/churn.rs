@@ -916,10 +916,6 @@ mod tests {
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
 
-    fn game(size: usize) -> Churn {
-        Churn::new(Arc::new(Board::hexhex(size).unwrap()), true)
-    }
-
     fn legal_labels(g: &Churn) -> Vec<String> {
         let mut v = Vec::new();
         g.legal_actions(&mut v);

@@ -37,7 +37,7 @@ use std::sync::Arc;
 use rand::Rng;
 use smallvec::{smallvec, SmallVec};
 
-use crate::bitset::{select64, BitIter};
+use crate::bitset::{select64, FixedSet};
 use crate::board::{row_name, Board};
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
@@ -89,29 +89,7 @@ impl Placement {
 const WORDS: usize = 5;
 
 /// A set of cells of one board (at most 320).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-struct CellSet([u64; WORDS]);
-
-impl CellSet {
-    #[inline]
-    fn insert(&mut self, c: usize) {
-        self.0[c >> 6] |= 1 << (c & 63);
-    }
-
-    #[inline]
-    fn remove(&mut self, c: usize) {
-        self.0[c >> 6] &= !(1 << (c & 63));
-    }
-
-    #[inline]
-    fn contains(&self, c: usize) -> bool {
-        self.0[c >> 6] >> (c & 63) & 1 != 0
-    }
-
-    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().flat_map(|(i, &w)| BitIter(w).map(move |b| i * 64 + b as usize))
-    }
-}
+type CellSet = FixedSet<WORDS>;
 
 
 /// Column name in the record notation: 0 -> `a`, 25 -> `z`, 26 -> `aa`.
@@ -1428,6 +1406,7 @@ impl Game for Quintun {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitset::BitIter;
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
 

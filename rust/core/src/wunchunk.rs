@@ -25,7 +25,7 @@ use std::sync::{Arc, OnceLock};
 use rand::Rng;
 use smallvec::{smallvec, SmallVec};
 
-use crate::bitset::{select64, BitIter};
+use crate::bitset::FixedSet;
 use crate::board::Board;
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
@@ -112,59 +112,7 @@ fn shared_board(size: usize) -> Arc<Board> {
 }
 
 /// Up to 192 cells (side 8 has 169).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-struct Cells([u64; 3]);
-
-impl Cells {
-    #[inline]
-    fn insert(&mut self, i: usize) {
-        self.0[i >> 6] |= 1 << (i & 63);
-    }
-    #[inline]
-    fn remove(&mut self, i: usize) {
-        self.0[i >> 6] &= !(1 << (i & 63));
-    }
-    #[inline]
-    fn contains(&self, i: usize) -> bool {
-        self.0[i >> 6] >> (i & 63) & 1 != 0
-    }
-    /// The elements `>= from`.
-    #[inline]
-    fn from(&self, from: usize) -> Cells {
-        let mut w = self.0;
-        let wi = from >> 6;
-        for (k, x) in w.iter_mut().enumerate() {
-            if k < wi {
-                *x = 0;
-            } else if k == wi {
-                *x &= !0u64 << (from & 63);
-            }
-        }
-        if wi >= 3 {
-            return Cells::default();
-        }
-        Cells(w)
-    }
-    #[inline]
-    fn len(&self) -> usize {
-        (self.0[0].count_ones() + self.0[1].count_ones() + self.0[2].count_ones()) as usize
-    }
-    /// The k-th smallest element (0-based); `usize::MAX` if there is none.
-    #[inline]
-    fn select(&self, mut k: usize) -> usize {
-        for (wi, &w) in self.0.iter().enumerate() {
-            let c = w.count_ones() as usize;
-            if k < c {
-                return wi * 64 + select64(w, k as u32) as usize;
-            }
-            k -= c;
-        }
-        usize::MAX
-    }
-    fn iter(self) -> impl Iterator<Item = usize> {
-        self.0.into_iter().enumerate().flat_map(|(wi, w)| BitIter(w).map(move |t| wi * 64 + t as usize))
-    }
-}
+type Cells = FixedSet<3>;
 
 /// The scalar part of the state (saved whole by undo records).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
