@@ -121,13 +121,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A uniformly random legal action (the playout policy); `None` when
     /// there is none.
     fn random_action<R: Rng>(&self, rng: &mut R, buf: &mut Vec<Action>) -> Option<Action> {
-        buf.clear();
-        self.legal_actions(buf);
-        if buf.is_empty() {
-            None
-        } else {
-            Some(buf[below(rng, buf.len())])
-        }
+        uniform_action(self, rng, buf)
     }
 
     // ---- move level ----
@@ -161,4 +155,17 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn observation(&self, out: &mut [f32]);
     /// A text diagram.
     fn diagram(&self) -> String;
+}
+
+/// A uniformly random legal action of `g` drawn from its full list (`None`
+/// when there is none): the default playout policy, and the fallback of
+/// games whose own sampler gives up.
+pub fn uniform_action<G: Game + ?Sized, R: Rng>(g: &G, rng: &mut R, buf: &mut Vec<Action>) -> Option<Action> {
+    buf.clear();
+    g.legal_actions(buf);
+    if buf.is_empty() {
+        None
+    } else {
+        Some(buf[below(rng, buf.len())])
+    }
 }

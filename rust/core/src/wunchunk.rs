@@ -27,7 +27,7 @@ use smallvec::{smallvec, SmallVec};
 
 use crate::bitset::FixedSet;
 use crate::board::Board;
-use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
+use crate::game::{uniform_action, Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
 use crate::playout::below;
 use crate::zobrist;
@@ -770,31 +770,11 @@ impl Wunchunk {
         let kmax = (self.st.allot as usize).min(e);
         let extra = 1 + self.swap_legal() as u128;
         let n = self.ncol() as u32;
-        if !self.balance_turn() {
-            // sum_{k=1..kmax} C(e,k) n^k, term by term
-            let mut total = Big::from(extra);
-            let mut term = Big::from(1);
-            for k in 1..=kmax {
-                term.mul_small((e - k + 1) as u32 * n);
-                term.div_small(k as u32);
-                total.add(&term);
-            }
-            return total;
-        }
-        let f = self.colour1_sets(kmax, None);
         let mut total = Big::from(extra);
-        for k in 1..=kmax {
-            for (j, &fj) in f.iter().enumerate().take(k + 1) {
-                if fj == 0 {
-                    continue;
-                }
-                let mut t = Big::from(fj);
-                t.mul_big(&binomial(e - j, k - j));
-                for _ in 0..(k - j) {
-                    t.mul_small(n - 1);
-                }
-                total.add(&t);
-            }
+        if !self.balance_turn() {
+            total.add(&free_sets(e, kmax, n));
+        } else {
+            total.add(&balanced_sets(&self.colour1_sets(kmax, None), e, kmax, n, 1));
         }
         total
     }
@@ -815,32 +795,15 @@ impl Wunchunk {
         let r = (self.st.allot - self.st.placed) as usize;
         let kmax = r.min(e);
         let n = self.ncol() as u32;
-        let mut total = Big::from(0);
-        if !self.balance_turn() {
-            // END, or j more stones on the cells above
-            total.add(&Big::from(1));
-            let mut term = Big::from(1);
-            for k in 1..=kmax {
-                term.mul_small((e - k + 1) as u32 * n);
-                term.div_small(k as u32);
-                total.add(&term);
-            }
+        let total = if !self.balance_turn() {
+            // END, or k more stones on the cells above
+            let mut t = Big::from(1);
+            t.add(&free_sets(e, kmax, n));
+            t
         } else {
-            let f = self.colour1_sets(kmax, Some(self.st.last as usize));
-            for k in 0..=kmax {
-                for (j, &fj) in f.iter().enumerate().take(k + 1) {
-                    if fj == 0 {
-                        continue;
-                    }
-                    let mut t = Big::from(fj);
-                    t.mul_big(&binomial(e - j, k - j));
-                    for _ in 0..(k - j) {
-                        t.mul_small(n - 1);
-                    }
-                    total.add(&t);
-                }
-            }
-        }
+            // k = 0 is END, allowed when colour 1 already has one chunk
+            balanced_sets(&self.colour1_sets(kmax, Some(self.st.last as usize)), e, kmax, n, 0)
+        };
         total.to_u128()
     }
 
@@ -1232,13 +1195,7 @@ impl Game for Wunchunk {
                 return Some(a);
             }
         }
-        buf.clear();
-        self.legal_actions(buf);
-        if buf.is_empty() {
-            None
-        } else {
-            Some(buf[below(rng, buf.len())])
-        }
+        uniform_action(self, rng, buf)
     }
 
     fn legal_moves(&self, limit: u128, out: &mut Vec<MoveActions>) -> Result<(), u128> {
@@ -1676,6 +1633,41 @@ fn independent_counts(board: &Board, ones: &[bool], usable: &[bool], t: &[bool],
         out[m] = out[m].saturating_add(ways);
     }
     out
+}
+
+/// `sum over k = 1..=kmax of C(e, k) n^k`: the sets of 1 to `kmax` stones,
+/// each of `n` colours, on `e` cells.
+fn free_sets(e: usize, kmax: usize, n: u32) -> Big {
+    let mut total = Big::from(0);
+    let mut term = Big::from(1);
+    for k in 1..=kmax {
+        term.mul_small((e - k + 1) as u32 * n);
+        term.div_small(k as u32);
+        total.add(&term);
+    }
+    total
+}
+
+/// `sum over k = from..=kmax, j <= k of f[j] C(e - j, k - j) (n - 1)^(k - j)`:
+/// sets of k stones on `e` cells whose j colour-1 stones form one of the
+/// `f[j]` allowed sets, the other k - j stones being of the other `n - 1`
+/// colours.
+fn balanced_sets(f: &[u128], e: usize, kmax: usize, n: u32, from: usize) -> Big {
+    let mut total = Big::from(0);
+    for k in from..=kmax {
+        for (j, &fj) in f.iter().enumerate().take(k + 1) {
+            if fj == 0 {
+                continue;
+            }
+            let mut t = Big::from(fj);
+            t.mul_big(&binomial(e - j, k - j));
+            for _ in 0..(k - j) {
+                t.mul_small(n - 1);
+            }
+            total.add(&t);
+        }
+    }
+    total
 }
 
 fn binomial(n: usize, k: usize) -> Big {
