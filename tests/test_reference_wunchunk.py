@@ -8,9 +8,7 @@ from math import comb
 import pytest
 
 from hexcore.reference.wunchunk import IllegalMove, Wunchunk, replay_ap_record
-from ap_wunchunk import AP_REASON, DATA, ap_truncate
-
-
+from ap_wunchunk import DATA, ap_truncate, load_traces, replay_trace, start_of
 
 
 def load_records():
@@ -19,24 +17,6 @@ def load_records():
 
 def load_unit():
     return json.loads((DATA / "abstractplay_unit_cases.json").read_text())
-
-
-def load_traces():
-    out = []
-    for path in sorted(DATA.glob("abstractplay_traces_*.jsonl")):
-        with open(path) as f:
-            out += [(path.name, i, json.loads(line)) for i, line in enumerate(f) if line.strip()]
-    return out
-
-
-
-
-def board_dict(g):
-    return {g.board.label(i): c for i, c in enumerate(g.cells()) if c}
-
-
-def start_of(config):
-    return "open" if config["open"] else "standard"
 
 
 # ------------------------------------------------------------------------------ records
@@ -146,34 +126,7 @@ def test_card_balance_example():
 def test_trace(name, idx, trace):
     cfg = trace["config"]
     g = Wunchunk(size=cfg["size"], players=cfg["players"], start=start_of(cfg), balance="ap")
-    for ply, p in enumerate(trace["plies"]):
-        if p.get("auto"):
-            assert p["move"] == "pass" and g.history[-1] == "swap"
-            continue
-        where = f"{name}#{idx} ply {ply} {p['move']}"
-        assert g.to_move == p["to_move_before"], where
-        assert g.seat_colour[g.to_move] == p["colour_before"], where
-        assert g.allotment == p["allot_before"], where
-        assert g.balance_turn == bool(p.get("balance_turn")), where
-        for probe in p["probes"]:
-            h = g.copy()
-            try:
-                h.play(probe["move"])
-                verdict = "ok"
-            except IllegalMove as e:
-                verdict = e.reason
-                assert board_dict(h) == board_dict(g)
-            assert (verdict == "ok") == probe["valid"], (where, probe)
-            if not probe["valid"]:
-                assert verdict == AP_REASON[probe["code"]], (where, probe)
-        g.play(p["move"])
-        assert board_dict(g) == p["board_after"], where
-        assert g.is_over == p["over_after"], where
-        assert list(g.winners) == p["winners_after"], where
-        assert ap_truncate(g.scores()) == p["score_arrays_after"], where
-    assert g.is_over == trace["final"]["over"]
-    assert list(g.winners) == trace["final"]["winners"]
-    assert [v[0] for v in g.scores()] == trace["final"]["chunks_by_seat"]
+    replay_trace(g, name, idx, trace)
 
 
 # ----------------------------------------------------------------------- the API itself

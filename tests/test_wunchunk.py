@@ -12,37 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import hexcore as hc
-from ap_wunchunk import AP_REASON, DATA, ap_truncate
-from hexcore.reference.wunchunk import IllegalMove
+from ap_wunchunk import DATA, ap_truncate, load_traces, replay_trace, start_of, verdict
 from hexcore.reference.wunchunk import Wunchunk as RefWunchunk
-
-
-
-
-
-
-def board_dict(g):
-    return {g.board.label(i): int(c) for i, c in enumerate(g.cells()) if c}
-
-
-def verdict(g, move):
-    """'ok' or the rejection reason; the game must be unchanged after a rejection."""
-    before = (list(g.cells()), g.history, g.to_move)
-    try:
-        g.copy().play(move)
-        return "ok"
-    except (hc.IllegalMoveError, IllegalMove) as e:
-        assert isinstance(e, ValueError)
-        assert (list(g.cells()), g.history, g.to_move) == before
-        return e.reason
-
-
-def load_traces():
-    out = []
-    for path in sorted(DATA.glob("abstractplay_traces_*.jsonl")):
-        with open(path) as f:
-            out += [(path.name, i, json.loads(line)) for i, line in enumerate(f) if line.strip()]
-    return out
 
 
 def replay_record(moves, **options):
@@ -112,26 +83,8 @@ def test_unit_cases():
 @pytest.mark.parametrize("name,idx,trace", load_traces(), ids=lambda x: str(x) if not isinstance(x, dict) else "")
 def test_traces(name, idx, trace):
     cfg = trace["config"]
-    g = hc.Wunchunk(size=cfg["size"], players=cfg["players"], start="open" if cfg["open"] else "standard")
-    for ply, p in enumerate(trace["plies"]):
-        if p.get("auto"):
-            continue
-        where = f"{name}#{idx} ply {ply} {p['move']}"
-        assert g.to_move == p["to_move_before"], where
-        assert g.seat_colour[g.to_move] == p["colour_before"], where
-        assert g.allotment == p["allot_before"], where
-        assert g.balance_turn == bool(p.get("balance_turn")), where
-        for probe in p["probes"]:
-            v = verdict(g, probe["move"])
-            assert (v == "ok") == probe["valid"], (where, probe, v)
-            if not probe["valid"]:
-                assert v == AP_REASON[probe["code"]], (where, probe, v)
-        g.play(p["move"])
-        assert board_dict(g) == p["board_after"], where
-        assert g.is_over == p["over_after"], where
-        assert list(g.winners) == p["winners_after"], where
-        assert ap_truncate(g.scores()) == p["score_arrays_after"], where
-    assert g.is_over == trace["final"]["over"] and list(g.winners) == trace["final"]["winners"]
+    g = hc.Wunchunk(size=cfg["size"], players=cfg["players"], start=start_of(cfg))
+    replay_trace(g, name, idx, trace)
 
 
 # ------------------------------------------------------------------- differential
