@@ -168,25 +168,37 @@ fn lift(board: &Board, nmask: &mut [Vec<u8>; 2], iso: &mut [BitSet; 2], empty: &
     }
 }
 
-/// [`Churn::formed_size`] on the raw tables: `nmask` of the mover, the
-/// board's padded cyclic neighbours, and the groups.
+/// The roots of the friendly groups next to `cell` (one per run of friendly
+/// neighbours, repeats allowed; every touching group is among them), from
+/// the raw tables: `nmask` of the mover, the board's padded cyclic
+/// neighbours, and the groups. `None` when no neighbour is friendly.
+///
+/// # Safety
+/// `cell` is a cell of the board the tables belong to.
+#[inline(always)]
+unsafe fn head_roots(nmask: &[u8], cyt: &[[u16; 6]], groups: &Groups, cell: usize) -> Option<[u16; 3]> {
+    unsafe {
+        let m = get(nmask, cell);
+        if m == 0 {
+            return None;
+        }
+        let heads = get(&HEADS, m as usize & 63);
+        let cy: &[u16; 6] = cyt.get_unchecked(cell);
+        // Head directions hold friendly stones, so these are cells.
+        let roots = groups.root_table();
+        Some(heads.map(|d| get(roots, get(cy, d as usize) as usize)))
+    }
+}
+
+/// [`Churn::formed_size`] on the raw tables (see [`head_roots`]).
 ///
 /// # Safety
 /// `cell` is a cell of the board the tables belong to.
 #[inline(always)]
 unsafe fn formed_size_at(nmask: &[u8], cyt: &[[u16; 6]], groups: &Groups, cell: usize) -> usize {
     unsafe {
-        let m = get(nmask, cell);
-        if m == 0 {
-            return 1;
-        }
-        let [d0, d1, d2] = get(&HEADS, m as usize & 63);
-        let cy: &[u16; 6] = cyt.get_unchecked(cell);
-        // Head directions hold friendly stones, so these are cells.
-        let (roots, sizes) = (groups.root_table(), groups.size_table());
-        let r0 = get(roots, get(cy, d0 as usize) as usize);
-        let r1 = get(roots, get(cy, d1 as usize) as usize);
-        let r2 = get(roots, get(cy, d2 as usize) as usize);
+        let Some([r0, r1, r2]) = head_roots(nmask, cyt, groups, cell) else { return 1 };
+        let sizes = groups.size_table();
         // Load all three sizes and mask out repeats: no data-dependent branch.
         let keep1 = 0u32.wrapping_sub((r1 != r0) as u32);
         let keep2 = 0u32.wrapping_sub(((r2 != r0) & (r2 != r1)) as u32);
@@ -773,13 +785,8 @@ impl Game for Churn {
         let s = unsafe { formed_size_at(&self.nmask[k], cyt, &self.groups, cell) };
         // The groups the stone joins (every run of friendly neighbours has a
         // head), and the other mover groups smaller than the group formed.
-        let m = self.nmask[k][cell];
-        let roots = self.groups.root_table();
-        let joined: [u16; 3] = if m == 0 {
-            [NO_CELL; 3]
-        } else {
-            HEADS[m as usize].map(|d| roots[cyt[cell][d as usize] as usize])
-        };
+        // SAFETY: as above.
+        let joined = unsafe { head_roots(&self.nmask[k], cyt, &self.groups, cell) }.unwrap_or([NO_CELL; 3]);
         let mut removed: smallvec::SmallVec<[u16; 64]> = smallvec::SmallVec::new();
         if s > 1 {
             for r in self.groups.roots_of(colour) {

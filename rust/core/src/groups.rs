@@ -241,27 +241,6 @@ impl Groups {
         assert!(colour >= 1 && colour as usize <= self.num_colours, "colour {colour} out of range");
     }
 
-    /// Size of the group a stone of `colour` at empty `cell` would form
-    /// (1 + the sizes of the distinct friendly groups it touches).
-    #[inline]
-    pub fn formed_size(&self, board: &Board, cell: usize, colour: u8) -> usize {
-        let mut roots = [NO_CELL; 6];
-        let mut k = 0;
-        let mut total = 1;
-        for &nb in board.neighbors(cell) {
-            let nb = nb as usize;
-            if self.colour[nb] == colour {
-                let r = self.root[nb];
-                if !roots[..k].contains(&r) {
-                    roots[k] = r;
-                    k += 1;
-                    total += self.size[r as usize] as usize;
-                }
-            }
-        }
-        total
-    }
-
     /// Place a stone that touches no stone of its colour (caller's promise):
     /// a new group of one.
     #[inline]

@@ -37,11 +37,7 @@ fn perft_moves_undo<G: Game>(g: &mut G, depth: u32, scratch: &mut Scratch<G>) ->
     if depth <= 2 || g.is_over() {
         return perft_moves_in(g, depth, scratch);
     }
-    let mut moves = scratch.moves.pop().unwrap_or_default();
-    moves.clear();
-    if g.legal_moves(u128::MAX, &mut moves).is_err() {
-        unreachable!("unbounded move generation failed");
-    }
+    let moves = scratch.legal_moves(g);
     let mut total = 0;
     let mut undos: smallvec::SmallVec<[G::Undo; 4]> = smallvec::SmallVec::new();
     for m in &moves {
@@ -70,6 +66,18 @@ impl<G> Default for Scratch<G> {
     }
 }
 
+impl<G: Game> Scratch<G> {
+    /// All legal moves of `g` in a reused list (give it back to `moves`).
+    fn legal_moves(&mut self, g: &G) -> Vec<MoveActions> {
+        let mut moves = self.moves.pop().unwrap_or_default();
+        moves.clear();
+        if g.legal_moves(u128::MAX, &mut moves).is_err() {
+            unreachable!("unbounded move generation failed");
+        }
+        moves
+    }
+}
+
 fn perft_moves_in<G: Game>(g: &G, depth: u32, scratch: &mut Scratch<G>) -> u128 {
     if depth == 0 {
         return 1;
@@ -88,11 +96,7 @@ fn perft_moves_in<G: Game>(g: &G, depth: u32, scratch: &mut Scratch<G>) -> u128 
             return n;
         }
     }
-    let mut moves = scratch.moves.pop().unwrap_or_default();
-    moves.clear();
-    if g.legal_moves(u128::MAX, &mut moves).is_err() {
-        unreachable!("unbounded move generation failed");
-    }
+    let moves = scratch.legal_moves(g);
     let mut child = scratch.states.pop().unwrap_or_else(|| g.clone());
     let mut total = 0;
     for m in &moves {
