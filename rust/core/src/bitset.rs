@@ -229,7 +229,12 @@ impl BitSet {
 
     #[inline]
     pub fn len(&self) -> usize {
-        self.words.iter().map(|w| w.count_ones() as usize).sum()
+        // Boards of up to 127 cells fit one or two words: no loop for them.
+        match *self.words {
+            [w] => w.count_ones() as usize,
+            [w0, w1] => (w0.count_ones() + w1.count_ones()) as usize,
+            _ => self.words.iter().map(|w| w.count_ones() as usize).sum(),
+        }
     }
 
     #[inline]
@@ -244,6 +249,9 @@ impl BitSet {
     /// The k-th smallest element (0-based), if there are more than k.
     #[inline]
     pub fn select(&self, mut k: usize) -> Option<usize> {
+        if let [w] = *self.words {
+            return (k < w.count_ones() as usize).then(|| select64(w, k as u32) as usize);
+        }
         for (wi, &w) in self.words.iter().enumerate() {
             let c = w.count_ones() as usize;
             if k < c {

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use rand::Rng;
 use smallvec::smallvec;
 
-use crate::bitset::{select64, BitIter, BitSet};
+use crate::bitset::{BitIter, BitSet};
 use crate::unchecked::{get, get_mut};
 use crate::board::{Board, NO_CELL};
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
@@ -207,6 +207,24 @@ unsafe fn formed_size_at(nmask: &[u8], cyt: &[[u16; 6]], groups: &Groups, cell: 
         let s2 = get(sizes, r2 as usize) as u32 & keep2;
         (1 + s0 + s1 + s2) as usize
     }
+}
+
+/// How many of `cells` give the smallest formed size (see
+/// [`formed_size_at`]), counted without storing them.
+///
+/// # Safety
+/// Every item of `cells` is a cell of the board the tables belong to.
+#[inline]
+unsafe fn count_smallest(nmask: &[u8], cyt: &[[u16; 6]], groups: &Groups, cells: impl Iterator<Item = usize>) -> usize {
+    let (mut best, mut count) = (usize::MAX, 0);
+    for cell in cells {
+        let s = unsafe { formed_size_at(nmask, cyt, groups, cell) };
+        if s < best {
+            (best, count) = (s, 0);
+        }
+        count += (s == best) as usize;
+    }
+    count
 }
 
 const KIND_SWAP_FLAG: u64 = 1;
@@ -474,8 +492,8 @@ impl Churn {
 
     /// When no isolated cell is left, 2 is the smallest group a placement can
     /// form, and it is formed exactly at the empty cells whose only friendly
-    /// neighbour is a lone stone. Appends those cells (in no particular
-    /// order), found from the mover's lone stones rather than by sizing every
+    /// neighbour is a lone stone. Appends those cells (in cell order), found
+    /// from the mover's lone stones rather than by sizing every
     /// empty cell, and returns whether there were any; if not, the smallest
     /// group is larger and `legal_cells` has to look at every cell.
     fn pair_cells(&self, out: &mut Vec<Action>) -> bool {
@@ -725,31 +743,11 @@ impl Game for Churn {
         }
         let k = self.to_move as usize - 1;
         let extra = self.swap_available() as usize;
-        let words = self.iso[k].words();
-        // Boards of up to 127 cells keep these sets in one or two words.
-        let count = match *words {
-            [w] => w.count_ones() as usize,
-            [w0, w1] => (w0.count_ones() + w1.count_ones()) as usize,
-            _ => self.iso[k].len(),
-        };
+        let iso = &self.iso[k];
+        let count = iso.len();
         if count > 0 {
             let i = below(rng, count + extra);
-            if i == count {
-                return Some(self.board.num_cells() as Action);
-            }
-            let cell = match *words {
-                [w] => select64(w, i as u32) as usize,
-                [w0, w1] => {
-                    let c0 = w0.count_ones() as usize;
-                    if i < c0 {
-                        select64(w0, i as u32) as usize
-                    } else {
-                        64 + select64(w1, (i - c0) as u32) as usize
-                    }
-                }
-                _ => self.iso[k].select(i).expect("i is below the count"),
-            };
-            return Some(cell as Action);
+            return Some(if i == count { self.board.num_cells() as Action } else { iso.select(i).unwrap() as Action });
         }
         buf.clear();
         if !self.pair_cells(buf) {
@@ -810,16 +808,9 @@ impl Game for Churn {
         }
         // Otherwise the smallest group the opponent can form, over the empty
         // cells after the move (the opponent's groups are unchanged).
-        let (mut best, mut count) = (usize::MAX, 0);
         let others = self.empty.iter().filter(|&c| c != cell).chain(removed.iter().map(|&c| c as usize));
-        for c in others {
-            // SAFETY: empty and removed cells are cells.
-            let f = unsafe { formed_size_at(nm_o, cyt, &self.groups, c) };
-            if f < best {
-                (best, count) = (f, 0);
-            }
-            count += (f == best) as usize;
-        }
+        // SAFETY: empty and removed cells are cells.
+        let count = unsafe { count_smallest(nm_o, cyt, &self.groups, others) };
         Some(count as u128 + swap)
     }
 
@@ -831,18 +822,8 @@ impl Game for Churn {
         let n = if !self.iso[k].is_empty() {
             self.iso[k].len()
         } else {
-            // Count the cells of the smallest formed size, storing nothing.
-            let (nmask, cyt) = (&self.nmask[k][..], self.board.cyclic_padded_table());
-            let (mut best, mut count) = (usize::MAX, 0);
-            for cell in self.empty.iter() {
-                // SAFETY: members of `empty` are cells.
-                let s = unsafe { formed_size_at(nmask, cyt, &self.groups, cell) };
-                if s < best {
-                    (best, count) = (s, 0);
-                }
-                count += (s == best) as usize;
-            }
-            count
+            // SAFETY: members of `empty` are cells.
+            unsafe { count_smallest(&self.nmask[k], self.board.cyclic_padded_table(), &self.groups, self.empty.iter()) }
         };
         (n + self.swap_available() as usize) as u128
     }
