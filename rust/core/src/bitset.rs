@@ -325,4 +325,39 @@ mod tests {
         assert!(!b.contains(64));
         assert_eq!(b.select(1), Some(65));
     }
+
+    #[test]
+    fn select_from_len() {
+        let mut c = FixedSet::<3>::default();
+        let xs = [0usize, 3, 9, 17, 31, 32, 40, 63, 64, 65, 100, 127, 128, 150, 191];
+        for &x in &xs {
+            c.insert(x);
+        }
+        assert_eq!(c.len(), xs.len());
+        for (k, &x) in xs.iter().enumerate() {
+            assert_eq!(c.select(k), x);
+            assert_eq!(c.from(x).len(), xs.len() - k);
+            assert_eq!(c.from(x + 1).len(), xs.len() - k - 1);
+        }
+        assert_eq!(c.select(xs.len()), usize::MAX);
+        assert_eq!(c.iter().collect::<Vec<_>>(), xs.to_vec());
+        c.remove(64);
+        assert!(!c.contains(64) && c.contains(65));
+    }
+
+    #[test]
+    fn select_bits() {
+        let w: u64 = 0xF0F0_0000_1234_8001;
+        let bits: Vec<u32> = BitIter(w).collect();
+        for (k, &b) in bits.iter().enumerate() {
+            assert_eq!(select64(w, k as u32), b);
+        }
+        let mut s = FixedSet::<5>::default();
+        for c in [0, 63, 64, 200, 270] {
+            s.insert(c);
+        }
+        assert_eq!(s.iter().collect::<Vec<_>>(), vec![0, 63, 64, 200, 270]);
+        s.remove(64);
+        assert!(!s.contains(64) && s.contains(63));
+    }
 }

@@ -37,23 +37,26 @@ use std::sync::Arc;
 use rand::Rng;
 use smallvec::{smallvec, SmallVec};
 
-use crate::bitset::{select64, FixedSet};
-use crate::board::{row_name, Board};
+use crate::bitset::select64;
+use crate::board::Board;
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
 use crate::playout::below;
 use crate::zobrist;
 
-/// Smallest and largest supported board side.
-pub const MIN_SIZE: usize = 4;
-pub const MAX_SIZE: usize = 10;
+mod board;
+mod notation;
+
+use board::CellSet;
+pub use board::{column_name, QuintunBoard, MAX_SIZE, MIN_SIZE};
+use notation::{Parsed, LETTERS};
+
 /// Number of neutral colours (A..E).
 pub const NUM_COLOURS: usize = 5;
 /// Action kinds per cell: the mover's stone, then neutral colours A..E.
 const KINDS: usize = 6;
 /// The `gap` rule: empty ring cells needed to the nearest neutral, both ways.
 pub const GAP_MIN: u32 = 5;
-const LETTERS: [char; 5] = ['A', 'B', 'C', 'D', 'E'];
 
 const KIND_TO_MOVE: u64 = 1;
 const KIND_SWAP: u64 = 2;
@@ -82,178 +85,6 @@ impl Placement {
             Placement::Side => "side",
             Placement::Gap => "gap",
         }
-    }
-}
-
-/// Words of a cell set: side 10 has 271 cells.
-const WORDS: usize = 5;
-
-/// A set of cells of one board (at most 320).
-type CellSet = FixedSet<WORDS>;
-
-
-/// Column name in the record notation: 0 -> `a`, 25 -> `z`, 26 -> `aa`.
-pub fn column_name(x: usize) -> String {
-    row_name(x)
-}
-
-/// The board of one size with Quintun's extras: ring positions and side
-/// masks. Its cell labels are the record labels (`j4`); cell indices are the
-/// usual ones (Abstract Play label order). Shared (behind an `Arc`) by every
-/// state.
-#[derive(Debug)]
-pub struct QuintunBoard {
-    pub board: Board,
-    n: usize,
-    /// Record coordinates per cell: (column from 0, row from 1 at the top).
-    xy: Vec<(u16, u16)>,
-    /// Ring cells clockwise from the top-left corner.
-    ring: Vec<u16>,
-    /// Ring position of each cell (`u8::MAX` for Interior cells).
-    ring_pos: Vec<u8>,
-    ring_len: u32,
-    /// All ring positions.
-    full: u64,
-    /// Ring positions of each side (corners on two sides).
-    side_masks: [u64; 6],
-    /// Interior cells as a set.
-    interior: CellSet,
-    num_interior: u32,
-    num_columns: usize,
-    /// Per ring position p: the ring positions whose cell index is larger
-    /// (an EXTEND lists its stones in increasing cell order).
-    later: Vec<u64>,
-}
-
-impl QuintunBoard {
-    pub fn new(n: usize) -> Result<QuintunBoard, String> {
-        if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
-            return Err(format!("size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {n}"));
-        }
-        let hexhex = Board::hexhex(n).map_err(|e| e.0)?;
-        let board = &hexhex;
-        let cells = board.num_cells();
-        let m = n as i32 - 1;
-        let mut xy = Vec::with_capacity(cells);
-        let mut labels = Vec::with_capacity(cells);
-        for c in 0..cells {
-            let (q, r) = board.axial(c);
-            let x = (2 * q + r + 2 * m) as u16;
-            let row = (r + m + 1) as u16;
-            xy.push((x, row));
-            labels.push(format!("{}{}", column_name(x as usize), row));
-        }
-        let board = hexhex.with_labels(labels).map_err(|e| e.0)?;
-        let ring: Vec<u16> = board.ring().to_vec();
-        let ring_len = ring.len() as u32;
-        debug_assert!(ring_len <= 64);
-        let mut ring_pos = vec![u8::MAX; cells];
-        for (p, &c) in ring.iter().enumerate() {
-            ring_pos[c as usize] = p as u8;
-        }
-        let mut side_masks = [0u64; 6];
-        for (k, side) in board.sides().iter().enumerate() {
-            for &c in side {
-                side_masks[k] |= 1u64 << ring_pos[c as usize];
-            }
-        }
-        let mut interior = CellSet::default();
-        let mut num_interior = 0;
-        for c in 0..cells {
-            if !board.is_ring(c) {
-                interior.insert(c);
-                num_interior += 1;
-            }
-        }
-        let full = if ring_len == 64 { u64::MAX } else { (1u64 << ring_len) - 1 };
-        let later = (0..ring.len())
-            .map(|p| (0..ring.len()).filter(|&q| ring[q] > ring[p]).fold(0u64, |m, q| m | 1u64 << q))
-            .collect();
-        Ok(QuintunBoard {
-            board,
-            n,
-            xy,
-            ring,
-            ring_pos,
-            ring_len,
-            full,
-            side_masks,
-            interior,
-            num_interior,
-            num_columns: 4 * n - 3,
-            later,
-        })
-    }
-
-    pub fn size(&self) -> usize {
-        self.n
-    }
-
-    /// The record label of a cell (`j4`).
-    pub fn label(&self, cell: usize) -> &str {
-        self.board.label(cell)
-    }
-
-    /// The cell of a record label.
-    pub fn index(&self, label: &str) -> Option<usize> {
-        self.board.index(label)
-    }
-
-    /// (column from 0, row from 1 at the top) of a cell.
-    pub fn record_xy(&self, cell: usize) -> (usize, usize) {
-        let (x, r) = self.xy[cell];
-        (x as usize, r as usize)
-    }
-
-    pub fn is_ring(&self, cell: usize) -> bool {
-        self.ring_pos[cell] != u8::MAX
-    }
-
-    /// Ring cells clockwise from the top-left corner.
-    pub fn ring(&self) -> &[u16] {
-        &self.ring
-    }
-
-    /// Whether EXTEND has the compact one-row form (`Akm1`): boards of at
-    /// most 26 columns (sides 4 to 7).
-    pub fn compact_extend(&self) -> bool {
-        self.num_columns <= 26
-    }
-
-    /// Ring mask rotated one step clockwise (bit p moves to p+1).
-    #[inline]
-    fn cw(&self, m: u64, d: u32) -> u64 {
-        ((m << d) | (m >> (self.ring_len - d))) & self.full
-    }
-
-    /// Ring mask rotated one step anticlockwise.
-    #[inline]
-    fn ccw(&self, m: u64, d: u32) -> u64 {
-        ((m >> d) | (m << (self.ring_len - d))) & self.full
-    }
-
-    /// Ring positions next to `m`.
-    #[inline]
-    fn around(&self, m: u64) -> u64 {
-        self.cw(m, 1) | self.ccw(m, 1)
-    }
-
-    /// Whether the ring positions in `m` form one connected block (an arc or
-    /// the whole ring). The empty set is not connected.
-    #[inline]
-    fn is_arc(&self, m: u64) -> bool {
-        let starts = m & !self.cw(m, 1);
-        m != 0 && starts & starts.wrapping_sub(1) == 0
-    }
-
-    #[inline]
-    fn cell_at(&self, pos: u32) -> usize {
-        self.ring[pos as usize] as usize
-    }
-
-    #[inline]
-    fn pos_of(&self, cell: usize) -> u32 {
-        self.ring_pos[cell] as u32
     }
 }
 
@@ -804,221 +635,6 @@ impl Quintun {
         (s.0 as usize * KINDS + s.1 as usize) as Action
     }
 
-    fn format_neutral(&self, s: Neutral) -> String {
-        format!("{}{}", LETTERS[s.1 as usize - 1], self.geo.label(s.0 as usize))
-    }
-
-    /// Canonical text of an EXTEND: reading order, compact when one colour
-    /// and one row on a board of at most 26 columns.
-    fn format_extend(&self, a: Neutral, b: Neutral) -> String {
-        let geo = &*self.geo;
-        let (xa, ra) = geo.record_xy(a.0 as usize);
-        let (xb, rb) = geo.record_xy(b.0 as usize);
-        let (s1, s2, x1, x2) = if (ra, xa) <= (rb, xb) { (a, b, xa, xb) } else { (b, a, xb, xa) };
-        if s1.1 == s2.1 && ra == rb && geo.compact_extend() {
-            format!("{}{}{}{}", LETTERS[s1.1 as usize - 1], column_name(x1), column_name(x2), ra)
-        } else {
-            format!("{},{}", self.format_neutral(s1), self.format_neutral(s2))
-        }
-    }
-
-    // ------------------------------------------------------------------ parsing
-
-    fn parse_cell(&self, text: &str) -> Result<usize, MoveError> {
-        let b = text.as_bytes();
-        let letters = b.iter().take_while(|c| c.is_ascii_lowercase()).count();
-        let digits = &b[letters..];
-        if letters == 0 || digits.is_empty() || !digits.iter().all(|c| c.is_ascii_digit()) || digits[0] == b'0' {
-            return Err(MoveError::new("syntax", format!("{text:?} is not a cell (column letters, then row number)")));
-        }
-        self.geo.index(text).ok_or_else(|| {
-            MoveError::new("unknown_cell", format!("no cell {text:?} on a side-{} board", self.geo.n))
-        })
-    }
-
-    fn parse_colour(letter: u8, text: &str) -> Result<u8, MoveError> {
-        match letter {
-            b'A'..=b'E' => Ok(letter - b'A' + 1),
-            _ => Err(MoveError::new(
-                "syntax",
-                format!("{text:?}: neutral colours are A..E, not {:?}", letter as char),
-            )),
-        }
-    }
-
-    /// `X` + letters + digits, as (colour letter, letters, digits).
-    fn split_neutral(s: &str) -> Option<(u8, &str, &str)> {
-        let b = s.as_bytes();
-        if b.len() < 3 || !b[0].is_ascii_uppercase() {
-            return None;
-        }
-        let letters = b[1..].iter().take_while(|c| c.is_ascii_lowercase()).count();
-        let rest = &s[1 + letters..];
-        if letters == 0 || rest.is_empty() || !rest.bytes().all(|c| c.is_ascii_digit()) {
-            return None;
-        }
-        Some((b[0], &s[1..1 + letters], rest))
-    }
-
-    /// Read a move without checking its legality (syntax and cells only).
-    fn read_move(&self, text: &str) -> Result<Parsed, MoveError> {
-        let s = text.trim();
-        if s.eq_ignore_ascii_case("swap") {
-            return Ok(Parsed::Swap);
-        }
-        if s.contains(',') {
-            let parts: Vec<&str> = s.split(',').map(|p| p.trim()).collect();
-            if parts.len() != 2 {
-                return Err(MoveError::new("syntax", format!("{text:?}: EXTEND is two neutral stones, e.g. 'Ag1,Af2'")));
-            }
-            let mut stones: [Neutral; 2] = [(0, 0); 2];
-            for (i, p) in parts.iter().enumerate() {
-                let Some((letter, letters, digits)) = Quintun::split_neutral(p) else {
-                    return Err(MoveError::new("syntax", format!("{text:?}: {p:?} is not a neutral stone like 'Ag1'")));
-                };
-                let cell = self.parse_cell(&format!("{letters}{digits}"))?;
-                let k = Quintun::parse_colour(letter, text)?;
-                stones[i] = (cell as u16, k);
-            }
-            return Quintun::extend_of(stones, text);
-        }
-        if let Some((letter, letters, digits)) = Quintun::split_neutral(s) {
-            let k = Quintun::parse_colour(letter, text)?;
-            if self.geo.compact_extend() && letters.len() == 2 {
-                let l = letters.as_bytes();
-                let c1 = self.parse_cell(&format!("{}{digits}", l[0] as char))?;
-                let c2 = self.parse_cell(&format!("{}{digits}", l[1] as char))?;
-                return Quintun::extend_of([(c1 as u16, k), (c2 as u16, k)], text);
-            }
-            let cell = self.parse_cell(&format!("{letters}{digits}"))?;
-            return Ok(Parsed::New(cell, k));
-        }
-        let b = s.as_bytes();
-        if !b.is_empty() && b[0].is_ascii_lowercase() {
-            let letters = b.iter().take_while(|c| c.is_ascii_lowercase()).count();
-            if letters < b.len() && b[letters..].iter().all(|c| c.is_ascii_digit()) {
-                return Ok(Parsed::Stone(self.parse_cell(s)?));
-            }
-        }
-        Err(MoveError::new("syntax", format!("cannot read move {text:?}")))
-    }
-
-    fn extend_of(mut stones: [Neutral; 2], text: &str) -> Result<Parsed, MoveError> {
-        if stones[0].0 == stones[1].0 {
-            return Err(MoveError::new("extend_same_cell", format!("{text:?}: both stones on one cell")));
-        }
-        stones.sort_unstable();
-        Ok(Parsed::Extend(stones))
-    }
-
-    /// Why a read move is illegal now, if it is.
-    fn check(&self, mv: &Parsed) -> Result<MoveActions, MoveError> {
-        let geo = &*self.geo;
-        match *mv {
-            Parsed::Swap => {
-                if self.swap_available() {
-                    Ok(smallvec![self.swap_action()])
-                } else {
-                    Err(MoveError::new(
-                        "swap_not_allowed",
-                        "swap is only White's first move, after a Black STONE, with swap on",
-                    ))
-                }
-            }
-            Parsed::Stone(c) => {
-                if geo.is_ring(c) {
-                    return Err(MoveError::new(
-                        "stone_on_ring",
-                        format!("{} is a Ring cell: stones go on the Interior", geo.label(c)),
-                    ));
-                }
-                if self.cells[c] != 0 {
-                    return Err(MoveError::new("occupied", format!("{} is occupied", geo.label(c))));
-                }
-                Ok(smallvec![(c * KINDS) as Action])
-            }
-            Parsed::New(c, k) => {
-                self.check_ring_cell(c)?;
-                let want = self.new_colour;
-                if want == 0 {
-                    return Err(MoveError::new(
-                        "wrong_new_colour",
-                        "all five neutral colours are on the board: no NEW move",
-                    ));
-                }
-                if k != want {
-                    let msg = if self.present >> (k - 1) & 1 != 0 {
-                        format!(
-                            "{} is already on the board (one stone is not an EXTEND); NEW uses {}",
-                            LETTERS[k as usize - 1],
-                            LETTERS[want as usize - 1]
-                        )
-                    } else {
-                        format!(
-                            "a NEW move uses the lowest colour not on the board: {}, not {}",
-                            LETTERS[want as usize - 1],
-                            LETTERS[k as usize - 1]
-                        )
-                    };
-                    return Err(MoveError::new("wrong_new_colour", msg));
-                }
-                if self.new_mask >> geo.pos_of(c) & 1 == 0 {
-                    return Err(match self.placement {
-                        Placement::Side => MoveError::new(
-                            "placement_side",
-                            format!("{} is not on a side without stones (and such a side exists)", geo.label(c)),
-                        ),
-                        Placement::Gap => MoveError::new(
-                            "placement_gap",
-                            format!(
-                                "{} is fewer than {GAP_MIN} empty ring cells from a neutral (and a cell that is not exists)",
-                                geo.label(c)
-                            ),
-                        ),
-                    });
-                }
-                Ok(smallvec![Quintun::neutral_action((c as u16, k))])
-            }
-            Parsed::Extend(stones) => {
-                for s in &stones {
-                    self.check_ring_cell(s.0 as usize)?;
-                }
-                for s in &stones {
-                    if self.present >> (s.1 - 1) & 1 == 0 {
-                        return Err(MoveError::new(
-                            "extend_absent_colour",
-                            format!(
-                                "EXTEND uses colours already on the board; {} is not",
-                                LETTERS[s.1 as usize - 1]
-                            ),
-                        ));
-                    }
-                }
-                if !self.extend_ok(stones[0], stones[1]) {
-                    return Err(MoveError::new(
-                        "extend_splits_colour",
-                        "afterwards a neutral colour would not be one connected block",
-                    ));
-                }
-                Ok(smallvec![Quintun::neutral_action(stones[0]), Quintun::neutral_action(stones[1])])
-            }
-        }
-    }
-
-    fn check_ring_cell(&self, c: usize) -> Result<(), MoveError> {
-        let geo = &*self.geo;
-        if !geo.is_ring(c) {
-            return Err(MoveError::new(
-                "neutral_in_interior",
-                format!("{} is an Interior cell: neutrals go on the Ring", geo.label(c)),
-            ));
-        }
-        if self.cells[c] != 0 {
-            return Err(MoveError::new("occupied", format!("{} is occupied", geo.label(c))));
-        }
-        Ok(())
-    }
-
     #[inline]
     fn full_hash(&self) -> u64 {
         let mut h = self.hash ^ zobrist::flag(KIND_TO_MOVE, self.to_move as u64);
@@ -1064,13 +680,6 @@ enum Decoded {
     Swap,
 }
 
-#[derive(Debug, Clone, Copy)]
-enum Parsed {
-    Stone(usize),
-    New(usize, u8),
-    Extend([Neutral; 2]),
-    Swap,
-}
 
 /// Undo record: the state before the action.
 #[derive(Debug, Clone)]
@@ -1406,7 +1015,6 @@ impl Game for Quintun {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitset::BitIter;
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -1427,42 +1035,6 @@ mod tests {
 
     const SAMPLE: &str = "j4 j4 m5 j6 m7 p8 m9 p10 m11 Ai1 i3 k3 j2 l2 Bf2 h4 p4 s7 p12 s5 s11 s3 p2 Cb8 j8 g7 g9 Dt2 Akm1";
 
-    #[test]
-    fn select_bits() {
-        let w: u64 = 0xF0F0_0000_1234_8001;
-        let bits: Vec<u32> = BitIter(w).collect();
-        for (k, &b) in bits.iter().enumerate() {
-            assert_eq!(select64(w, k as u32), b);
-        }
-        let mut s = CellSet::default();
-        for c in [0, 63, 64, 200, 270] {
-            s.insert(c);
-        }
-        assert_eq!(s.iter().collect::<Vec<_>>(), vec![0, 63, 64, 200, 270]);
-        s.remove(64);
-        assert!(!s.contains(64) && s.contains(63));
-    }
-
-    #[test]
-    fn record_labels() {
-        let geo = QuintunBoard::new(7).unwrap();
-        let corners: Vec<&str> = geo.board.corners().iter().map(|&c| geo.label(c as usize)).collect();
-        assert_eq!(corners, ["g1", "s1", "y7", "s13", "g13", "a7"]);
-        assert_eq!(geo.label(0), "g13");
-        assert_eq!(geo.board.label(0), "g13");
-        assert_eq!(geo.board.index("j4"), geo.index("j4"));
-        assert_eq!(geo.index("m7").map(|c| geo.board.axial(c)), Some((0, 0)));
-        for c in 0..geo.board.num_cells() {
-            let (x, r) = geo.record_xy(c);
-            for &nb in geo.board.neighbors(c) {
-                let (x2, r2) = geo.record_xy(nb as usize);
-                let d = ((x2 as i32 - x as i32).abs(), (r2 as i32 - r as i32).abs());
-                assert!(d == (2, 0) || d == (1, 1));
-            }
-        }
-        let big = QuintunBoard::new(10).unwrap();
-        assert!(big.index("ak10").is_some() && big.index("ab1").is_some() && !big.compact_extend());
-    }
 
     #[test]
     fn sample_game() {

@@ -1,0 +1,180 @@
+//! Wunchunk's options: the start and balance variants, their checks (the
+//! constructors) and Abstract Play's start layouts.
+
+use std::sync::{Arc, OnceLock};
+
+use crate::board::Board;
+use crate::groups::Groups;
+
+use super::{Cells, Phase, Status, Wunchunk};
+
+
+/// How the game starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Start {
+    /// Abstract Play's layouts, one chunk per colour.
+    Standard,
+    /// Two players: empty board, four-stone setup, then pass or swap.
+    Open,
+}
+
+/// The first-player balance rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Balance {
+    /// Colour 1's second regular turn must leave colour 1 with <= 1 chunk.
+    Ap,
+    /// Two players: after a first-move placement the second player may swap.
+    Pie,
+    None,
+}
+
+impl Start {
+    pub fn name(self) -> &'static str {
+        match self {
+            Start::Standard => "standard",
+            Start::Open => "open",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Start> {
+        match s {
+            "standard" => Some(Start::Standard),
+            "open" => Some(Start::Open),
+            _ => None,
+        }
+    }
+}
+
+impl Balance {
+    pub fn name(self) -> &'static str {
+        match self {
+            Balance::Ap => "ap",
+            Balance::Pie => "pie",
+            Balance::None => "none",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Balance> {
+        match s {
+            "ap" => Some(Balance::Ap),
+            "pie" => Some(Balance::Pie),
+            "none" => Some(Balance::None),
+            _ => None,
+        }
+    }
+}
+
+
+/// Abstract Play's start layouts; 3 and 4 players on side 7 reuse the side-8 labels.
+fn start_layout(players: usize, size: usize) -> &'static [(&'static str, u8)] {
+    match (players, size) {
+        (2, 5) => &[("f4", 1), ("f5", 1), ("d4", 2), ("d5", 2)],
+        (2, 6) => &[("g5", 1), ("g6", 1), ("e5", 2), ("e6", 2)],
+        (2, 7) => &[("h6", 1), ("h7", 1), ("f6", 2), ("f7", 2)],
+        (2, 8) => &[("i7", 1), ("i8", 1), ("g7", 2), ("g8", 2)],
+        (3, _) => &[("i7", 1), ("h7", 1), ("g7", 2), ("g8", 2), ("h9", 3), ("i8", 3)],
+        _ => &[("j8", 1), ("i9", 1), ("j6", 2), ("i6", 2), ("g6", 3), ("f6", 3), ("g9", 4), ("f8", 4)],
+    }
+}
+
+pub(super) fn shared_board(size: usize) -> Arc<Board> {
+    static BOARDS: [OnceLock<Arc<Board>>; 4] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    BOARDS[size - 5].get_or_init(|| Arc::new(Board::hexhex(size).expect("sizes 5-8 are valid"))).clone()
+}
+
+
+/// Why the options are invalid: (argument, message).
+pub type OptionError = (&'static str, String);
+
+impl Wunchunk {
+    /// A new game; errors name the offending argument.
+    pub fn new(size: usize, players: usize, start: Start, balance: Balance) -> Result<Wunchunk, OptionError> {
+        if !(2..=4).contains(&players) {
+            return Err(("players", format!("players must be 2, 3 or 4, got {players}")));
+        }
+        let sizes: &[usize] = if players == 2 { &[5, 6, 7, 8] } else { &[7, 8] };
+        if !sizes.contains(&size) {
+            return Err(("size", format!("size must be one of {sizes:?} for {players} players, got {size}")));
+        }
+        if start == Start::Open && players != 2 {
+            return Err(("start", "start='open' needs exactly 2 players".into()));
+        }
+        if balance == Balance::Pie && players != 2 {
+            return Err(("balance", "balance='pie' needs exactly 2 players".into()));
+        }
+        let board = shared_board(size);
+        let n = board.num_cells();
+        let mut g = Wunchunk {
+            groups: Groups::new(n, players),
+            empty: Cells::default(),
+            num_empty: n as u16,
+            st: Status {
+                swapped: false,
+                to_move: 1,
+                phase: if start == Start::Open { Phase::Setup } else { Phase::Play },
+                passes: 0,
+                c1_turns: 0,
+                swap_ready: false,
+                first_turn: true,
+                plies: 0,
+                allot: 0,
+                placed: 0,
+                last: 0,
+                over: false,
+                winners: 0,
+            },
+            hash: 0,
+            players: players as u8,
+            start,
+            balance,
+            board,
+        };
+        let mut cells = vec![0u8; n];
+        if start == Start::Standard {
+            for &(label, colour) in start_layout(players, size) {
+                cells[g.board.index(label).expect("layout labels exist")] = colour;
+            }
+        }
+        g.set_cells(&cells);
+        g.begin_turn();
+        Ok(g)
+    }
+
+    /// A test position: the given cell colours, regular play, seats owning
+    /// their own colours, the balance rule behind (colour 1 has had two
+    /// turns), no pass made, no swap on offer. A full board is a finished game.
+    pub fn from_cells(size: usize, players: usize, start: Start, balance: Balance, cells: &[u8], to_move: usize) -> Result<Wunchunk, OptionError> {
+        Wunchunk::from_cells_with_turns(size, players, start, balance, cells, to_move, 2, 0)
+    }
+
+    /// `from_cells`, with the number of regular turns colour 1 has completed
+    /// (1: the next colour-1 turn is the balance turn) and the number of
+    /// consecutive passes just made (below the number of players).
+    #[allow(clippy::too_many_arguments)]
+    pub fn from_cells_with_turns(size: usize, players: usize, start: Start, balance: Balance, cells: &[u8], to_move: usize,
+                                 colour1_turns: u8, passes: u8) -> Result<Wunchunk, OptionError> {
+        let mut g = Wunchunk::new(size, players, start, balance)?;
+        let n = g.board.num_cells();
+        if cells.len() != n {
+            return Err(("cells", format!("expected {n} cells, got {}", cells.len())));
+        }
+        if let Some(c) = cells.iter().find(|&&c| c as usize > players) {
+            return Err(("cells", format!("cell value {c} is not a colour 0..={players}")));
+        }
+        if !(1..=players).contains(&to_move) {
+            return Err(("to_move", format!("to_move must be in 1..={players}, got {to_move}")));
+        }
+        g.set_cells(cells);
+        g.st.phase = Phase::Play;
+        if passes as usize >= players {
+            return Err(("passes", format!("passes must be in 0..{}, got {passes}", players - 1)));
+        }
+        g.st.c1_turns = colour1_turns.min(2);
+        g.st.passes = passes;
+        g.st.first_turn = false;
+        g.st.to_move = to_move as u8;
+        g.begin_turn();
+        if g.num_empty == 0 {
+            g.finish();
+        }
+        Ok(g)
+    }
+}
