@@ -34,6 +34,7 @@ STRICT_FILES = [
     "python/hexcore/errors.py",
     "python/hexcore/openspiel.py",
     "python/hexcore/records.py",
+    "python/hexcore/registry.py",
     "python/hexcore/render.py",
     "python/hexcore/reference/__init__.py",
     "python/hexcore/reference/_board.py",

@@ -23,9 +23,8 @@ from . import records, reference
 from ._core import Board, Churn, Quintun, Wunchunk, __version__
 from .errors import GameOverError, HexcoreError, IllegalMoveError, NotationError, TooManyMovesError
 from .records import from_json, to_json
+from .registry import GAMES
 from .spec import load
-
-GAMES: Dict[str, Any] = {"churn": Churn, "quintun": Quintun, "wunchunk": Wunchunk}
 
 Game = Union[Churn, Quintun, Wunchunk]
 

@@ -14,7 +14,8 @@ import sys
 import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from . import GAMES, load, perft, random_playouts, reference
+from . import load, perft, random_playouts, reference
+from .registry import GAMES, INFO
 from .spec import parse
 
 
@@ -157,7 +158,7 @@ def _reference_rate(spec: str, games: int, seed: int) -> float:
     ply it counts the legal moves and plays the recorded one (the work a
     playout does)."""
     name, opts = parse(spec)
-    cls = getattr(reference, GAMES[name].__name__)
+    cls = getattr(reference, INFO[name].reference_name)
     histories = _random_histories(spec, games, seed)
     plies = 0
     t0 = time.perf_counter()
@@ -306,7 +307,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     s = _summary(res.plies)
     print(f"\n{n} uniformly random games in {dt:.2f} s ({res.plies.sum() / dt:,.0f} plies/s):")
     print(f"  mean length {s['mean']:.2f} plies (sd {s['sd']:.2f}); published: 69.7 (sd 8.7)")
-    print(f"  Red wins {float((res.winners == 1).mean()):.3f}; published: 0.514")
+    print(f"  {INFO['churn'].player_names[0]} wins {float((res.winners == 1).mean()):.3f}; published: 0.514")
     ref = _reference_rate(spec, 30, 0)
     t0 = time.perf_counter()
     res = random_playouts(g, 3000, seed=0, threads=1)

@@ -370,7 +370,7 @@ def register_gym_envs() -> List[str]:
     ``hexcore.GAMES`` (done on import; idempotent). ``gymnasium.make`` takes
     the :class:`HexcoreGymEnv` arguments, e.g.
     ``gymnasium.make("hexcore/Churn-v0", game="churn(size=4)", player=2)``."""
-    from . import GAMES
+    from .registry import GAMES
 
     ids = []
     for name in GAMES:

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .errors import HexcoreError
+from .registry import INFO, name_of
 from .spec import parse
 
 if TYPE_CHECKING:
@@ -56,19 +57,6 @@ VERSION = 1
 AP_BALANCE_DATE = "2026-03-08"  # Abstract Play's Wunchunk balance rule, from this date on
 
 _ENGINE_ERRORS = (HexcoreError, ValueError, TypeError, IndexError, OverflowError, KeyError, RecursionError)
-
-
-def _games() -> Dict[str, Any]:
-    from . import GAMES
-
-    return GAMES
-
-
-def _name_of(game: Any) -> str:
-    spec = getattr(game, "spec", None)
-    if isinstance(spec, str):
-        return parse(spec)[0]
-    return type(game).__name__.lower()
 
 
 def setup_of(game: "_Game") -> Optional[Tuple[List[int], int, Dict[str, int]]]:
@@ -97,7 +85,7 @@ def to_dict(game: "_Game") -> Dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
-        "game": _name_of(game),
+        "game": name_of(game),
         "spec": game.spec,
         "setup": None if setup is None else {"cells": setup[0], "to_move": setup[1], **setup[2]},
         "actions": [int(a) for a in game.actions],
@@ -143,12 +131,11 @@ def from_dict(data: Mapping[str, Any]) -> "_Game":
     if not isinstance(spec, str):
         raise ValueError(f"'spec' must be a string, got {spec!r}")
     name, options = _engine("bad 'spec'", lambda: parse(spec))
-    games = _games()
-    if name not in games:
-        raise ValueError(f"'spec' names unknown game {name!r}; known games: {', '.join(sorted(games))}")
+    if name not in INFO:
+        raise ValueError(f"'spec' names unknown game {name!r}; known games: {', '.join(sorted(INFO))}")
     if "game" in data and data["game"] != name:
         raise ValueError(f"'game' is {data['game']!r} but 'spec' is a {name} spec")
-    cls = games[name]
+    cls = INFO[name].cls
     setup = data.get("setup")
     if setup is None:
         g: _Game = _engine("bad 'spec'", lambda: cls(**options))
@@ -294,14 +281,13 @@ def to_abstractplay(game: Any, resigned: Optional[int] = None, **meta: Any) -> s
     """An Abstract Play style record of ``game`` as JSON text (Churn: a list of
     moves; Wunchunk: an object with rounds, see the module docstring). ``meta``
     adds fields (``gameid``, ``date_start``, ...) to a Wunchunk record."""
-    name = _name_of(game)
-    if name == "churn":
+    name = name_of(game)
+    shape = _ap_shape(name)
+    if shape == "moves":
         if meta:
-            raise ValueError("a Churn record is a plain list of moves; it has no other fields")
+            raise ValueError(f"a {INFO[name].title} record is a plain list of moves; it has no other fields")
         rounds = abstractplay_rounds(game, resigned)
         return json.dumps([m for r in rounds for m in r])
-    if name != "wunchunk":
-        raise ValueError(f"Abstract Play records are supported for churn and wunchunk, not {name!r}")
     opts = _options(game)
     n = _num_players(game)
     board = getattr(game, "board", None)
@@ -324,6 +310,19 @@ def to_abstractplay(game: Any, resigned: Optional[int] = None, **meta: Any) -> s
         if chunks is not None:
             record["seat_chunks"] = chunks
     return json.dumps(record)
+
+
+_AP_GAMES = [name for name, gi in INFO.items() if gi.abstractplay is not None]
+# the game a record of each shape is read as when the caller does not say
+_AP_DEFAULT = {gi.abstractplay: name for name, gi in sorted(INFO.items()) if gi.abstractplay is not None}
+
+
+def _ap_shape(name: Any) -> str:
+    """The Abstract Play record shape of game ``name``; ValueError for games without one."""
+    gi = INFO.get(name) if isinstance(name, str) else None
+    if gi is None or gi.abstractplay is None:
+        raise ValueError(f"Abstract Play records are supported for {' and '.join(_AP_GAMES)}, not {name!r}")
+    return gi.abstractplay
 
 
 def _flatten(moves: Any, what: str) -> List[str]:
@@ -400,37 +399,34 @@ def from_abstractplay(record: Any, game: Optional[str] = None, cls: Optional[Cal
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
             raise ValueError(f"not valid JSON: {e}") from e
     if game is None:
-        game = "churn" if isinstance(record, list) else "wunchunk"
-    if game not in ("churn", "wunchunk"):
-        raise ValueError(f"Abstract Play records are supported for churn and wunchunk, not {game!r}")
+        game = _AP_DEFAULT["moves" if isinstance(record, list) else "rounds"]
+    shape = _ap_shape(game)
+    title = INFO[game].title
     if cls is None:
-        games = _games()
-        if game not in games:
-            raise ValueError(f"this hexcore has no {game} engine; pass cls= (e.g. hexcore.reference.Wunchunk)")
-        cls = games[game]
+        cls = INFO[game].cls
     meta: Dict[str, Any] = {}
-    if game == "churn":
+    if shape == "moves":
         if isinstance(record, Mapping):
             meta = {k: v for k, v in record.items() if k != "moves"}
             record = record.get("moves")
-        flat = _flatten(record, "a Churn record")
+        flat = _flatten(record, f"a {title} record")
         opts = dict(options)
     else:
         if not isinstance(record, Mapping):
-            raise ValueError(f"a Wunchunk record must be a JSON object, got {type(record).__name__}")
+            raise ValueError(f"a {title} record must be a JSON object, got {type(record).__name__}")
         if "moves" not in record:
-            raise ValueError("a Wunchunk record needs 'moves'")
+            raise ValueError(f"a {title} record needs 'moves'")
         flat = _flatten(record["moves"], "'moves'")
         rounds = record["moves"]
         meta = {k: v for k, v in record.items() if k != "moves"}
         opts = _wunchunk_options(record, options)
     g = _engine(f"bad {game} options {opts}", lambda: cls(**opts))
     n = _num_players(g)
-    if game == "wunchunk" and any(not isinstance(r, list) or len(r) > n for r in rounds):
+    if shape == "rounds" and any(not isinstance(r, list) or len(r) > n for r in rounds):
         raise ValueError(f"'moves' must be rounds of at most {n} moves (one per seat)")
     resigned = _replay(flat, g, n)
     out = APRecord(g, resigned, meta)
-    if check and game == "wunchunk":
+    if check and shape == "rounds":
         _check_result(out, record, n)
     return out
 

@@ -85,13 +85,10 @@ def parse(spec: str) -> Tuple[str, Dict[str, Any]]:
 
 def load(spec: str) -> Any:
     """Build a game from a spec string."""
-    from . import GAMES
+    from .registry import lookup
 
     name, options = parse(spec)
-    try:
-        cls = GAMES[name]
-    except KeyError:
-        raise ValueError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}") from None
+    cls = lookup(name).cls
     try:
         return cls(**options)
     except TypeError as e:
