@@ -178,12 +178,15 @@ def test_extend_spellings():
     legal = set(g.legal_moves())
     assert {"Agk1", "Akm1"} <= legal and "Aik1" not in legal
     for spelling in ("Akm1", "Amk1", "Ak1,Am1", "Am1,Ak1", " Ak1 , Am1 "):
-        h = g.copy().play(spelling)
+        h = g.copy()
+        assert h.play(spelling) == "Akm1"
         assert h.history[-1] == "Akm1"
-    h = g.copy().play("Bx6,Ak1")
-    assert h.history[-1] == "Ak1,Bx6"  # reading order: row 1 before row 6
+    h = g.copy()
+    assert h.play("Bx6,Ak1") == "Ak1,Bx6"  # reading order: row 1 before row 6
+    assert h.history[-1] == "Ak1,Bx6"
     assert "Ak1,Bx6" in legal and "Bx6,Ak1" not in legal
-    h = g.copy().play("Bv4,Bu3")
+    h = g.copy()
+    h.play("Bv4,Bu3")
     assert h.history[-1] == "Bu3,Bv4"
 
 
@@ -381,11 +384,14 @@ def test_neutral_move_hands_the_win_to_the_opponent():
     g = Quintun.from_position(pos, to_move=2)
     assert g.qualified() == (False, False)
     assert "Cc5,Db6" in g.legal_moves()
-    h = g.copy().play("Cc5,Db6")  # White's EXTEND makes Black's group touch D
+    h = g.copy()
+    h.play("Cc5,Db6")  # White's EXTEND makes Black's group touch D
     assert h.qualified() == (True, False) and h.is_over and h.winners == (1,)
-    h = g.copy().play("Dc5,Db6")
+    h = g.copy()
+    h.play("Dc5,Db6")
     assert h.is_over and h.winners == (1,)
-    h = g.copy().play("Cc5,Cb6")  # C twice: still three colours
+    h = g.copy()
+    h.play("Cc5,Cb6")  # C twice: still three colours
     assert not h.is_over
 
 
@@ -436,8 +442,11 @@ def test_from_position_validation():
 
 
 def test_copy_is_independent():
-    g = Quintun().play("j4")
+    g = Quintun()
+    g.play("j4")
     h = g.copy()
     h.play("m5")
     assert g.history == ["j4"] and h.history == ["j4", "m5"] and g != h
-    assert g == Quintun().play("j4")
+    fresh = Quintun()
+    fresh.play("j4")
+    assert g == fresh

@@ -40,6 +40,7 @@ STRICT_FILES = [
     "python/hexcore/render.py",
     "python/hexcore/reference/__init__.py",
     "python/hexcore/reference/_board.py",
+    "python/hexcore/reference/_errors.py",
     "python/hexcore/reference/quintun.py",
     "python/hexcore/reference/wunchunk.py",
 ]
