@@ -29,6 +29,7 @@ STRICT_FILES = [
     "python/hexcore/reference/churn.py",
     "python/hexcore/_outcome.py",
     "python/hexcore/_pickle.py",
+    "python/hexcore/bench.py",
     "python/hexcore/distributed.py",
     "python/hexcore/envs.py",
     "python/hexcore/errors.py",
