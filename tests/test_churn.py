@@ -3,12 +3,13 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import hexcore as hc
-from conftest import ref_perft
 from hexcore import reference
-from conftest import load_json, load_jsonl
+
+from conftest import load_json, load_jsonl, ref_perft
 from draws import Draws
 
 BOARDS = [dict(size=3), dict(board="limping-34"), dict(board="limping-335"), dict(size=2)]

@@ -3,12 +3,8 @@ import re
 import subprocess
 import sys
 
-import numpy as np
-import pytest
-
 import hexcore as hc
 from hexcore.__main__ import main
-from hexcore.render import svg
 
 
 def run(args):
@@ -21,8 +17,8 @@ def test_cli_perft_matches_api():
     assert out.returncode == 0, out.stderr
     assert f"Nodes searched: {hc.perft(hc.Churn(size=3), 4)}" in out.stdout
     div = run(["perft", "churn(size=3)", "--depth", "2", "--divide", "--unit", "action"])
-    lines = [l for l in div.stdout.splitlines() if re.fullmatch(r"[a-z0-9]+: \d+", l)]
-    assert len(lines) == 19 and sum(int(l.split(": ")[1]) for l in lines) == 361
+    lines = [line for line in div.stdout.splitlines() if re.fullmatch(r"[a-z0-9]+: \d+", line)]
+    assert len(lines) == 19 and sum(int(line.split(": ")[1]) for line in lines) == 361
 
 
 def test_cli_bench_writes_every_figure(tmp_path, monkeypatch, capsys):

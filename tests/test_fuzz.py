@@ -35,7 +35,8 @@ import string
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import hexcore as hc
 from hexcore import _pickle
@@ -436,7 +437,7 @@ def positions(draw, name):
     g = new_game(name)
     labels = list(g.board.labels)
     keys = st.one_of(
-        st.sampled_from(labels), st.sampled_from(labels).flatmap(lambda l: mutated(l, max_edits=2)),
+        st.sampled_from(labels), st.sampled_from(labels).flatmap(lambda lab: mutated(lab, max_edits=2)),
         st.sampled_from(labels).map(str.upper), st.text(max_size=4),
         st.integers(-2, 40), st.none(), st.floats(), st.binary(max_size=2),
     )

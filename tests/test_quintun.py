@@ -6,12 +6,14 @@ import random
 import re
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import hexcore as hc
-from conftest import ref_perft
-from hexcore.reference.quintun import IllegalMove, Quintun as RefQuintun, read_record
-from conftest import load_json, load_jsonl
+from hexcore.reference.quintun import IllegalMove, read_record
+from hexcore.reference.quintun import Quintun as RefQuintun
+
+from conftest import load_json, load_jsonl, ref_perft
 from draws import Draws
 
 SAMPLE = "j4 j4 m5 j6 m7 p8 m9 p10 m11 Ai1 i3 k3 j2 l2 Bf2 h4 p4 s7 p12 s5 s11 s3 p2 Cb8 j8 g7 g9 Dt2 Akm1".split()

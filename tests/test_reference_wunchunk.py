@@ -8,6 +8,7 @@ from math import comb
 import pytest
 
 from hexcore.reference.wunchunk import IllegalMove, Wunchunk, replay_ap_record
+
 from ap_wunchunk import DATA, ap_truncate, load_traces, replay_trace, start_of
 
 

@@ -21,9 +21,11 @@ import random
 from collections import defaultdict
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import hexcore as hc
+
 from draws import Draws
 
 SMALL = {"churn": dict(size=3), "wunchunk": dict(size=5), "quintun": dict(size=5)}

@@ -12,9 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import hexcore as hc
+from hexcore.reference.wunchunk import Wunchunk as RefWunchunk
+
 from ap_wunchunk import DATA, ap_truncate, load_traces, replay_trace, start_of, verdict
 from draws import Draws
-from hexcore.reference.wunchunk import Wunchunk as RefWunchunk
 
 
 def replay_record(moves, **options):

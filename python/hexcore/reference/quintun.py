@@ -35,7 +35,8 @@ import re
 from functools import lru_cache
 from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
-from ._board import Board, row_index as _name_index, row_name as _name
+from ._board import Board
+from ._board import row_name as _name
 from ._errors import IllegalMove
 
 __all__ = ["Quintun", "IllegalMove", "QuintunGeometry", "geometry", "read_record", "COLOURS"]
@@ -450,7 +451,8 @@ class Quintun:
             if c not in self._new_cells():
                 if self.placement == "side":
                     raise IllegalMove(f"{geo.labels[c]} is not on a side without stones (and such a side exists)", "placement_side")
-                raise IllegalMove(f"{geo.labels[c]} is fewer than {GAP_MIN} empty ring cells from a neutral (and a cell that is not exists)", "placement_gap")
+                raise IllegalMove(f"{geo.labels[c]} is fewer than {GAP_MIN} empty ring cells from a neutral "
+                                  "(and a cell that is not exists)", "placement_gap")
             return
         if kind == "extend":
             present = set(self.colours_on_board())
