@@ -29,6 +29,10 @@ class GameInfo:
     """SVG fill of a stone with cell value ``k`` where it differs from the default palette."""
     shade_ring: bool = False
     """SVG: draw the ring cells (``board.ring``) in a darker shade (they matter to the rules)."""
+    options: Mapping[str, str] = field(default_factory=dict)
+    """The constructor's keyword options and the kind of value each takes
+    (``"int"``, ``"ints"``, ``"str"``, ``"bool"``): spec strings are read by it
+    (a bare word is a string for a ``"str"`` option, ``none`` included)."""
     abstractplay: Optional[str] = None
     """Shape of the game's Abstract Play record: ``"moves"`` (a JSON list of
     moves), ``"rounds"`` (an object with rounds of one move per seat) or None
@@ -46,10 +50,13 @@ class GameInfo:
 
 
 INFO: Dict[str, GameInfo] = {
-    "churn": GameInfo("churn", Churn, ("Red", "Blue"), abstractplay="moves"),
+    "churn": GameInfo("churn", Churn, ("Red", "Blue"),
+                      options={"size": "int", "sides": "ints", "board": "str", "pie": "bool"},
+                      abstractplay="moves"),
     "quintun": GameInfo("quintun", Quintun, ("Black", "White"), stone_colours={1: "#111111", 2: "#f4f4f4"},
-                        shade_ring=True),
+                        shade_ring=True, options={"size": "int", "placement": "str", "swap": "bool"}),
     "wunchunk": GameInfo("wunchunk", Wunchunk, ("colour 1", "colour 2", "colour 3", "colour 4"),
+                         options={"size": "int", "players": "int", "start": "str", "balance": "str"},
                          abstractplay="rounds"),
 }
 
