@@ -11,9 +11,10 @@ import json
 import math
 import sys
 import time
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from . import load, perft, random_playouts
+from .errors import HexcoreError, TooManyMovesError
 from .registry import INFO
 
 
@@ -36,13 +37,37 @@ def _progress(done: int, total: int, start: float) -> None:
         sys.stderr.write("\r" + " " * (width + 30) + "\r")
 
 
+def _root_moves(g: Any) -> Optional[List[str]]:
+    """The root moves to show progress over, or None when there are none or
+    too many to list (then perft runs without a progress bar)."""
+    if g.is_over or g.pending_actions:
+        return None
+    try:
+        moves: List[str] = g.legal_moves()
+    except TooManyMovesError:
+        return None
+    return moves
+
+
+def _ray_module() -> Any:
+    try:
+        from . import distributed
+    except ImportError as e:
+        raise CommandError(f"--backend ray needs the ray package, which cannot be imported ({e}); "
+                           "install it with: pip install 'hexcore[ray]'") from None
+    return distributed
+
+
+class CommandError(Exception):
+    """An error the command line reports as one line."""
+
+
 def cmd_perft(args: argparse.Namespace) -> int:
     g = _game(args.spec, args.moves)
     t0 = time.perf_counter()
     run_perft: Any = perft
     if args.backend == "ray":
-        from . import distributed
-
+        distributed = _ray_module()
         run_perft = lambda g, d, unit="move", divide=False, threads=None: distributed.perft(g, d, unit, divide)  # noqa: E731
     if args.divide or args.backend == "ray":
         rows = run_perft(g, args.depth, unit=args.unit, divide=True, threads=args.threads)
@@ -54,17 +79,18 @@ def cmd_perft(args: argparse.Namespace) -> int:
         nodes = total if args.depth > 0 else 1
         if args.divide:
             print()
-    elif sys.stderr.isatty() and args.depth >= 3 and args.unit == "move" and not g.is_over:
-        # Walk the root moves one by one to show progress.
-        moves = g.legal_moves()
-        nodes = 0
-        for i, m in enumerate(moves):
-            c = g.copy()
-            c.play(m)
-            nodes += perft(c, args.depth - 1, threads=args.threads)  # type: ignore[operator]
-            _progress(i + 1, len(moves), t0)
     else:
-        nodes = perft(g, args.depth, unit=args.unit, threads=args.threads)  # type: ignore[assignment]
+        moves = _root_moves(g) if sys.stderr.isatty() and args.depth >= 3 and args.unit == "move" else None
+        if moves is not None:
+            # Walk the root moves one by one to show progress.
+            nodes = 0
+            for i, m in enumerate(moves):
+                c = g.copy()
+                c.play(m)
+                nodes += perft(c, args.depth - 1, threads=args.threads)  # type: ignore[operator]
+                _progress(i + 1, len(moves), t0)
+        else:
+            nodes = perft(g, args.depth, unit=args.unit, threads=args.threads)  # type: ignore[assignment]
     dt = time.perf_counter() - t0
     print(f"Nodes searched: {nodes}")
     print(f"Time: {dt:.3f} s")
@@ -85,10 +111,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
     import numpy as np
 
     g = _game(args.spec, args.moves)
+    if isinstance(args.games, int) and args.games == 0:
+        raise CommandError("no games were played (--games 0); give --games 1 or more")
     t0 = time.perf_counter()
     if args.backend == "ray":
-        from . import distributed
-
+        distributed = _ray_module()
         res = distributed.random_playouts(g, args.games, seed=args.seed)
     else:
         res = random_playouts(g, args.games, seed=args.seed, threads=args.threads)
@@ -130,8 +157,11 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.svg:
         from .render import svg
 
-        with open(args.svg, "w") as f:
-            f.write(svg(g))
+        try:
+            with open(args.svg, "w") as f:
+                f.write(svg(g))
+        except OSError as e:
+            raise CommandError(f"cannot write {args.svg}: {e.strerror or e}") from None
         print(f"picture written to {args.svg}")
     return 0
 
@@ -226,9 +256,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     cmds = {"perft": cmd_perft, "stats": cmd_stats, "bench": cmd_bench, "show": cmd_show, "report": cmd_report}
     try:
         return cmds.get(args.cmd or "report", cmd_report)(args)
-    except (ValueError, TypeError) as e:
-        print(f"error: {e}", file=sys.stderr)
+    except (CommandError, HexcoreError, ValueError, TypeError, OSError, ImportError) as e:
+        print(f"error: {_one_line(e)}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+
+
+def _one_line(e: BaseException) -> str:
+    text = " ".join(str(e).split())
+    return text or type(e).__name__
 
 
 if __name__ == "__main__":
