@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install --quiet --disable-pip-version-check -e ".[test]"
 cargo test --release --quiet -p hexcore-core
+python3 -m ruff check python tests benches
 python3 -m pytest -q "$@"

@@ -8,14 +8,6 @@ from hypothesis import settings
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _shared() -> Path:
-    env = os.environ.get("HEXCORE_SHARED")
-    if env:
-        return Path(env)
-    return ROOT.parent / "shared"
-
-
-SHARED = _shared()
 SEEDS = ROOT / "seeds"
 # The test data lives in the repository (seeds/<game>/), copied from the shared records.
 DATA = SEEDS

@@ -1,13 +1,16 @@
 import pickle
+import random
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import hexcore as hc
-from conftest import ref_perft
 from hexcore import reference
-from conftest import load_json, load_jsonl
+
+from conftest import load_json, load_jsonl, ref_perft
+from draws import Draws
 
 BOARDS = [dict(size=3), dict(board="limping-34"), dict(board="limping-335"), dict(size=2)]
 
@@ -193,11 +196,9 @@ def test_spec_round_trip():
             hc.load(bad)
 
 
-def _random_game(seed, opts):
-    """Play a random game in both engines, comparing every ply."""
-    import random
-
-    rng = random.Random(seed)
+def _random_game(rng, opts):
+    """Play a random game in both engines, comparing every ply (``rng``: a
+    ``random.Random`` or the Hypothesis draws of ``Draws``)."""
     g, r = hc.Churn(**opts), reference.Churn(**opts)
     while not r.is_over:
         legal = sorted(r.legal_moves())
@@ -217,9 +218,9 @@ def _random_game(seed, opts):
     return len(r.history)
 
 
-@given(st.integers(0, 2**32), st.sampled_from(BOARDS), st.booleans())
-def test_differential_vs_reference(seed, opts, pie):
-    _random_game(seed, dict(opts, pie=pie))
+@given(st.sampled_from(BOARDS), st.booleans(), st.data())
+def test_differential_vs_reference(opts, pie, data):
+    _random_game(Draws(data), dict(opts, pie=pie))
 
 
 def test_differential_many_games():
@@ -227,7 +228,7 @@ def test_differential_many_games():
     total = 0
     for i in range(1100):
         opts = dict(BOARDS[i % 3], pie=bool(i % 2))
-        total += _random_game(i, opts)
+        total += _random_game(random.Random(i), opts)
     assert total > 50_000
 
 

@@ -3,12 +3,8 @@ import re
 import subprocess
 import sys
 
-import numpy as np
-import pytest
-
 import hexcore as hc
 from hexcore.__main__ import main
-from hexcore.render import svg
 
 
 def run(args):
@@ -21,20 +17,21 @@ def test_cli_perft_matches_api():
     assert out.returncode == 0, out.stderr
     assert f"Nodes searched: {hc.perft(hc.Churn(size=3), 4)}" in out.stdout
     div = run(["perft", "churn(size=3)", "--depth", "2", "--divide", "--unit", "action"])
-    lines = [l for l in div.stdout.splitlines() if re.fullmatch(r"[a-z0-9]+: \d+", l)]
-    assert len(lines) == 19 and sum(int(l.split(": ")[1]) for l in lines) == 361
+    lines = [line for line in div.stdout.splitlines() if re.fullmatch(r"[a-z0-9]+: \d+", line)]
+    assert len(lines) == 19 and sum(int(line.split(": ")[1]) for line in lines) == 361
 
 
 def test_cli_bench_writes_every_figure(tmp_path, monkeypatch, capsys):
     import json
 
-    import hexcore.__main__ as cli
+    import hexcore.bench as cli
 
     # small workloads; the structure is what is checked here, speed lives in benches/
     monkeypatch.setattr(cli, "BENCH_PERFT", [("churn(size=3)", 4), ("quintun(size=5)", 2)])
     monkeypatch.setattr(cli, "BENCH_PLAYOUTS", [("churn(size=3,pie=false)", 20), ("wunchunk(size=5)", 20)])
     monkeypatch.setattr(cli, "BENCH_LOOP", ["churn(size=3,pie=false)"])
     monkeypatch.setattr(cli, "BENCH_VS_REFERENCE", [("churn(size=3,pie=false)", 2)])
+    monkeypatch.setattr(cli, "LOOP_STEPS", 2000)
     out = tmp_path / "bench.json"
     assert main(["bench", "--quick", "--json", str(out)]) == 0
     data = json.loads(out.read_text())
@@ -50,6 +47,24 @@ def test_cli_bench_writes_every_figure(tmp_path, monkeypatch, capsys):
     assert all(r["value"] > 0 for r in data["rows"])
     printed = capsys.readouterr().out
     assert all(r["name"] in printed for r in data["rows"])
+    # the pytest-benchmark files run the same list of workloads
+    ids = {w.id for w in cli.workloads()}
+    assert {f"{r['group']}:{r['name']}" for r in data["rows"] if r["group"] in ("perft", "python")} <= ids
+    peer = [w for w in cli.workloads() if w.requires == "pyspiel"]
+    assert len(peer) == 1
+    if peer[0].missing() is None:
+        assert ("python", peer[0].name) in names
+    else:
+        assert f"{peer[0].name}" in printed and "skipped: pyspiel is not installed" in printed
+
+
+def test_bench_skips_a_missing_peer_with_its_reason(capsys):
+    import hexcore.bench as b
+
+    w = b.Workload("python", "needs a package that is not there", (("", "steps/s"),),
+                   lambda scale: (lambda: (1.0,)), requires="hexcore_no_such_module")
+    assert b.run_bench(quick=True, suite=[w]) == []
+    assert "skipped: hexcore_no_such_module is not installed" in capsys.readouterr().out
 
 
 def test_cli_bad_spec_is_a_clear_error():

@@ -356,3 +356,19 @@ def test_gymnasium_truncation():
         steps += 1
         done = term or trunc
     assert trunc and not term and reward == 0.0 and env.actions_taken == 6 and steps == 3
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_observation_box_is_zero_to_one_and_reached(spec):
+    """The declared bounds are the real range: every plane in [0, 1]; the
+    Wunchunk stones-left plane is the allotment left over the cell count."""
+    env = HexcoreAECEnv(spec)
+    box = env.observation_space("player_1")["observation"]
+    assert float(box.low.min()) == 0.0 and float(box.high.max()) == 1.0
+    g = hc.load(spec)
+    obs = g.observation()
+    assert obs.min() >= 0.0 and obs.max() == 1.0
+    if spec.startswith("wunchunk"):
+        n = g.num_players if hasattr(g, "num_players") else 2
+        left = obs[n + 1]
+        assert np.allclose(left, (g.allotment - len(g.pending_actions)) / g.board.num_cells)

@@ -31,15 +31,17 @@ from __future__ import annotations
 
 import os
 import pickle
-import random
 import string
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import hexcore as hc
 from hexcore import _pickle
+
+from draws import Draws
 
 SMALL = {"churn": dict(size=3), "wunchunk": dict(size=5), "quintun": dict(size=5)}
 GAME_NAMES = sorted(hc.GAMES)
@@ -102,10 +104,11 @@ def snapshot(g):
     )
 
 
-def random_state(name, seed, stop_mid_turn=True, max_actions=None):
+def random_state(name, data, stop_mid_turn=True, max_actions=None):
     """A game after a random number of random legal actions (possibly finished,
-    possibly in the middle of a multi-action turn)."""
-    rng = random.Random(seed)
+    possibly in the middle of a multi-action turn), each an index drawn from
+    the Hypothesis ``data`` into the legal actions."""
+    rng = Draws(data, "action")
     g = new_game(name)
     limit = rng.choice([0, 1, 2, 5, 20, 10**6]) if max_actions is None else max_actions
     n = 0
@@ -202,9 +205,9 @@ ACTION_IDS = st.one_of(
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 @budget(150)
-@given(seed=st.integers(0, 2**32), data=st.data())
-def test_play_fuzzed_notation(name, seed, data):
-    g = random_state(name, seed)
+@given(data=st.data())
+def test_play_fuzzed_notation(name, data):
+    g = random_state(name, data)
     moves = listable_moves(g)
     pool = moves or [g.board.label(0), "swap", "pass", "a1,b2"]
     text = data.draw(st.one_of(
@@ -234,9 +237,9 @@ def test_play_fuzzed_notation(name, seed, data):
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 @budget(100)
-@given(seed=st.integers(0, 2**32), obj=ODD_OBJECTS)
-def test_play_non_string(name, seed, obj):
-    g = random_state(name, seed)
+@given(data=st.data(), obj=ODD_OBJECTS)
+def test_play_non_string(name, data, obj):
+    g = random_state(name, data)
     before = snapshot(g)
     ok, res = attempt(g.play, obj, allowed=(TypeError,), what=f"play({obj!r})")
     assert not ok
@@ -247,9 +250,9 @@ def test_play_non_string(name, seed, obj):
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 @budget(300)
-@given(seed=st.integers(0, 2**32), action=ACTION_IDS)
-def test_apply_action_fuzzed_ids(name, seed, action):
-    g = random_state(name, seed)
+@given(data=st.data(), action=ACTION_IDS)
+def test_apply_action_fuzzed_ids(name, data, action):
+    g = random_state(name, data)
     legal = set(g.legal_actions().tolist())
     before = snapshot(g)
     is_int = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
@@ -277,9 +280,9 @@ def test_apply_action_fuzzed_ids(name, seed, action):
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 @budget(40)
-@given(seed=st.integers(0, 2**32))
-def test_all_legal_actions_accepted_all_others_rejected(name, seed):
-    g = random_state(name, seed)
+@given(data=st.data())
+def test_all_legal_actions_accepted_all_others_rejected(name, data):
+    g = random_state(name, data)
     legal = set(g.legal_actions().tolist())
     mask = g.legal_action_mask()
     assert mask.shape == (g.num_actions,) and set(np.flatnonzero(mask).tolist()) == legal
@@ -299,11 +302,11 @@ def test_all_legal_actions_accepted_all_others_rejected(name, seed):
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 @budget(60)
-@given(seed=st.integers(0, 2**32))
-def test_read_surface_never_panics(name, seed):
+@given(data=st.data())
+def test_read_surface_never_panics(name, data):
     """Every read-only method works in any reachable state (finished,
     mid-turn, fresh) or raises a documented error."""
-    g = random_state(name, seed)
+    g = random_state(name, data)
     before = snapshot(g)
     mid = bool(g.pending_actions)
     for meth in ("legal_moves", "count_moves"):
@@ -319,20 +322,20 @@ def test_read_surface_never_panics(name, seed):
         for depth in range(safe_depth(g, unit) + 1):
             ok, res = attempt(hc.perft, g, depth, unit=unit, threads=1, what="perft")
             assert ok or (mid and isinstance(res, hc.IllegalMoveError)), res
-    ok, res = attempt(hc.random_playouts, g, 3, seed=seed, threads=1, what="random_playouts")
+    ok, res = attempt(hc.random_playouts, g, 3, seed=len(g.actions), threads=1, what="random_playouts")
     assert ok or (mid and isinstance(res, hc.IllegalMoveError)), res
     assert snapshot(g) == before
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 @budget(150)
-@given(seed=st.integers(0, 2**32),
+@given(data=st.data(),
        depth=st.one_of(st.integers(-3, 3), ANY_INT, ODD_OBJECTS),
        unit=st.one_of(st.sampled_from(["move", "action"]), st.text(max_size=5), ODD_OBJECTS),
        threads=st.one_of(st.none(), st.integers(-3, 3), st.integers(1000, 2000), HUGE, ODD_OBJECTS),
        divide=st.one_of(st.booleans(), ODD_OBJECTS))
-def test_perft_arguments(name, seed, depth, unit, threads, divide):
-    g = random_state(name, seed)
+def test_perft_arguments(name, data, depth, unit, threads, divide):
+    g = random_state(name, data)
     before = snapshot(g)
     if isinstance(depth, int) and not isinstance(depth, bool) and 0 < depth < 2**63:
         # keep the search tiny; beyond 64 bits it must be rejected
@@ -343,13 +346,13 @@ def test_perft_arguments(name, seed, depth, unit, threads, divide):
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 @budget(150)
-@given(seed=st.integers(0, 2**32),
+@given(data=st.data(),
        n=st.one_of(st.integers(-3, 5), HUGE, st.integers(max_value=-1), ODD_OBJECTS),
        pseed=st.one_of(st.integers(-3, 2**64 + 3), ANY_INT, ODD_OBJECTS),
        threads=st.one_of(st.none(), st.integers(-3, 3), st.integers(1000, 2000), HUGE, ODD_OBJECTS),
        max_plies=st.one_of(st.none(), st.integers(-3, 2**64 - 1), ANY_INT, ODD_OBJECTS))
-def test_random_playouts_arguments(name, seed, n, pseed, threads, max_plies):
-    g = random_state(name, seed, stop_mid_turn=False)
+def test_random_playouts_arguments(name, data, n, pseed, threads, max_plies):
+    g = random_state(name, data, stop_mid_turn=False)
     before = snapshot(g)
     ok, res = attempt(hc.random_playouts, g, n, seed=pseed, threads=threads, max_plies=max_plies,
                       what="random_playouts")
@@ -434,7 +437,7 @@ def positions(draw, name):
     g = new_game(name)
     labels = list(g.board.labels)
     keys = st.one_of(
-        st.sampled_from(labels), st.sampled_from(labels).flatmap(lambda l: mutated(l, max_edits=2)),
+        st.sampled_from(labels), st.sampled_from(labels).flatmap(lambda lab: mutated(lab, max_edits=2)),
         st.sampled_from(labels).map(str.upper), st.text(max_size=4),
         st.integers(-2, 40), st.none(), st.floats(), st.binary(max_size=2),
     )
@@ -496,9 +499,9 @@ def tamper_int_list(values, limit_lo, limit_hi):
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 @budget(80)
-@given(seed=st.integers(0, 2**32), data=st.data())
-def test_pickle_tampered_payloads(name, seed, data):
-    g = random_state(name, seed)
+@given(data=st.data())
+def test_pickle_tampered_payloads(name, data):
+    g = random_state(name, data)
     if data.draw(st.booleans(), label="from a set-up position"):
         cells = g.cells()
         pos = {g.board.label(i): int(v) if v >= 0 else "ABCDE"[-int(v) - 1]
@@ -552,12 +555,12 @@ def test_pickle_tampered_payloads(name, seed, data):
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 @budget(100)
-@given(seed=st.integers(0, 2**32), data=st.data())
-def test_pickle_bytes_mutated(name, seed, data):
+@given(data=st.data())
+def test_pickle_bytes_mutated(name, data):
     """Flipping bytes in a real pickle: loads() may fail in many ways of
     pickle's own (UnpicklingError, EOFError, ...), but whatever reaches
     hexcore must not panic."""
-    g = random_state(name, seed)
+    g = random_state(name, data)
     blob = bytearray(pickle.dumps(g, protocol=data.draw(st.integers(2, pickle.HIGHEST_PROTOCOL))))
     for _ in range(data.draw(st.integers(1, 3))):
         i = data.draw(st.integers(0, len(blob) - 1))

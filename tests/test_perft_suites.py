@@ -5,8 +5,9 @@ import os
 import pytest
 
 import hexcore as hc
-from conftest import SEEDS, ref_perft
 from hexcore.perft_suite import load_suite, parse_suite, run_suite
+
+from conftest import SEEDS, ref_perft
 
 LIMIT = int(os.environ.get("HEXCORE_PERFT_LIMIT", "3000000"))
 SUITES = sorted((SEEDS / "perft").glob("*.perft"))

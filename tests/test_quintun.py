@@ -6,12 +6,15 @@ import random
 import re
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import hexcore as hc
-from conftest import ref_perft
-from hexcore.reference.quintun import IllegalMove, Quintun as RefQuintun, read_record
-from conftest import load_json, load_jsonl
+from hexcore.reference.quintun import IllegalMove, read_record
+from hexcore.reference.quintun import Quintun as RefQuintun
+
+from conftest import load_json, load_jsonl, ref_perft
+from draws import Draws
 
 SAMPLE = "j4 j4 m5 j6 m7 p8 m9 p10 m11 Ai1 i3 k3 j2 l2 Bf2 h4 p4 s7 p12 s5 s11 s3 p2 Cb8 j8 g7 g9 Dt2 Akm1".split()
 
@@ -108,12 +111,12 @@ def test_reference_traces(trace):
 # ----------------------------------------------------------------------------- differential
 
 
-def random_game(size, placement, swap, seed, actions_share=0.3):
+def random_game(size, placement, swap, rng, actions_share=0.3):
     """A random game played on the engine and the reference side by side.
     The policy picks the kind of move first, so neutral moves are frequent;
     some turns go through the action API (a random action, then a random
-    completion), the rest through play()."""
-    rng = random.Random(seed)
+    completion), the rest through play(). ``rng``: a ``random.Random`` or
+    the Hypothesis draws of ``Draws``."""
     g = hc.Quintun(size=size, placement=placement, swap=swap)
     r = RefQuintun(size=size, placement=placement, swap=swap)
     plies = 0
@@ -144,22 +147,22 @@ def random_game(size, placement, swap, seed, actions_share=0.3):
         plies += 1
 
 
-@settings(max_examples=700)
-@given(seed=st.integers(0, 2**32 - 1), placement=st.sampled_from(["side", "gap"]), swap=st.booleans())
-def test_differential_side5(seed, placement, swap):
-    random_game(5, placement, swap, seed)
-
-
 @settings(max_examples=300)
-@given(seed=st.integers(0, 2**32 - 1), placement=st.sampled_from(["side", "gap"]), swap=st.booleans())
-def test_differential_side7(seed, placement, swap):
-    random_game(7, placement, swap, seed)
+@given(placement=st.sampled_from(["side", "gap"]), swap=st.booleans(), data=st.data())
+def test_differential_side5(placement, swap, data):
+    random_game(5, placement, swap, Draws(data))
+
+
+@settings(max_examples=100)
+@given(placement=st.sampled_from(["side", "gap"]), swap=st.booleans(), data=st.data())
+def test_differential_side7(placement, swap, data):
+    random_game(7, placement, swap, Draws(data))
 
 
 @pytest.mark.parametrize("size", [4, 6, 8, 9, 10])
 def test_differential_other_sizes(size):
     for seed in range(3):
-        random_game(size, ["side", "gap"][seed % 2], True, seed)
+        random_game(size, ["side", "gap"][seed % 2], True, random.Random(seed))
 
 
 MOVE_TEXT = st.one_of(

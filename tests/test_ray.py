@@ -1,11 +1,10 @@
 """The Ray backend against a local Ray instance: results equal the local run."""
 import numpy as np
 import pytest
+import ray
 
 import hexcore as hc
 from hexcore import distributed
-
-import ray
 
 
 @pytest.fixture(scope="module")

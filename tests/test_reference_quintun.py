@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 from pathlib import Path
@@ -12,12 +11,9 @@ import pytest
 from hexcore.reference.quintun import IllegalMove, Quintun, geometry, read_record
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("HEXCORE_SHARED", ROOT.parent / "shared"))
-if not SHARED.is_dir():
-    SHARED = Path("/work/shared")
-DATA = SHARED / "data" / "quintun"
-
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="shared data not found")
+# the sample game, the reference traces and the sample game's text (its
+# diagram and record) live in the repository
+DATA = ROOT / "seeds" / "quintun"
 
 
 def load_sample():
@@ -30,14 +26,12 @@ def load_traces():
 
 
 def seed_text() -> str:
-    (path,) = sorted((SHARED / "seeds").glob("004_*.txt"))
-    return path.read_text()
+    return (DATA / "sample_game_seed.txt").read_text()
 
 
 # ----------------------------------------------------------------------------- sample game
 
 
-@needs_data
 def test_sample_game_replays_from_record_lines():
     sample = load_sample()
     moves = read_record(sample["record"])
@@ -50,7 +44,6 @@ def test_sample_game_replays_from_record_lines():
     assert list(g.qualified()) == sample["verdict"]["qualified"] == [False, False]
 
 
-@needs_data
 def test_sample_game_replays_from_the_seed_text():
     # the record stands to the right of the diagram in the seed, one numbered line per turn
     text = seed_text().splitlines()
@@ -65,7 +58,6 @@ def test_sample_game_replays_from_the_seed_text():
     assert g.history == load_sample()["moves"]
 
 
-@needs_data
 def test_sample_final_position_matches_diagram_except_g1():
     sample = load_sample()
     g = Quintun.replay(read_record(sample["record"]))
@@ -92,7 +84,6 @@ def test_sample_final_position_matches_diagram_except_g1():
         assert sorted(pos[letter]) == sorted(geo.labels[c] for c in range(geo.num_cells) if cells[c] == -(k + 1))
 
 
-@needs_data
 def test_sample_move_8_bf2_side_vs_gap():
     moves = load_sample()["moves"]
     k = moves.index("Bf2")
@@ -118,10 +109,9 @@ def test_sample_move_8_bf2_side_vs_gap():
 
 
 def _traces():
-    return load_traces() if DATA.is_dir() else []
+    return load_traces()
 
 
-@needs_data
 @pytest.mark.parametrize("trace", _traces(), ids=lambda t: f"{t['variant']}-{t['seed']}")
 def test_reference_traces(trace):
     g = Quintun(size=trace["size"], placement=trace["variant"], swap=trace["swap"])
@@ -144,7 +134,6 @@ def test_reference_traces(trace):
     assert list(g.qualified()) == res["qualified"]
 
 
-@needs_data
 def test_last_trace_ends_with_extend_handing_over_the_win():
     t = load_traces()[-1]
     last = t["plies"][-1]
@@ -178,12 +167,15 @@ def test_extend_spellings():
     legal = set(g.legal_moves())
     assert {"Agk1", "Akm1"} <= legal and "Aik1" not in legal
     for spelling in ("Akm1", "Amk1", "Ak1,Am1", "Am1,Ak1", " Ak1 , Am1 "):
-        h = g.copy().play(spelling)
+        h = g.copy()
+        assert h.play(spelling) == "Akm1"
         assert h.history[-1] == "Akm1"
-    h = g.copy().play("Bx6,Ak1")
-    assert h.history[-1] == "Ak1,Bx6"  # reading order: row 1 before row 6
+    h = g.copy()
+    assert h.play("Bx6,Ak1") == "Ak1,Bx6"  # reading order: row 1 before row 6
+    assert h.history[-1] == "Ak1,Bx6"
     assert "Ak1,Bx6" in legal and "Bx6,Ak1" not in legal
-    h = g.copy().play("Bv4,Bu3")
+    h = g.copy()
+    h.play("Bv4,Bu3")
     assert h.history[-1] == "Bu3,Bv4"
 
 
@@ -381,11 +373,14 @@ def test_neutral_move_hands_the_win_to_the_opponent():
     g = Quintun.from_position(pos, to_move=2)
     assert g.qualified() == (False, False)
     assert "Cc5,Db6" in g.legal_moves()
-    h = g.copy().play("Cc5,Db6")  # White's EXTEND makes Black's group touch D
+    h = g.copy()
+    h.play("Cc5,Db6")  # White's EXTEND makes Black's group touch D
     assert h.qualified() == (True, False) and h.is_over and h.winners == (1,)
-    h = g.copy().play("Dc5,Db6")
+    h = g.copy()
+    h.play("Dc5,Db6")
     assert h.is_over and h.winners == (1,)
-    h = g.copy().play("Cc5,Cb6")  # C twice: still three colours
+    h = g.copy()
+    h.play("Cc5,Cb6")  # C twice: still three colours
     assert not h.is_over
 
 
@@ -436,8 +431,11 @@ def test_from_position_validation():
 
 
 def test_copy_is_independent():
-    g = Quintun().play("j4")
+    g = Quintun()
+    g.play("j4")
     h = g.copy()
     h.play("m5")
     assert g.history == ["j4"] and h.history == ["j4", "m5"] and g != h
-    assert g == Quintun().play("j4")
+    fresh = Quintun()
+    fresh.play("j4")
+    assert g == fresh

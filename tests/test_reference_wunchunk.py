@@ -8,6 +8,7 @@ from math import comb
 import pytest
 
 from hexcore.reference.wunchunk import IllegalMove, Wunchunk, replay_ap_record
+
 from ap_wunchunk import DATA, ap_truncate, load_traces, replay_trace, start_of
 
 
@@ -223,13 +224,16 @@ def test_open_start_flow():
     with pytest.raises(IllegalMove) as err:
         g.play("2c1")
     assert err.value.reason == "open_choice"
-    kept = g.copy().play("pass")
+    kept = g.copy()
+    kept.play("pass")
     assert kept.to_move == 1 and kept.seat_colour == {1: 1, 2: 2} and kept.allotment == 1
-    assert kept.copy().play("pass").is_over  # setup, pass, pass
+    after = kept.copy()
+    assert after.play("pass") == "pass" and after.is_over  # setup, pass, pass
     g.play("swap")
     assert g.history[-1] == "swap" and g.to_move == 2 and g.seat_colour == {1: 2, 2: 1}
     assert g.allotment == 1
-    assert g.copy().play("pass").is_over  # setup, swap, (inserted pass), pass
+    after = g.copy()
+    assert after.play("pass") == "pass" and after.is_over  # setup, swap, (inserted pass), pass
     g.play("1c3")
     assert g.to_move == 1 and g.seat_colour[1] == 2
     g.play("2d4")

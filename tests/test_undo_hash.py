@@ -21,9 +21,12 @@ import random
 from collections import defaultdict
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import hexcore as hc
+
+from draws import Draws
 
 SMALL = {"churn": dict(size=3), "wunchunk": dict(size=5), "quintun": dict(size=5)}
 GAME_NAMES = sorted(hc.GAMES)
@@ -54,10 +57,9 @@ def state(g, full=True):
     return s
 
 
-def random_game(cls, opts, seed, max_actions=10**6):
+def random_game(cls, opts, rng, max_actions=10**6):
     """A game after up to ``max_actions`` random legal actions (to the end by
     default)."""
-    rng = random.Random(seed)
     g = cls(**opts)
     n = 0
     while not g.is_over and n < max_actions:
@@ -70,10 +72,10 @@ def random_game(cls, opts, seed, max_actions=10**6):
 
 @pytest.mark.parametrize("name,opts", CASES, ids=IDS)
 @SEEDS
-@given(seed=st.integers(0, 2**32))
-def test_undo_restores_exactly_after_every_move(name, opts, seed):
+@given(data=st.data())
+def test_undo_restores_exactly_after_every_move(name, opts, data):
     cls = hc.GAMES[name]
-    rng = random.Random(seed)
+    rng = Draws(data)
     g = cls(**opts)
     start = state(g)
     boundary = [start]          # state at each turn boundary
@@ -115,12 +117,12 @@ def test_undo_restores_exactly_after_every_move(name, opts, seed):
 
 @pytest.mark.parametrize("name,opts", CASES, ids=IDS)
 @SEEDS
-@given(seed=st.integers(0, 2**32))
-def test_undo_chain_random_walk(name, opts, seed):
+@given(data=st.data())
+def test_undo_chain_random_walk(name, opts, data):
     """Random interleaving of plays and undos ends in the state of replaying
     what is left of the history."""
     cls = hc.GAMES[name]
-    rng = random.Random(seed)
+    rng = Draws(data)
     g = cls(**opts)
     for _ in range(120):
         if g.history and (g.is_over or rng.random() < 0.35):
@@ -156,10 +158,10 @@ def from_cells(cls, opts, g):
 
 @pytest.mark.parametrize("name,opts", CASES, ids=IDS)
 @SEEDS
-@given(seed=st.integers(0, 2**32))
-def test_incremental_zobrist_equals_recomputed(name, opts, seed):
+@given(data=st.data())
+def test_incremental_zobrist_equals_recomputed(name, opts, data):
     cls = hc.GAMES[name]
-    rng = random.Random(seed)
+    rng = Draws(data)
     g = cls(**opts)
     checked_setup = 0
     while True:
@@ -267,11 +269,11 @@ def test_known_transposition():
 
 @pytest.mark.parametrize("name,opts", CASES, ids=IDS)
 @SEEDS
-@given(seed=st.integers(0, 2**32))
-def test_copy_is_independent(name, opts, seed):
+@given(data=st.data())
+def test_copy_is_independent(name, opts, data):
     cls = hc.GAMES[name]
-    rng = random.Random(seed)
-    g = random_game(cls, opts, seed, max_actions=rng.randint(0, 30))
+    rng = Draws(data)
+    g = random_game(cls, opts, rng, max_actions=rng.randint(0, 30))
     for dup in (g.copy(), copy.copy(g), copy.deepcopy(g)):
         assert dup == g and dup is not g and state(dup) == state(g)
         orig = state(g)
@@ -306,10 +308,10 @@ def test_copy_is_independent(name, opts, seed):
 
 @pytest.mark.parametrize("name,opts", CASES, ids=IDS)
 @SEEDS
-@given(seed=st.integers(0, 2**32))
-def test_pickle_round_trips_mid_game(name, opts, seed):
+@given(data=st.data())
+def test_pickle_round_trips_mid_game(name, opts, data):
     cls = hc.GAMES[name]
-    rng = random.Random(seed)
+    rng = Draws(data)
     g = cls(**opts)
     while True:
         proto = (2, pickle.HIGHEST_PROTOCOL)[len(g.actions) % 2]
@@ -328,7 +330,7 @@ def test_pickle_round_trips_mid_game(name, opts, seed):
             break
     assert pickle.loads(pickle.dumps(g)) == g
     # set-up positions pickle with their set-up
-    s = from_cells(cls, opts, random_game(cls, opts, seed, max_actions=8))
+    s = from_cells(cls, opts, random_game(cls, opts, rng, max_actions=8))
     acts = s.legal_actions()
     if len(acts):
         s.apply_action(int(acts[0]))

@@ -12,8 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import hexcore as hc
-from ap_wunchunk import DATA, ap_truncate, load_traces, replay_trace, start_of, verdict
 from hexcore.reference.wunchunk import Wunchunk as RefWunchunk
+
+from ap_wunchunk import DATA, ap_truncate, load_traces, replay_trace, start_of, verdict
+from draws import Draws
 
 
 def replay_record(moves, **options):
@@ -146,10 +148,10 @@ def check_same(g, ref):
     assert g.count_moves() == ref.count_moves()
 
 
-@settings(max_examples=1000, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
-@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(VARIANTS))
-def test_differential_random_games(seed, variant):
-    rng = random.Random(seed)
+@settings(max_examples=500, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(variant=st.sampled_from(VARIANTS), data=st.data())
+def test_differential_random_games(variant, data):
+    rng = Draws(data)
     g = hc.Wunchunk(**variant)
     ref = RefWunchunk(**variant)
     check_same(g, ref)

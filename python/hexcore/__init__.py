@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -23,9 +23,8 @@ from . import records, reference
 from ._core import Board, Churn, Quintun, Wunchunk, __version__
 from .errors import GameOverError, HexcoreError, IllegalMoveError, NotationError, TooManyMovesError
 from .records import from_json, to_json
+from .registry import GAMES
 from .spec import load
-
-GAMES: Dict[str, Any] = {"churn": Churn, "quintun": Quintun, "wunchunk": Wunchunk}
 
 Game = Union[Churn, Quintun, Wunchunk]
 

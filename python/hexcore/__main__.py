@@ -9,13 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence
 
-from . import GAMES, load, perft, random_playouts, reference
-from .spec import parse
+from . import load, perft, random_playouts
+from .errors import HexcoreError, TooManyMovesError
+from .registry import INFO
 
 
 def _game(spec: str, moves: Optional[Sequence[str]] = None) -> Any:
@@ -37,13 +37,37 @@ def _progress(done: int, total: int, start: float) -> None:
         sys.stderr.write("\r" + " " * (width + 30) + "\r")
 
 
+def _root_moves(g: Any) -> Optional[List[str]]:
+    """The root moves to show progress over, or None when there are none or
+    too many to list (then perft runs without a progress bar)."""
+    if g.is_over or g.pending_actions:
+        return None
+    try:
+        moves: List[str] = g.legal_moves()
+    except TooManyMovesError:
+        return None
+    return moves
+
+
+def _ray_module() -> Any:
+    try:
+        from . import distributed
+    except ImportError as e:
+        raise CommandError(f"--backend ray needs the ray package, which cannot be imported ({e}); "
+                           "install it with: pip install 'hexcore[ray]'") from None
+    return distributed
+
+
+class CommandError(Exception):
+    """An error the command line reports as one line."""
+
+
 def cmd_perft(args: argparse.Namespace) -> int:
     g = _game(args.spec, args.moves)
     t0 = time.perf_counter()
     run_perft: Any = perft
     if args.backend == "ray":
-        from . import distributed
-
+        distributed = _ray_module()
         run_perft = lambda g, d, unit="move", divide=False, threads=None: distributed.perft(g, d, unit, divide)  # noqa: E731
     if args.divide or args.backend == "ray":
         rows = run_perft(g, args.depth, unit=args.unit, divide=True, threads=args.threads)
@@ -55,17 +79,18 @@ def cmd_perft(args: argparse.Namespace) -> int:
         nodes = total if args.depth > 0 else 1
         if args.divide:
             print()
-    elif sys.stderr.isatty() and args.depth >= 3 and args.unit == "move" and not g.is_over:
-        # Walk the root moves one by one to show progress.
-        moves = g.legal_moves()
-        nodes = 0
-        for i, m in enumerate(moves):
-            c = g.copy()
-            c.play(m)
-            nodes += perft(c, args.depth - 1, threads=args.threads)  # type: ignore[operator]
-            _progress(i + 1, len(moves), t0)
     else:
-        nodes = perft(g, args.depth, unit=args.unit, threads=args.threads)  # type: ignore[assignment]
+        moves = _root_moves(g) if sys.stderr.isatty() and args.depth >= 3 and args.unit == "move" else None
+        if moves is not None:
+            # Walk the root moves one by one to show progress.
+            nodes = 0
+            for i, m in enumerate(moves):
+                c = g.copy()
+                c.play(m)
+                nodes += perft(c, args.depth - 1, threads=args.threads)  # type: ignore[operator]
+                _progress(i + 1, len(moves), t0)
+        else:
+            nodes = perft(g, args.depth, unit=args.unit, threads=args.threads)  # type: ignore[assignment]
     dt = time.perf_counter() - t0
     print(f"Nodes searched: {nodes}")
     print(f"Time: {dt:.3f} s")
@@ -86,10 +111,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
     import numpy as np
 
     g = _game(args.spec, args.moves)
+    if isinstance(args.games, int) and args.games == 0:
+        raise CommandError("no games were played (--games 0); give --games 1 or more")
     t0 = time.perf_counter()
     if args.backend == "ray":
-        from . import distributed
-
+        distributed = _ray_module()
         res = distributed.random_playouts(g, args.games, seed=args.seed)
     else:
         res = random_playouts(g, args.games, seed=args.seed, threads=args.threads)
@@ -131,155 +157,33 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.svg:
         from .render import svg
 
-        with open(args.svg, "w") as f:
-            f.write(svg(g))
+        try:
+            with open(args.svg, "w") as f:
+                f.write(svg(g))
+        except OSError as e:
+            raise CommandError(f"cannot write {args.svg}: {e.strerror or e}") from None
         print(f"picture written to {args.svg}")
     return 0
 
 
-def _random_histories(spec: str, games: int, seed: int) -> List[List[str]]:
-    """Move lists of uniformly random games (uniform over legal actions)."""
-    rng = random.Random(seed)
-    out = []
-    for _ in range(games):
-        g = load(spec)
-        while not g.is_over:
-            acts = g.legal_actions()
-            if len(acts) == 0:
-                break
-            g.apply_action(int(acts[rng.randrange(len(acts))]))
-        out.append(g.history)
-    return out
-
-
 def _reference_rate(spec: str, games: int, seed: int) -> float:
-    """Plies per second of the pure-Python reference on random games: at each
-    ply it counts the legal moves and plays the recorded one (the work a
-    playout does)."""
-    name, opts = parse(spec)
-    cls = getattr(reference, GAMES[name].__name__)
-    histories = _random_histories(spec, games, seed)
-    plies = 0
+    """Plies per second of the pure-Python reference on random games (see
+    ``hexcore.bench.reference_job``)."""
+    from .bench import reference_job
+
+    job = reference_job(spec, games, seed)
     t0 = time.perf_counter()
-    for moves in histories:
-        r = cls(**opts)
-        for m in moves:
-            r.count_moves()
-            r.play(m)
-            plies += 1
+    (plies,) = job()
     return plies / (time.perf_counter() - t0)
-
-
-def _python_loop_rate(spec: str, seconds: float) -> float:
-    g = load(spec)
-    steps = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        for _ in range(500):
-            if g.is_over:
-                g = load(spec)
-            g.apply_action(g.legal_actions()[0])
-            steps += 1
-    return steps / (time.perf_counter() - t0)
-
-
-def _pyspiel_hex_rate(seconds: float) -> Optional[float]:
-    """OpenSpiel's Hex driven by the same Python loop, when open_spiel is installed."""
-    try:
-        import pyspiel  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
-        return None
-    game = pyspiel.load_game("hex(board_size=5)")
-    state = game.new_initial_state()
-    steps = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        for _ in range(500):
-            if state.is_terminal():
-                state = game.new_initial_state()
-            state.apply_action(state.legal_actions()[0])
-            steps += 1
-    return steps / (time.perf_counter() - t0)
-
-
-def _best_times(repeats: int, jobs: Sequence[Callable[[], Any]]) -> List[Tuple[float, Any]]:
-    """For each job, the shortest of `repeats` timings with its result. The
-    jobs take turns, so a drifting machine speed (shared machines are noisy;
-    the minimum is the least disturbed run) hits them alike."""
-    best: List[Tuple[float, Any]] = [(float("inf"), None) for _ in jobs]
-    for _ in range(repeats):
-        for i, job in enumerate(jobs):
-            t0 = time.perf_counter()
-            out = job()
-            best[i] = (min(best[i][0], time.perf_counter() - t0), out)
-    return best
-
-
-def run_bench(quick: bool = False) -> List[Dict[str, Any]]:
-    """Every timed figure is the best of three runs (one with `quick`)."""
-    rows: List[Dict[str, Any]] = []
-    scale = 0.2 if quick else 1.0
-    repeats = 1 if quick else 3
-
-    def add(group: str, name: str, value: float, unit: str) -> None:
-        rows.append({"group": group, "name": name, "value": value, "unit": unit})
-        print(f"{group:10s} {name:48s} {value:>16,.0f} {unit}", flush=True)
-
-    for spec, depth in BENCH_PERFT:
-        if spec.split("(")[0] not in GAMES:
-            continue
-        g = load(spec)
-        timed = _best_times(repeats, [lambda: perft(g, depth, threads=1), lambda: perft(g, depth, threads=2)])
-        for threads, (dt, n) in zip((1, 2), timed):
-            add("perft", f"{spec} d{depth} ({threads} thr)", n / dt, "nodes/s")
-    for spec, games in BENCH_PLAYOUTS:
-        if spec.split("(")[0] not in GAMES:
-            continue
-        g = load(spec)
-        games = max(2, int(games * scale))
-        timed = _best_times(repeats, [lambda: random_playouts(g, games, seed=1, threads=1),
-                                      lambda: random_playouts(g, games, seed=1, threads=2)])
-        for threads, (dt, res) in zip((1, 2), timed):
-            add("playouts", f"{spec} ({threads} thr) plies", res.plies.sum() / dt, "plies/s")
-            add("playouts", f"{spec} ({threads} thr) games", games / dt, "games/s")
-    # The Python loops take turns, so drifting machine speed hits them alike.
-    loops = [s for s in BENCH_LOOP if s.split("(")[0] in GAMES]
-    loop_rates: Dict[str, float] = {}
-    hex_rate: Optional[float] = None
-    for _ in range(repeats):
-        for spec in loops:
-            loop_rates[spec] = max(loop_rates.get(spec, 0.0), _python_loop_rate(spec, 0.5 * scale + 0.1))
-        r = _pyspiel_hex_rate(0.5 * scale + 0.1)
-        if r is not None:
-            hex_rate = max(hex_rate or 0.0, r)
-    for spec in loops:
-        add("python", f"{spec} legal_actions+apply_action", loop_rates[spec], "steps/s")
-    if hex_rate is not None:
-        add("python", "pyspiel hex(board_size=5) legal_actions+apply_action", hex_rate, "steps/s")
-    for spec, games in BENCH_VS_REFERENCE:
-        if spec.split("(")[0] not in GAMES:
-            continue
-        ref = _reference_rate(spec, max(1, int(games * scale)), 1)
-        n = max(1, int(200 * games * scale))
-        [(dt, res)] = _best_times(repeats, [lambda: random_playouts(load(spec), n, seed=1, threads=1)])
-        rust = res.plies.sum() / dt
-        add("ratio", f"{spec} Rust playouts / reference (plies/s)", rust / ref, "x")
-    return rows
-
-
-BENCH_PERFT = [("churn(size=3)", 8), ("churn(size=4)", 6),
-               ("wunchunk(size=5)", 3), ("quintun(size=5)", 5)]
-BENCH_PLAYOUTS = [("churn(size=5,pie=false)", 600), ("churn(size=7,pie=false)", 4),
-                  ("wunchunk(size=6)", 40000), ("quintun(size=7)", 20000)]
-BENCH_LOOP = ["churn(size=5,pie=false)", "wunchunk(size=6)", "quintun(size=7)"]
-BENCH_VS_REFERENCE = [("churn(size=3,pie=false)", 20), ("wunchunk(size=6)", 10), ("quintun(size=7)", 5)]
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     import platform
 
     print(f"hexcore bench on {platform.machine()} {platform.processor() or ''} python {platform.python_version()}")
-    rows = run_bench(quick=args.quick)
+    from .bench import run_bench
+
+    rows = run_bench(quick=args.quick, report=lambda line: print(line, flush=True))
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"machine": platform.platform(), "rows": rows}, f, indent=1)
@@ -306,7 +210,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     s = _summary(res.plies)
     print(f"\n{n} uniformly random games in {dt:.2f} s ({res.plies.sum() / dt:,.0f} plies/s):")
     print(f"  mean length {s['mean']:.2f} plies (sd {s['sd']:.2f}); published: 69.7 (sd 8.7)")
-    print(f"  Red wins {float((res.winners == 1).mean()):.3f}; published: 0.514")
+    print(f"  {INFO['churn'].player_names[0]} wins {float((res.winners == 1).mean()):.3f}; published: 0.514")
     ref = _reference_rate(spec, 30, 0)
     t0 = time.perf_counter()
     res = random_playouts(g, 3000, seed=0, threads=1)
@@ -352,9 +256,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     cmds = {"perft": cmd_perft, "stats": cmd_stats, "bench": cmd_bench, "show": cmd_show, "report": cmd_report}
     try:
         return cmds.get(args.cmd or "report", cmd_report)(args)
-    except (ValueError, TypeError) as e:
-        print(f"error: {e}", file=sys.stderr)
+    except (CommandError, HexcoreError, ValueError, TypeError, OSError, ImportError) as e:
+        print(f"error: {_one_line(e)}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+
+
+def _one_line(e: BaseException) -> str:
+    text = " ".join(str(e).split())
+    return text or type(e).__name__
 
 
 if __name__ == "__main__":

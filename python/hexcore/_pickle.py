@@ -8,7 +8,7 @@ from typing import Any, Dict, Optional, Sequence
 def restore(name: str, spec: str, setup: Optional[Sequence[Any]], actions: Sequence[int]) -> Any:
     """``setup`` is ``(cells, to_move)`` or ``(cells, to_move, extra)`` with
     ``extra`` the further ``from_position`` keywords as (name, value) pairs."""
-    from . import GAMES
+    from .registry import GAMES
     from .spec import parse
 
     game_name, options = parse(spec)

@@ -109,12 +109,11 @@ def _check_options(max_actions: Optional[int], illegal_action: str, render_mode:
 
 
 def _observation_box(game: "_Game") -> spaces.Box:
-    """Observation planes are 0/1 indicators, except count planes (such as
-    Wunchunk's stones still to place), which never exceed the number of cells
-    and so the area of the grid."""
+    """Every plane lies in [0, 1]: 0/1 indicators and constant 0/1 planes, and
+    Wunchunk's last plane, the stones the mover may still place divided by the
+    number of cells."""
     shape = tuple(int(x) for x in game.observation_shape)
-    high = float(max(1, shape[1] * shape[2]))
-    return spaces.Box(low=0.0, high=high, shape=shape, dtype=np.float32)
+    return spaces.Box(low=0.0, high=1.0, shape=shape, dtype=np.float32)
 
 
 def _is_legal(game: "_Game", action: Any) -> bool:
@@ -370,7 +369,7 @@ def register_gym_envs() -> List[str]:
     ``hexcore.GAMES`` (done on import; idempotent). ``gymnasium.make`` takes
     the :class:`HexcoreGymEnv` arguments, e.g.
     ``gymnasium.make("hexcore/Churn-v0", game="churn(size=4)", player=2)``."""
-    from . import GAMES
+    from .registry import GAMES
 
     ids = []
     for name in GAMES:

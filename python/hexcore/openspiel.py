@@ -43,9 +43,9 @@ import numpy.typing as npt
 import pyspiel  # type: ignore[import-not-found]
 from open_spiel.python.observation import IIGObserverForPublicInfoGame  # type: ignore[import-untyped]
 
-from . import GAMES
 from ._outcome import game_rewards
 from .records import setup_of
+from .registry import GAMES, INFO
 from .spec import load, parse
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ def decode_spec(text: str) -> str:
 def _game_type(name: str, num_players: int, default_spec: str) -> Any:
     return pyspiel.GameType(
         short_name=short_name(name),
-        long_name=f"hexcore {name.capitalize()}",
+        long_name=f"hexcore {INFO[name].title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
@@ -260,7 +260,7 @@ def register(name: str) -> Any:
 
     # OpenSpiel keeps the registered class until the process ends; a class (not
     # a closure) outlives interpreter shutdown safely.
-    cls = type(f"Hexcore{name.capitalize()}Game", (HexcoreGame,), {"game_name": name, "__module__": __name__})
+    cls = type(f"Hexcore{INFO[name].title}Game", (HexcoreGame,), {"game_name": name, "__module__": __name__})
     _CLASSES[name] = cls
     globals()[cls.__name__] = cls  # so that games pickle
     pyspiel.register_game(gtype, cls)

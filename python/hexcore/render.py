@@ -10,11 +10,10 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, List, Optional
 
+from .registry import info
+
 PLAYER_COLOURS: Dict[int, str] = {1: "#d62728", 2: "#1f5fbf", 3: "#2ca02c", 4: "#e8b400"}
 NEUTRAL_COLOURS: Dict[int, str] = {-1: "#8c564b", -2: "#e377c2", -3: "#17becf", -4: "#bcbd22", -5: "#9467bd"}
-STONE_COLOURS: Dict[str, Dict[int, str]] = {
-    "Quintun": {1: "#111111", 2: "#f4f4f4"},
-}
 
 
 def _last_cells(game: Any) -> List[int]:
@@ -54,19 +53,21 @@ def svg(game: Any, size: float = 28.0, labels: bool = True, last_move: bool = Tr
     minx, miny = min(xs) - pad, min(ys) - pad
     width, height = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
     ring = set(board.ring)
+    gi = info(game)
     palette = dict(PLAYER_COLOURS)
-    palette.update(STONE_COLOURS.get(type(game).__name__, {}))
+    if gi is not None:
+        palette.update(gi.stone_colours)
     last = set(_last_cells(game)) if last_move else set()
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{minx:.1f} {miny:.1f} {width:.1f} {height:.1f}" '
            f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif">']
     if title:
         out.append(f"<title>{title}</title>")
     out.append(f'<rect x="{minx:.1f}" y="{miny:.1f}" width="{width:.1f}" height="{height:.1f}" fill="#ffffff"/>')
-    quintun = type(game).__name__ == "Quintun"
+    shade_ring = gi is not None and gi.shade_ring
     for i, (x, y) in enumerate(centres):
         pts = " ".join(f"{x + r * math.cos(math.radians(60 * k - 30)):.1f},{y + r * math.sin(math.radians(60 * k - 30)):.1f}"
                        for k in range(6))
-        fill = "#e9dcc0" if (quintun and i in ring) else "#f3e9d2"
+        fill = "#e9dcc0" if (shade_ring and i in ring) else "#f3e9d2"
         out.append(f'<polygon class="cell" data-cell="{board.label(i)}" points="{pts}" fill="{fill}" stroke="#8a7a5a" stroke-width="1"/>')
     for i, (x, y) in enumerate(centres):
         v = int(cells[i])

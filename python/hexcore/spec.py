@@ -1,6 +1,14 @@
 """Game spec strings: ``"churn(size=3)"``, ``"wunchunk(size=5,players=3)"``,
 ``"churn(sides=(3,4,3,4,3,4),pie=false)"``. ``load(spec)`` builds the game;
-every game's ``.spec`` round-trips through it."""
+every game's ``.spec`` round-trips through it.
+
+Values are read by the kind of the option (``GameInfo.options`` in the
+registry): for an option whose values are strings a bare word or number is
+that string (``balance=none`` is ``"none"``); for a boolean option
+``true``/``yes``/``on`` and ``false``/``no``/``off`` are booleans; numbers are
+integers, ``(...)`` or ``[...]`` tuples, and a quoted value is a string.
+Options a game does not list are read the same way as integers/booleans, and
+``none`` there is None."""
 from __future__ import annotations
 
 import re
@@ -10,6 +18,7 @@ _NAME = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
 
 
 MAX_NESTING = 8
+_BARE = re.compile(r"[A-Za-z0-9_.\-]+")
 
 
 def _value(text: str, depth: int = 0) -> Any:
@@ -35,7 +44,7 @@ def _value(text: str, depth: int = 0) -> Any:
         return int(t)
     if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
         return t[1:-1]
-    if re.fullmatch(r"[A-Za-z0-9_.\-]+", t):
+    if _BARE.fullmatch(t):
         return t
     raise ValueError(f"cannot read spec value {t!r}")
 
@@ -69,6 +78,9 @@ def parse(spec: str) -> Tuple[str, Dict[str, Any]]:
     if not m:
         raise ValueError(f"malformed game spec {spec!r}; expected e.g. 'churn(size=3)'")
     name, args = m.group(1).lower(), m.group(2)
+    from .registry import INFO
+
+    kinds = INFO[name].options if name in INFO else {}
     options: Dict[str, Any] = {}
     for part in _split(args or ""):
         if "=" not in part:
@@ -80,18 +92,19 @@ def parse(spec: str) -> Tuple[str, Dict[str, Any]]:
         if key in options:
             raise ValueError(f"option {key!r} given twice in spec")
         options[key] = _value(val)
+        if kinds.get(key) == "str" and _BARE.fullmatch(val.strip()):
+            options[key] = val.strip()  # a bare word or number is the string itself ("none", "1")
+        elif kinds.get(key) == "bool" and not isinstance(options[key], bool):
+            raise ValueError(f"option {key!r} of {name} must be true or false, got {val.strip()!r}")
     return name, options
 
 
 def load(spec: str) -> Any:
     """Build a game from a spec string."""
-    from . import GAMES
+    from .registry import lookup
 
     name, options = parse(spec)
-    try:
-        cls = GAMES[name]
-    except KeyError:
-        raise ValueError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}") from None
+    cls = lookup(name).cls
     try:
         return cls(**options)
     except TypeError as e:

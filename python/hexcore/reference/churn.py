@@ -5,14 +5,9 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from ._board import NAMED_BOARDS, Board
+from ._errors import IllegalMove
 
 RED, BLUE = 1, 2
-
-
-class IllegalMove(ValueError):
-    def __init__(self, message: str, reason: str) -> None:
-        super().__init__(message)
-        self.reason = reason
 
 
 class Churn:
@@ -90,8 +85,8 @@ class Churn:
     def count_moves(self) -> int:
         return len(self.legal_moves())
 
-    def play(self, move: str) -> List[str]:
-        """Play a move; returns the labels of the removed stones."""
+    def play(self, move: str) -> str:
+        """Play a move; returns its canonical text (as recorded in ``history``)."""
         move = move.strip().lower()
         if self.is_over:
             raise IllegalMove("the game is over", "game_over")
@@ -102,7 +97,7 @@ class Churn:
             self.cell[red] = BLUE
             self.to_move = RED
             self.history.append("swap")
-            return []
+            return "swap"
         try:
             cell = self.board.index(move)
         except ValueError:
@@ -114,7 +109,6 @@ class Churn:
         me = self.to_move
         self.cell[cell] = me
         formed = self.group(cell)
-        removed: List[str] = []
         if len(formed) > 1:
             done: Set[int] = set()
             for c in range(self.board.num_cells):
@@ -124,11 +118,10 @@ class Churn:
                     if len(grp) < len(formed):
                         for x in grp:
                             self.cell[x] = 0
-                            removed.append(self.board.label(x))
         self.history.append(move)
         self.to_move = 3 - me
         self._check_end()
-        return sorted(removed)
+        return move
 
     def _check_end(self) -> None:
         if all(v != 0 for v in self.cell):

@@ -35,7 +35,9 @@ import re
 from functools import lru_cache
 from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
-from ._board import Board, row_index as _name_index, row_name as _name
+from ._board import Board
+from ._board import row_name as _name
+from ._errors import IllegalMove
 
 __all__ = ["Quintun", "IllegalMove", "QuintunGeometry", "geometry", "read_record", "COLOURS"]
 
@@ -47,14 +49,6 @@ GAP_MIN = 5  # the `gap` rule: at least this many empty ring cells on both sides
 # A move, parsed: ("stone", cell) | ("new", colour, cell) | ("extend", frozenset{(cell, colour), ...})
 # | ("swap",).  Colours are 1..5 for A..E.
 Move = Tuple[Any, ...]
-
-
-class IllegalMove(ValueError):
-    """A move the rules (or the notation) do not allow.  ``reason`` is machine-readable."""
-
-    def __init__(self, reason: str, message: str):
-        super().__init__(message)
-        self.reason = reason
 
 
 # --------------------------------------------------------------------------- geometry
@@ -303,34 +297,34 @@ class Quintun:
     def _cell(self, text: str) -> int:
         m = self._CELL.match(text)
         if not m or m.group(2).startswith("0"):
-            raise IllegalMove("syntax", f"{text!r} is not a cell (column letters, then row number)")
+            raise IllegalMove(f"{text!r} is not a cell (column letters, then row number)", "syntax")
         try:
             return self.geo.index(text)
         except ValueError:
-            raise IllegalMove("unknown_cell", f"no cell {text!r} on a side-{self.size} board") from None
+            raise IllegalMove(f"no cell {text!r} on a side-{self.size} board", "unknown_cell") from None
 
     @staticmethod
     def _colour(letter: str, text: str) -> int:
         if letter not in COLOURS:
-            raise IllegalMove("syntax", f"{text!r}: neutral colours are A..E, not {letter!r}")
+            raise IllegalMove(f"{text!r}: neutral colours are A..E, not {letter!r}", "syntax")
         return COLOURS.index(letter) + 1
 
     def parse_move(self, text: str) -> Move:
         """Parse without checking legality (only the syntax and that cells exist)."""
         if not isinstance(text, str):
-            raise IllegalMove("syntax", f"a move is a string, got {type(text).__name__}")
+            raise IllegalMove(f"a move is a string, got {type(text).__name__}", "syntax")
         s = text.strip()
         if s.lower() == "swap":
             return ("swap",)
         if "," in s:
             parts = [p.strip() for p in s.split(",")]
             if len(parts) != 2:
-                raise IllegalMove("syntax", f"{text!r}: EXTEND is two neutral stones, e.g. 'Ag1,Af2'")
+                raise IllegalMove(f"{text!r}: EXTEND is two neutral stones, e.g. 'Ag1,Af2'", "syntax")
             stones = []
             for p in parts:
                 m = self._NEUTRAL.match(p)
                 if not m:
-                    raise IllegalMove("syntax", f"{text!r}: {p!r} is not a neutral stone like 'Ag1'")
+                    raise IllegalMove(f"{text!r}: {p!r} is not a neutral stone like 'Ag1'", "syntax")
                 stones.append((self._cell(m.group(2) + m.group(3)), self._colour(m.group(1), text)))
             return self._extend(stones, text)
         m = self._NEUTRAL.match(s)
@@ -343,12 +337,12 @@ class Quintun:
             return ("new", colour, self._cell(letters + row))
         if self._CELL.match(s):
             return ("stone", self._cell(s))
-        raise IllegalMove("syntax", f"cannot read move {text!r}")
+        raise IllegalMove(f"cannot read move {text!r}", "syntax")
 
     @staticmethod
     def _extend(stones: List[Tuple[int, int]], text: str) -> Move:
         if stones[0][0] == stones[1][0]:
-            raise IllegalMove("extend_same_cell", f"{text!r}: both stones on one cell")
+            raise IllegalMove(f"{text!r}: both stones on one cell", "extend_same_cell")
         return ("extend", frozenset(stones))
 
     # ----------------------------------------------------------------- rules
@@ -426,53 +420,54 @@ class Quintun:
         """Raise IllegalMove if ``move`` (parsed) is not legal now."""
         geo = self.geo
         if self.is_over:
-            raise IllegalMove("game_over", "the game is over")
+            raise IllegalMove("the game is over", "game_over")
         kind = move[0]
         if kind == "swap":
             if not self._swap_legal():
-                raise IllegalMove("swap_not_allowed", "swap is only White's first move, after a Black STONE, with swap on")
+                raise IllegalMove("swap is only White's first move, after a Black STONE, with swap on", "swap_not_allowed")
             return
         if kind == "stone":
             c = move[1]
             if geo.is_ring[c]:
-                raise IllegalMove("stone_on_ring", f"{geo.labels[c]} is a Ring cell: stones go on the Interior")
+                raise IllegalMove(f"{geo.labels[c]} is a Ring cell: stones go on the Interior", "stone_on_ring")
             if self._cells[c] != 0:
-                raise IllegalMove("occupied", f"{geo.labels[c]} is occupied")
+                raise IllegalMove(f"{geo.labels[c]} is occupied", "occupied")
             return
         if kind == "new":
             colour, c = move[1], move[2]
             if not geo.is_ring[c]:
-                raise IllegalMove("neutral_in_interior", f"{geo.labels[c]} is an Interior cell: neutrals go on the Ring")
+                raise IllegalMove(f"{geo.labels[c]} is an Interior cell: neutrals go on the Ring", "neutral_in_interior")
             if self._cells[c] != 0:
-                raise IllegalMove("occupied", f"{geo.labels[c]} is occupied")
+                raise IllegalMove(f"{geo.labels[c]} is occupied", "occupied")
             want = self.next_new_colour()
             if want is None:
-                raise IllegalMove("wrong_new_colour", "all five neutral colours are on the board: no NEW move")
+                raise IllegalMove("all five neutral colours are on the board: no NEW move", "wrong_new_colour")
             if colour != want:
                 if colour in self.colours_on_board():
                     msg = f"{COLOURS[colour - 1]} is already on the board (one stone is not an EXTEND); NEW uses {COLOURS[want - 1]}"
                 else:
                     msg = f"a NEW move uses the lowest colour not on the board: {COLOURS[want - 1]}, not {COLOURS[colour - 1]}"
-                raise IllegalMove("wrong_new_colour", msg)
+                raise IllegalMove(msg, "wrong_new_colour")
             if c not in self._new_cells():
                 if self.placement == "side":
-                    raise IllegalMove("placement_side", f"{geo.labels[c]} is not on a side without stones (and such a side exists)")
-                raise IllegalMove("placement_gap", f"{geo.labels[c]} is fewer than {GAP_MIN} empty ring cells from a neutral (and a cell that is not exists)")
+                    raise IllegalMove(f"{geo.labels[c]} is not on a side without stones (and such a side exists)", "placement_side")
+                raise IllegalMove(f"{geo.labels[c]} is fewer than {GAP_MIN} empty ring cells from a neutral "
+                                  "(and a cell that is not exists)", "placement_gap")
             return
         if kind == "extend":
             present = set(self.colours_on_board())
             for c, k in sorted(move[1]):
                 if not geo.is_ring[c]:
-                    raise IllegalMove("neutral_in_interior", f"{geo.labels[c]} is an Interior cell: neutrals go on the Ring")
+                    raise IllegalMove(f"{geo.labels[c]} is an Interior cell: neutrals go on the Ring", "neutral_in_interior")
                 if self._cells[c] != 0:
-                    raise IllegalMove("occupied", f"{geo.labels[c]} is occupied")
+                    raise IllegalMove(f"{geo.labels[c]} is occupied", "occupied")
             for c, k in sorted(move[1]):
                 if k not in present:
-                    raise IllegalMove("extend_absent_colour", f"EXTEND uses colours already on the board; {COLOURS[k - 1]} is not")
+                    raise IllegalMove(f"EXTEND uses colours already on the board; {COLOURS[k - 1]} is not", "extend_absent_colour")
             if not self._extend_legal(move[1]):
-                raise IllegalMove("extend_splits_colour", "afterwards a neutral colour would not be one connected block")
+                raise IllegalMove("afterwards a neutral colour would not be one connected block", "extend_splits_colour")
             return
-        raise IllegalMove("syntax", f"unknown move {move!r}")
+        raise IllegalMove(f"unknown move {move!r}", "syntax")
 
     def _apply(self, move: Move) -> None:
         kind = move[0]
@@ -506,16 +501,17 @@ class Quintun:
         elif not self._moves(limit=1):
             self.is_over, self.winners = True, ()
 
-    def play(self, move: str) -> "Quintun":
+    def play(self, move: str) -> str:
+        """Play a move; returns its canonical text (as recorded in ``history``)."""
         if self.is_over:
-            raise IllegalMove("game_over", "the game is over")
+            raise IllegalMove("the game is over", "game_over")
         parsed = self.parse_move(move)
         # the record's way of writing the swap: White repeats Black's first cell
         if parsed[0] == "stone" and self._swap_legal() and parsed[1] == self._first_stone:
             parsed = ("swap",)
         self.check(parsed)
         self._apply(parsed)
-        return self
+        return self.history[-1]
 
     # ----------------------------------------------------------------- move generation
 

@@ -38,6 +38,7 @@ from math import comb
 from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ._board import Board
+from ._errors import IllegalMove
 
 __all__ = ["Wunchunk", "IllegalMove", "START_POSITIONS", "replay_ap_record"]
 
@@ -58,20 +59,6 @@ START_POSITIONS: Dict[Tuple[int, int], Dict[str, int]] = {
 SETUP = "setup"    # open start, ply 1: the four setup stones
 CHOOSE = "choose"  # open start, ply 2: pass or swap
 PLAY = "play"      # regular turns
-
-
-class IllegalMove(ValueError):
-    """A move that is malformed or not legal in the position.
-
-    ``reason`` is machine readable: "syntax", "game_over", "too_many_stones",
-    "more_than_empty", "bad_colour", "unknown_cell", "occupied",
-    "duplicate_cell", "open_setup", "open_choice", "swap_not_allowed",
-    "balance".
-    """
-
-    def __init__(self, reason: str, message: str):
-        super().__init__(message)
-        self.reason = reason
 
 
 class Wunchunk:
@@ -263,57 +250,57 @@ class Wunchunk:
         raises IllegalMove.  Checks follow AP's order so that the reasons
         match: counts first, then each step in the order written."""
         if self.is_over:
-            raise IllegalMove("game_over", "the game is over")
+            raise IllegalMove("the game is over", "game_over")
         if not isinstance(move, str):
-            raise IllegalMove("syntax", f"a move must be a string, got {type(move).__name__}")
+            raise IllegalMove(f"a move must be a string, got {type(move).__name__}", "syntax")
         text = "".join(move.split()).lower()
         if text == "":
-            raise IllegalMove("syntax", "empty move")
+            raise IllegalMove("empty move", "syntax")
         if text == "pass":
             return ("pass",)
         if text == "swap":
             if self._swap_legal():
                 return ("swap",)
-            raise IllegalMove("swap_not_allowed", "swap is not allowed now")
+            raise IllegalMove("swap is not allowed now", "swap_not_allowed")
         if self.phase == CHOOSE:
-            raise IllegalMove("open_choice", f"{move!r}: in the open start the second player must answer 'pass' or 'swap'")
+            raise IllegalMove(f"{move!r}: in the open start the second player must answer 'pass' or 'swap'", "open_choice")
         steps = [s for s in text.split(",") if s]
         if not steps:
-            raise IllegalMove("syntax", f"{move!r} is not a move")
+            raise IllegalMove(f"{move!r} is not a move", "syntax")
         allot = self.allotment
         if len(steps) > allot:
-            raise IllegalMove("too_many_stones", f"{move!r}: {len(steps)} stones, but only {allot} allowed")
+            raise IllegalMove(f"{move!r}: {len(steps)} stones, but only {allot} allowed", "too_many_stones")
         empties = self._cells.count(0)
         if len(steps) > empties:
-            raise IllegalMove("more_than_empty", f"{move!r}: {len(steps)} stones, but only {empties} empty cells")
+            raise IllegalMove(f"{move!r}: {len(steps)} stones, but only {empties} empty cells", "more_than_empty")
         placed: List[Tuple[int, int]] = []
         used = set()
         for step in steps:
             ch = step[0]
             if ch not in "0123456789":
-                raise IllegalMove("syntax", f"{step!r}: a step is a colour digit and a cell, like 1g7")
+                raise IllegalMove(f"{step!r}: a step is a colour digit and a cell, like 1g7", "syntax")
             if not 1 <= int(ch) <= self.players:
-                raise IllegalMove("bad_colour", f"{step!r}: colour {ch!r} is not one of 1..{self.players}")
+                raise IllegalMove(f"{step!r}: colour {ch!r} is not one of 1..{self.players}", "bad_colour")
             colour = int(ch)
             label = step[1:]
             if label == "":
-                raise IllegalMove("syntax", f"{step!r}: a colour without a cell")
+                raise IllegalMove(f"{step!r}: a colour without a cell", "syntax")
             try:
                 cell = self.board.index(label)
             except ValueError:
-                raise IllegalMove("unknown_cell", f"{step!r}: no cell {label!r} on this board") from None
+                raise IllegalMove(f"{step!r}: no cell {label!r} on this board", "unknown_cell") from None
             if self._cells[cell] != 0:
-                raise IllegalMove("occupied", f"{step!r}: cell {label} is occupied")
+                raise IllegalMove(f"{step!r}: cell {label} is occupied", "occupied")
             if cell in used:
-                raise IllegalMove("duplicate_cell", f"{step!r}: cell {label} is used twice in one move")
+                raise IllegalMove(f"{step!r}: cell {label} is used twice in one move", "duplicate_cell")
             used.add(cell)
             placed.append((cell, colour))
         if self.phase == SETUP:
             self._check_setup(move, placed)
         if self.balance_turn and not self._balance_ok(placed):
             raise IllegalMove(
-                "balance",
                 f"{move!r}: on colour 1's second turn colour 1 must end with at most one chunk",
+                "balance",
             )
         return ("place", placed)
 
@@ -321,11 +308,11 @@ class Wunchunk:
         for colour in (1, 2):
             mine = [cell for cell, c in placed if c == colour]
             if len(mine) >= 2 and mine[1] not in self.board.neighbors[mine[0]]:
-                raise IllegalMove("open_setup", f"{move!r}: the two colour-{colour} setup stones must be adjacent")
+                raise IllegalMove(f"{move!r}: the two colour-{colour} setup stones must be adjacent", "open_setup")
             if len(mine) > 2:
-                raise IllegalMove("open_setup", f"{move!r}: at most two colour-{colour} stones in the setup")
+                raise IllegalMove(f"{move!r}: at most two colour-{colour} stones in the setup", "open_setup")
         if len(placed) < 4:
-            raise IllegalMove("open_setup", f"{move!r}: the setup is exactly two adjacent stones of each colour")
+            raise IllegalMove(f"{move!r}: the setup is exactly two adjacent stones of each colour", "open_setup")
 
     def _balance_ok(self, placed: Iterable[Tuple[int, int]]) -> bool:
         after = list(self._cells)
@@ -339,7 +326,8 @@ class Wunchunk:
         return self.phase == CHOOSE or self.swap_ready
 
     # ------------------------------------------------------------------- play
-    def play(self, move: str) -> "Wunchunk":
+    def play(self, move: str) -> str:
+        """Play a move; returns its canonical text (as recorded in ``history``)."""
         parsed = self._parse(move)
         kind = parsed[0]
         swap_next = False
@@ -369,7 +357,7 @@ class Wunchunk:
         self.swap_ready = swap_next
         self.plies += 1
         self.history.append(canonical)
-        return self
+        return canonical
 
     def _end_turn(self, passed: bool) -> None:
         if self.phase == PLAY and self.mover_colour == 1:

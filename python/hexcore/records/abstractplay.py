@@ -1,209 +1,36 @@
-"""Game records: hexcore's own JSON format and Abstract Play style records.
+"""Abstract Play style game records.
 
-hexcore JSON (any game, any state)
-    ``to_json(game)`` / ``from_json(text)`` round-trip a game exactly (equal
-    position, same history, actions and Zobrist hash), including set-up
-    positions (``from_position``) and unfinished multi-action turns::
+``to_abstractplay(game)`` / ``from_abstractplay(record)``.
 
-        {"format": "hexcore-game", "version": 1, "game": "churn",
-         "spec": "churn(size=3)", "setup": null,
-         "actions": [9, 19], "moves": ["c3", "swap"], "winners": null}
+* Churn: a JSON list of moves, ``["c3", "swap", "a1", ...]`` (a list of
+  rounds is read too). Board and pie options are given by the caller.
+* Wunchunk: an object shaped like Abstract Play's game export
+  (``{"players": 2, "size": 6, "open": true, "moves": [[m1, m2], ...],
+  "seat_result": [1, 0], "seat_chunks": [1, 4], ...}``): ``moves`` are
+  rounds of one move string per seat; after an open-start ``swap`` the
+  round holds the ``pass`` the engine inserts for seat 1 (skipped on
+  reading, written on writing); ``resign`` ends a record and is not a
+  move. The balance variant is the record's ``"balance"`` if present, else
+  ``"none"`` for games started before 2026-03-08 (when Abstract Play added
+  its balance rule) and ``"ap"`` after.
 
-    ``setup`` is ``{"cells": [...], "to_move": k}`` for a set-up start
-    (``cells`` as ``game.cells()``), plus any further ``from_position``
-    keywords that differ from their defaults (Wunchunk's ``colour1_turns``
-    and ``passes``). ``actions`` are replayed; ``moves`` and
-    ``winners`` are checked against the replay. A hand-written record may give
-    ``moves`` without ``actions``. Anything inconsistent raises ``ValueError``
-    naming the field.
-
-Abstract Play records
-    ``to_abstractplay(game)`` / ``from_abstractplay(record)``.
-
-    * Churn: a JSON list of moves, ``["c3", "swap", "a1", ...]`` (a list of
-      rounds is read too). Board and pie options are given by the caller.
-    * Wunchunk: an object shaped like Abstract Play's game export
-      (``{"players": 2, "size": 6, "open": true, "moves": [[m1, m2], ...],
-      "seat_result": [1, 0], "seat_chunks": [1, 4], ...}``): ``moves`` are
-      rounds of one move string per seat; after an open-start ``swap`` the
-      round holds the ``pass`` the engine inserts for seat 1 (skipped on
-      reading, written on writing); ``resign`` ends a record and is not a
-      move. The balance variant is the record's ``"balance"`` if present, else
-      ``"none"`` for games started before 2026-03-08 (when Abstract Play added
-      its balance rule) and ``"ap"`` after.
-
-    ``from_abstractplay`` returns an :class:`APRecord` (the replayed game, the
-    seat that resigned if any, and the record's other fields) and checks
-    ``seat_result`` / ``seat_chunks`` when the record has them.
+``from_abstractplay`` returns an :class:`APRecord` (the replayed game, the
+seat that resigned if any, and the record's other fields) and checks
+``seat_result`` / ``seat_chunks`` when the record has them.
 """
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .errors import HexcoreError
-from .spec import parse
+from ..registry import INFO, name_of
+from ..spec import parse
+from .hexcore_json import _engine, _int, setup_of
 
-if TYPE_CHECKING:
-    from ._core import _Game
+__all__ = ["APRecord", "to_abstractplay", "from_abstractplay", "abstractplay_rounds", "AP_BALANCE_DATE"]
 
-__all__ = ["FORMAT", "VERSION", "to_dict", "from_dict", "to_json", "from_json", "setup_of",
-           "APRecord", "to_abstractplay", "from_abstractplay", "abstractplay_rounds", "AP_BALANCE_DATE"]
-
-FORMAT = "hexcore-game"
-VERSION = 1
 AP_BALANCE_DATE = "2026-03-08"  # Abstract Play's Wunchunk balance rule, from this date on
-
-_ENGINE_ERRORS = (HexcoreError, ValueError, TypeError, IndexError, OverflowError, KeyError, RecursionError)
-
-
-def _games() -> Dict[str, Any]:
-    from . import GAMES
-
-    return GAMES
-
-
-def _name_of(game: Any) -> str:
-    spec = getattr(game, "spec", None)
-    if isinstance(spec, str):
-        return parse(spec)[0]
-    return type(game).__name__.lower()
-
-
-def setup_of(game: "_Game") -> Optional[Tuple[List[int], int, Dict[str, int]]]:
-    """``(cells, to_move, extra)`` of the position a game was set up from
-    (``from_position``), or None for a game played from its variant's start.
-    ``extra`` holds the further ``from_position`` keywords whose values differ
-    from their defaults (Wunchunk: ``colour1_turns``, ``passes``)."""
-    fn = getattr(game, "_setup", None)
-    if fn is not None:
-        setup = fn()
-    else:  # the pickle protocol carries the same information
-        setup = game.__reduce__()[1][2]
-    if setup is None:
-        return None
-    cells, to_move, *rest = setup
-    extra = dict(rest[0]) if rest else {}
-    return [int(c) for c in cells], int(to_move), {str(k): int(v) for k, v in extra.items()}
-
-
-# ----------------------------------------------------------------------------- hexcore JSON
-
-
-def to_dict(game: "_Game") -> Dict[str, Any]:
-    """The record of ``game`` as plain JSON-ready data (see the module docstring)."""
-    setup = setup_of(game)
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "game": _name_of(game),
-        "spec": game.spec,
-        "setup": None if setup is None else {"cells": setup[0], "to_move": setup[1], **setup[2]},
-        "actions": [int(a) for a in game.actions],
-        "moves": list(game.history),
-        "winners": list(game.winners) if game.is_over else None,
-    }
-
-
-def to_json(game: "_Game", indent: Optional[int] = None) -> str:
-    """``game`` as hexcore JSON text; ``from_json`` rebuilds it exactly."""
-    return json.dumps(to_dict(game), indent=indent)
-
-
-def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{what} must be an integer, got {value!r}")
-    return value
-
-
-def _str_list(value: Any, what: str) -> List[str]:
-    if not isinstance(value, list) or not all(isinstance(m, str) for m in value):
-        raise ValueError(f"{what} must be a list of strings")
-    return list(value)
-
-
-def _engine(what: str, fn: Callable[[], Any]) -> Any:
-    try:
-        return fn()
-    except _ENGINE_ERRORS as e:
-        raise ValueError(f"{what}: {e}") from e
-
-
-def from_dict(data: Mapping[str, Any]) -> "_Game":
-    """Rebuild a game from ``to_dict`` data; raises ``ValueError`` on anything inconsistent."""
-    if not isinstance(data, Mapping):
-        raise ValueError(f"a hexcore game record must be a JSON object, got {type(data).__name__}")
-    if data.get("format") != FORMAT:
-        raise ValueError(f"not a hexcore game record: 'format' must be {FORMAT!r}, got {data.get('format')!r}")
-    version = _int(data.get("version"), "'version'")
-    if version != VERSION:
-        raise ValueError(f"unsupported hexcore record version {version} (this hexcore reads version {VERSION})")
-    spec = data.get("spec")
-    if not isinstance(spec, str):
-        raise ValueError(f"'spec' must be a string, got {spec!r}")
-    name, options = _engine("bad 'spec'", lambda: parse(spec))
-    games = _games()
-    if name not in games:
-        raise ValueError(f"'spec' names unknown game {name!r}; known games: {', '.join(sorted(games))}")
-    if "game" in data and data["game"] != name:
-        raise ValueError(f"'game' is {data['game']!r} but 'spec' is a {name} spec")
-    cls = games[name]
-    setup = data.get("setup")
-    if setup is None:
-        g: _Game = _engine("bad 'spec'", lambda: cls(**options))
-    else:
-        if not isinstance(setup, Mapping) or not {"cells", "to_move"} <= set(setup):
-            raise ValueError("'setup' must be null or an object with 'cells' and 'to_move'")
-        cells = setup["cells"]
-        if not isinstance(cells, list):
-            raise ValueError("'setup.cells' must be a list of integers")
-        cell_values = [_int(c, f"'setup.cells[{i}]'") for i, c in enumerate(cells)]
-        to_move = _int(setup["to_move"], "'setup.to_move'")
-        extra = {k: _int(v, f"'setup.{k}'") for k, v in setup.items() if k not in ("cells", "to_move")}
-        g = _engine("bad 'setup'", lambda: cls._from_cells(cell_values, to_move, **options, **extra))
-        if setup_of(g) != (cell_values, to_move, extra):
-            raise ValueError("bad 'setup': the engine does not reproduce it")
-    moves = data.get("moves")
-    if "actions" in data:
-        actions = data["actions"]
-        if not isinstance(actions, list):
-            raise ValueError("'actions' must be a list of integers")
-        for i, a in enumerate(actions):
-            a = _int(a, f"'actions[{i}]'")
-            _engine(f"'actions[{i}]' = {a} cannot be applied", lambda: g.apply_action(a))
-        if moves is not None and _str_list(moves, "'moves'") != list(g.history):
-            raise ValueError("'moves' do not match the moves the 'actions' make")
-    elif moves is not None:
-        for i, m in enumerate(_str_list(moves, "'moves'")):
-            _engine(f"'moves[{i}]' = {m!r} cannot be played", lambda: g.play(m))
-    else:
-        raise ValueError("a hexcore game record needs 'actions' or 'moves'")
-    if data.get("winners") is not None:
-        winners = data["winners"]
-        if not isinstance(winners, list) or not all(isinstance(w, int) for w in winners):
-            raise ValueError("'winners' must be null or a list of seats")
-        if not g.is_over or list(g.winners) != winners:
-            got = list(g.winners) if g.is_over else "an unfinished game"
-            raise ValueError(f"'winners' says {winners}, the replay gives {got}")
-    elif "winners" in data and g.is_over:
-        raise ValueError(f"'winners' is null but the replayed game is over (winners {list(g.winners)})")
-    return g
-
-
-def from_json(text: Union[str, bytes]) -> "_Game":
-    """Rebuild a game from ``to_json`` text; raises ``ValueError`` (naming the
-    problem) for malformed or inconsistent records."""
-    if not isinstance(text, (str, bytes, bytearray)):
-        raise TypeError(f"from_json needs JSON text, got {type(text).__name__}")
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
-        raise ValueError(f"not valid JSON: {e}") from e
-    return from_dict(data)
-
-
-# ----------------------------------------------------------------------------- Abstract Play
 
 
 @dataclass
@@ -294,14 +121,13 @@ def to_abstractplay(game: Any, resigned: Optional[int] = None, **meta: Any) -> s
     """An Abstract Play style record of ``game`` as JSON text (Churn: a list of
     moves; Wunchunk: an object with rounds, see the module docstring). ``meta``
     adds fields (``gameid``, ``date_start``, ...) to a Wunchunk record."""
-    name = _name_of(game)
-    if name == "churn":
+    name = name_of(game)
+    shape = _ap_shape(name)
+    if shape == "moves":
         if meta:
-            raise ValueError("a Churn record is a plain list of moves; it has no other fields")
+            raise ValueError(f"a {INFO[name].title} record is a plain list of moves; it has no other fields")
         rounds = abstractplay_rounds(game, resigned)
         return json.dumps([m for r in rounds for m in r])
-    if name != "wunchunk":
-        raise ValueError(f"Abstract Play records are supported for churn and wunchunk, not {name!r}")
     opts = _options(game)
     n = _num_players(game)
     board = getattr(game, "board", None)
@@ -324,6 +150,19 @@ def to_abstractplay(game: Any, resigned: Optional[int] = None, **meta: Any) -> s
         if chunks is not None:
             record["seat_chunks"] = chunks
     return json.dumps(record)
+
+
+_AP_GAMES = [name for name, gi in INFO.items() if gi.abstractplay is not None]
+# the game a record of each shape is read as when the caller does not say
+_AP_DEFAULT = {gi.abstractplay: name for name, gi in sorted(INFO.items()) if gi.abstractplay is not None}
+
+
+def _ap_shape(name: Any) -> str:
+    """The Abstract Play record shape of game ``name``; ValueError for games without one."""
+    gi = INFO.get(name) if isinstance(name, str) else None
+    if gi is None or gi.abstractplay is None:
+        raise ValueError(f"Abstract Play records are supported for {' and '.join(_AP_GAMES)}, not {name!r}")
+    return gi.abstractplay
 
 
 def _flatten(moves: Any, what: str) -> List[str]:
@@ -400,37 +239,34 @@ def from_abstractplay(record: Any, game: Optional[str] = None, cls: Optional[Cal
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
             raise ValueError(f"not valid JSON: {e}") from e
     if game is None:
-        game = "churn" if isinstance(record, list) else "wunchunk"
-    if game not in ("churn", "wunchunk"):
-        raise ValueError(f"Abstract Play records are supported for churn and wunchunk, not {game!r}")
+        game = _AP_DEFAULT["moves" if isinstance(record, list) else "rounds"]
+    shape = _ap_shape(game)
+    title = INFO[game].title
     if cls is None:
-        games = _games()
-        if game not in games:
-            raise ValueError(f"this hexcore has no {game} engine; pass cls= (e.g. hexcore.reference.Wunchunk)")
-        cls = games[game]
+        cls = INFO[game].cls
     meta: Dict[str, Any] = {}
-    if game == "churn":
+    if shape == "moves":
         if isinstance(record, Mapping):
             meta = {k: v for k, v in record.items() if k != "moves"}
             record = record.get("moves")
-        flat = _flatten(record, "a Churn record")
+        flat = _flatten(record, f"a {title} record")
         opts = dict(options)
     else:
         if not isinstance(record, Mapping):
-            raise ValueError(f"a Wunchunk record must be a JSON object, got {type(record).__name__}")
+            raise ValueError(f"a {title} record must be a JSON object, got {type(record).__name__}")
         if "moves" not in record:
-            raise ValueError("a Wunchunk record needs 'moves'")
+            raise ValueError(f"a {title} record needs 'moves'")
         flat = _flatten(record["moves"], "'moves'")
         rounds = record["moves"]
         meta = {k: v for k, v in record.items() if k != "moves"}
         opts = _wunchunk_options(record, options)
     g = _engine(f"bad {game} options {opts}", lambda: cls(**opts))
     n = _num_players(g)
-    if game == "wunchunk" and any(not isinstance(r, list) or len(r) > n for r in rounds):
+    if shape == "rounds" and any(not isinstance(r, list) or len(r) > n for r in rounds):
         raise ValueError(f"'moves' must be rounds of at most {n} moves (one per seat)")
     resigned = _replay(flat, g, n)
     out = APRecord(g, resigned, meta)
-    if check and game == "wunchunk":
+    if check and shape == "rounds":
         _check_result(out, record, n)
     return out
 

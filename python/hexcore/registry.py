@@ -1,0 +1,86 @@
+"""The game registry: every hexcore game by name, with the facts about it that
+the rest of the package needs (records, pictures, environments, OpenSpiel).
+
+``GAMES`` maps a game name (``"churn"``) to its engine class; ``INFO`` maps it
+to a :class:`GameInfo`. Modules look games up here instead of keeping their
+own per-game branches.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, Mapping, Optional, Tuple
+
+from ._core import Churn, Quintun, Wunchunk
+
+__all__ = ["GameInfo", "GAMES", "INFO", "info", "lookup", "name_of"]
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What hexcore knows about one game besides its engine class."""
+
+    name: str
+    """Registry and spec name (``"churn"``)."""
+    cls: Any
+    """The engine class (``hexcore.Churn``)."""
+    player_names: Tuple[str, ...]
+    """Names of the seats' colours, seat 1 first (as many as the most seats the game has)."""
+    stone_colours: Mapping[int, str] = field(default_factory=dict)
+    """SVG fill of a stone with cell value ``k`` where it differs from the default palette."""
+    shade_ring: bool = False
+    """SVG: draw the ring cells (``board.ring``) in a darker shade (they matter to the rules)."""
+    options: Mapping[str, str] = field(default_factory=dict)
+    """The constructor's keyword options and the kind of value each takes
+    (``"int"``, ``"ints"``, ``"str"``, ``"bool"``): spec strings are read by it
+    (a bare word is a string for a ``"str"`` option, ``none`` included)."""
+    abstractplay: Optional[str] = None
+    """Shape of the game's Abstract Play record: ``"moves"`` (a JSON list of
+    moves), ``"rounds"`` (an object with rounds of one move per seat) or None
+    (no Abstract Play records)."""
+
+    @property
+    def title(self) -> str:
+        """Display name (``"Churn"``)."""
+        return str(self.cls.__name__)
+
+    @property
+    def reference_name(self) -> str:
+        """Name of the pure-Python reference class in ``hexcore.reference``."""
+        return str(self.cls.__name__)
+
+
+INFO: Dict[str, GameInfo] = {
+    "churn": GameInfo("churn", Churn, ("Red", "Blue"),
+                      options={"size": "int", "sides": "ints", "board": "str", "pie": "bool"},
+                      abstractplay="moves"),
+    "quintun": GameInfo("quintun", Quintun, ("Black", "White"), stone_colours={1: "#111111", 2: "#f4f4f4"},
+                        shade_ring=True, options={"size": "int", "placement": "str", "swap": "bool"}),
+    "wunchunk": GameInfo("wunchunk", Wunchunk, ("colour 1", "colour 2", "colour 3", "colour 4"),
+                         options={"size": "int", "players": "int", "start": "str", "balance": "str"},
+                         abstractplay="rounds"),
+}
+
+GAMES: Dict[str, Any] = {name: gi.cls for name, gi in INFO.items()}
+
+
+def lookup(name: str) -> GameInfo:
+    """The :class:`GameInfo` of the game ``name``; ``ValueError`` naming the known games otherwise."""
+    try:
+        return INFO[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(sorted(INFO))}") from None
+
+
+def name_of(game: Any) -> str:
+    """Registry name of a game object (an engine game or a pure-Python reference)."""
+    spec = getattr(game, "spec", None)
+    if isinstance(spec, str):
+        from .spec import parse
+
+        return parse(spec)[0]
+    return type(game).__name__.lower()
+
+
+def info(game: Any) -> Optional[GameInfo]:
+    """The :class:`GameInfo` of a game object, or None for a game hexcore does not know."""
+    return INFO.get(name_of(game))
