@@ -19,7 +19,7 @@ use crate::unchecked::{get, get_mut};
 use crate::board::{Board, NO_CELL};
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
-use crate::playout::below;
+use crate::rng::below;
 use crate::zobrist;
 
 #[derive(Debug)]

@@ -18,7 +18,7 @@ use smallvec::SmallVec;
 use std::fmt;
 
 use crate::board::Board;
-use crate::playout::below;
+use crate::rng::below;
 
 /// An action id in `0..num_actions()`.
 pub type Action = u32;

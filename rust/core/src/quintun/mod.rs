@@ -41,7 +41,7 @@ use crate::bitset::select64;
 use crate::board::Board;
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
-use crate::playout::below;
+use crate::rng::below;
 use crate::zobrist;
 
 mod board;

@@ -29,7 +29,7 @@ use crate::bitset::FixedSet;
 use crate::board::Board;
 use crate::game::{uniform_action, Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
-use crate::playout::below;
+use crate::rng::below;
 use crate::zobrist;
 
 mod balance;
