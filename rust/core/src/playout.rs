@@ -18,7 +18,7 @@ use rayon::prelude::*;
 
 use crate::game::{Game, WinnerMask};
 use crate::parallel::{clamp_threads, install, RunError};
-pub use crate::rng::{below, rng_for};
+use crate::rng::rng_for;
 
 /// Actions between two reads of the stop flag inside one playout.
 const CHECK_EVERY: u64 = 1 << 14;
