@@ -598,7 +598,7 @@ impl Game for Wunchunk {
     }
 
     fn count_moves(&self) -> u128 {
-        self.count_big().to_u128()
+        self.count_saturating()
     }
 
     fn count_turn_completions(&self) -> Option<u128> {
@@ -608,8 +608,8 @@ impl Game for Wunchunk {
         Some(self.count_completions())
     }
 
-    fn count_moves_decimal(&self) -> String {
-        self.count_big().to_string()
+    fn count_moves_big(&self) -> num_bigint::BigUint {
+        self.count_big()
     }
 
     fn parse_move(&self, text: &str) -> Result<MoveActions, MoveError> {
