@@ -19,8 +19,8 @@ use crate::unchecked::{get, get_mut};
 use crate::board::{Board, NO_CELL};
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
-use crate::playout::below;
-use crate::zobrist;
+use crate::rng::below;
+use crate::zobrist::{self, Kind};
 
 #[derive(Debug)]
 pub struct Churn {
@@ -227,9 +227,6 @@ unsafe fn count_smallest(nmask: &[u8], cyt: &[[u16; 6]], groups: &Groups, cells:
     count
 }
 
-const KIND_SWAP_FLAG: u64 = 1;
-const KIND_TO_MOVE: u64 = 2;
-
 impl Churn {
     /// An empty board.
     pub fn new(board: Arc<Board>, pie: bool) -> Churn {
@@ -343,9 +340,9 @@ impl Churn {
 
     #[inline]
     fn full_hash(&self) -> u64 {
-        let mut h = self.hash ^ zobrist::flag(KIND_TO_MOVE, self.to_move as u64);
+        let mut h = self.hash ^ zobrist::flag(Kind::ChurnToMove, self.to_move as u64);
         if self.swap_available {
-            h ^= zobrist::flag(KIND_SWAP_FLAG, 1);
+            h ^= zobrist::flag(Kind::ChurnSwap, 1);
         }
         h
     }

@@ -18,7 +18,7 @@ use smallvec::SmallVec;
 use std::fmt;
 
 use crate::board::Board;
-use crate::playout::below;
+use crate::rng::below;
 
 /// An action id in `0..num_actions()`.
 pub type Action = u32;
@@ -131,10 +131,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn legal_moves(&self, limit: u128, out: &mut Vec<MoveActions>) -> Result<(), u128>;
     /// Exact number of legal moves (saturating at `u128::MAX`).
     fn count_moves(&self) -> u128;
-    /// Exact number of legal moves in decimal, for games whose counts can
-    /// exceed `u128`.
+    /// Exact number of legal moves, for games whose counts can exceed
+    /// `u128` (default: `count_moves()`).
+    fn count_moves_big(&self) -> num_bigint::BigUint {
+        self.count_moves().into()
+    }
+    /// Exact number of legal moves in decimal.
     fn count_moves_decimal(&self) -> String {
-        self.count_moves().to_string()
+        self.count_moves_big().to_string()
     }
     /// Apply a legal move given as its actions (unchecked).
     fn play_move(&mut self, actions: &[Action]) {

@@ -10,103 +10,280 @@
 //! moves on one state where undo is cheaper than a copy (`cheap_undo`);
 //! action level always copies and walks every action, so the two stay
 //! independent checks of each other.
+//!
+//! Bounds, so that no input can crash the process:
+//!
+//! * **Depth.** The walks recurse once per *move* (the actions inside one
+//!   turn are walked with an explicit stack), so their recursion depth is at
+//!   most `depth`, which must not exceed [`MAX_DEPTH`]. Walks deeper than
+//!   [`INLINE_DEPTH`] run single-threaded on a thread of their own whose
+//!   stack is sized for the depth.
+//! * **Move lists.** A position with more than [`MOVE_LIST_LIMIT`] legal
+//!   moves is never listed: move level walks that turn action by action
+//!   instead (the counts are the same by design), and a move-level divide of
+//!   it is [`RunError::TooManyMoves`].
+//! * **Cancellation.** The `try_` functions take a stop flag, read every few
+//!   thousand nodes; raising it ends the walk with [`RunError::Cancelled`].
+//!
+//! The plain functions ([`perft`], [`divide`], ...) are the `try_` ones with
+//! a flag that is never raised, the thread count clamped to
+//! `1..=MAX_THREADS` and a failed thread pool replaced by the calling thread.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
 use crate::game::{Action, Game, MoveActions};
+use crate::parallel::{clamp_threads, install, RunError};
+
+/// The deepest perft the walks accept.
+pub const MAX_DEPTH: u32 = 100_000;
+
+/// Walks up to this depth run on the calling thread (and may be split
+/// across worker threads); deeper ones get a thread with a stack of their own.
+pub const INLINE_DEPTH: u32 = 256;
+
+/// Positions with more legal moves than this are walked turn by turn at
+/// action level rather than listed.
+pub const MOVE_LIST_LIMIT: u128 = 1_000_000;
+
+/// Stack reserved per level of a deep walk (a level's frames take well
+/// under half of this in release builds) and on top of all levels.
+const STACK_PER_LEVEL: usize = 2048;
+const STACK_BASE: usize = 4 << 20;
+
+/// Nodes between two reads of the stop flag.
+const CHECK_EVERY: u32 = 4096;
 
 /// Granularity of the tree walk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Unit {
     Move,
     Action,
 }
 
-/// Move-level perft (bulk-counts the last level with `count_moves`).
-pub fn perft_moves<G: Game>(g: &G, depth: u32) -> u128 {
-    if g.cheap_undo() && depth > 2 {
-        let mut g = g.clone();
-        return perft_moves_undo(&mut g, depth, &mut Scratch::default());
-    }
-    perft_moves_in(g, depth, &mut Scratch::default())
-}
-
-/// `perft_moves_in` by making and unmaking moves on one state (for games
-/// whose undo is cheaper than a copy).
-fn perft_moves_undo<G: Game>(g: &mut G, depth: u32, scratch: &mut Scratch<G>) -> u128 {
-    if depth <= 2 || g.is_over() {
-        return perft_moves_in(g, depth, scratch);
-    }
-    let moves = scratch.legal_moves(g);
-    let mut total = 0;
-    let mut undos: smallvec::SmallVec<[G::Undo; 4]> = smallvec::SmallVec::new();
-    for m in &moves {
-        undos.extend(m.iter().map(|&a| g.apply_action_undoable(a)));
-        total += perft_moves_undo(g, depth - 1, scratch);
-        while let Some(u) = undos.pop() {
-            g.undo_action(u);
+impl Unit {
+    /// The name used in options and reports (`"move"`, `"action"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Move => "move",
+            Unit::Action => "action",
         }
     }
-    scratch.moves.push(moves);
-    total
 }
 
-/// Buffers a walk reuses from level to level: child states (refilled with
-/// `clone_from`), move lists and action lists. The walk allocates only while
-/// it first goes down.
-struct Scratch<G> {
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Unit {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Unit, String> {
+        match s {
+            "move" => Ok(Unit::Move),
+            "action" => Ok(Unit::Action),
+            _ => Err(format!("unit must be 'move' or 'action', got {s:?}")),
+        }
+    }
+}
+
+/// The stop flag of the plain (infallible) entry points.
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+type Walk<T> = Result<T, RunError>;
+
+/// What one walk carries from node to node: the stop flag and buffers it
+/// reuses from level to level (child states refilled with `clone_from`,
+/// move lists, action lists). The walk allocates only while it first goes
+/// down.
+struct Ctx<'a, G> {
+    stop: &'a AtomicBool,
+    nodes: u32,
     states: Vec<G>,
     moves: Vec<Vec<MoveActions>>,
     actions: Vec<Vec<Action>>,
 }
 
-impl<G> Default for Scratch<G> {
-    fn default() -> Self {
-        Scratch { states: Vec::new(), moves: Vec::new(), actions: Vec::new() }
+impl<'a, G: Game> Ctx<'a, G> {
+    fn new(stop: &'a AtomicBool) -> Self {
+        Ctx { stop, nodes: 0, states: Vec::new(), moves: Vec::new(), actions: Vec::new() }
     }
-}
 
-impl<G: Game> Scratch<G> {
-    /// All legal moves of `g` in a reused list (give it back to `moves`).
-    fn legal_moves(&mut self, g: &G) -> Vec<MoveActions> {
+    /// Count an interior node; every `CHECK_EVERY` nodes, read the flag.
+    #[inline]
+    fn tick(&mut self) -> Walk<()> {
+        self.nodes += 1;
+        if self.nodes >= CHECK_EVERY {
+            self.nodes = 0;
+            if self.stop.load(Ordering::Relaxed) {
+                return Err(RunError::Cancelled);
+            }
+        }
+        Ok(())
+    }
+
+    /// The legal moves of `g` in a reused list (give it back to `moves`);
+    /// `None` when there are more than `MOVE_LIST_LIMIT`.
+    fn legal_moves(&mut self, g: &G) -> Option<Vec<MoveActions>> {
         let mut moves = self.moves.pop().unwrap_or_default();
         moves.clear();
-        if g.legal_moves(u128::MAX, &mut moves).is_err() {
-            unreachable!("unbounded move generation failed");
+        if g.legal_moves(MOVE_LIST_LIMIT, &mut moves).is_err() {
+            self.moves.push(moves);
+            return None;
         }
-        moves
+        Some(moves)
+    }
+
+    fn legal_actions(&mut self, g: &G) -> Vec<Action> {
+        let mut v = self.actions.pop().unwrap_or_default();
+        v.clear();
+        g.legal_actions(&mut v);
+        v
+    }
+
+    fn child(&mut self, g: &G) -> G {
+        match self.states.pop() {
+            Some(mut c) => {
+                c.clone_from(g);
+                c
+            }
+            None => g.clone(),
+        }
     }
 }
 
-fn perft_moves_in<G: Game>(g: &G, depth: u32, scratch: &mut Scratch<G>) -> u128 {
+/// Walk the rest of the turn of `g` action by action, with an explicit
+/// stack, calling `at_end` on every state that completes the turn. With
+/// `completions` set, a state in the middle of the turn whose completions
+/// the game can count (`count_turn_completions`) adds that count instead of
+/// being walked.
+fn walk_turn<G: Game>(g: &G, ctx: &mut Ctx<'_, G>, completions: bool,
+                      at_end: &mut dyn FnMut(&G, &mut Ctx<'_, G>) -> Walk<u128>) -> Walk<u128> {
+    let mut total = 0;
+    let first = ctx.legal_actions(g);
+    let mut stack: Vec<(G, Vec<Action>, usize)> = vec![(ctx.child(g), first, 0)];
+    while let Some(top) = stack.last_mut() {
+        let Some(&a) = top.1.get(top.2) else {
+            let (s, acts, _) = stack.pop().expect("non-empty");
+            ctx.states.push(s);
+            ctx.actions.push(acts);
+            continue;
+        };
+        top.2 += 1;
+        ctx.tick()?;
+        let mut c = ctx.child(&top.0);
+        c.apply_action(a);
+        if !c.mid_turn() {
+            total += at_end(&c, ctx)?;
+            ctx.states.push(c);
+            continue;
+        }
+        if completions {
+            if let Some(n) = c.count_turn_completions() {
+                total += n;
+                ctx.states.push(c);
+                continue;
+            }
+        }
+        let acts = ctx.legal_actions(&c);
+        stack.push((c, acts, 0));
+    }
+    Ok(total)
+}
+
+/// Move-level perft (bulk-counts the last level with `count_moves`).
+pub fn perft_moves<G: Game>(g: &G, depth: u32) -> u128 {
+    must(try_perft(g, depth, Unit::Move, 1, &NEVER))
+}
+
+/// Action-level perft: `depth` counts complete turns.
+pub fn perft_actions<G: Game>(g: &G, depth: u32) -> u128 {
+    must(try_perft(g, depth, Unit::Action, 1, &NEVER))
+}
+
+/// Move level from a position between turns or in the middle of one (then
+/// the rest of that turn is the first of the `depth` moves).
+fn moves_from<G: Game>(g: &G, depth: u32, ctx: &mut Ctx<'_, G>) -> Walk<u128> {
+    if g.mid_turn() && depth > 0 {
+        return walk_turn(g, ctx, false, &mut |c, ctx| moves_top(c, depth - 1, ctx));
+    }
+    moves_top(g, depth, ctx)
+}
+
+fn moves_top<G: Game>(g: &G, depth: u32, ctx: &mut Ctx<'_, G>) -> Walk<u128> {
+    if g.cheap_undo() && depth > 2 {
+        let mut g = g.clone();
+        return moves_undo(&mut g, depth, ctx);
+    }
+    moves_in(g, depth, ctx)
+}
+
+/// `moves_in` by making and unmaking moves on one state (for games whose
+/// undo is cheaper than a copy).
+fn moves_undo<G: Game>(g: &mut G, depth: u32, ctx: &mut Ctx<'_, G>) -> Walk<u128> {
+    if depth <= 2 || g.is_over() {
+        return moves_in(g, depth, ctx);
+    }
+    ctx.tick()?;
+    let Some(moves) = ctx.legal_moves(g) else {
+        return by_actions(g, depth, ctx);
+    };
+    let mut total = 0;
+    let mut undos: smallvec::SmallVec<[G::Undo; 4]> = smallvec::SmallVec::new();
+    for m in &moves {
+        undos.extend(m.iter().map(|&a| g.apply_action_undoable(a)));
+        let n = moves_undo(g, depth - 1, ctx);
+        while let Some(u) = undos.pop() {
+            g.undo_action(u);
+        }
+        total += n?;
+    }
+    ctx.moves.push(moves);
+    Ok(total)
+}
+
+fn moves_in<G: Game>(g: &G, depth: u32, ctx: &mut Ctx<'_, G>) -> Walk<u128> {
     if depth == 0 {
-        return 1;
+        return Ok(1);
     }
     if g.is_over() {
-        return 0;
+        return Ok(0);
     }
     if depth == 1 {
-        return g.count_moves();
+        return Ok(g.count_moves());
     }
+    ctx.tick()?;
     if depth == 2 && g.single_action_turns() {
-        let mut actions = scratch.actions.pop().unwrap_or_default();
+        let mut actions = ctx.actions.pop().unwrap_or_default();
         let n = count_two_plies(g, &mut actions);
-        scratch.actions.push(actions);
+        ctx.actions.push(actions);
         if let Some(n) = n {
-            return n;
+            return Ok(n);
         }
     }
-    let moves = scratch.legal_moves(g);
-    let mut child = scratch.states.pop().unwrap_or_else(|| g.clone());
+    let Some(moves) = ctx.legal_moves(g) else {
+        return by_actions(g, depth, ctx);
+    };
+    let mut child = ctx.child(g);
     let mut total = 0;
     for m in &moves {
         child.clone_from(g);
         child.play_move(m);
-        total += perft_moves_in(&child, depth - 1, scratch);
+        total += moves_in(&child, depth - 1, ctx)?;
     }
-    scratch.states.push(child);
-    scratch.moves.push(moves);
-    total
+    ctx.states.push(child);
+    ctx.moves.push(moves);
+    Ok(total)
+}
+
+/// A turn with too many moves to list, walked action by action; the
+/// positions after it continue at move level.
+fn by_actions<G: Game>(g: &G, depth: u32, ctx: &mut Ctx<'_, G>) -> Walk<u128> {
+    walk_turn(g, ctx, false, &mut |c, ctx| moves_top(c, depth - 1, ctx))
 }
 
 /// Perft 2 of a position whose moves are single actions, counting the
@@ -122,54 +299,83 @@ fn count_two_plies<G: Game>(g: &G, actions: &mut Vec<Action>) -> Option<u128> {
     Some(total)
 }
 
-/// Action-level perft: `depth` counts complete turns.
-pub fn perft_actions<G: Game>(g: &G, depth: u32) -> u128 {
-    perft_actions_in(g, depth, &mut Vec::new())
-}
-
-fn perft_actions_in<G: Game>(g: &G, depth: u32, scratch: &mut Vec<G>) -> u128 {
+/// Action level from a position between turns or in the middle of one.
+fn actions_in<G: Game>(g: &G, depth: u32, ctx: &mut Ctx<'_, G>) -> Walk<u128> {
     if !g.mid_turn() {
         if depth == 0 {
-            return 1;
+            return Ok(1);
         }
         if g.is_over() {
-            return 0;
+            return Ok(0);
         }
         if depth == 1 && g.single_action_turns() {
-            let mut v = Vec::new();
-            g.legal_actions(&mut v);
-            return v.len() as u128;
+            let v = ctx.legal_actions(g);
+            let n = v.len() as u128;
+            ctx.actions.push(v);
+            return Ok(n);
         }
     }
     if depth == 1 {
         if let Some(n) = g.count_turn_completions() {
-            return n;
+            return Ok(n);
         }
     }
-    let mut actions = Vec::new();
-    g.legal_actions(&mut actions);
-    let mut child = scratch.pop().unwrap_or_else(|| g.clone());
-    let mut total = 0;
-    for &a in &actions {
-        child.clone_from(g);
-        child.apply_action(a);
-        let d = if child.mid_turn() { depth } else { depth - 1 };
-        total += perft_actions_in(&child, d, scratch);
+    walk_turn(g, ctx, depth == 1, &mut |c, ctx| actions_in(c, depth - 1, ctx))
+}
+
+fn walk<G: Game>(g: &G, depth: u32, unit: Unit, stop: &AtomicBool) -> Walk<u128> {
+    let mut ctx = Ctx::new(stop);
+    match unit {
+        Unit::Move => moves_from(g, depth, &mut ctx),
+        Unit::Action => actions_in(g, depth, &mut ctx),
     }
-    scratch.push(child);
-    total
+}
+
+/// Run `f` where a walk of `depth` cannot overflow the stack: on this thread
+/// for shallow walks, else on a thread with a stack sized for `depth`.
+fn with_stack<T: Send>(depth: u32, f: impl FnOnce() -> Walk<T> + Send) -> Walk<T> {
+    if depth <= INLINE_DEPTH {
+        return f();
+    }
+    let size = STACK_BASE + depth as usize * STACK_PER_LEVEL;
+    std::thread::scope(|s| {
+        let h = std::thread::Builder::new()
+            .name("hexcore-perft".into())
+            .stack_size(size)
+            .spawn_scoped(s, f)
+            .map_err(|e| RunError::Threads(format!("could not start a perft thread: {e}")))?;
+        h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+    })
+}
+
+fn check_args(depth: u32, threads: usize) -> Walk<()> {
+    if depth > MAX_DEPTH {
+        return Err(RunError::TooDeep { depth, max: MAX_DEPTH });
+    }
+    if !(1..=crate::parallel::MAX_THREADS).contains(&threads) {
+        return Err(RunError::Threads(format!(
+            "threads must be between 1 and {}, got {threads}",
+            crate::parallel::MAX_THREADS
+        )));
+    }
+    Ok(())
 }
 
 /// The first steps of a perft split: whole moves (move level) or single
-/// actions (action level), each with the subtree count.
-pub fn divide<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize) -> Vec<(String, u128)> {
+/// actions (action level), each with the subtree count. A move-level divide
+/// of a position with more than [`MOVE_LIST_LIMIT`] moves is
+/// `Err(TooManyMoves)`.
+pub fn try_divide<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize, stop: &AtomicBool) -> Walk<Vec<(String, u128)>> {
+    check_args(depth, threads)?;
     if depth == 0 || (g.is_over() && !g.mid_turn()) {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let children: Vec<(String, G, u32)> = match unit {
         Unit::Move => {
             let mut moves: Vec<MoveActions> = Vec::new();
-            let _ = g.legal_moves(u128::MAX, &mut moves);
+            if let Err(count) = g.legal_moves(MOVE_LIST_LIMIT, &mut moves) {
+                return Err(RunError::TooManyMoves { count });
+            }
             moves
                 .iter()
                 .map(|m| {
@@ -192,67 +398,129 @@ pub fn divide<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize) -> Vec<(St
                 .collect()
         }
     };
-    let count = |(name, c, d): &(String, G, u32)| -> (String, u128) {
-        let n = match unit {
-            Unit::Move => perft_moves(c, *d),
-            Unit::Action => perft_actions(c, *d),
-        };
-        (name.clone(), n)
+    let count = |(name, c, d): &(String, G, u32)| -> Walk<(String, u128)> {
+        if stop.load(Ordering::Relaxed) {
+            return Err(RunError::Cancelled);
+        }
+        Ok((name.clone(), walk(c, *d, unit, stop)?))
     };
-    if threads <= 1 {
-        children.iter().map(count).collect()
+    if threads <= 1 || depth > INLINE_DEPTH {
+        with_stack(depth, || children.iter().map(count).collect())
     } else {
-        pool(threads).install(|| children.par_iter().map(count).collect())
+        install(threads, || children.par_iter().map(count).collect())?
     }
 }
 
-/// Perft with the root split across up to `threads` worker threads. Trees
-/// of depth 2 or less are counted on the calling thread: their subtrees are
-/// too small to pay for the split.
-pub fn perft<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize) -> u128 {
-    if threads <= 1 || depth < 3 {
-        return match unit {
-            Unit::Move => perft_moves(g, depth),
-            Unit::Action => perft_actions(g, depth),
-        };
+/// Perft with the root split across up to `threads` worker threads, stopped
+/// by `stop`. Trees of depth 2 or less, and walks deeper than
+/// [`INLINE_DEPTH`], are counted on one thread.
+pub fn try_perft<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize, stop: &AtomicBool) -> Walk<u128> {
+    check_args(depth, threads)?;
+    if threads <= 1 || depth < 3 || depth > INLINE_DEPTH {
+        return with_stack(depth, || walk(g, depth, unit, stop));
     }
     if g.is_over() && !g.mid_turn() {
-        return 0;
+        return Ok(0);
     }
-    if unit == Unit::Move && depth >= 4 {
+    if unit == Unit::Move && depth >= 4 && !g.mid_turn() {
         // Split two levels down: many more, smaller tasks balance the threads
         // (at depth 3 those tasks would be single bulk counts).
-        let mut moves: Vec<MoveActions> = Vec::new();
-        let _ = g.legal_moves(u128::MAX, &mut moves);
-        let mut tasks: Vec<G> = Vec::new();
-        for m in &moves {
-            let mut c = g.clone();
-            c.play_move(m);
-            if c.is_over() {
-                continue;
-            }
-            let mut replies: Vec<MoveActions> = Vec::new();
-            let _ = c.legal_moves(u128::MAX, &mut replies);
-            for r in &replies {
-                let mut cc = c.clone();
-                cc.play_move(r);
-                tasks.push(cc);
-            }
+        if let Some(tasks) = two_level_tasks(g) {
+            return install(threads, || {
+                tasks
+                    .par_iter()
+                    .map(|t| {
+                        if stop.load(Ordering::Relaxed) {
+                            return Err(RunError::Cancelled);
+                        }
+                        walk(t, depth - 2, Unit::Move, stop)
+                    })
+                    .try_reduce(|| 0, |a, b| Ok(a + b))
+            })?;
         }
-        return pool(threads).install(|| tasks.par_iter().map(|t| perft_moves(t, depth - 2)).sum());
     }
-    divide(g, depth, unit, threads).iter().map(|x| x.1).sum()
+    if unit == Unit::Move && g.mid_turn() {
+        return with_stack(depth, || walk(g, depth, unit, stop));
+    }
+    match try_divide(g, depth, unit, threads, stop) {
+        Ok(v) => Ok(v.iter().map(|x| x.1).sum()),
+        // Too many first moves to split by: split by first actions instead.
+        Err(RunError::TooManyMoves { .. }) => split_by_actions(g, depth, threads, stop),
+        Err(e) => Err(e),
+    }
 }
 
-/// A rayon pool with exactly `threads` workers, built once per size and kept.
-pub fn pool(threads: usize) -> std::sync::Arc<rayon::ThreadPool> {
-    use std::collections::HashMap;
-    use std::sync::{Arc, Mutex, OnceLock};
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
-    let threads = threads.max(1);
-    let mut pools = POOLS.get_or_init(|| Mutex::new(HashMap::new())).lock().unwrap_or_else(|e| e.into_inner());
-    pools
-        .entry(threads)
-        .or_insert_with(|| Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool")))
-        .clone()
+/// The positions two whole moves below `g`, or `None` if some position on
+/// the way has too many moves to list.
+fn two_level_tasks<G: Game>(g: &G) -> Option<Vec<G>> {
+    let mut moves: Vec<MoveActions> = Vec::new();
+    g.legal_moves(MOVE_LIST_LIMIT, &mut moves).ok()?;
+    let mut tasks: Vec<G> = Vec::new();
+    let mut replies: Vec<MoveActions> = Vec::new();
+    for m in &moves {
+        let mut c = g.clone();
+        c.play_move(m);
+        if c.is_over() {
+            continue;
+        }
+        replies.clear();
+        c.legal_moves(MOVE_LIST_LIMIT, &mut replies).ok()?;
+        for r in &replies {
+            let mut cc = c.clone();
+            cc.play_move(r);
+            tasks.push(cc);
+        }
+    }
+    Some(tasks)
+}
+
+/// Move-level perft of a position with too many moves to list, split across
+/// threads by its first actions.
+fn split_by_actions<G: Game>(g: &G, depth: u32, threads: usize, stop: &AtomicBool) -> Walk<u128> {
+    let mut acts: Vec<Action> = Vec::new();
+    g.legal_actions(&mut acts);
+    install(threads, || {
+        acts.par_iter()
+            .map(|&a| {
+                if stop.load(Ordering::Relaxed) {
+                    return Err(RunError::Cancelled);
+                }
+                let mut c = g.clone();
+                c.apply_action(a);
+                let d = if c.mid_turn() { depth } else { depth - 1 };
+                walk(&c, d, Unit::Move, stop)
+            })
+            .try_reduce(|| 0, |a, b| Ok(a + b))
+    })?
+}
+
+/// `try_perft` that cannot be stopped; `threads` is clamped to
+/// `1..=MAX_THREADS`, and if the worker threads cannot be started the count
+/// is made on the calling thread.
+///
+/// # Panics
+/// If `depth > MAX_DEPTH` (use [`try_perft`] to get an error instead).
+pub fn perft<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize) -> u128 {
+    let threads = clamp_threads(threads);
+    match try_perft(g, depth, unit, threads, &NEVER) {
+        Err(RunError::Threads(_)) if threads > 1 => must(try_perft(g, depth, unit, 1, &NEVER)),
+        r => must(r),
+    }
+}
+
+/// `try_divide` that cannot be stopped; `threads` as for [`perft`].
+///
+/// # Panics
+/// If `depth > MAX_DEPTH`, or at move level when the position has more than
+/// [`MOVE_LIST_LIMIT`] moves (use [`try_divide`] to get an error instead).
+pub fn divide<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize) -> Vec<(String, u128)> {
+    let threads = clamp_threads(threads);
+    match try_divide(g, depth, unit, threads, &NEVER) {
+        Err(RunError::Threads(_)) if threads > 1 => must(try_divide(g, depth, unit, 1, &NEVER)),
+        r => must(r),
+    }
+}
+
+fn must<T>(r: Walk<T>) -> T {
+    r.unwrap_or_else(|e| panic!("perft: {e}"))
 }

@@ -1,37 +1,30 @@
 //! Seeded random playouts.
 //!
-//! Game `i` of a batch uses its own generator, Xoshiro256++ seeded with
-//! SplitMix64(`seed` + `i`), so results do not depend on the number of
-//! threads. The policy is the game's `random_action` (uniform over the legal
-//! actions unless the game documents otherwise).
+//! Game `i` of a batch uses its own generator, [`rng_for`]`(seed, i)`
+//! (Xoshiro256++ seeded with SplitMix64(`seed` + `i`)), so results do not
+//! depend on the number of threads. The policy is the game's
+//! `random_action` (uniform over the legal actions unless the game
+//! documents otherwise).
+//!
+//! [`playouts_into`] fills a caller's slice with games `first_index..` of a
+//! batch, so a long batch can be run in bounded chunks, and stops early
+//! (with [`RunError::Cancelled`]) when its stop flag is raised; the flag is
+//! read before every game and every few thousand actions.
 
-use rand::SeedableRng;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
 use crate::game::{Game, WinnerMask};
-use crate::perft::pool;
-use crate::zobrist::mix;
+use crate::parallel::{clamp_threads, install, RunError};
+use crate::rng::rng_for;
 
-/// A uniform integer in `0..n` (`n > 0`): Lemire's multiply-and-reject
-/// method, exact and small enough to inline into the playout loops.
-#[inline]
-pub fn below<R: rand::RngCore + ?Sized>(rng: &mut R, n: usize) -> usize {
-    debug_assert!(n > 0);
-    let n = n as u64;
-    let mut m = rng.next_u64() as u128 * n as u128;
-    if (m as u64) < n {
-        // Reject the few low products that would over-represent some values.
-        let t = n.wrapping_neg() % n;
-        while (m as u64) < t {
-            m = rng.next_u64() as u128 * n as u128;
-        }
-    }
-    (m >> 64) as usize
-}
+/// Actions between two reads of the stop flag inside one playout.
+const CHECK_EVERY: u64 = 1 << 14;
 
 /// Outcome of one playout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PlayoutResult {
     /// Complete moves (turns) played.
     pub plies: u64,
@@ -42,17 +35,17 @@ pub struct PlayoutResult {
     pub finished: bool,
 }
 
-/// The generator of game `index` in a batch seeded with `seed`.
-pub fn rng_for(seed: u64, index: u64) -> Xoshiro256PlusPlus {
-    Xoshiro256PlusPlus::seed_from_u64(mix(seed.wrapping_add(index)))
-}
-
 /// Play one game to the end (or `max_plies` moves) from `start`.
 pub fn playout<G: Game>(start: &G, rng: &mut Xoshiro256PlusPlus, max_plies: u64) -> PlayoutResult {
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    playout_until(start, rng, max_plies, &NEVER).expect("never stopped")
+}
+
+fn playout_until<G: Game>(start: &G, rng: &mut Xoshiro256PlusPlus, max_plies: u64, stop: &AtomicBool) -> Result<PlayoutResult, RunError> {
     let mut g = start.clone();
     let mut buf = Vec::new();
     let mut plies = 0;
-    let mut actions = 0;
+    let mut actions = 0u64;
     while plies < max_plies {
         let Some(a) = g.random_action(rng, &mut buf) else { break };
         g.apply_action(a);
@@ -60,16 +53,50 @@ pub fn playout<G: Game>(start: &G, rng: &mut Xoshiro256PlusPlus, max_plies: u64)
         if !g.mid_turn() {
             plies += 1;
         }
+        if actions % CHECK_EVERY == 0 && stop.load(Ordering::Relaxed) {
+            return Err(RunError::Cancelled);
+        }
     }
-    PlayoutResult { plies, actions, winners: g.winner_mask(), finished: g.is_over() }
+    Ok(PlayoutResult { plies, actions, winners: g.winner_mask(), finished: g.is_over() })
 }
 
-/// `n` seeded playouts on `threads` threads; identical for any thread count.
-pub fn playouts<G: Game>(start: &G, n: usize, seed: u64, threads: usize, max_plies: u64) -> Vec<PlayoutResult> {
-    let one = |i: usize| playout(start, &mut rng_for(seed, i as u64), max_plies);
+/// Games `first_index..first_index + out.len()` of the batch seeded with
+/// `seed`, written to `out`, on `threads` threads (`1..=MAX_THREADS`); the
+/// results are the same for any thread count and any chunking. When `stop`
+/// is raised the call returns `Err(Cancelled)` and `out` is partly written.
+pub fn playouts_into<G: Game>(start: &G, seed: u64, first_index: u64, out: &mut [PlayoutResult], threads: usize,
+                              max_plies: u64, stop: &AtomicBool) -> Result<(), RunError> {
+    let one = |(i, r): (usize, &mut PlayoutResult)| -> Result<(), RunError> {
+        if stop.load(Ordering::Relaxed) {
+            return Err(RunError::Cancelled);
+        }
+        let index = first_index.wrapping_add(i as u64);
+        *r = playout_until(start, &mut rng_for(seed, index), max_plies, stop)?;
+        Ok(())
+    };
     if threads <= 1 {
-        (0..n).map(one).collect()
+        out.iter_mut().enumerate().try_for_each(one)
     } else {
-        pool(threads).install(|| (0..n).into_par_iter().map(one).collect())
+        install(threads, || out.par_iter_mut().enumerate().try_for_each(one))?
+    }
+}
+
+/// `n` seeded playouts (games `0..n` of the batch), stopped by `stop`.
+pub fn try_playouts<G: Game>(start: &G, n: usize, seed: u64, threads: usize, max_plies: u64,
+                             stop: &AtomicBool) -> Result<Vec<PlayoutResult>, RunError> {
+    let mut out = vec![PlayoutResult::default(); n];
+    playouts_into(start, seed, 0, &mut out, threads, max_plies, stop)?;
+    Ok(out)
+}
+
+/// `n` seeded playouts on `threads` threads (clamped to `1..=MAX_THREADS`;
+/// on the calling thread if the workers cannot be started); identical for
+/// any thread count.
+pub fn playouts<G: Game>(start: &G, n: usize, seed: u64, threads: usize, max_plies: u64) -> Vec<PlayoutResult> {
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    let threads = clamp_threads(threads);
+    match try_playouts(start, n, seed, threads, max_plies, &NEVER) {
+        Ok(v) => v,
+        Err(_) => try_playouts(start, n, seed, 1, max_plies, &NEVER).expect("never stopped"),
     }
 }

@@ -2,8 +2,7 @@
 
 use std::sync::Arc;
 
-use hexcore_core::board::NO_CELL;
-use hexcore_core::Board;
+use hexcore_core::{Board, NO_CELL};
 use numpy::{PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;

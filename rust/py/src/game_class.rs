@@ -104,8 +104,7 @@ macro_rules! game_class {
                     return Err($crate::errors::error(py, "IllegalMoveError",
                         "a turn is in progress; count_moves() counts whole moves between turns".into(), Some("mid_turn")));
                 }
-                let d = hexcore_core::Game::count_moves_decimal(&self.s.g);
-                py.get_type::<pyo3::types::PyInt>().call1((d,))
+                match hexcore_core::Game::count_moves(&self.s.g) { n if n < u128::MAX => pyo3::IntoPyObjectExt::into_bound_py_any(n, py), _ => pyo3::IntoPyObjectExt::into_bound_py_any(hexcore_core::Game::count_moves_big(&self.s.g), py) }
             }
 
             /// Play a move in the game's notation; raises IllegalMoveError

@@ -2,8 +2,7 @@
 
 use std::sync::Arc;
 
-use hexcore_core::quintun::{Placement, QuintunBoard, MAX_SIZE, MIN_SIZE};
-use hexcore_core::Quintun;
+use hexcore_core::{Quintun, QuintunBoard, QuintunPlacement as Placement, QUINTUN_MAX_SIZE as MAX_SIZE, QUINTUN_MIN_SIZE as MIN_SIZE};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
 

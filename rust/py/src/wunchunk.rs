@@ -1,7 +1,6 @@
 //! `hexcore.Wunchunk`.
 
-use hexcore_core::wunchunk::{Balance, Start};
-use hexcore_core::Wunchunk;
+use hexcore_core::{Wunchunk, WunchunkBalance as Balance, WunchunkStart as Start};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 

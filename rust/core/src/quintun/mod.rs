@@ -41,8 +41,8 @@ use crate::bitset::select64;
 use crate::board::Board;
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
-use crate::playout::below;
-use crate::zobrist;
+use crate::rng::below;
+use crate::zobrist::{self, Kind};
 
 mod board;
 mod notation;
@@ -58,10 +58,6 @@ const KINDS: usize = 6;
 /// The `gap` rule: empty ring cells needed to the nearest neutral, both ways.
 pub const GAP_MIN: u32 = 5;
 
-const KIND_TO_MOVE: u64 = 1;
-const KIND_SWAP: u64 = 2;
-const KIND_PENDING: u64 = 3;
-
 /// Where a NEW neutral may go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement {
@@ -72,18 +68,32 @@ pub enum Placement {
 }
 
 impl Placement {
+    /// `s.parse().ok()`, for callers that want an `Option`.
     pub fn parse(s: &str) -> Option<Placement> {
-        match s {
-            "side" => Some(Placement::Side),
-            "gap" => Some(Placement::Gap),
-            _ => None,
-        }
+        s.parse().ok()
     }
 
     pub fn name(self) -> &'static str {
         match self {
             Placement::Side => "side",
             Placement::Gap => "gap",
+        }
+    }
+}
+
+impl std::fmt::Display for Placement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Placement {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Placement, String> {
+        match s {
+            "side" => Ok(Placement::Side),
+            "gap" => Ok(Placement::Gap),
+            _ => Err(format!("placement must be 'side' or 'gap', got {s:?}")),
         }
     }
 }
@@ -637,12 +647,12 @@ impl Quintun {
 
     #[inline]
     fn full_hash(&self) -> u64 {
-        let mut h = self.hash ^ zobrist::flag(KIND_TO_MOVE, self.to_move as u64);
+        let mut h = self.hash ^ zobrist::flag(Kind::QuintunToMove, self.to_move as u64);
         if self.swap_cell.is_some() {
-            h ^= zobrist::flag(KIND_SWAP, 1);
+            h ^= zobrist::flag(Kind::QuintunSwap, 1);
         }
         if let Some(s) = self.pending {
-            h ^= zobrist::flag(KIND_PENDING, Quintun::neutral_action(s) as u64);
+            h ^= zobrist::flag(Kind::QuintunPending, Quintun::neutral_action(s) as u64);
         }
         h
     }

@@ -1,6 +1,11 @@
-//! Move counting and enumeration: exact counts of the legal moves (with a
-//! small big integer beyond u128) and the move lists behind `legal_moves`.
+//! Move counting and enumeration: exact counts of the legal moves and the
+//! move lists behind `legal_moves`.
+//!
+//! A count is a sum of products of binomials and powers. It is evaluated in
+//! `u128` with overflow checks (the fast path perft uses at every leaf
+//! parent) and, only when that overflows, again in `BigUint`.
 
+use num_bigint::BigUint;
 use smallvec::SmallVec;
 
 use crate::board::Board;
@@ -10,27 +15,36 @@ use super::balance::ChunkJoiner;
 use super::{Phase, Wunchunk};
 
 impl Wunchunk {
-    /// Number of legal moves as a big number.
-    pub(super) fn count_big(&self) -> Big {
+    /// The terms of the number of legal moves (between turns).
+    fn move_terms(&self) -> Terms {
         if self.st.over {
-            return Big::from(0);
+            return Terms { extra: 0, sets: Sets::None };
         }
         match self.st.phase {
-            Phase::Choose => return Big::from(2),
-            Phase::Setup => return Big::from(self.count_setup()),
+            Phase::Choose => return Terms { extra: 2, sets: Sets::None },
+            Phase::Setup => return Terms { extra: self.count_setup(), sets: Sets::None },
             Phase::Play => {}
         }
         let e = self.num_empty as usize;
         let kmax = (self.st.allot as usize).min(e);
         let extra = 1 + self.swap_legal() as u128;
         let n = self.ncol() as u32;
-        let mut total = Big::from(extra);
-        if !self.balance_turn() {
-            total.add(&free_sets(e, kmax, n));
+        let sets = if !self.balance_turn() {
+            Sets::Free { e, kmax, n }
         } else {
-            total.add(&balanced_sets(&self.colour1_sets(kmax, None), e, kmax, n, 1));
-        }
-        total
+            Sets::Balanced { f: self.colour1_sets(kmax, None), e, kmax, n, from: 1 }
+        };
+        Terms { extra, sets }
+    }
+
+    /// Number of legal moves, exact.
+    pub(super) fn count_big(&self) -> BigUint {
+        self.move_terms().exact()
+    }
+
+    /// Number of legal moves, saturating at `u128::MAX`.
+    pub(super) fn count_saturating(&self) -> u128 {
+        self.move_terms().saturating()
     }
 
     /// Ways to finish the turn in progress (placements above the last one,
@@ -49,16 +63,14 @@ impl Wunchunk {
         let r = (self.st.allot - self.st.placed) as usize;
         let kmax = r.min(e);
         let n = self.ncol() as u32;
-        let total = if !self.balance_turn() {
+        let terms = if !self.balance_turn() {
             // END, or k more stones on the cells above
-            let mut t = Big::from(1);
-            t.add(&free_sets(e, kmax, n));
-            t
+            Terms { extra: 1, sets: Sets::Free { e, kmax, n } }
         } else {
             // k = 0 is END, allowed when colour 1 already has one chunk
-            balanced_sets(&self.colour1_sets(kmax, Some(self.st.last as usize)), e, kmax, n, 0)
+            Terms { extra: 0, sets: Sets::Balanced { f: self.colour1_sets(kmax, Some(self.st.last as usize)), e, kmax, n, from: 0 } }
         };
-        total.to_u128()
+        terms.saturating()
     }
 
     /// Open setup: `pass` plus ordered pairs of disjoint adjacent empty pairs.
@@ -222,155 +234,158 @@ fn independent_counts(board: &Board, ones: &[bool], usable: &[bool], t: &[bool],
     out
 }
 
+/// A count: `extra` plus the placement sets.
+struct Terms {
+    extra: u128,
+    sets: Sets,
+}
+
+enum Sets {
+    None,
+    /// [`free_sets`]
+    Free { e: usize, kmax: usize, n: u32 },
+    /// [`balanced_sets`]
+    Balanced { f: Vec<u128>, e: usize, kmax: usize, n: u32, from: usize },
+}
+
+impl Terms {
+    fn eval<T: Exact>(&self) -> Option<T> {
+        let sets = match &self.sets {
+            Sets::None => T::of(0),
+            Sets::Free { e, kmax, n } => free_sets(*e, *kmax, *n)?,
+            Sets::Balanced { f, e, kmax, n, from } => balanced_sets(f, *e, *kmax, *n, *from)?,
+        };
+        sets.add(&T::of(self.extra))
+    }
+
+    fn saturating(&self) -> u128 {
+        self.eval::<u128>().unwrap_or(u128::MAX)
+    }
+
+    fn exact(&self) -> BigUint {
+        match self.eval::<u128>() {
+            Some(n) => BigUint::from(n),
+            None => self.eval::<BigUint>().expect("big integers do not overflow"),
+        }
+    }
+}
+
+/// Exact unsigned arithmetic: `None` on overflow.
+trait Exact: Sized + Clone {
+    fn of(x: u128) -> Self;
+    fn add(self, o: &Self) -> Option<Self>;
+    fn mul(self, o: &Self) -> Option<Self>;
+    fn mul_small(self, m: u32) -> Option<Self>;
+    /// Division by `m`, exact in every use here.
+    fn div_small(self, m: u32) -> Self;
+}
+
+impl Exact for u128 {
+    fn of(x: u128) -> u128 {
+        x
+    }
+    fn add(self, o: &u128) -> Option<u128> {
+        self.checked_add(*o)
+    }
+    fn mul(self, o: &u128) -> Option<u128> {
+        self.checked_mul(*o)
+    }
+    fn mul_small(self, m: u32) -> Option<u128> {
+        self.checked_mul(m as u128)
+    }
+    fn div_small(self, m: u32) -> u128 {
+        self / m as u128
+    }
+}
+
+impl Exact for BigUint {
+    fn of(x: u128) -> BigUint {
+        BigUint::from(x)
+    }
+    fn add(self, o: &BigUint) -> Option<BigUint> {
+        Some(self + o)
+    }
+    fn mul(self, o: &BigUint) -> Option<BigUint> {
+        Some(self * o)
+    }
+    fn mul_small(self, m: u32) -> Option<BigUint> {
+        Some(self * m)
+    }
+    fn div_small(self, m: u32) -> BigUint {
+        self / m
+    }
+}
+
 /// `sum over k = 1..=kmax of C(e, k) n^k`: the sets of 1 to `kmax` stones,
 /// each of `n` colours, on `e` cells.
-fn free_sets(e: usize, kmax: usize, n: u32) -> Big {
-    let mut total = Big::from(0);
-    let mut term = Big::from(1);
+fn free_sets<T: Exact>(e: usize, kmax: usize, n: u32) -> Option<T> {
+    let mut total = T::of(0);
+    let mut term = T::of(1);
     for k in 1..=kmax {
-        term.mul_small((e - k + 1) as u32 * n);
-        term.div_small(k as u32);
-        total.add(&term);
+        // term = C(e, k) n^k; C(e, k-1) (e-k+1) n / k is exact.
+        term = term.mul_small((e - k + 1) as u32 * n)?.div_small(k as u32);
+        total = total.add(&term)?;
     }
-    total
+    Some(total)
 }
 
 /// `sum over k = from..=kmax, j <= k of f[j] C(e - j, k - j) (n - 1)^(k - j)`:
 /// sets of k stones on `e` cells whose j colour-1 stones form one of the
 /// `f[j]` allowed sets, the other k - j stones being of the other `n - 1`
 /// colours.
-fn balanced_sets(f: &[u128], e: usize, kmax: usize, n: u32, from: usize) -> Big {
-    let mut total = Big::from(0);
+fn balanced_sets<T: Exact>(f: &[u128], e: usize, kmax: usize, n: u32, from: usize) -> Option<T> {
+    let mut total = T::of(0);
     for k in from..=kmax {
         for (j, &fj) in f.iter().enumerate().take(k + 1) {
             if fj == 0 {
                 continue;
             }
-            let mut t = Big::from(fj);
-            t.mul_big(&binomial(e - j, k - j));
+            let mut t = T::of(fj).mul(&binomial::<T>(e - j, k - j)?)?;
             for _ in 0..(k - j) {
-                t.mul_small(n - 1);
+                t = t.mul_small(n - 1)?;
             }
-            total.add(&t);
+            total = total.add(&t)?;
         }
     }
-    total
+    Some(total)
 }
 
-fn binomial(n: usize, k: usize) -> Big {
-    let mut b = Big::from(1);
+fn binomial<T: Exact>(n: usize, k: usize) -> Option<T> {
     if k > n {
-        return Big::from(0);
+        return Some(T::of(0));
     }
+    let mut b = T::of(1);
     for i in 0..k {
-        b.mul_small((n - i) as u32);
-        b.div_small((i + 1) as u32);
+        // b = C(n, i) becomes C(n, i + 1): exact.
+        b = b.mul_small((n - i) as u32)?.div_small((i + 1) as u32);
     }
-    b
+    Some(b)
 }
 
-/// A small unsigned big integer (base 2^32 limbs, little endian) for exact
-/// move counts beyond u128.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Big(Vec<u32>);
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl Big {
-    fn from(x: u128) -> Big {
-        let mut v = Vec::new();
-        let mut x = x;
-        while x > 0 {
-            v.push(x as u32);
-            x >>= 32;
-        }
-        Big(v)
-    }
-    fn mul_small(&mut self, m: u32) {
-        let mut carry = 0u64;
-        for d in self.0.iter_mut() {
-            let t = *d as u64 * m as u64 + carry;
-            *d = t as u32;
-            carry = t >> 32;
-        }
-        if carry > 0 {
-            self.0.push(carry as u32);
-        }
-        self.trim();
-    }
-    /// Divide by `m`, returning the remainder.
-    fn div_small(&mut self, m: u32) -> u32 {
-        let mut rem = 0u64;
-        for d in self.0.iter_mut().rev() {
-            let cur = rem << 32 | *d as u64;
-            *d = (cur / m as u64) as u32;
-            rem = cur % m as u64;
-        }
-        self.trim();
-        rem as u32
-    }
-    fn add(&mut self, o: &Big) {
-        if self.0.len() < o.0.len() {
-            self.0.resize(o.0.len(), 0);
-        }
-        let mut carry = 0u64;
-        for i in 0..self.0.len() {
-            let t = self.0[i] as u64 + *o.0.get(i).unwrap_or(&0) as u64 + carry;
-            self.0[i] = t as u32;
-            carry = t >> 32;
-        }
-        if carry > 0 {
-            self.0.push(carry as u32);
-        }
-    }
-    fn mul_big(&mut self, o: &Big) {
-        let mut out = vec![0u32; self.0.len() + o.0.len() + 1];
-        for (i, &a) in self.0.iter().enumerate() {
-            let mut carry = 0u64;
-            for (j, &b) in o.0.iter().enumerate() {
-                let t = out[i + j] as u64 + a as u64 * b as u64 + carry;
-                out[i + j] = t as u32;
-                carry = t >> 32;
-            }
-            let mut k = i + o.0.len();
-            while carry > 0 {
-                let t = out[k] as u64 + carry;
-                out[k] = t as u32;
-                carry = t >> 32;
-                k += 1;
+    #[test]
+    fn u128_and_big_agree() {
+        for (e, kmax, n) in [(0, 0, 2), (10, 3, 2), (61, 6, 4), (120, 40, 4), (200, 60, 4)] {
+            let big: BigUint = free_sets(e, kmax, n).unwrap();
+            match free_sets::<u128>(e, kmax, n) {
+                Some(x) => assert_eq!(BigUint::from(x), big),
+                None => assert!(big > BigUint::from(u128::MAX)),
             }
         }
-        self.0 = out;
-        self.trim();
-    }
-    fn trim(&mut self) {
-        while self.0.last() == Some(&0) {
-            self.0.pop();
+        let f = [1u128, 5, 7, 3];
+        for (e, kmax) in [(20, 3), (100, 30), (150, 50)] {
+            let big: BigUint = balanced_sets(&f, e, kmax, 3, 1).unwrap();
+            match balanced_sets::<u128>(&f, e, kmax, 3, 1) {
+                Some(x) => assert_eq!(BigUint::from(x), big),
+                None => assert!(big > BigUint::from(u128::MAX)),
+            }
         }
-    }
-    pub(super) fn to_u128(&self) -> u128 {
-        if self.0.len() > 4 {
-            return u128::MAX;
-        }
-        self.0.iter().rev().fold(0u128, |acc, &d| acc << 32 | d as u128)
-    }
-    fn is_zero(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-impl std::fmt::Display for Big {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.is_zero() {
-            return f.write_str("0");
-        }
-        let mut x = self.clone();
-        let mut chunks = Vec::new();
-        while !x.is_zero() {
-            chunks.push(x.div_small(1_000_000_000));
-        }
-        let mut s = chunks.pop().expect("non-zero").to_string();
-        for c in chunks.iter().rev() {
-            s.push_str(&format!("{c:09}"));
-        }
-        f.write_str(&s)
+        assert_eq!(binomial::<u128>(10, 3), Some(120));
+        assert_eq!(binomial::<BigUint>(100, 50).unwrap().to_string(), "100891344545564193334812497256");
+        // sum over k=1..3 of C(5,k) 2^k = 10 + 40 + 80
+        assert_eq!(free_sets::<u128>(5, 3, 2), Some(130));
     }
 }

@@ -29,8 +29,8 @@ use crate::bitset::FixedSet;
 use crate::board::Board;
 use crate::game::{uniform_action, Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
-use crate::playout::below;
-use crate::zobrist;
+use crate::rng::below;
+use crate::zobrist::{self, Kind};
 
 mod balance;
 mod count;
@@ -100,14 +100,6 @@ pub struct WunchunkUndo {
     action: Action,
     st: Status,
 }
-
-const KIND_TO_MOVE: u64 = 10;
-const KIND_PHASE: u64 = 11;
-const KIND_PASSES: u64 = 12;
-const KIND_C1: u64 = 13;
-const KIND_SWAP_READY: u64 = 14;
-const KIND_SWAPPED: u64 = 15;
-const KIND_TURN: u64 = 16;
 
 impl Wunchunk {
     fn set_cells(&mut self, cells: &[u8]) {
@@ -338,22 +330,22 @@ impl Wunchunk {
 
     fn full_hash(&self) -> u64 {
         let s = &self.st;
-        let mut h = self.hash ^ zobrist::flag(KIND_TO_MOVE, s.to_move as u64);
-        h ^= zobrist::flag(KIND_PHASE, s.phase as u64);
-        h ^= zobrist::flag(KIND_PASSES, s.passes as u64);
-        h ^= zobrist::flag(KIND_C1, s.c1_turns as u64);
+        let mut h = self.hash ^ zobrist::flag(Kind::WunchunkToMove, s.to_move as u64);
+        h ^= zobrist::flag(Kind::WunchunkPhase, s.phase as u64);
+        h ^= zobrist::flag(Kind::WunchunkPasses, s.passes as u64);
+        h ^= zobrist::flag(Kind::WunchunkColour1Turns, s.c1_turns as u64);
         if s.swap_ready {
-            h ^= zobrist::flag(KIND_SWAP_READY, 1);
+            h ^= zobrist::flag(Kind::WunchunkSwapReady, 1);
         }
         if s.swapped {
-            h ^= zobrist::flag(KIND_SWAPPED, 1);
+            h ^= zobrist::flag(Kind::WunchunkSwapped, 1);
         }
         if s.over {
-            h ^= zobrist::flag(KIND_PHASE, 99);
+            h ^= zobrist::flag(Kind::WunchunkPhase, 99);
         }
         if s.placed > 0 {
             let turn = (s.placed as u64) << 32 | (s.last as u64) << 16 | s.allot as u64;
-            h ^= zobrist::flag(KIND_TURN, turn);
+            h ^= zobrist::flag(Kind::WunchunkTurn, turn);
         }
         h
     }
@@ -606,7 +598,7 @@ impl Game for Wunchunk {
     }
 
     fn count_moves(&self) -> u128 {
-        self.count_big().to_u128()
+        self.count_saturating()
     }
 
     fn count_turn_completions(&self) -> Option<u128> {
@@ -616,8 +608,8 @@ impl Game for Wunchunk {
         Some(self.count_completions())
     }
 
-    fn count_moves_decimal(&self) -> String {
-        self.count_big().to_string()
+    fn count_moves_big(&self) -> num_bigint::BigUint {
+        self.count_big()
     }
 
     fn parse_move(&self, text: &str) -> Result<MoveActions, MoveError> {

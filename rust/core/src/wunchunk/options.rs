@@ -1,13 +1,14 @@
 //! Wunchunk's options: the start and balance variants, their checks (the
 //! constructors) and Abstract Play's start layouts.
 
+use std::fmt;
+use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 
 use crate::board::Board;
 use crate::groups::Groups;
 
 use super::{Cells, Phase, Status, Wunchunk};
-
 
 /// How the game starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -29,22 +30,39 @@ pub enum Balance {
 }
 
 impl Start {
+    /// The option's name (`"standard"`, `"open"`), as in spec strings.
     pub fn name(self) -> &'static str {
         match self {
             Start::Standard => "standard",
             Start::Open => "open",
         }
     }
+
+    /// `s.parse().ok()`, for callers that want an `Option`.
     pub fn parse(s: &str) -> Option<Start> {
+        s.parse().ok()
+    }
+}
+
+impl fmt::Display for Start {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Start {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Start, String> {
         match s {
-            "standard" => Some(Start::Standard),
-            "open" => Some(Start::Open),
-            _ => None,
+            "standard" => Ok(Start::Standard),
+            "open" => Ok(Start::Open),
+            _ => Err(format!("start must be 'standard' or 'open', got {s:?}")),
         }
     }
 }
 
 impl Balance {
+    /// The option's name (`"ap"`, `"pie"`, `"none"`), as in spec strings.
     pub fn name(self) -> &'static str {
         match self {
             Balance::Ap => "ap",
@@ -52,16 +70,30 @@ impl Balance {
             Balance::None => "none",
         }
     }
+
+    /// `s.parse().ok()`, for callers that want an `Option`.
     pub fn parse(s: &str) -> Option<Balance> {
-        match s {
-            "ap" => Some(Balance::Ap),
-            "pie" => Some(Balance::Pie),
-            "none" => Some(Balance::None),
-            _ => None,
-        }
+        s.parse().ok()
     }
 }
 
+impl fmt::Display for Balance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Balance {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Balance, String> {
+        match s {
+            "ap" => Ok(Balance::Ap),
+            "pie" => Ok(Balance::Pie),
+            "none" => Ok(Balance::None),
+            _ => Err(format!("balance must be 'ap', 'pie' or 'none', got {s:?}")),
+        }
+    }
+}
 
 /// Abstract Play's start layouts; 3 and 4 players on side 7 reuse the side-8 labels.
 fn start_layout(players: usize, size: usize) -> &'static [(&'static str, u8)] {

@@ -1,0 +1,203 @@
+//! A conformance harness every game runs (after OpenSpiel's basic tests):
+//! random games checked step by step against the `Game` contract.
+//!
+//! * undo restores the state exactly (cells, player to move, hash, legal
+//!   actions, turn state) after a whole game is unwound;
+//! * `is_legal_action` agrees with `legal_actions` for every action id;
+//! * `count_moves` equals the length of `legal_moves`, and
+//!   `count_turn_completions` the number of action sequences that finish the
+//!   turn, when small enough to enumerate;
+//! * `legal_moves` are exactly the action sequences that complete a turn,
+//!   each made of legal actions;
+//! * the hash depends on the position only: a copy rebuilt by replaying the
+//!   actions has the same `zobrist()`.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use crate::board::Board;
+use crate::game::{Action, Game, MoveActions};
+use crate::rng::{below, rng_for};
+use crate::{Churn, Quintun, QuintunPlacement, Wunchunk, WunchunkBalance, WunchunkStart};
+
+/// Sequences above this many are not enumerated.
+const ENUM_LIMIT: u128 = 3_000;
+
+#[derive(Debug, PartialEq)]
+struct Snapshot {
+    cells: Vec<i8>,
+    to_move: usize,
+    hash: u64,
+    mid_turn: bool,
+    over: bool,
+    actions: Vec<Action>,
+}
+
+fn snapshot<G: Game>(g: &G) -> Snapshot {
+    let mut actions = Vec::new();
+    g.legal_actions(&mut actions);
+    actions.sort_unstable();
+    Snapshot {
+        cells: (0..g.board().num_cells()).map(|c| g.cell_value(c)).collect(),
+        to_move: g.to_move(),
+        hash: g.zobrist(),
+        mid_turn: g.mid_turn(),
+        over: g.is_over(),
+        actions,
+    }
+}
+
+/// Every action sequence finishing the turn of `g`, up to `limit` of them
+/// (`None` above).
+fn completions<G: Game>(g: &G, limit: usize) -> Option<BTreeSet<Vec<Action>>> {
+    fn go<G: Game>(g: &G, cur: &mut Vec<Action>, out: &mut BTreeSet<Vec<Action>>, limit: usize) -> bool {
+        let mut acts = Vec::new();
+        g.legal_actions(&mut acts);
+        for a in acts {
+            let mut c = g.clone();
+            c.apply_action(a);
+            cur.push(a);
+            let ok = if c.mid_turn() {
+                go(&c, cur, out, limit)
+            } else {
+                out.insert(cur.clone());
+                out.len() <= limit
+            };
+            cur.pop();
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+    let mut out = BTreeSet::new();
+    go(g, &mut Vec::new(), &mut out, limit).then_some(out)
+}
+
+/// Checks of one position.
+fn check_position<G: Game>(g: &G, what: &str, check_all_ids: bool) {
+    let mut legal = Vec::new();
+    g.legal_actions(&mut legal);
+    let set: BTreeSet<Action> = legal.iter().copied().collect();
+    assert_eq!(set.len(), legal.len(), "{what}: duplicate legal actions");
+    assert!(legal.iter().all(|&a| (a as usize) < g.num_actions()), "{what}: action out of range");
+    let mut buf = Vec::new();
+    if check_all_ids {
+        for a in 0..g.num_actions() as Action {
+            assert_eq!(g.is_legal_action(a, &mut buf), set.contains(&a), "{what}: is_legal_action({a})");
+        }
+    }
+    if g.is_over() && !g.mid_turn() {
+        assert!(legal.is_empty(), "{what}: legal actions in a finished game");
+        return;
+    }
+    assert!(!legal.is_empty(), "{what}: no legal action in a live game");
+    if let Some(n) = g.count_turn_completions() {
+        if n <= ENUM_LIMIT {
+            let walked = completions(g, ENUM_LIMIT as usize).expect("within the limit");
+            assert_eq!(n, walked.len() as u128, "{what}: count_turn_completions");
+        }
+    }
+    if g.mid_turn() {
+        return;
+    }
+    let count = g.count_moves();
+    assert_eq!(g.count_moves_big(), count.into(), "{what}: count_moves_big");
+    if count > ENUM_LIMIT {
+        return;
+    }
+    let mut moves: Vec<MoveActions> = Vec::new();
+    g.legal_moves(u128::MAX, &mut moves).expect("unbounded");
+    assert_eq!(moves.len() as u128, count, "{what}: count_moves vs legal_moves");
+    let listed: BTreeSet<Vec<Action>> = moves.iter().map(|m| m.to_vec()).collect();
+    assert_eq!(listed.len(), moves.len(), "{what}: duplicate moves");
+    let walked = completions(g, ENUM_LIMIT as usize).expect("within the limit");
+    assert_eq!(listed, walked, "{what}: legal_moves vs action sequences");
+    for m in moves.iter().take(20) {
+        let text = g.format_move(m);
+        assert_eq!(g.parse_move(&text).as_deref().ok(), Some(&m[..]), "{what}: parse(format({m:?}))");
+    }
+}
+
+/// `games` random games from `start`: every position checked, every game
+/// unwound with undo and compared with the snapshots taken on the way.
+pub(crate) fn conformance<G: Game>(start: &G, games: u64, max_actions: usize) {
+    let name = start.spec();
+    for i in 0..games {
+        let mut rng = rng_for(0xC0FFEE, i);
+        let mut g = start.clone();
+        let mut snaps = vec![snapshot(&g)];
+        let mut undos = Vec::new();
+        let mut played = Vec::new();
+        let mut buf = Vec::new();
+        while played.len() < max_actions {
+            let what = format!("{name} game {i} after {played:?}");
+            check_position(&g, &what, played.len() % 7 == 0);
+            buf.clear();
+            g.legal_actions(&mut buf);
+            if buf.is_empty() {
+                break;
+            }
+            let a = buf[below(&mut rng, buf.len())];
+            undos.push(g.apply_action_undoable(a));
+            played.push(a);
+            snaps.push(snapshot(&g));
+        }
+        // The same actions on a fresh copy, without undo records.
+        let mut replay = start.clone();
+        for &a in &played {
+            replay.apply_action(a);
+        }
+        assert_eq!(snapshot(&replay), snapshot(&g), "{name} game {i}: apply vs apply_undoable");
+        while let Some(u) = undos.pop() {
+            snaps.pop();
+            g.undo_action(u);
+            played.pop();
+            assert_eq!(snapshot(&g), *snaps.last().unwrap(), "{name} game {i}: undo back to {played:?}");
+        }
+    }
+}
+
+fn churn(board: Board, pie: bool) -> Churn {
+    Churn::new(Arc::new(board), pie)
+}
+
+#[test]
+fn churn_conforms() {
+    for pie in [true, false] {
+        conformance(&churn(Board::hexhex(2).unwrap(), pie), 20, 400);
+        conformance(&churn(Board::hexhex(3).unwrap(), pie), 10, 400);
+        conformance(&churn(Board::hexhex(4).unwrap(), pie), 3, 300);
+        conformance(&churn(Board::from_sides([3, 4, 3, 4, 3, 4]).unwrap(), pie), 3, 300);
+    }
+}
+
+#[test]
+fn wunchunk_conforms() {
+    use WunchunkBalance as B;
+    use WunchunkStart as S;
+    for (size, players, start, balance, games) in [
+        (5, 2, S::Standard, B::Ap, 6),
+        (5, 2, S::Standard, B::Pie, 4),
+        (5, 2, S::Standard, B::None, 4),
+        (5, 2, S::Open, B::Ap, 4),
+        (5, 2, S::Open, B::Pie, 3),
+        (6, 2, S::Standard, B::Ap, 2),
+        (7, 3, S::Standard, B::Ap, 2),
+        (7, 4, S::Standard, B::Ap, 2),
+    ] {
+        conformance(&Wunchunk::new(size, players, start, balance).unwrap(), games, 200);
+    }
+}
+
+#[test]
+fn quintun_conforms() {
+    for (size, placement, swap, games) in [
+        (4, QuintunPlacement::Side, true, 6),
+        (4, QuintunPlacement::Gap, false, 6),
+        (5, QuintunPlacement::Gap, true, 3),
+        (7, QuintunPlacement::Side, true, 2),
+    ] {
+        conformance(&Quintun::new(size, placement, swap).unwrap(), games, 400);
+    }
+}
