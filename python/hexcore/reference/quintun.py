@@ -312,7 +312,7 @@ class Quintun:
     @staticmethod
     def _colour(letter: str, text: str) -> int:
         if letter not in COLOURS:
-            raise IllegalMove("syntax", f"{text!r}: neutral colours are A..E, not {letter!r}")
+            raise IllegalMove("bad_colour", f"{text!r}: neutral colours are A..E, not {letter!r}")
         return COLOURS.index(letter) + 1
 
     def parse_move(self, text: str) -> Move:
