@@ -62,3 +62,27 @@ def test_python_loop(benchmark, name, spec, games):
             g.apply_action(g.legal_actions()[0])
 
     benchmark(run)
+
+
+def _churn_at(ply):
+    g = hc.Churn(size=64)
+    rng = random.Random(1)
+    while g.ply < ply and not g.is_over:
+        legal = g.legal_actions()
+        g.apply_action(int(legal[rng.randrange(len(legal))]))
+    return g
+
+
+@pytest.mark.parametrize("ply", [10, 10_000])
+def test_copy(benchmark, ply):
+    """copy() shares the history: the same cost at ply 10 and ply 10,000."""
+    benchmark.group = "copy"
+    g = _churn_at(ply)
+    benchmark.extra_info["ply"] = g.ply
+    benchmark(g.copy)
+
+
+def test_board_access(benchmark):
+    benchmark.group = "board"
+    g = hc.Quintun(size=7)
+    benchmark(lambda: g.board)
