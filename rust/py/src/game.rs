@@ -384,10 +384,11 @@ impl PyGame {
         }
         let empty = cls.call((), Some(&ctor))?;
         let empty = empty.cast::<PyGame>()?;
-        let (board, text_value): (Arc<hexcore_core::Board>, fn(&str) -> Option<i64>) = {
+        type TextValue = fn(&str) -> Option<i64>;
+        let (board, text_value): (Arc<hexcore_core::Board>, TextValue) = {
             let g = borrow_game(empty)?;
             let board = Arc::new(dispatch!(&g.any, s => s.g.board().clone()));
-            let text_value: fn(&str) -> Option<i64> = match &g.any {
+            let text_value: TextValue = match &g.any {
                 AnyGame::Quintun(_) => crate::quintun::neutral_value,
                 _ => |_| None,
             };

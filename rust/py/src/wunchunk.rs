@@ -116,7 +116,7 @@ impl PyWunchunk {
     /// The colour each seat plays: {seat: colour}.
     #[getter]
     fn seat_colour<'py>(slf: PyRef<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
-        let pairs: Vec<(usize, usize)> = game(&slf, |g| (1..=g.players()).map(|seat| (seat, g.seat_colour(seat) as usize)).collect())?;
+        let pairs: Vec<(usize, usize)> = game(&slf, |g| (1..=g.players()).map(|seat| (seat, g.seat_colour(seat))).collect())?;
         let d = PyDict::new(slf.py());
         for (seat, colour) in pairs {
             d.set_item(seat, colour)?;
