@@ -20,3 +20,33 @@ def test_workload(benchmark, workload):
     amounts = benchmark.pedantic(job, rounds=rounds, iterations=1)
     for (suffix, unit), amount in zip(workload.measures, amounts):
         benchmark.extra_info[(suffix.strip() or unit.split("/")[0])] = amount
+
+
+def _churn_at(ply):
+    import random
+
+    import hexcore as hc
+
+    g = hc.Churn(size=64)
+    rng = random.Random(1)
+    while g.ply < ply and not g.is_over:
+        legal = g.legal_actions()
+        g.apply_action(int(legal[rng.randrange(len(legal))]))
+    return g
+
+
+@pytest.mark.parametrize("ply", [10, 10_000])
+def test_copy(benchmark, ply):
+    """copy() shares the history: the same cost at ply 10 and ply 10,000."""
+    benchmark.group = "copy"
+    g = _churn_at(ply)
+    benchmark.extra_info["ply"] = g.ply
+    benchmark(g.copy)
+
+
+def test_board_access(benchmark):
+    import hexcore as hc
+
+    benchmark.group = "board"
+    g = hc.Quintun(size=7)
+    benchmark(lambda: g.board)

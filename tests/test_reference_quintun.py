@@ -234,7 +234,7 @@ def test_rejection_reasons():
     assert reason(g, "j5") == "unknown_cell"  # no cell there in the doubled-column layout
     assert reason(g, "j0") == "syntax"
     assert reason(g, "Bi1") == "wrong_new_colour"
-    assert reason(g, "Fi1") == "syntax"
+    assert reason(g, "Fi1") == "bad_colour"
     assert reason(g, "hello!") == "syntax"
     assert reason(g, "") == "syntax"
     assert reason(g, "swap") == "swap_not_allowed"

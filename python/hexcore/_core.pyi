@@ -1,5 +1,5 @@
 """Type stubs of the native module ``hexcore._core``."""
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union, final
+from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, TypeVar, Union, final
 
 from typing_extensions import Self, disjoint_base
 
@@ -7,9 +7,40 @@ import numpy as np
 import numpy.typing as npt
 
 __version__: str
-__all__ = ["Board", "Churn", "Quintun", "Wunchunk", "__version__"]
+__all__ = ["Board", "Churn", "Quintun", "Reason", "Wunchunk", "_Game", "__version__", "_reason_codes"]
 
 _G = TypeVar("_G", bound="_Game")
+
+Reason = Literal[
+    "syntax",
+    "unknown_cell",
+    "bad_colour",
+    "game_over",
+    "action_out_of_range",
+    "illegal_action",
+    "mid_turn",
+    "occupied",
+    "swap_not_allowed",
+    "isolation",
+    "smallest_group",
+    "too_many_stones",
+    "more_than_empty",
+    "duplicate_cell",
+    "open_setup",
+    "open_choice",
+    "balance",
+    "extend_same_cell",
+    "stone_on_ring",
+    "wrong_new_colour",
+    "placement_side",
+    "placement_gap",
+    "extend_absent_colour",
+    "extend_splits_colour",
+    "neutral_in_interior",
+]
+"""Every ``IllegalMoveError.reason`` code the engine raises (``_reason_codes()`` at runtime)."""
+
+def _reason_codes() -> List[str]: ...
 
 @final
 class Board:
@@ -44,8 +75,9 @@ class Board:
     def grid_pos(self, i: int) -> Tuple[int, int]: ...
     def diagram(self, marks: Optional[str] = ...) -> str: ...
 
+@disjoint_base
 class _Game:
-    """Methods every game class has (not a runtime base class)."""
+    """The base class of every game: the methods they share."""
 
     @property
     def spec(self) -> str: ...
@@ -93,23 +125,19 @@ class _Game:
     def replay(cls: type[_G], moves: Union[str, Sequence[str]], **options: Any) -> _G: ...
     def _repr_svg_(self) -> str: ...
     def _setup(self) -> Optional[Tuple[List[int], int, Dict[str, int]]]: ...
-    @classmethod
-    def _from_cells(cls: type[_G], cells: Sequence[int], to_move: int, **options: Any) -> _G: ...
     def _perft(self, depth: int, unit: str = ..., threads: int = ..., divide: bool = ...) -> Union[int, List[Tuple[str, int]]]: ...
     def _playouts(self, n: int, seed: int = ..., threads: int = ..., max_plies: int = ...) -> Tuple[
         npt.NDArray[np.uint64], npt.NDArray[np.uint64], npt.NDArray[np.uint8], npt.NDArray[np.bool_]]: ...
     def __hash__(self) -> int: ...
     def __eq__(self, other: object, /) -> bool: ...
 
-@disjoint_base
 class Churn(_Game):
     def __new__(cls, size: Optional[int] = ..., *, sides: Optional[Sequence[int]] = ..., board: Optional[str] = ...,
-                 pie: bool = ...) -> Self: ...
+                 pie: Optional[bool] = ...) -> Self: ...
     @property
     def pie(self) -> bool: ...
     def scores(self) -> Tuple[int, int]: ...
 
-@disjoint_base
 class Quintun(_Game):
     """Quintun; moves and the board's cell labels in the record notation
     (``j4``, ``Ai1``, ``Akm1``, ``Ag1,Af2``, ``swap``)."""
@@ -125,7 +153,6 @@ class Quintun(_Game):
     def scores(self) -> Tuple[int, int]: ...
     def count_by_kind(self) -> Dict[str, int]: ...
 
-@disjoint_base
 class Wunchunk(_Game):
     def __new__(cls, size: Optional[int] = ..., players: Optional[int] = ..., start: Optional[str] = ...,
                  balance: Optional[str] = ...) -> Self: ...

@@ -6,7 +6,10 @@ never panics into Python.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+    from ._core import Reason
 
 
 class HexcoreError(Exception):
@@ -17,13 +20,16 @@ class IllegalMoveError(HexcoreError, ValueError):
     """A move or action that the rules do not allow here.
 
     ``reason`` is a short machine-readable code (``"occupied"``,
-    ``"isolation"``, ``"balance"``, ...); the message says it in words. A
-    failed ``play`` or ``apply_action`` leaves the game unchanged.
+    ``"isolation"``, ``"balance"``, ...; every code is listed by
+    ``hexcore._core.Reason``); the message says it in words. A failed
+    ``play`` or ``apply_action`` leaves the game unchanged.
     """
 
-    def __init__(self, message: str, reason: Optional[str] = None) -> None:
+    reason: Reason
+
+    def __init__(self, message: str, reason: Optional[Reason] = None) -> None:
         super().__init__(message)
-        self.reason = reason or "illegal"
+        self.reason = reason or "illegal_action"
 
 
 class NotationError(IllegalMoveError):

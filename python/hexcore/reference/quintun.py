@@ -306,7 +306,7 @@ class Quintun:
     @staticmethod
     def _colour(letter: str, text: str) -> int:
         if letter not in COLOURS:
-            raise IllegalMove(f"{text!r}: neutral colours are A..E, not {letter!r}", "syntax")
+            raise IllegalMove(f"{text!r}: neutral colours are A..E, not {letter!r}", "bad_colour")
         return COLOURS.index(letter) + 1
 
     def parse_move(self, text: str) -> Move:

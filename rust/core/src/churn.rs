@@ -253,16 +253,16 @@ impl Churn {
 
     /// A position from cell colours (0 empty, 1 red, 2 blue) and the player
     /// to move. A set-up position never offers the pie swap.
-    pub fn from_cells(board: Arc<Board>, pie: bool, cells: &[u8], to_move: u8) -> Result<Churn, String> {
+    pub fn from_cells(board: Arc<Board>, pie: bool, cells: &[u8], to_move: u8) -> Result<Churn, crate::game::OptionsError> {
         let n = board.num_cells();
         if cells.len() != n {
-            return Err(format!("expected {n} cells, got {}", cells.len()));
+            return Err(crate::game::OptionsError::new("position", format!("expected {n} cells, got {}", cells.len())));
         }
         if let Some(c) = cells.iter().find(|&&c| c > 2) {
-            return Err(format!("cell value {c} is not 0, 1 or 2"));
+            return Err(crate::game::OptionsError::new("position", format!("cell value {c} is not 0, 1 or 2")));
         }
         if !(1..=2).contains(&to_move) {
-            return Err(format!("to_move must be 1 or 2, got {to_move}"));
+            return Err(crate::game::OptionsError::new("to_move", format!("to_move must be 1 or 2, got {to_move}")));
         }
         let mut g = Churn::new(board, pie);
         for (cell, &c) in cells.iter().enumerate() {
@@ -538,13 +538,13 @@ impl Churn {
     fn cell_error(&self, cell: usize) -> Option<MoveError> {
         let label = self.board.label(cell);
         if self.groups.colour(cell) != 0 {
-            return Some(MoveError::new("occupied", format!("cell {label} is occupied")));
+            return Some(MoveError::new(crate::game::Reason::Occupied, format!("cell {label} is occupied")));
         }
         let k = self.to_move as usize - 1;
         if !self.iso[k].is_empty() {
             if !self.iso[k].contains(cell) {
                 return Some(MoveError::new(
-                    "isolation",
+                    crate::game::Reason::Isolation,
                     format!("{label} touches a friendly stone, but an isolated placement is available (isolation rule)"),
                 ));
             }
@@ -556,7 +556,7 @@ impl Churn {
             let s = self.formed_size(cell);
             let best = self.formed_size(v[0] as usize);
             return Some(MoveError::new(
-                "smallest_group",
+                crate::game::Reason::SmallestGroup,
                 format!("{label} would form a group of {s}, but a group of {best} is possible (smallest-group rule)"),
             ));
         }
@@ -717,7 +717,7 @@ impl Game for Churn {
         true
     }
 
-    fn is_legal_action(&self, action: Action, buf: &mut Vec<Action>) -> bool {
+    fn is_legal_action(&self, action: Action) -> bool {
         let n = self.board.num_cells();
         if self.over || action as usize > n {
             return false;
@@ -729,8 +729,8 @@ impl Game for Churn {
         if !self.iso[k].is_empty() {
             return self.iso[k].contains(action as usize);
         }
-        buf.clear();
-        self.legal_cells(buf);
+        let mut buf = Vec::new();
+        self.legal_cells(&mut buf);
         buf.contains(&action)
     }
 
@@ -828,7 +828,7 @@ impl Game for Churn {
     fn parse_move(&self, text: &str) -> Result<MoveActions, MoveError> {
         let t = text.trim().to_ascii_lowercase();
         if self.over {
-            return Err(MoveError::new("game_over", format!("the game is over; {t:?} cannot be played")));
+            return Err(MoveError::new(crate::game::Reason::GameOver, format!("the game is over; {t:?} cannot be played")));
         }
         if t == "swap" {
             if self.swap_available() {
@@ -839,13 +839,13 @@ impl Game for Churn {
             } else {
                 "swap is only allowed as Blue's first move"
             };
-            return Err(MoveError::new("swap_not_allowed", format!("swap is not allowed here: {why}")));
+            return Err(MoveError::new(crate::game::Reason::SwapNotAllowed, format!("swap is not allowed here: {why}")));
         }
         let cell = self.board.index(&t).ok_or_else(|| {
             if t.is_empty() {
-                MoveError::new("syntax", "empty move")
+                MoveError::new(crate::game::Reason::Syntax, "empty move")
             } else {
-                MoveError::new("unknown_cell", format!("{t:?} is not a cell of this board"))
+                MoveError::new(crate::game::Reason::UnknownCell, format!("{t:?} is not a cell of this board"))
             }
         })?;
         match self.cell_error(cell) {

@@ -26,16 +26,115 @@ pub type Action = u32;
 /// The actions of one move.
 pub type MoveActions = SmallVec<[Action; 4]>;
 
+/// How a rejected move is classified: text that names no possible move of
+/// this game, a move the rules forbid here, or any move after the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    Notation,
+    Illegal,
+    GameOver,
+}
+
+macro_rules! reasons {
+    ($($(#[$doc:meta])* $variant:ident = $code:literal, $kind:ident;)*) => {
+        /// Why a move or action was rejected. `code()` is the stable
+        /// machine-readable name (Python's `IllegalMoveError.reason`).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Reason {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Reason {
+            /// Every reason, in declaration order.
+            pub const ALL: &'static [Reason] = &[$(Reason::$variant,)*];
+
+            pub fn code(self) -> &'static str {
+                match self {
+                    $(Reason::$variant => $code,)*
+                }
+            }
+
+            pub fn kind(self) -> ErrorKind {
+                match self {
+                    $(Reason::$variant => ErrorKind::$kind,)*
+                }
+            }
+        }
+    };
+}
+
+reasons! {
+    /// The text is not a move in the game's notation.
+    Syntax = "syntax", Notation;
+    /// A cell label that is not on this board.
+    UnknownCell = "unknown_cell", Notation;
+    /// A colour that does not exist in this game (Wunchunk `3e1` with two
+    /// players, Quintun `Fi1`).
+    BadColour = "bad_colour", Notation;
+    /// Any move or action after the end.
+    GameOver = "game_over", GameOver;
+    /// An action id outside `0..num_actions()`.
+    ActionOutOfRange = "action_out_of_range", Illegal;
+    /// An in-range action id that is not legal now.
+    IllegalAction = "illegal_action", Illegal;
+    /// A whole move asked for while a multi-action turn is in progress.
+    MidTurn = "mid_turn", Illegal;
+    Occupied = "occupied", Illegal;
+    SwapNotAllowed = "swap_not_allowed", Illegal;
+    /// Churn: a stone that must join an isolated group elsewhere.
+    Isolation = "isolation", Illegal;
+    /// Churn: a stone that does not grow a smallest group.
+    SmallestGroup = "smallest_group", Illegal;
+    /// Wunchunk: more stones than the allotment.
+    TooManyStones = "too_many_stones", Illegal;
+    /// Wunchunk: more stones than empty cells.
+    MoreThanEmpty = "more_than_empty", Illegal;
+    /// Wunchunk: one cell twice in a move.
+    DuplicateCell = "duplicate_cell", Illegal;
+    /// Wunchunk: the open setup's two-and-two adjacent stones.
+    OpenSetup = "open_setup", Illegal;
+    /// Wunchunk: the choice after the open setup.
+    OpenChoice = "open_choice", Illegal;
+    /// Wunchunk: the balance rule.
+    Balance = "balance", Illegal;
+    /// Quintun: both EXTEND stones on one cell.
+    ExtendSameCell = "extend_same_cell", Illegal;
+    /// Quintun: a player stone on a ring cell.
+    StoneOnRing = "stone_on_ring", Illegal;
+    /// Quintun: a NEW neutral of a colour that is not the next one.
+    WrongNewColour = "wrong_new_colour", Illegal;
+    /// Quintun: a NEW neutral off the sides the `side` placement allows.
+    PlacementSide = "placement_side", Illegal;
+    /// Quintun: a NEW neutral without the gaps the `gap` placement needs.
+    PlacementGap = "placement_gap", Illegal;
+    /// Quintun: EXTEND of a colour not on the board.
+    ExtendAbsentColour = "extend_absent_colour", Illegal;
+    /// Quintun: EXTEND that would split a colour's block.
+    ExtendSplitsColour = "extend_splits_colour", Illegal;
+    /// Quintun: a neutral stone on an interior cell.
+    NeutralInInterior = "neutral_in_interior", Illegal;
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
 /// A rejected move: a machine-readable `reason` and a readable message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveError {
-    pub reason: &'static str,
+    pub reason: Reason,
     pub message: String,
 }
 
 impl MoveError {
-    pub fn new(reason: &'static str, message: impl Into<String>) -> MoveError {
+    pub fn new(reason: Reason, message: impl Into<String>) -> MoveError {
         MoveError { reason, message: message.into() }
+    }
+
+    pub fn kind(&self) -> ErrorKind {
+        self.reason.kind()
     }
 }
 
@@ -46,6 +145,28 @@ impl fmt::Display for MoveError {
 }
 
 impl std::error::Error for MoveError {}
+
+/// Invalid constructor options or set-up position: the offending argument
+/// (as the Python constructor names it) and a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionsError {
+    pub argument: &'static str,
+    pub message: String,
+}
+
+impl OptionsError {
+    pub fn new(argument: &'static str, message: impl Into<String>) -> OptionsError {
+        OptionsError { argument, message: message.into() }
+    }
+}
+
+impl fmt::Display for OptionsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for OptionsError {}
 
 /// Bit `k-1` set for each winning player `k`.
 pub type WinnerMask = u8;
@@ -89,10 +210,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn undo_action(&mut self, undo: Self::Undo);
     /// An action's text; like `format_move`, independent of the position.
     fn action_to_string(&self, action: Action) -> String;
-    /// Whether `action` is legal now (default: look it up in `legal_actions`).
-    fn is_legal_action(&self, action: Action, buf: &mut Vec<Action>) -> bool {
-        buf.clear();
-        self.legal_actions(buf);
+    /// Whether `action` (below `num_actions()`) is legal now (default: look
+    /// it up in `legal_actions`).
+    fn is_legal_action(&self, action: Action) -> bool {
+        let mut buf = Vec::new();
+        self.legal_actions(&mut buf);
         buf.contains(&action)
     }
     /// True when, in this state, every legal action completes the turn
@@ -153,6 +275,51 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// the position), so histories can be formatted after the fact.
     fn format_move(&self, actions: &[Action]) -> String;
 
+    // ---- checked entry points ----
+    /// Check an action id from outside (any integer): in range, the game not
+    /// over, legal now. Returns it as an [`Action`].
+    fn check_action(&self, action: i64) -> Result<Action, MoveError> {
+        let n = self.num_actions();
+        if action < 0 || action as u64 >= n as u64 {
+            return Err(MoveError::new(Reason::ActionOutOfRange, format!("action {action} is out of range 0..{n}")));
+        }
+        let a = action as Action;
+        if self.is_over() && !self.mid_turn() {
+            return Err(MoveError::new(Reason::GameOver, format!("the game is over; action {a} cannot be applied")));
+        }
+        if !self.is_legal_action(a) {
+            return Err(MoveError::new(
+                Reason::IllegalAction,
+                format!("action {a} ({}) is not legal here", self.action_to_string(a)),
+            ));
+        }
+        Ok(a)
+    }
+    /// Check a whole move in the game's notation: between turns, parsed and
+    /// legal. Returns its canonical actions.
+    fn check_move(&self, text: &str) -> Result<MoveActions, MoveError> {
+        if self.mid_turn() {
+            return Err(MoveError::new(
+                Reason::MidTurn,
+                "a turn is in progress; finish it with apply_action() or undo() it before play()",
+            ));
+        }
+        self.parse_move(text)
+    }
+    /// Play a move given as text after checking it; on error the state is
+    /// unchanged.
+    fn try_play(&mut self, text: &str) -> Result<MoveActions, MoveError> {
+        let acts = self.check_move(text)?;
+        self.play_move(&acts);
+        Ok(acts)
+    }
+    /// Apply an action id after checking it; on error the state is unchanged.
+    fn try_apply(&mut self, action: i64) -> Result<(), MoveError> {
+        let a = self.check_action(action)?;
+        self.apply_action(a);
+        Ok(())
+    }
+
     // ---- views ----
     /// Observation planes (C, H, W) on the board's axial grid.
     fn observation_shape(&self) -> [usize; 3];
@@ -171,5 +338,58 @@ pub fn uniform_action<G: Game + ?Sized, R: Rng>(g: &G, rng: &mut R, buf: &mut Ve
         None
     } else {
         Some(buf[below(rng, buf.len())])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Churn, Quintun, Wunchunk};
+
+    #[test]
+    fn reason_codes_are_distinct_snake_case() {
+        let codes: Vec<&str> = Reason::ALL.iter().map(|r| r.code()).collect();
+        let mut sorted = codes.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), codes.len());
+        assert!(codes.iter().all(|c| c.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')));
+        assert_eq!(Reason::Syntax.kind(), ErrorKind::Notation);
+        assert_eq!(Reason::GameOver.kind(), ErrorKind::GameOver);
+        assert_eq!(Reason::Occupied.kind(), ErrorKind::Illegal);
+    }
+
+    /// The same mistake is the same reason in every game: a colour that does
+    /// not exist is `bad_colour`, a notation error.
+    #[test]
+    fn unknown_colour_is_a_notation_error() {
+        let w = Wunchunk::new(6, 2, crate::wunchunk::Start::Standard, crate::wunchunk::Balance::Ap).unwrap();
+        let q = Quintun::new(7, crate::quintun::Placement::Side, true).unwrap();
+        for e in [w.parse_move("3e1").unwrap_err(), q.parse_move("Fi1").unwrap_err()] {
+            assert_eq!(e.reason, Reason::BadColour);
+            assert_eq!(e.kind(), ErrorKind::Notation);
+        }
+    }
+
+    #[test]
+    fn checked_entry_points_leave_the_state_alone() {
+        let mut g = Churn::new(std::sync::Arc::new(crate::Board::hexhex(3).unwrap()), true);
+        let n = g.num_actions() as i64;
+        assert_eq!(g.try_apply(-1).unwrap_err().reason, Reason::ActionOutOfRange);
+        assert_eq!(g.try_apply(n).unwrap_err().reason, Reason::ActionOutOfRange);
+        assert_eq!(g.try_apply(n - 1).unwrap_err().reason, Reason::IllegalAction); // swap at the start
+        assert_eq!(g.try_play("zz9").unwrap_err().kind(), ErrorKind::Notation);
+        assert_eq!(g.zobrist(), Churn::new(std::sync::Arc::new(crate::Board::hexhex(3).unwrap()), true).zobrist());
+        let acts = g.try_play("c3").unwrap();
+        assert_eq!(acts.len(), 1);
+        assert_eq!(g.try_play("c3").unwrap_err().reason, Reason::Occupied);
+        g.try_apply(0).unwrap();
+
+        let mut w = Wunchunk::new(6, 2, crate::wunchunk::Start::Open, crate::wunchunk::Balance::Ap).unwrap();
+        let mut legal = Vec::new();
+        w.legal_actions(&mut legal);
+        w.try_apply(legal[0] as i64).unwrap();
+        assert!(w.mid_turn());
+        assert_eq!(w.try_play("pass").unwrap_err().reason, Reason::MidTurn);
     }
 }

@@ -66,7 +66,7 @@ mod zobrist;
 
 pub use board::{row_name, Board, BoardError, MAX_CELLS, NAMED_BOARDS, NO_CELL};
 pub use churn::{Churn, ChurnUndo};
-pub use game::{uniform_action, winners_of, Action, Game, MoveActions, MoveError, WinnerMask};
+pub use game::{uniform_action, winners_of, Action, ErrorKind, Game, MoveActions, MoveError, OptionsError, Reason, WinnerMask};
 pub use groups::Groups;
 pub use parallel::{pool, RunError, MAX_THREADS, POOL_CACHE};
 pub use perft::{divide, perft, perft_actions, perft_moves, try_divide, try_perft, Unit, MAX_DEPTH, MOVE_LIST_LIMIT};

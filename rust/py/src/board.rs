@@ -25,42 +25,13 @@ impl PyBoard {
     }
 }
 
-/// Build a board from the constructor arguments every game shares.
-pub fn make_board(size: Option<Int>, sides: Option<Vec<Int>>, board: Option<&str>, default: usize) -> PyResult<Arc<Board>> {
-    let size = size.map(|x| x.0);
-    let sides: Option<Vec<i64>> = sides.map(|v| v.into_iter().map(|x| x.0).collect());
-    let given = size.is_some() as u8 + sides.is_some() as u8 + board.is_some() as u8;
-    if given > 1 {
-        return Err(value_error("give only one of size, sides and board"));
-    }
-    let b = if let Some(name) = board {
-        Board::named(name).map_err(|e| value_error(format!("board: {e}")))?
-    } else if let Some(s) = sides {
-        if s.len() != 6 {
-            return Err(value_error(format!("sides: expected six side lengths, got {}", s.len())));
-        }
-        if s.iter().any(|&x| x < 0) {
-            return Err(value_error(format!("sides: lengths must be positive, got {s:?}")));
-        }
-        let arr = [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize, s[4] as usize, s[5] as usize];
-        Board::from_sides(arr).map_err(|e| value_error(e.to_string()))?
-    } else {
-        let n = size.unwrap_or(default as i64);
-        if !(2..=64).contains(&n) {
-            return Err(value_error(format!("size must be between 2 and 64, got {n}")));
-        }
-        Board::hexhex(n as usize).map_err(|e| value_error(e.to_string()))?
-    };
-    Ok(Arc::new(b))
-}
-
 #[pymethods]
 impl PyBoard {
     /// `Board(size=n)`, `Board(sides=(s1..s6))` or `Board(board="limping-34")`.
     #[new]
     #[pyo3(signature = (size=None, *, sides=None, board=None))]
-    fn new(size: Option<Int>, sides: Option<Vec<Int>>, board: Option<&str>) -> PyResult<Self> {
-        Ok(PyBoard { inner: make_board(size, sides, board, 3)? })
+    fn new(size: Option<&Bound<'_, PyAny>>, sides: Option<&Bound<'_, PyAny>>, board: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        Ok(PyBoard { inner: crate::options::board(size, sides, board, 3)? })
     }
 
     #[getter]
@@ -93,10 +64,11 @@ impl PyBoard {
         self.inner.labels().to_vec()
     }
 
-    fn index(&self, py: Python<'_>, label: &str) -> PyResult<usize> {
+    fn index(&self, py: Python<'_>, label: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let label = crate::errors::lossy_str(label, "a cell label")?;
         self.inner
             .index(&label.trim().to_ascii_lowercase())
-            .ok_or_else(|| error(py, "NotationError", format!("{label:?} is not a cell of this board"), Some("unknown_cell")))
+            .ok_or_else(|| error(py, "NotationError", format!("{label:?} is not a cell of this board"), Some(hexcore_core::Reason::UnknownCell.code())))
     }
 
     fn axial(&self, i: Int) -> PyResult<(i32, i32)> {
@@ -177,8 +149,10 @@ impl PyBoard {
         Ok(self.inner.diagram(|c| chars[c]))
     }
 
+    /// Same shape and same cell labels.
     fn __eq__(&self, other: &Self) -> bool {
-        self.inner.side_lengths() == other.inner.side_lengths()
+        Arc::ptr_eq(&self.inner, &other.inner)
+            || (self.inner.side_lengths() == other.inner.side_lengths() && self.inner.labels() == other.inner.labels())
     }
 
     fn __hash__(&self) -> u64 {

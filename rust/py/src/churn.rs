@@ -3,48 +3,59 @@
 use hexcore_core::Churn;
 use pyo3::prelude::*;
 
-use crate::board::make_board;
-use crate::errors::{value_error, Int};
-use crate::game_class;
+use crate::errors::{options_error, Int};
+use crate::game::{wrap, AnyGame, PyGame};
+use crate::session::Session;
 
-game_class!(PyChurn, Churn, "Churn");
+#[pyclass(name = "Churn", module = "hexcore._core", extends = PyGame, subclass)]
+pub struct PyChurn;
+
+fn game<R>(slf: &PyRef<'_, PyChurn>, f: impl FnOnce(&Churn) -> R) -> PyResult<R> {
+    match &slf.as_super().any {
+        AnyGame::Churn(s) => Ok(f(&s.g)),
+        _ => Err(pyo3::exceptions::PyTypeError::new_err("not a Churn game")),
+    }
+}
 
 #[pymethods]
 impl PyChurn {
     /// `Churn(size=3)`, `Churn(sides=(3,4,3,4,3,4))` or `Churn(board="limping-34")`;
     /// `pie=False` turns the pie rule off.
     #[new]
-    #[pyo3(signature = (size=None, *, sides=None, board=None, pie=true))]
-    fn new(size: Option<Int>, sides: Option<Vec<Int>>, board: Option<&str>, pie: bool) -> PyResult<Self> {
-        let b = make_board(size, sides, board, 3)?;
-        Ok(PyChurn::wrap(Churn::new(b, pie), None))
+    #[pyo3(signature = (size=None, *, sides=None, board=None, pie=None))]
+    fn new(size: Option<&Bound<'_, PyAny>>, sides: Option<&Bound<'_, PyAny>>, board: Option<&Bound<'_, PyAny>>,
+           pie: Option<&Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
+        let (b, pie) = crate::options::churn(size, sides, board, pie)?;
+        let g = PyGame::new(AnyGame::Churn(Session::new(Churn::new(b, pie), None)));
+        Ok(PyClassInitializer::from(g).add_subclass(PyChurn))
     }
 
     /// A position from cell values (0 empty, 1 red, 2 blue) in cell order.
     #[staticmethod]
-    #[pyo3(signature = (cells, to_move, *, size=None, sides=None, board=None, pie=true))]
-    fn _from_cells(cells: Vec<Int>, to_move: Int, size: Option<Int>, sides: Option<Vec<Int>>, board: Option<&str>, pie: bool) -> PyResult<Self> {
+    #[pyo3(signature = (cells, to_move, *, size=None, sides=None, board=None, pie=None))]
+    fn _from_cells(py: Python<'_>, cells: Vec<Int>, to_move: Int, size: Option<&Bound<'_, PyAny>>, sides: Option<&Bound<'_, PyAny>>,
+                   board: Option<&Bound<'_, PyAny>>, pie: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let (b, pie) = crate::options::churn(size, sides, board, pie)?;
         let to_move = to_move.0;
-        let cells: Vec<i64> = cells.into_iter().map(|c| c.0).collect();
-        let b = make_board(size, sides, board, 3)?;
+        let cells = crate::errors::small_cells(&cells)?;
         if !(1..=2).contains(&to_move) {
-            return Err(value_error(format!("to_move must be 1 or 2, got {to_move}")));
+            return Err(crate::errors::value_error(format!("to_move must be 1 or 2, got {to_move}")));
         }
         if let Some(v) = cells.iter().find(|&&v| !(0..=2).contains(&v)) {
-            return Err(value_error(format!("cell value {v} is not 0 (empty), 1 (red) or 2 (blue)")));
+            return Err(crate::errors::value_error(format!("position: cell value {v} is not 0 (empty), 1 (red) or 2 (blue)")));
         }
         let raw: Vec<u8> = cells.iter().map(|&v| v as u8).collect();
-        let g = Churn::from_cells(b, pie, &raw, to_move as u8).map_err(value_error)?;
-        Ok(PyChurn::wrap(g, Some((cells.iter().map(|&v| v as i8).collect(), to_move as usize, Vec::new()))))
+        let g = Churn::from_cells(b, pie, &raw, to_move as u8).map_err(options_error)?;
+        wrap(py, PyGame::new(AnyGame::Churn(Session::new(g, Some((cells, to_move as usize, Vec::new()))))))
     }
 
     #[getter]
-    fn pie(&self) -> bool {
-        self.s.g.pie()
+    fn pie(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        game(&slf, |g| g.pie())
     }
 
     /// Stones on the board: (red, blue).
-    fn scores(&self) -> (u32, u32) {
-        self.s.g.stone_counts()
+    fn scores(slf: PyRef<'_, Self>) -> PyResult<(u32, u32)> {
+        game(&slf, |g| g.stone_counts())
     }
 }

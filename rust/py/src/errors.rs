@@ -1,5 +1,6 @@
 //! Raising the package's Python exceptions (defined in `hexcore/errors.py`).
 
+use hexcore_core::{ErrorKind, OptionsError, Reason};
 use hexcore_core::MoveError;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -18,15 +19,31 @@ pub fn error(py: Python<'_>, name: &str, message: String, reason: Option<&str>) 
     made.unwrap_or_else(|_| PyValueError::new_err(message))
 }
 
-/// The exception for a rejected move: `NotationError` for text that does not
-/// name a move, `GameOverError` after the end, `IllegalMoveError` otherwise.
+/// The exception for a rejected move, by the reason's kind:
+/// `NotationError` for text that names no move of this game,
+/// `GameOverError` after the end, `IllegalMoveError` otherwise.
 pub fn move_error(py: Python<'_>, e: MoveError) -> PyErr {
-    let class = match e.reason {
-        "syntax" | "unknown_cell" => "NotationError",
-        "game_over" => "GameOverError",
-        _ => "IllegalMoveError",
+    let class = match e.kind() {
+        ErrorKind::Notation => "NotationError",
+        ErrorKind::GameOver => "GameOverError",
+        ErrorKind::Illegal => "IllegalMoveError",
     };
-    error(py, class, e.message, Some(e.reason))
+    error(py, class, e.message, Some(e.reason.code()))
+}
+
+/// A ValueError for invalid options; the message names the argument.
+pub fn options_error(e: OptionsError) -> PyErr {
+    if e.message.starts_with(e.argument) {
+        value_error(e.message)
+    } else {
+        value_error(format!("{}: {}", e.argument, e.message))
+    }
+}
+
+/// An IllegalMoveError with reason `mid_turn` for whole-move calls made
+/// while a turn is in progress.
+pub fn mid_turn_error(py: Python<'_>, what: &str) -> PyErr {
+    error(py, "IllegalMoveError", format!("a turn is in progress; {what}"), Some(Reason::MidTurn.code()))
 }
 
 pub fn value_error(msg: impl Into<String>) -> PyErr {
@@ -44,7 +61,7 @@ pub fn action_id(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<i64> {
             py,
             "IllegalMoveError",
             format!("action {obj} is out of range"),
-            Some("action_out_of_range"),
+            Some(Reason::ActionOutOfRange.code()),
         )),
         Err(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
             "action ids are integers, got {}",
@@ -103,4 +120,16 @@ pub fn small_cells(cells: &[Int]) -> PyResult<Vec<i8>> {
         .iter()
         .map(|c| i8::try_from(c.0).map_err(|_| value_error(format!("cell value {} is out of range", c.0))))
         .collect()
+}
+
+/// A str argument as Rust text; lone surrogates become U+FFFD (so they read
+/// as unknown text rather than raising UnicodeEncodeError).
+pub fn lossy_str(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    let s = obj.cast::<pyo3::types::PyString>().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "{what} must be a str, got {}",
+            obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+        ))
+    })?;
+    Ok(s.to_string_lossy().into_owned())
 }

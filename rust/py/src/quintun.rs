@@ -2,36 +2,31 @@
 
 use std::sync::Arc;
 
-use hexcore_core::{Quintun, QuintunBoard, QuintunPlacement as Placement, QUINTUN_MAX_SIZE as MAX_SIZE, QUINTUN_MIN_SIZE as MIN_SIZE};
+use hexcore_core::{Quintun, QuintunBoard};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyString};
+use pyo3::types::PyDict;
 
-use crate::errors::value_error;
-use crate::game_class;
+use crate::errors::{options_error, value_error, Int};
+use crate::game::{wrap, AnyGame, PyGame};
+use crate::session::Session;
 
-game_class!(PyQuintun, Quintun, "Quintun");
+#[pyclass(name = "Quintun", module = "hexcore._core", extends = PyGame, subclass)]
+pub struct PyQuintun;
 
-/// Check the constructor options the way the reference does: ValueError
-/// naming the argument.
-fn options(size: &Bound<'_, PyAny>, placement: &Bound<'_, PyAny>, swap: &Bound<'_, PyAny>) -> PyResult<(usize, Placement, bool)> {
-    let bad_size = || value_error(format!("size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {size}"));
-    if size.is_instance_of::<PyBool>() {
-        return Err(bad_size());
+fn game<R>(slf: &PyRef<'_, PyQuintun>, f: impl FnOnce(&Quintun) -> R) -> PyResult<R> {
+    match &slf.as_super().any {
+        AnyGame::Quintun(s) => Ok(f(&s.g)),
+        _ => Err(pyo3::exceptions::PyTypeError::new_err("not a Quintun game")),
     }
-    let n: i64 = size.extract().map_err(|_| bad_size())?;
-    if !(MIN_SIZE as i64..=MAX_SIZE as i64).contains(&n) {
-        return Err(bad_size());
+}
+
+/// A neutral stone written as its colour letter in `from_position`
+/// ("A".."E" -> -1..-5).
+pub fn neutral_value(text: &str) -> Option<i64> {
+    match text.trim().to_ascii_uppercase().as_bytes() {
+        [c @ b'A'..=b'E'] => Some(-((c - b'A') as i64 + 1)),
+        _ => None,
     }
-    let bad_placement = || value_error(format!("placement must be 'side' or 'gap', got {placement}"));
-    if !placement.is_instance_of::<PyString>() {
-        return Err(bad_placement());
-    }
-    let p: String = placement.extract()?;
-    let p = Placement::parse(&p).ok_or_else(bad_placement)?;
-    if !swap.is_instance_of::<PyBool>() {
-        return Err(value_error(format!("swap must be True or False, got {swap}")));
-    }
-    Ok((n as usize, p, swap.extract()?))
 }
 
 fn geometry(n: usize) -> PyResult<Arc<QuintunBoard>> {
@@ -46,69 +41,58 @@ impl PyQuintun {
     /// ways, when possible); `swap` is the pie rule.
     #[new]
     #[pyo3(signature = (size=None, placement=None, swap=None))]
-    fn new(py: Python<'_>, size: Option<Bound<'_, PyAny>>, placement: Option<Bound<'_, PyAny>>, swap: Option<Bound<'_, PyAny>>) -> PyResult<Self> {
-        let size = size.unwrap_or_else(|| 7i64.into_pyobject(py).expect("int").into_any());
-        let placement = placement.unwrap_or_else(|| PyString::new(py, "side").into_any());
-        let swap = swap.unwrap_or_else(|| PyBool::new(py, true).to_owned().into_any());
-        let (n, p, s) = options(&size, &placement, &swap)?;
-        Ok(PyQuintun::wrap(Quintun::with_geometry(geometry(n)?, p, s), None))
+    fn new(size: Option<&Bound<'_, PyAny>>, placement: Option<&Bound<'_, PyAny>>, swap: Option<&Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
+        let (n, p, s) = crate::options::quintun(size, placement, swap)?;
+        let g = PyGame::new(AnyGame::Quintun(Session::new(Quintun::with_geometry(geometry(n)?, p, s), None)));
+        Ok(PyClassInitializer::from(g).add_subclass(PyQuintun))
     }
 
     /// A position from cell values in cell order (0 empty, 1 Black, 2 White,
     /// -1..-5 neutral A..E); no swap is offered.
     #[staticmethod]
     #[pyo3(signature = (cells, to_move, size=None, placement=None, swap=None))]
-    fn _from_cells(
-        py: Python<'_>,
-        cells: Vec<crate::errors::Int>,
-        to_move: crate::errors::Int,
-        size: Option<Bound<'_, PyAny>>,
-        placement: Option<Bound<'_, PyAny>>,
-        swap: Option<Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let size = size.unwrap_or_else(|| 7i64.into_pyobject(py).expect("int").into_any());
-        let placement = placement.unwrap_or_else(|| PyString::new(py, "side").into_any());
-        let swap = swap.unwrap_or_else(|| PyBool::new(py, true).to_owned().into_any());
-        let (n, p, s) = options(&size, &placement, &swap)?;
+    fn _from_cells(py: Python<'_>, cells: Vec<Int>, to_move: Int, size: Option<&Bound<'_, PyAny>>, placement: Option<&Bound<'_, PyAny>>,
+                   swap: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let (n, p, s) = crate::options::quintun(size, placement, swap)?;
         let to_move = to_move.0;
         let cells = crate::errors::small_cells(&cells)?;
         if !(1..=2).contains(&to_move) {
             return Err(value_error(format!("to_move must be 1 or 2, got {to_move}")));
         }
-        let g = Quintun::from_cells(geometry(n)?, p, s, &cells, to_move as u8).map_err(|e| value_error(format!("position: {e}")))?;
-        Ok(PyQuintun::wrap(g, Some((cells, to_move as usize, Vec::new()))))
+        let g = Quintun::from_cells(geometry(n)?, p, s, &cells, to_move as u8).map_err(options_error)?;
+        wrap(py, PyGame::new(AnyGame::Quintun(Session::new(g, Some((cells, to_move as usize, Vec::new()))))))
     }
 
     #[getter]
-    fn size(&self) -> usize {
-        self.s.g.size()
+    fn size(slf: PyRef<'_, Self>) -> PyResult<usize> {
+        game(&slf, |g| g.size())
     }
 
     #[getter]
-    fn placement(&self) -> &'static str {
-        self.s.g.placement().name()
+    fn placement(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
+        game(&slf, |g| g.placement().name())
     }
 
     #[getter]
-    fn swap(&self) -> bool {
-        self.s.g.swap_rule()
+    fn swap(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        game(&slf, |g| g.swap_rule())
     }
 
     /// Whether (Black, White) meet a win condition now.
-    fn qualified(&self) -> (bool, bool) {
-        self.s.g.qualified()
+    fn qualified(slf: PyRef<'_, Self>) -> PyResult<(bool, bool)> {
+        game(&slf, |g| g.qualified())
     }
 
     /// Per player (Black, White): the most neutral colours one of its groups
     /// touches (a group with four, or two groups with three, win).
-    fn scores(&self) -> (u32, u32) {
-        self.s.g.best_colours()
+    fn scores(slf: PyRef<'_, Self>) -> PyResult<(u32, u32)> {
+        game(&slf, |g| g.best_colours())
     }
 
     /// Legal moves by kind: `{"stone": .., "new": .., "extend": .., "swap": ..}`.
-    fn count_by_kind<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let (a, b, c, d) = self.s.g.count_by_kind();
-        let out = PyDict::new(py);
+    fn count_by_kind<'py>(slf: PyRef<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        let (a, b, c, d) = game(&slf, |g| g.count_by_kind())?;
+        let out = PyDict::new(slf.py());
         out.set_item("stone", a)?;
         out.set_item("new", b)?;
         out.set_item("extend", c)?;

@@ -1,68 +1,41 @@
 //! `hexcore.Wunchunk`.
 
-use hexcore_core::{Wunchunk, WunchunkBalance as Balance, WunchunkStart as Start};
+use hexcore_core::Wunchunk;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::value_error;
-use crate::game_class;
+use crate::errors::{options_error, value_error};
+use crate::game::{wrap, AnyGame, PyGame};
+use crate::options::wunchunk as build;
+use crate::session::Session;
 
-game_class!(PyWunchunk, Wunchunk, "Wunchunk", setup_keys = ["colour1_turns", "passes"]);
+#[pyclass(name = "Wunchunk", module = "hexcore._core", extends = PyGame, subclass)]
+pub struct PyWunchunk;
 
-/// An int option, with a ValueError naming it otherwise.
-fn int_option(name: &str, v: &Bound<'_, PyAny>) -> PyResult<i64> {
-    if v.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(value_error(format!("{name} must be an int, got {v}")));
+fn game<R>(slf: &PyRef<'_, PyWunchunk>, f: impl FnOnce(&Wunchunk) -> R) -> PyResult<R> {
+    match &slf.as_super().any {
+        AnyGame::Wunchunk(s) => Ok(f(&s.g)),
+        _ => Err(pyo3::exceptions::PyTypeError::new_err("not a Wunchunk game")),
     }
-    v.extract::<i64>().map_err(|_| value_error(format!("{name} must be an int, got {}", v.repr().map(|r| r.to_string()).unwrap_or_default())))
-}
-
-fn str_option(name: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
-    v.extract::<String>().map_err(|_| value_error(format!("{name} must be a string, got {}", v.repr().map(|r| r.to_string()).unwrap_or_default())))
-}
-
-fn build(size: Option<&Bound<'_, PyAny>>, players: Option<&Bound<'_, PyAny>>, start: Option<&Bound<'_, PyAny>>,
-         balance: Option<&Bound<'_, PyAny>>) -> PyResult<(usize, usize, Start, Balance)> {
-    let players = match players {
-        Some(p) if !p.is_none() => int_option("players", p)?,
-        _ => 2,
-    };
-    if !(2..=4).contains(&players) {
-        return Err(value_error(format!("players must be 2, 3 or 4, got {players}")));
-    }
-    let size = match size {
-        Some(s) if !s.is_none() => int_option("size", s)?,
-        _ => if players == 2 { 6 } else { 8 },
-    };
-    if !(5..=8).contains(&size) {
-        return Err(value_error(format!("size must be between 5 and 8, got {size}")));
-    }
-    let start_s = match start {
-        Some(s) if !s.is_none() => str_option("start", s)?,
-        _ => "standard".into(),
-    };
-    let start = Start::parse(&start_s).ok_or_else(|| value_error(format!("start must be 'standard' or 'open', got {start_s:?}")))?;
-    let balance_s = match balance {
-        Some(s) if !s.is_none() => str_option("balance", s)?,
-        _ => "ap".into(),
-    };
-    let balance = Balance::parse(&balance_s)
-        .ok_or_else(|| value_error(format!("balance must be 'ap', 'pie' or 'none', got {balance_s:?}")))?;
-    Ok((size as usize, players as usize, start, balance))
 }
 
 #[pymethods]
 impl PyWunchunk {
+    #[classattr]
+    fn _setup_keys() -> Vec<&'static str> {
+        vec!["colour1_turns", "passes"]
+    }
+
     /// `Wunchunk(size=6, players=2, start="standard", balance="ap")`; size
     /// 5-8 for two players, 7-8 (default 8) for three or four; `start="open"`
     /// and `balance="pie"` need two players.
     #[new]
     #[pyo3(signature = (size=None, players=None, start=None, balance=None))]
     fn new(size: Option<&Bound<'_, PyAny>>, players: Option<&Bound<'_, PyAny>>, start: Option<&Bound<'_, PyAny>>,
-           balance: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+           balance: Option<&Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
         let (size, players, start, balance) = build(size, players, start, balance)?;
-        let g = Wunchunk::new(size, players, start, balance).map_err(|(_, msg)| value_error(msg))?;
-        Ok(PyWunchunk::wrap(g, None))
+        let g = Wunchunk::new(size, players, start, balance).map_err(options_error)?;
+        Ok(PyClassInitializer::from(PyGame::new(AnyGame::Wunchunk(Session::new(g, None)))).add_subclass(PyWunchunk))
     }
 
     /// A position from cell values (0 empty, k colour k) in cell order, in
@@ -74,9 +47,9 @@ impl PyWunchunk {
     #[pyo3(signature = (cells, to_move, size=None, players=None, start=None, balance=None, colour1_turns=crate::errors::Int(2),
                         passes=crate::errors::Int(0)))]
     #[allow(clippy::too_many_arguments)]
-    fn _from_cells(cells: Vec<crate::errors::Int>, to_move: crate::errors::Int, size: Option<&Bound<'_, PyAny>>, players: Option<&Bound<'_, PyAny>>,
+    fn _from_cells(py: Python<'_>, cells: Vec<crate::errors::Int>, to_move: crate::errors::Int, size: Option<&Bound<'_, PyAny>>, players: Option<&Bound<'_, PyAny>>,
                    start: Option<&Bound<'_, PyAny>>, balance: Option<&Bound<'_, PyAny>>, colour1_turns: crate::errors::Int,
-                   passes: crate::errors::Int) -> PyResult<Self> {
+                   passes: crate::errors::Int) -> PyResult<Py<PyAny>> {
         let (size, players, start, balance) = build(size, players, start, balance)?;
         let to_move = to_move.0;
         let cells = crate::errors::small_cells(&cells)?;
@@ -95,7 +68,7 @@ impl PyWunchunk {
         }
         let raw: Vec<u8> = cells.iter().map(|&v| v as u8).collect();
         let g = Wunchunk::from_cells_with_turns(size, players, start, balance, &raw, to_move as usize, c1.min(2) as u8, passes as u8)
-            .map_err(|(_, msg)| value_error(msg))?;
+            .map_err(options_error)?;
         let mut extra = Vec::new();
         if c1 < 2 {
             extra.push(("colour1_turns", c1));
@@ -103,61 +76,62 @@ impl PyWunchunk {
         if passes != 0 {
             extra.push(("passes", passes));
         }
-        Ok(PyWunchunk::wrap(g, Some((cells, to_move as usize, extra))))
+        wrap(py, PyGame::new(AnyGame::Wunchunk(Session::new(g, Some((cells, to_move as usize, extra))))))
     }
 
     #[getter]
-    fn size(&self) -> usize {
-        self.s.g.size()
+    fn size(slf: PyRef<'_, Self>) -> PyResult<usize> {
+        game(&slf, |g| g.size())
     }
 
     #[getter]
-    fn players(&self) -> usize {
-        self.s.g.players()
+    fn players(slf: PyRef<'_, Self>) -> PyResult<usize> {
+        game(&slf, |g| g.players())
     }
 
     #[getter]
-    fn start(&self) -> &'static str {
-        self.s.g.start().name()
+    fn start(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
+        game(&slf, |g| g.start().name())
     }
 
     #[getter]
     #[pyo3(name = "balance")]
-    fn balance_name(&self) -> &'static str {
-        self.s.g.balance().name()
+    fn balance_name(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
+        game(&slf, |g| g.balance().name())
     }
 
     /// Stones the mover may place this turn (chunks of the mover's own colour
     /// at the start of the turn; 4 in the open setup).
     #[getter]
-    fn allotment(&self) -> usize {
-        self.s.g.allotment()
+    fn allotment(slf: PyRef<'_, Self>) -> PyResult<usize> {
+        game(&slf, |g| g.allotment())
     }
 
     /// True on the turn the balance rule checks (colour 1's second regular turn).
     #[getter]
-    fn balance_turn(&self) -> bool {
-        self.s.g.balance_turn()
+    fn balance_turn(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        game(&slf, |g| g.balance_turn())
     }
 
     /// The colour each seat plays: {seat: colour}.
     #[getter]
-    fn seat_colour<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        for seat in 1..=self.s.g.players() {
-            d.set_item(seat, self.s.g.seat_colour(seat))?;
+    fn seat_colour<'py>(slf: PyRef<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        let pairs: Vec<(usize, usize)> = game(&slf, |g| (1..=g.players()).map(|seat| (seat, g.seat_colour(seat))).collect())?;
+        let d = PyDict::new(slf.py());
+        for (seat, colour) in pairs {
+            d.set_item(seat, colour)?;
         }
         Ok(d)
     }
 
     /// Per seat: `[chunks, #groups of size 1, ..., #size M]` of that seat's
     /// colour (M = the largest group on the board).
-    fn scores(&self) -> Vec<Vec<u32>> {
-        self.s.g.scores()
+    fn scores(slf: PyRef<'_, Self>) -> PyResult<Vec<Vec<u32>>> {
+        game(&slf, |g| g.scores())
     }
 
     /// The same vectors per colour (index 0 = colour 1).
-    fn colour_vectors(&self) -> Vec<Vec<u32>> {
-        self.s.g.colour_vectors()
+    fn colour_vectors(slf: PyRef<'_, Self>) -> PyResult<Vec<Vec<u32>>> {
+        game(&slf, |g| g.colour_vectors())
     }
 }

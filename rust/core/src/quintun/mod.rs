@@ -218,8 +218,8 @@ impl Clone for Quintun {
 
 impl Quintun {
     /// An empty board of side `size` (4..=10).
-    pub fn new(size: usize, placement: Placement, swap: bool) -> Result<Quintun, String> {
-        let geo = Arc::new(QuintunBoard::new(size)?);
+    pub fn new(size: usize, placement: Placement, swap: bool) -> Result<Quintun, crate::game::OptionsError> {
+        let geo = Arc::new(QuintunBoard::new(size).map_err(|e| crate::game::OptionsError::new("size", e))?);
         Ok(Quintun::with_geometry(geo, placement, swap))
     }
 
@@ -277,23 +277,23 @@ impl Quintun {
         swap: bool,
         cells: &[i8],
         to_move: u8,
-    ) -> Result<Quintun, String> {
+    ) -> Result<Quintun, crate::game::OptionsError> {
         let n = geo.board.num_cells();
         if cells.len() != n {
-            return Err(format!("expected {n} cells, got {}", cells.len()));
+            return Err(crate::game::OptionsError::new("position", format!("expected {n} cells, got {}", cells.len())));
         }
         if !(1..=2).contains(&to_move) {
-            return Err(format!("to_move must be 1 or 2, got {to_move}"));
+            return Err(crate::game::OptionsError::new("to_move", format!("to_move must be 1 or 2, got {to_move}")));
         }
         for (c, &v) in cells.iter().enumerate() {
             if !(-5..=2).contains(&v) {
-                return Err(format!("cell value {v} at {} is not 0, 1, 2 or -1..-5", geo.label(c)));
+                return Err(crate::game::OptionsError::new("position", format!("cell value {v} at {} is not 0, 1, 2 or -1..-5", geo.label(c))));
             }
             if v > 0 && geo.is_ring(c) {
-                return Err(format!("player stone on ring cell {}", geo.label(c)));
+                return Err(crate::game::OptionsError::new("position", format!("player stone on ring cell {}", geo.label(c))));
             }
             if v < 0 && !geo.is_ring(c) {
-                return Err(format!("neutral stone on interior cell {}", geo.label(c)));
+                return Err(crate::game::OptionsError::new("position", format!("neutral stone on interior cell {}", geo.label(c))));
             }
         }
         let mut g = Quintun::with_geometry(geo, placement, swap);
@@ -307,7 +307,7 @@ impl Quintun {
         for k in 1..=NUM_COLOURS {
             let m = g.colour_ring[k];
             if m != 0 && !g.geo.is_arc(m) {
-                return Err(format!("neutral colour {} is split into several blocks", LETTERS[k - 1]));
+                return Err(crate::game::OptionsError::new("position", format!("neutral colour {} is split into several blocks", LETTERS[k - 1])));
             }
         }
         g.to_move = to_move;
@@ -780,7 +780,7 @@ impl Game for Quintun {
         out[start..].sort_unstable();
     }
 
-    fn is_legal_action(&self, action: Action, _buf: &mut Vec<Action>) -> bool {
+    fn is_legal_action(&self, action: Action) -> bool {
         if action as usize >= self.num_actions() {
             return false;
         }
@@ -914,7 +914,7 @@ impl Game for Quintun {
 
     fn parse_move(&self, text: &str) -> Result<MoveActions, MoveError> {
         if self.over {
-            return Err(MoveError::new("game_over", "the game is over"));
+            return Err(MoveError::new(crate::game::Reason::GameOver, "the game is over"));
         }
         let mv = self.read_move(text)?;
         // The record's swap: White's first move repeating Black's first cell.
@@ -1034,7 +1034,7 @@ mod tests {
     }
 
     fn reason(g: &Quintun, mv: &str) -> &'static str {
-        g.parse_move(mv).expect_err(mv).reason
+        g.parse_move(mv).expect_err(mv).reason.code()
     }
 
     fn moves(g: &Quintun) -> Vec<String> {
@@ -1094,7 +1094,7 @@ mod tests {
             ("j5", "unknown_cell"),
             ("j0", "syntax"),
             ("Bi1", "wrong_new_colour"),
-            ("Fi1", "syntax"),
+            ("Fi1", "bad_colour"),
             ("", "syntax"),
             ("é", "syntax"),
             ("swap", "swap_not_allowed"),

@@ -36,10 +36,10 @@ impl Quintun {
         let letters = b.iter().take_while(|c| c.is_ascii_lowercase()).count();
         let digits = &b[letters..];
         if letters == 0 || digits.is_empty() || !digits.iter().all(|c| c.is_ascii_digit()) || digits[0] == b'0' {
-            return Err(MoveError::new("syntax", format!("{text:?} is not a cell (column letters, then row number)")));
+            return Err(MoveError::new(crate::game::Reason::Syntax, format!("{text:?} is not a cell (column letters, then row number)")));
         }
         self.geo.index(text).ok_or_else(|| {
-            MoveError::new("unknown_cell", format!("no cell {text:?} on a side-{} board", self.geo.n))
+            MoveError::new(crate::game::Reason::UnknownCell, format!("no cell {text:?} on a side-{} board", self.geo.n))
         })
     }
 
@@ -47,7 +47,7 @@ impl Quintun {
         match letter {
             b'A'..=b'E' => Ok(letter - b'A' + 1),
             _ => Err(MoveError::new(
-                "syntax",
+                crate::game::Reason::BadColour,
                 format!("{text:?}: neutral colours are A..E, not {:?}", letter as char),
             )),
         }
@@ -76,12 +76,12 @@ impl Quintun {
         if s.contains(',') {
             let parts: Vec<&str> = s.split(',').map(|p| p.trim()).collect();
             if parts.len() != 2 {
-                return Err(MoveError::new("syntax", format!("{text:?}: EXTEND is two neutral stones, e.g. 'Ag1,Af2'")));
+                return Err(MoveError::new(crate::game::Reason::Syntax, format!("{text:?}: EXTEND is two neutral stones, e.g. 'Ag1,Af2'")));
             }
             let mut stones: [Neutral; 2] = [(0, 0); 2];
             for (i, p) in parts.iter().enumerate() {
                 let Some((letter, letters, digits)) = Quintun::split_neutral(p) else {
-                    return Err(MoveError::new("syntax", format!("{text:?}: {p:?} is not a neutral stone like 'Ag1'")));
+                    return Err(MoveError::new(crate::game::Reason::Syntax, format!("{text:?}: {p:?} is not a neutral stone like 'Ag1'")));
                 };
                 let cell = self.parse_cell(&format!("{letters}{digits}"))?;
                 let k = Quintun::parse_colour(letter, text)?;
@@ -107,12 +107,12 @@ impl Quintun {
                 return Ok(Parsed::Stone(self.parse_cell(s)?));
             }
         }
-        Err(MoveError::new("syntax", format!("cannot read move {text:?}")))
+        Err(MoveError::new(crate::game::Reason::Syntax, format!("cannot read move {text:?}")))
     }
 
     fn extend_of(mut stones: [Neutral; 2], text: &str) -> Result<Parsed, MoveError> {
         if stones[0].0 == stones[1].0 {
-            return Err(MoveError::new("extend_same_cell", format!("{text:?}: both stones on one cell")));
+            return Err(MoveError::new(crate::game::Reason::ExtendSameCell, format!("{text:?}: both stones on one cell")));
         }
         stones.sort_unstable();
         Ok(Parsed::Extend(stones))
@@ -127,7 +127,7 @@ impl Quintun {
                     Ok(smallvec![self.swap_action()])
                 } else {
                     Err(MoveError::new(
-                        "swap_not_allowed",
+                        crate::game::Reason::SwapNotAllowed,
                         "swap is only White's first move, after a Black STONE, with swap on",
                     ))
                 }
@@ -135,12 +135,12 @@ impl Quintun {
             Parsed::Stone(c) => {
                 if geo.is_ring(c) {
                     return Err(MoveError::new(
-                        "stone_on_ring",
+                        crate::game::Reason::StoneOnRing,
                         format!("{} is a Ring cell: stones go on the Interior", geo.label(c)),
                     ));
                 }
                 if self.cells[c] != 0 {
-                    return Err(MoveError::new("occupied", format!("{} is occupied", geo.label(c))));
+                    return Err(MoveError::new(crate::game::Reason::Occupied, format!("{} is occupied", geo.label(c))));
                 }
                 Ok(smallvec![(c * KINDS) as Action])
             }
@@ -149,7 +149,7 @@ impl Quintun {
                 let want = self.new_colour;
                 if want == 0 {
                     return Err(MoveError::new(
-                        "wrong_new_colour",
+                        crate::game::Reason::WrongNewColour,
                         "all five neutral colours are on the board: no NEW move",
                     ));
                 }
@@ -167,16 +167,16 @@ impl Quintun {
                             LETTERS[k as usize - 1]
                         )
                     };
-                    return Err(MoveError::new("wrong_new_colour", msg));
+                    return Err(MoveError::new(crate::game::Reason::WrongNewColour, msg));
                 }
                 if self.new_mask >> geo.pos_of(c) & 1 == 0 {
                     return Err(match self.placement {
                         Placement::Side => MoveError::new(
-                            "placement_side",
+                            crate::game::Reason::PlacementSide,
                             format!("{} is not on a side without stones (and such a side exists)", geo.label(c)),
                         ),
                         Placement::Gap => MoveError::new(
-                            "placement_gap",
+                            crate::game::Reason::PlacementGap,
                             format!(
                                 "{} is fewer than {GAP_MIN} empty ring cells from a neutral (and a cell that is not exists)",
                                 geo.label(c)
@@ -193,7 +193,7 @@ impl Quintun {
                 for s in &stones {
                     if self.present >> (s.1 - 1) & 1 == 0 {
                         return Err(MoveError::new(
-                            "extend_absent_colour",
+                            crate::game::Reason::ExtendAbsentColour,
                             format!(
                                 "EXTEND uses colours already on the board; {} is not",
                                 LETTERS[s.1 as usize - 1]
@@ -203,7 +203,7 @@ impl Quintun {
                 }
                 if !self.extend_ok(stones[0], stones[1]) {
                     return Err(MoveError::new(
-                        "extend_splits_colour",
+                        crate::game::Reason::ExtendSplitsColour,
                         "afterwards a neutral colour would not be one connected block",
                     ));
                 }
@@ -216,12 +216,12 @@ impl Quintun {
         let geo = &*self.geo;
         if !geo.is_ring(c) {
             return Err(MoveError::new(
-                "neutral_in_interior",
+                crate::game::Reason::NeutralInInterior,
                 format!("{} is an Interior cell: neutrals go on the Ring", geo.label(c)),
             ));
         }
         if self.cells[c] != 0 {
-            return Err(MoveError::new("occupied", format!("{} is occupied", geo.label(c))));
+            return Err(MoveError::new(crate::game::Reason::Occupied, format!("{} is occupied", geo.label(c))));
         }
         Ok(())
     }

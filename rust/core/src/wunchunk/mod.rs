@@ -442,7 +442,7 @@ impl Game for Wunchunk {
         }
     }
 
-    fn is_legal_action(&self, action: Action, buf: &mut Vec<Action>) -> bool {
+    fn is_legal_action(&self, action: Action) -> bool {
         if self.st.over || action as usize >= self.num_actions() {
             return false;
         }
@@ -464,7 +464,6 @@ impl Game for Wunchunk {
         if !self.open_cells().contains(cell) {
             return false;
         }
-        let _ = buf;
         self.placement_ok(cell, colour)
     }
 
@@ -614,11 +613,11 @@ impl Game for Wunchunk {
 
     fn parse_move(&self, text: &str) -> Result<MoveActions, MoveError> {
         if self.st.over {
-            return Err(MoveError::new("game_over", format!("the game is over; {text:?} cannot be played")));
+            return Err(MoveError::new(crate::game::Reason::GameOver, format!("the game is over; {text:?} cannot be played")));
         }
         let t: String = text.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_lowercase();
         if t.is_empty() {
-            return Err(MoveError::new("syntax", "empty move"));
+            return Err(MoveError::new(crate::game::Reason::Syntax, "empty move"));
         }
         if t == "pass" {
             return Ok(smallvec![self.pass_action()]);
@@ -632,11 +631,11 @@ impl Game for Wunchunk {
                 (Balance::Pie, _) => "swap is only allowed right after the first move placed a stone",
                 _ => "this game has no swap (use balance='pie' or start='open')",
             };
-            return Err(MoveError::new("swap_not_allowed", format!("swap is not allowed here: {why}")));
+            return Err(MoveError::new(crate::game::Reason::SwapNotAllowed, format!("swap is not allowed here: {why}")));
         }
         if self.st.phase == Phase::Choose {
             return Err(MoveError::new(
-                "open_choice",
+                crate::game::Reason::OpenChoice,
                 format!("{text:?}: in the open start the second player must answer 'pass' or 'swap'"),
             ));
         }
@@ -652,7 +651,7 @@ impl Game for Wunchunk {
             }
             if g.groups.chunk_count(1) > 1 {
                 return Err(MoveError::new(
-                    "balance",
+                    crate::game::Reason::Balance,
                     format!("{text:?}: on colour 1's second turn colour 1 must end with at most one chunk (balance rule)"),
                 ));
             }
@@ -731,16 +730,16 @@ mod tests {
     }
 
     fn reason(g: &Wunchunk, m: &str) -> &'static str {
-        g.parse_move(m).err().map(|e| e.reason).unwrap_or("ok")
+        g.parse_move(m).err().map(|e| e.reason.code()).unwrap_or("ok")
     }
 
     #[test]
     fn options_are_checked() {
-        assert_eq!(Wunchunk::new(6, 5, Start::Standard, Balance::Ap).unwrap_err().0, "players");
-        assert_eq!(Wunchunk::new(6, 3, Start::Standard, Balance::Ap).unwrap_err().0, "size");
-        assert_eq!(Wunchunk::new(9, 2, Start::Standard, Balance::Ap).unwrap_err().0, "size");
-        assert_eq!(Wunchunk::new(8, 3, Start::Open, Balance::Ap).unwrap_err().0, "start");
-        assert_eq!(Wunchunk::new(8, 4, Start::Standard, Balance::Pie).unwrap_err().0, "balance");
+        assert_eq!(Wunchunk::new(6, 5, Start::Standard, Balance::Ap).unwrap_err().argument, "players");
+        assert_eq!(Wunchunk::new(6, 3, Start::Standard, Balance::Ap).unwrap_err().argument, "size");
+        assert_eq!(Wunchunk::new(9, 2, Start::Standard, Balance::Ap).unwrap_err().argument, "size");
+        assert_eq!(Wunchunk::new(8, 3, Start::Open, Balance::Ap).unwrap_err().argument, "start");
+        assert_eq!(Wunchunk::new(8, 4, Start::Standard, Balance::Pie).unwrap_err().argument, "balance");
         for (p, sizes) in [(2, vec![5, 6, 7, 8]), (3, vec![7, 8]), (4, vec![7, 8])] {
             for s in sizes {
                 let g = game(s, p, Start::Standard, Balance::Ap);
@@ -846,7 +845,7 @@ mod tests {
                     }
                 }
                 let a = g.random_action(&mut rng, &mut buf).unwrap();
-                assert!(g.is_legal_action(a, &mut buf), "{}", g.action_to_string(a));
+                assert!(g.is_legal_action(a), "{}", g.action_to_string(a));
                 snaps.push((g.full_hash(), g.groups.colours().to_vec(), g.st));
                 undo.push(g.apply_action_undoable(a));
             }

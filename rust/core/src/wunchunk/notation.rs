@@ -3,7 +3,7 @@
 
 use smallvec::SmallVec;
 
-use crate::game::MoveError;
+use crate::game::{MoveError, Reason};
 
 use super::Wunchunk;
 
@@ -12,18 +12,18 @@ impl Wunchunk {
     pub(super) fn parse_placements(&self, text: &str, original: &str) -> Result<SmallVec<[(usize, u8); 8]>, MoveError> {
         let steps: Vec<&str> = text.split(',').filter(|s| !s.is_empty()).collect();
         if steps.is_empty() {
-            return Err(MoveError::new("syntax", format!("{original:?} is not a move")));
+            return Err(MoveError::new(Reason::Syntax, format!("{original:?} is not a move")));
         }
         let allot = self.st.allot as usize;
         if steps.len() > allot {
             return Err(MoveError::new(
-                "too_many_stones",
+                Reason::TooManyStones,
                 format!("{original:?}: {} stones, but only {allot} allowed", steps.len()),
             ));
         }
         if steps.len() > self.num_empty as usize {
             return Err(MoveError::new(
-                "more_than_empty",
+                Reason::MoreThanEmpty,
                 format!("{original:?}: {} stones, but only {} empty cells", steps.len(), self.num_empty),
             ));
         }
@@ -35,30 +35,30 @@ impl Wunchunk {
                 Some(d) if d >= 1 && d as usize <= self.ncol() => d as u8,
                 Some(_) => {
                     return Err(MoveError::new(
-                        "bad_colour",
+                        Reason::BadColour,
                         format!("{step:?}: colour {ch:?} is not one of 1..{}", self.ncol()),
                     ))
                 }
                 None => {
                     return Err(MoveError::new(
-                        "syntax",
+                        Reason::Syntax,
                         format!("{step:?}: a step is a colour digit and a cell, like 1g7"),
                     ))
                 }
             };
             let label = chars.as_str();
             if label.is_empty() {
-                return Err(MoveError::new("syntax", format!("{step:?}: a colour without a cell")));
+                return Err(MoveError::new(Reason::Syntax, format!("{step:?}: a colour without a cell")));
             }
             let cell = self
                 .board
                 .index(label)
-                .ok_or_else(|| MoveError::new("unknown_cell", format!("{step:?}: no cell {label:?} on this board")))?;
+                .ok_or_else(|| MoveError::new(Reason::UnknownCell, format!("{step:?}: no cell {label:?} on this board")))?;
             if !self.empty.contains(cell) {
-                return Err(MoveError::new("occupied", format!("{step:?}: cell {label} is occupied")));
+                return Err(MoveError::new(Reason::Occupied, format!("{step:?}: cell {label} is occupied")));
             }
             if placed.iter().any(|&(c, _)| c == cell) {
-                return Err(MoveError::new("duplicate_cell", format!("{step:?}: cell {label} is used twice in one move")));
+                return Err(MoveError::new(Reason::DuplicateCell, format!("{step:?}: cell {label} is used twice in one move")));
             }
             placed.push((cell, colour));
         }
@@ -70,17 +70,17 @@ impl Wunchunk {
             let mine: SmallVec<[usize; 4]> = placed.iter().filter(|p| p.1 == colour).map(|p| p.0).collect();
             if mine.len() >= 2 && !self.board.neighbors(mine[0]).contains(&(mine[1] as u16)) {
                 return Err(MoveError::new(
-                    "open_setup",
+                    Reason::OpenSetup,
                     format!("{original:?}: the two colour-{colour} setup stones must be adjacent"),
                 ));
             }
             if mine.len() > 2 {
-                return Err(MoveError::new("open_setup", format!("{original:?}: at most two colour-{colour} stones in the setup")));
+                return Err(MoveError::new(Reason::OpenSetup, format!("{original:?}: at most two colour-{colour} stones in the setup")));
             }
         }
         if placed.len() < 4 {
             return Err(MoveError::new(
-                "open_setup",
+                Reason::OpenSetup,
                 format!("{original:?}: the setup is exactly two adjacent stones of each colour"),
             ));
         }

@@ -113,24 +113,26 @@ pub(super) fn shared_board(size: usize) -> Arc<Board> {
 }
 
 
-/// Why the options are invalid: (argument, message).
-pub type OptionError = (&'static str, String);
+pub use crate::game::OptionsError;
+
+/// The same type under its older name.
+pub type OptionError = OptionsError;
 
 impl Wunchunk {
     /// A new game; errors name the offending argument.
-    pub fn new(size: usize, players: usize, start: Start, balance: Balance) -> Result<Wunchunk, OptionError> {
+    pub fn new(size: usize, players: usize, start: Start, balance: Balance) -> Result<Wunchunk, OptionsError> {
         if !(2..=4).contains(&players) {
-            return Err(("players", format!("players must be 2, 3 or 4, got {players}")));
+            return Err(OptionsError::new("players", format!("players must be 2, 3 or 4, got {players}")));
         }
         let sizes: &[usize] = if players == 2 { &[5, 6, 7, 8] } else { &[7, 8] };
         if !sizes.contains(&size) {
-            return Err(("size", format!("size must be one of {sizes:?} for {players} players, got {size}")));
+            return Err(OptionsError::new("size", format!("size must be one of {sizes:?} for {players} players, got {size}")));
         }
         if start == Start::Open && players != 2 {
-            return Err(("start", "start='open' needs exactly 2 players".into()));
+            return Err(OptionsError::new("start", "start='open' needs exactly 2 players"));
         }
         if balance == Balance::Pie && players != 2 {
-            return Err(("balance", "balance='pie' needs exactly 2 players".into()));
+            return Err(OptionsError::new("balance", "balance='pie' needs exactly 2 players"));
         }
         let board = shared_board(size);
         let n = board.num_cells();
@@ -173,7 +175,7 @@ impl Wunchunk {
     /// A test position: the given cell colours, regular play, seats owning
     /// their own colours, the balance rule behind (colour 1 has had two
     /// turns), no pass made, no swap on offer. A full board is a finished game.
-    pub fn from_cells(size: usize, players: usize, start: Start, balance: Balance, cells: &[u8], to_move: usize) -> Result<Wunchunk, OptionError> {
+    pub fn from_cells(size: usize, players: usize, start: Start, balance: Balance, cells: &[u8], to_move: usize) -> Result<Wunchunk, OptionsError> {
         Wunchunk::from_cells_with_turns(size, players, start, balance, cells, to_move, 2, 0)
     }
 
@@ -182,22 +184,22 @@ impl Wunchunk {
     /// consecutive passes just made (below the number of players).
     #[allow(clippy::too_many_arguments)]
     pub fn from_cells_with_turns(size: usize, players: usize, start: Start, balance: Balance, cells: &[u8], to_move: usize,
-                                 colour1_turns: u8, passes: u8) -> Result<Wunchunk, OptionError> {
+                                 colour1_turns: u8, passes: u8) -> Result<Wunchunk, OptionsError> {
         let mut g = Wunchunk::new(size, players, start, balance)?;
         let n = g.board.num_cells();
         if cells.len() != n {
-            return Err(("cells", format!("expected {n} cells, got {}", cells.len())));
+            return Err(OptionsError::new("position", format!("expected {n} cells, got {}", cells.len())));
         }
         if let Some(c) = cells.iter().find(|&&c| c as usize > players) {
-            return Err(("cells", format!("cell value {c} is not a colour 0..={players}")));
+            return Err(OptionsError::new("position", format!("cell value {c} is not a colour 0..={players}")));
         }
         if !(1..=players).contains(&to_move) {
-            return Err(("to_move", format!("to_move must be in 1..={players}, got {to_move}")));
+            return Err(OptionsError::new("to_move", format!("to_move must be in 1..={players}, got {to_move}")));
         }
         g.set_cells(cells);
         g.st.phase = Phase::Play;
         if passes as usize >= players {
-            return Err(("passes", format!("passes must be in 0..{}, got {passes}", players - 1)));
+            return Err(OptionsError::new("passes", format!("passes must be in 0..{}, got {passes}", players - 1)));
         }
         g.st.c1_turns = colour1_turns.min(2);
         g.st.passes = passes;

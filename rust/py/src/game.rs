@@ -1,0 +1,487 @@
+//! The methods every game shares, on one base class `_Game` holding an
+//! [`AnyGame`]; `Churn`, `Wunchunk` and `Quintun` extend it with their
+//! constructors and extras (see their files).
+//!
+//! Methods that take Python objects convert them before borrowing the game,
+//! so an argument whose `__index__`/`__eq__`/`__str__` re-enters the same
+//! games runs while nothing is borrowed; a borrow that still conflicts (a
+//! method of this game running on another thread, or re-entry from inside
+//! one) is a `RuntimeError`, never a panic.
+
+use std::sync::{Arc, OnceLock};
+
+use hexcore_core::{winners_of, Action, Churn, Game, Quintun, Unit, Wunchunk};
+use numpy::{PyArray1, PyArray3, PyArrayMethods};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::IntoPyObjectExt;
+
+use crate::board::PyBoard;
+use crate::errors::{action_id, error, lossy_str, mid_turn_error, move_error, move_text, parse_unit, value_error, Int};
+use crate::session::{Session, Setup};
+
+/// The game inside a Python game object.
+#[derive(Clone)]
+pub enum AnyGame {
+    Churn(Session<Churn>),
+    Wunchunk(Session<Wunchunk>),
+    Quintun(Session<Quintun>),
+}
+
+/// Run `$body` with `$s` bound to the session, whatever the game.
+macro_rules! dispatch {
+    ($any:expr, $s:ident => $body:expr) => {
+        match $any {
+            AnyGame::Churn($s) => $body,
+            AnyGame::Wunchunk($s) => $body,
+            AnyGame::Quintun($s) => $body,
+        }
+    };
+}
+
+impl AnyGame {
+    pub fn class_name(&self) -> &'static str {
+        match self {
+            AnyGame::Churn(_) => "Churn",
+            AnyGame::Wunchunk(_) => "Wunchunk",
+            AnyGame::Quintun(_) => "Quintun",
+        }
+    }
+}
+
+#[pyclass(name = "_Game", module = "hexcore._core", subclass)]
+pub struct PyGame {
+    pub any: AnyGame,
+    /// `board`, made on first use and shared by copies.
+    board: Arc<OnceLock<Py<PyBoard>>>,
+}
+
+impl PyGame {
+    pub fn new(any: AnyGame) -> Self {
+        PyGame { any, board: Arc::new(OnceLock::new()) }
+    }
+
+    fn require_between_turns(&self, py: Python<'_>, what: &str) -> PyResult<()> {
+        if dispatch!(&self.any, s => s.mid_turn()) {
+            return Err(mid_turn_error(py, what));
+        }
+        Ok(())
+    }
+}
+
+/// A Python object of the game's own class (`Churn`, ...) around `game`.
+pub fn wrap(py: Python<'_>, game: PyGame) -> PyResult<Py<PyAny>> {
+    let name = game.any.class_name();
+    let init = PyClassInitializer::from(game);
+    Ok(match name {
+        "Churn" => Py::new(py, init.add_subclass(crate::churn::PyChurn))?.into_any(),
+        "Wunchunk" => Py::new(py, init.add_subclass(crate::wunchunk::PyWunchunk))?.into_any(),
+        _ => Py::new(py, init.add_subclass(crate::quintun::PyQuintun))?.into_any(),
+    })
+}
+
+fn busy(_: impl std::fmt::Debug) -> PyErr {
+    PyRuntimeError::new_err("Already borrowed: the game is being used by another call")
+}
+
+/// Borrow a game argument (fallible: a RuntimeError, never a panic).
+fn borrow_game<'py>(obj: &Bound<'py, PyGame>) -> PyResult<PyRef<'py, PyGame>> {
+    obj.try_borrow().map_err(busy)
+}
+
+fn legal_actions_of<G: Game>(g: &G) -> Vec<Action> {
+    let mut v = Vec::with_capacity(64);
+    g.legal_actions(&mut v);
+    v
+}
+
+fn same_position<A: Game, B: Game>(a: &Session<A>, b: &Session<B>) -> bool
+where
+    A::Undo: Clone,
+    B::Undo: Clone,
+{
+    let (ga, gb) = (&a.g, &b.g);
+    let n = ga.board().num_cells();
+    ga.spec() == gb.spec()
+        && ga.zobrist() == gb.zobrist()
+        && ga.to_move() == gb.to_move()
+        && n == gb.board().num_cells()
+        && a.pending() == b.pending()
+        && (0..n).all(|c| ga.cell_value(c) == gb.cell_value(c))
+}
+
+fn perft_of<'py, G: Game>(py: Python<'py>, g: G, depth: u32, unit: Unit, threads: usize, divide: bool) -> PyResult<Bound<'py, PyAny>> {
+    if divide {
+        let v = py.detach(move || hexcore_core::divide(&g, depth, unit, threads));
+        v.into_bound_py_any(py)
+    } else {
+        let n = py.detach(move || hexcore_core::perft(&g, depth, unit, threads));
+        n.into_bound_py_any(py)
+    }
+}
+
+type PlayoutArrays<'py> =
+    (Bound<'py, PyArray1<u64>>, Bound<'py, PyArray1<u64>>, Bound<'py, PyArray1<u8>>, Bound<'py, PyArray1<bool>>);
+
+fn playouts_of<'py, G: Game>(py: Python<'py>, g: G, n: usize, seed: u64, threads: usize, max_plies: u64) -> PlayoutArrays<'py> {
+    let res = py.detach(move || hexcore_core::playouts(&g, n, seed, threads, max_plies));
+    let plies: Vec<u64> = res.iter().map(|r| r.plies).collect();
+    let actions: Vec<u64> = res.iter().map(|r| r.actions).collect();
+    let winners: Vec<u8> = res.iter().map(|r| r.winners).collect();
+    let finished: Vec<bool> = res.iter().map(|r| r.finished).collect();
+    (PyArray1::from_vec(py, plies), PyArray1::from_vec(py, actions), PyArray1::from_vec(py, winners), PyArray1::from_vec(py, finished))
+}
+
+fn threads_arg(threads: i64) -> PyResult<usize> {
+    if !(1..=1024).contains(&threads) {
+        return Err(value_error(format!("threads must be between 1 and 1024, got {threads}")));
+    }
+    Ok(threads as usize)
+}
+
+#[pymethods]
+impl PyGame {
+    /// The spec string that rebuilds this game's options.
+    #[getter]
+    fn spec(&self) -> String {
+        dispatch!(&self.any, s => s.g.spec())
+    }
+
+    /// The board (one shared object per game and its copies).
+    #[getter]
+    fn board(&self, py: Python<'_>) -> PyResult<Py<PyBoard>> {
+        if let Some(b) = self.board.get() {
+            return Ok(b.clone_ref(py));
+        }
+        let inner = Arc::new(dispatch!(&self.any, s => s.g.board().clone()));
+        let made = Py::new(py, PyBoard { inner })?;
+        Ok(self.board.get_or_init(|| made).clone_ref(py))
+    }
+
+    #[getter]
+    fn num_players(&self) -> usize {
+        dispatch!(&self.any, s => s.g.num_players())
+    }
+
+    /// 1-based player to move.
+    #[getter]
+    fn to_move(&self) -> usize {
+        dispatch!(&self.any, s => s.g.to_move())
+    }
+
+    #[getter]
+    fn is_over(&self) -> bool {
+        dispatch!(&self.any, s => s.g.is_over())
+    }
+
+    /// Players sharing the result of a finished game (all players = draw);
+    /// empty while the game goes on.
+    #[getter]
+    fn winners<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, winners_of(dispatch!(&self.any, s => s.g.winner_mask())))
+    }
+
+    #[getter]
+    fn zobrist(&self) -> u64 {
+        dispatch!(&self.any, s => s.g.zobrist())
+    }
+
+    /// Moves played so far, in the game's notation.
+    #[getter]
+    fn history(&self) -> Vec<String> {
+        dispatch!(&self.any, s => s.history())
+    }
+
+    /// Number of complete moves played.
+    #[getter]
+    fn ply(&self) -> usize {
+        dispatch!(&self.any, s => s.num_moves())
+    }
+
+    /// Actions of the turn in progress (empty between turns).
+    #[getter]
+    fn pending_actions(&self) -> Vec<u32> {
+        dispatch!(&self.any, s => s.pending())
+    }
+
+    /// Every action applied since the start.
+    #[getter]
+    fn actions(&self) -> Vec<u32> {
+        dispatch!(&self.any, s => s.all_actions())
+    }
+
+    fn legal_moves(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        self.require_between_turns(py, "legal_moves() lists whole moves between turns")?;
+        dispatch!(&self.any, s => {
+            let mut out = Vec::new();
+            match s.g.legal_moves(100_000, &mut out) {
+                Ok(()) => Ok(out.iter().map(|m| s.g.format_move(m)).collect()),
+                Err(n) => Err(error(py, "TooManyMovesError",
+                    format!("{n} legal moves is too many to list; use count_moves() or the action API"), None)),
+            }
+        })
+    }
+
+    /// Exact number of legal moves (a Python int of any size).
+    fn count_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.require_between_turns(py, "count_moves() counts whole moves between turns")?;
+        match dispatch!(&self.any, s => s.g.count_moves()) {
+            n if n < u128::MAX => n.into_bound_py_any(py),
+            _ => dispatch!(&self.any, s => s.g.count_moves_big()).into_bound_py_any(py),
+        }
+    }
+
+    /// Play a move in the game's notation; raises IllegalMoveError (a
+    /// ValueError) with a `.reason` and leaves the game unchanged.
+    fn play(slf: &Bound<'_, Self>, mv: &Bound<'_, PyAny>) -> PyResult<String> {
+        let py = slf.py();
+        let mv = move_text(mv)?;
+        let mut this = slf.try_borrow_mut().map_err(busy)?;
+        dispatch!(&mut this.any, s => s.play(&mv)).map_err(|e| move_error(py, e))
+    }
+
+    /// Undo the last move (or the turn in progress); returns its text.
+    fn undo(&mut self) -> PyResult<String> {
+        dispatch!(&mut self.any, s => s.undo()).ok_or_else(|| PyIndexError::new_err("nothing to undo"))
+    }
+
+    fn copy(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        wrap(py, PyGame { any: self.any.clone(), board: self.board.clone() })
+    }
+
+    fn __copy__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.copy(py)
+    }
+
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.copy(py)
+    }
+
+    fn cells<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let v: Vec<i8> = dispatch!(&self.any, s => (0..s.g.board().num_cells()).map(|c| s.g.cell_value(c)).collect());
+        PyArray1::from_vec(py, v)
+    }
+
+    #[getter]
+    fn num_actions(&self) -> usize {
+        dispatch!(&self.any, s => s.g.num_actions())
+    }
+
+    fn legal_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
+        let v = dispatch!(&self.any, s => legal_actions_of(&s.g));
+        // Action ids are far below 2^31.
+        let v: Vec<i32> = v.into_iter().map(|a| a as i32).collect();
+        PyArray1::from_vec(py, v)
+    }
+
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let (v, n) = dispatch!(&self.any, s => (legal_actions_of(&s.g), s.g.num_actions()));
+        let mut mask = vec![false; n];
+        for a in v {
+            mask[a as usize] = true;
+        }
+        PyArray1::from_vec(py, mask)
+    }
+
+    /// Apply one action id (checked); raises IllegalMoveError.
+    fn apply_action(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let py = slf.py();
+        let a = action_id(py, action)?;
+        let mut this = slf.try_borrow_mut().map_err(busy)?;
+        dispatch!(&mut this.any, s => s.apply_action(a)).map_err(|e| move_error(py, e))
+    }
+
+    fn action_to_string(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let py = slf.py();
+        let a = action_id(py, action)?;
+        let this = slf.try_borrow().map_err(busy)?;
+        dispatch!(&this.any, s => {
+            let n = s.g.num_actions();
+            if a < 0 || a as u64 >= n as u64 {
+                return Err(error(py, "IllegalMoveError", format!("action {a} is out of range 0..{n}"),
+                    Some(hexcore_core::Reason::ActionOutOfRange.code())));
+            }
+            Ok(s.g.action_to_string(a as Action))
+        })
+    }
+
+    /// Float32 planes (C, H, W) on the board's axial grid.
+    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let (v, shape) = dispatch!(&self.any, s => {
+            let shape = s.g.observation_shape();
+            let mut v = vec![0f32; shape[0] * shape[1] * shape[2]];
+            s.g.observation(&mut v);
+            (v, shape)
+        });
+        PyArray1::from_vec(py, v).reshape(shape)
+    }
+
+    #[getter]
+    fn observation_shape(&self) -> (usize, usize, usize) {
+        let s = dispatch!(&self.any, s => s.g.observation_shape());
+        (s[0], s[1], s[2])
+    }
+
+    fn diagram(&self) -> String {
+        dispatch!(&self.any, s => s.g.diagram())
+    }
+
+    fn __str__(&self) -> String {
+        self.diagram()
+    }
+
+    fn __repr__(&self) -> String {
+        dispatch!(&self.any, s => {
+            let state = if s.g.is_over() {
+                format!("over, winners={:?}", winners_of(s.g.winner_mask()))
+            } else {
+                format!("to_move={}", s.g.to_move())
+            };
+            format!("<{} {:?} ply={} {}>", self.any.class_name(), s.g.spec(), s.num_moves(), state)
+        })
+    }
+
+    /// Equality by position: options, cells, player to move, turn in progress.
+    fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let Ok(o) = other.cast::<PyGame>() else { return Ok(false) };
+        let a = slf.try_borrow().map_err(busy)?;
+        let b = borrow_game(o)?;
+        Ok(match (&a.any, &b.any) {
+            (AnyGame::Churn(x), AnyGame::Churn(y)) => same_position(x, y),
+            (AnyGame::Wunchunk(x), AnyGame::Wunchunk(y)) => same_position(x, y),
+            (AnyGame::Quintun(x), AnyGame::Quintun(y)) => same_position(x, y),
+            _ => false,
+        })
+    }
+
+    fn __hash__(&self) -> u64 {
+        self.zobrist()
+    }
+
+    /// Pickle support: rebuilt by replaying the actions.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, String, Option<Setup>, Vec<u32>))> {
+        let f = py.import("hexcore._pickle")?.getattr("restore")?;
+        let (spec, setup, actions) = dispatch!(&self.any, s => (s.g.spec(), s.setup.as_deref().cloned(), s.all_actions()));
+        Ok((f, (self.any.class_name().to_string(), spec, setup, actions)))
+    }
+
+    /// A test position: `{"c3": 1, "d2": 2}` (Quintun neutrals also as
+    /// "A".."E"), the player to move and the constructor options.
+    #[classmethod]
+    #[pyo3(signature = (position, to_move=Int(1), **options))]
+    fn from_position<'py>(cls: &Bound<'py, PyType>, position: &Bound<'py, PyAny>, to_move: Int,
+                          options: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+        let py = cls.py();
+        // Keywords that describe the position go to `_from_cells` only.
+        let setup_keys: Vec<String> = cls.getattr("_setup_keys").and_then(|k| k.extract()).unwrap_or_default();
+        let ctor = PyDict::new(py);
+        if let Some(o) = options {
+            for (k, v) in o.iter() {
+                if !k.extract::<String>().is_ok_and(|k| setup_keys.contains(&k)) {
+                    ctor.set_item(k, v)?;
+                }
+            }
+        }
+        let empty = cls.call((), Some(&ctor))?;
+        let empty = empty.cast::<PyGame>()?;
+        type TextValue = fn(&str) -> Option<i64>;
+        let (board, text_value): (Arc<hexcore_core::Board>, TextValue) = {
+            let g = borrow_game(empty)?;
+            let board = Arc::new(dispatch!(&g.any, s => s.g.board().clone()));
+            let text_value: TextValue = match &g.any {
+                AnyGame::Quintun(_) => crate::quintun::neutral_value,
+                _ => |_| None,
+            };
+            (board, text_value)
+        };
+        let items = position
+            .call_method0("items")
+            .map_err(|_| pyo3::exceptions::PyTypeError::new_err("position must be a mapping of cell label to value"))?;
+        let mut cells = vec![0i8; board.num_cells()];
+        for item in items.try_iter()? {
+            let (label, value): (Bound<'py, PyAny>, Bound<'py, PyAny>) = item?.extract()?;
+            let label = lossy_str(&label, "a position key (cell label)")?;
+            let cell = board.index(&label.trim().to_ascii_lowercase()).ok_or_else(|| {
+                error(py, "NotationError", format!("position: {label:?} is not a cell of this board"),
+                      Some(hexcore_core::Reason::UnknownCell.code()))
+            })?;
+            let v: i64 = if let Ok(s) = value.cast::<PyString>() {
+                let s = s.to_string_lossy();
+                text_value(&s).ok_or_else(|| value_error(format!("position: value {s:?} for {label} is not a cell value of this game")))?
+            } else {
+                crate::options::int_arg("position", Some(&value))?
+                    .ok_or_else(|| value_error(format!("position: value for {label} must be an int")))?
+            };
+            if !(-100..=100).contains(&v) {
+                return Err(value_error(format!("position: value {v} for {label} is out of range")));
+            }
+            cells[cell] = v as i8;
+        }
+        cls.getattr("_from_cells")?.call((cells, to_move.0), options)
+    }
+
+    /// Replay a list of moves from the start (`Game.replay(["c3", "d2"], size=3)`).
+    #[classmethod]
+    #[pyo3(signature = (moves, **options))]
+    fn replay<'py>(cls: &Bound<'py, PyType>, moves: &Bound<'py, PyAny>,
+                   options: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+        let g = cls.call((), options)?;
+        let moves = if let Ok(s) = moves.extract::<String>() {
+            PyList::new(cls.py(), s.split_whitespace().map(|x| x.to_string()).collect::<Vec<_>>())?.into_any()
+        } else {
+            moves.clone()
+        };
+        for m in moves.try_iter()? {
+            g.call_method1("play", (m?,))?;
+        }
+        Ok(g)
+    }
+
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        slf.py().import("hexcore.render")?.getattr("svg")?.call1((slf,))?.extract()
+    }
+
+    /// The set-up start, if any: (cells, to_move, {keyword: value}).
+    #[allow(clippy::type_complexity)]
+    fn _setup<'py>(&self, py: Python<'py>) -> PyResult<Option<(Vec<i8>, usize, Bound<'py, PyDict>)>> {
+        let setup = dispatch!(&self.any, s => s.setup.clone());
+        let Some(setup) = setup else { return Ok(None) };
+        let (cells, to_move, extra) = &*setup;
+        let d = PyDict::new(py);
+        for (k, v) in extra {
+            d.set_item(k, v)?;
+        }
+        Ok(Some((cells.clone(), *to_move, d)))
+    }
+
+    #[pyo3(signature = (depth, unit="move", threads=Int(1), divide=false))]
+    fn _perft<'py>(&self, py: Python<'py>, depth: Int, unit: &str, threads: Int, divide: bool) -> PyResult<Bound<'py, PyAny>> {
+        let unit = parse_unit(unit)?;
+        let depth = depth.0;
+        if !(0..=100_000).contains(&depth) {
+            return Err(value_error(format!("depth must be between 0 and 100000, got {depth}")));
+        }
+        let threads = threads_arg(threads.0)?;
+        if dispatch!(&self.any, s => s.mid_turn()) {
+            return Err(error(py, "IllegalMoveError", "perft starts between turns; finish or undo the turn in progress".into(),
+                             Some(hexcore_core::Reason::MidTurn.code())));
+        }
+        dispatch!(&self.any, s => perft_of(py, s.g.clone(), depth as u32, unit, threads, divide))
+    }
+
+    #[pyo3(signature = (n, seed=0, threads=Int(1), max_plies=u64::MAX))]
+    fn _playouts<'py>(&self, py: Python<'py>, n: Int, seed: u64, threads: Int, max_plies: u64) -> PyResult<PlayoutArrays<'py>> {
+        let n = n.0;
+        if !(0..=1i64 << 40).contains(&n) {
+            return Err(value_error(format!("n must be between 0 and 2**40, got {n}")));
+        }
+        let threads = threads_arg(threads.0)?;
+        if dispatch!(&self.any, s => s.mid_turn()) {
+            return Err(error(py, "IllegalMoveError", "playouts start between turns; finish or undo the turn in progress".into(),
+                             Some(hexcore_core::Reason::MidTurn.code())));
+        }
+        Ok(dispatch!(&self.any, s => playouts_of(py, s.g.clone(), n as usize, seed, threads, max_plies)))
+    }
+}
