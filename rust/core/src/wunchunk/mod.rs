@@ -613,6 +613,9 @@ impl Game for Wunchunk {
     }
 
     fn count_moves(&self) -> u128 {
+        if let Some(c) = self.count_single_stone_balance() {
+            return c;
+        }
         self.count_big().to_u128()
     }
 
@@ -1073,6 +1076,42 @@ mod tests {
             }
         }
         assert!(allots.iter().any(|&a| a >= 3), "{allots:?}");
+    }
+
+    /// The one-stone balance count agrees with the general count (random
+    /// boards with colour-1 crumbs around one chunk, and random games).
+    #[test]
+    fn single_stone_balance_count() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(23);
+        let mut buf = Vec::new();
+        let mut fast = 0;
+        for i in 0..300 {
+            let (size, players) = [(5, 2), (6, 2), (7, 3), (7, 4)][i % 4];
+            let board = shared_board(size);
+            let n = board.num_cells();
+            let density = [0.1, 0.3, 0.6][i % 3];
+            let cells: Vec<u8> = (0..n)
+                .map(|_| if rng.random_bool(density) { rng.random_range(1..=players as u8) } else { 0 })
+                .collect();
+            let g = Wunchunk::from_cells_with_turns(size, players, Start::Standard, Balance::Ap, &cells, 1, 1, 0).unwrap();
+            if let Some(c) = g.count_single_stone_balance() {
+                assert_eq!(c, g.count_big().to_u128(), "{}", g.diagram());
+                fast += 1;
+            }
+        }
+        for i in 0..200 {
+            let (s, p) = [(5, 2), (7, 3)][i % 2];
+            let mut g = game(s, p, Start::Standard, Balance::Ap);
+            for _ in 0..3 {
+                let a = g.random_action(&mut rng, &mut buf).unwrap();
+                g.apply_action(a);
+            }
+            if let Some(c) = g.count_single_stone_balance() {
+                assert_eq!(c, g.count_big().to_u128(), "{}", g.diagram());
+                fast += 1;
+            }
+        }
+        assert!(fast > 100, "{fast}");
     }
 
     #[test]
