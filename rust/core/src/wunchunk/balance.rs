@@ -183,9 +183,12 @@ impl Wunchunk {
         if r == 1 {
             return self.one_more_joins(x);
         }
-        let mut g = self.clone();
-        g.put(x, 1);
-        g.joinable(r, x)
+        // joinable(r, x) after the stone, without making it: x joins the
+        // colour-1 stones and leaves the usable cells (all above x)
+        let n = self.board.num_cells();
+        let ones: Vec<bool> = (0..n).map(|c| c == x || self.groups.colour(c) == 1).collect();
+        let usable: Vec<bool> = (0..n).map(|c| c > x && self.empty.contains(c)).collect();
+        ChunkJoiner::new(&self.board, &ones, &usable).can_join(r)
     }
 
     /// After a colour-1 stone at `x`: is there an empty cell above `x` where
