@@ -8,8 +8,9 @@
 //! list. A per-colour histogram of group sizes is kept current, so "how many
 //! groups of colour c have size s" is O(1).
 //!
-//! Removing a single stone from the middle of a group is not supported
-//! incrementally; games undo either by [`Groups::rebuild`] or, as Churn does,
+//! Removing an arbitrary stone from the middle of a group is not supported
+//! incrementally. Games undo placements either in reverse order with
+//! [`Groups::unplace`] (Wunchunk), by [`Groups::rebuild`], or, as Churn does,
 //! by removing the whole group and placing its other stones again.
 
 use crate::bitset::BitSet;
@@ -357,6 +358,57 @@ impl Groups {
         b
     }
 
+    /// Take back the stone on `cell`, the last stone placed with [`Groups::place`]
+    /// or [`Groups::place_alone`] that has not been taken back (changes undone
+    /// in reverse order): the groups it merged come apart exactly as they were,
+    /// member lists included. Payload masks are not restored (the group that
+    /// absorbed the others keeps the merged mask).
+    ///
+    /// `place` splices each absorbed group's list right after the surviving
+    /// root `b` and the new stone after `b` before them, so `b`'s list reads
+    /// `b, [last absorbed], ..., [first absorbed], cell, b's old members`;
+    /// each absorbed root still holds its old size (only roots' sizes are
+    /// written), which delimits its segment.
+    pub fn unplace(&mut self, cell: usize) {
+        let colour = self.colour[cell];
+        assert!(colour != 0, "unplace on an empty cell");
+        let b = self.root[cell] as usize;
+        // SAFETY: `cell` is a stone (indexed above); roots, list links and
+        // sizes are cells / at most the number of cells.
+        unsafe {
+            self.hist_add(colour, get(&self.size, b) as usize, -1);
+            if b != cell {
+                let mut rest = get(&self.size, b) as usize - 1;
+                let mut x = get(&self.next, b) as usize;
+                while x != cell {
+                    let r = x;
+                    let s = get(&self.size, r) as usize;
+                    let mut c = r;
+                    for _ in 1..s {
+                        *get_mut(&mut self.root, c) = r as u16;
+                        c = get(&self.next, c) as usize;
+                    }
+                    *get_mut(&mut self.root, c) = r as u16;
+                    x = get(&self.next, c) as usize;
+                    *get_mut(&mut self.next, c) = r as u16;
+                    rest -= s;
+                    self.hist_add(colour, s, 1);
+                    get_mut(&mut self.roots, colour as usize).insert_if_unchecked(r, true);
+                }
+                *get_mut(&mut self.next, b) = get(&self.next, cell);
+                *get_mut(&mut self.size, b) = rest as u16;
+                self.hist_add(colour, rest, 1);
+            } else {
+                get_mut(&mut self.roots, colour as usize).remove_unchecked(cell);
+                *get_mut(&mut self.size, cell) = 0;
+            }
+            *get_mut(&mut self.colour, cell) = 0;
+            *get_mut(&mut self.root, cell) = NO_CELL;
+            *get_mut(&mut self.next, cell) = NO_CELL;
+            *get_mut(&mut self.stones, colour as usize) -= 1;
+        }
+    }
+
     /// Remove the whole group holding `cell`; calls `f` on every removed cell.
     pub fn remove_group(&mut self, cell: usize, mut f: impl FnMut(usize)) {
         let r = match self.root(cell) {
@@ -466,6 +518,40 @@ mod tests {
             }
         }
         out
+    }
+
+    /// Placing stones and taking them back in reverse order restores every
+    /// table exactly (sizes, lists, histograms, root sets).
+    #[test]
+    fn unplace_restores_exactly() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        for &(sides, colours) in &[([3usize; 6], 1usize), ([4; 6], 2), ([3, 4, 3, 4, 3, 4], 3), ([5; 6], 4)] {
+            let board = Board::from_sides(sides).unwrap();
+            let n = board.num_cells();
+            for round in 0..100 {
+                let mut g = if round % 2 == 0 { Groups::new(n, colours) } else { Groups::without_histograms(n, colours) };
+                let mut order: Vec<usize> = (0..n).collect();
+                for i in (1..n).rev() {
+                    order.swap(i, rng.random_range(0..=i));
+                }
+                let mut snaps = Vec::new();
+                let mut placed = Vec::new();
+                for &cell in &order {
+                    if rng.random_bool(0.3) && !placed.is_empty() {
+                        let c = placed.pop().unwrap();
+                        g.unplace(c);
+                        assert_eq!(g, snaps.pop().unwrap());
+                    }
+                    snaps.push(g.clone());
+                    g.place(&board, cell, rng.random_range(1..=colours) as u8);
+                    placed.push(cell);
+                }
+                while let Some(c) = placed.pop() {
+                    g.unplace(c);
+                    assert_eq!(g, snaps.pop().unwrap());
+                }
+            }
+        }
     }
 
     #[test]

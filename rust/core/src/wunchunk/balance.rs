@@ -65,6 +65,33 @@ impl Wunchunk {
         self.groups.chunk_count(1) as usize - touched_chunks + (formed >= 2) as usize
     }
 
+    /// The number of legal moves of a balance turn that has room for one
+    /// stone only (allotment 1, or one empty cell), counted cell by cell;
+    /// `None` for every other position. The moves are the extra actions,
+    /// a stone of another colour anywhere (when colour 1 has at most one
+    /// chunk) and a colour-1 stone wherever it leaves at most one chunk:
+    /// `count_big`'s sum for at most one stone, without its set search.
+    pub(super) fn count_single_stone_balance(&self) -> Option<u128> {
+        if self.st.over || self.st.placed > 0 || !self.balance_turn() {
+            return None;
+        }
+        let e = self.num_empty as usize;
+        if (self.st.allot as usize).min(e) != 1 {
+            return None;
+        }
+        let chunks = self.groups.chunk_count(1) as usize;
+        let board = &*self.board;
+        let mut colour1 = 0u128;
+        for x in self.empty.iter() {
+            // a stone touching no colour-1 stone leaves the chunks as they are
+            let touches = board.neighbors(x).iter().any(|&w| self.groups.colour(w as usize) == 1);
+            let after = if touches { self.chunks_after_colour1(x) } else { chunks };
+            colour1 += (after <= 1) as u128;
+        }
+        let others = if chunks <= 1 { e as u128 * (self.ncol() as u128 - 1) } else { 0 };
+        Some(1 + self.swap_legal() as u128 + others + colour1)
+    }
+
     /// Can at most `r` more colour-1 stones on empty cells above `thr` leave
     /// colour 1 with at most one chunk?
     fn joinable(&self, r: usize, thr: usize) -> bool {
@@ -156,9 +183,12 @@ impl Wunchunk {
         if r == 1 {
             return self.one_more_joins(x);
         }
-        let mut g = self.clone();
-        g.put(x, 1);
-        g.joinable(r, x)
+        // joinable(r, x) after the stone, without making it: x joins the
+        // colour-1 stones and leaves the usable cells (all above x)
+        let n = self.board.num_cells();
+        let ones: Vec<bool> = (0..n).map(|c| c == x || self.groups.colour(c) == 1).collect();
+        let usable: Vec<bool> = (0..n).map(|c| c > x && self.empty.contains(c)).collect();
+        ChunkJoiner::new(&self.board, &ones, &usable).can_join(r)
     }
 
     /// After a colour-1 stone at `x`: is there an empty cell above `x` where

@@ -94,8 +94,9 @@ pub struct Wunchunk {
     hash: u64,
 }
 
-/// Undo record for one Wunchunk action.
-#[derive(Debug, Clone)]
+/// Undo record for one Wunchunk action: the action and the status before
+/// it (plain values; the stone, if any, is taken back from the groups).
+#[derive(Debug, Clone, Copy)]
 pub struct WunchunkUndo {
     action: Action,
     st: Status,
@@ -488,15 +489,21 @@ impl Game for Wunchunk {
         undo
     }
 
+    /// Undoes in place: an action changes the status and at most one stone,
+    /// which `Groups::unplace` takes back (undos come in reverse order).
     fn undo_action(&mut self, undo: WunchunkUndo) {
         if undo.action < self.end_action() {
-            let n = self.ncol();
-            let cell = undo.action as usize / n;
-            let mut cells: Vec<u8> = self.groups.colours().to_vec();
-            cells[cell] = 0;
-            self.set_cells(&cells);
+            let (cell, colour) = self.decode(undo.action as usize);
+            self.groups.unplace(cell);
+            self.empty.insert(cell);
+            self.num_empty += 1;
+            self.hash ^= zobrist::piece(cell, colour as u64);
         }
         self.st = undo.st;
+    }
+
+    fn cheap_undo(&self) -> bool {
+        true
     }
 
     fn action_to_string(&self, action: Action) -> String {
@@ -597,6 +604,9 @@ impl Game for Wunchunk {
     }
 
     fn count_moves(&self) -> u128 {
+        if let Some(c) = self.count_single_stone_balance() {
+            return c;
+        }
         self.count_saturating()
     }
 
@@ -857,6 +867,98 @@ mod tests {
         }
     }
 
+    /// What an undo must restore, with the counts derived from it.
+    #[derive(Debug, PartialEq)]
+    struct Snapshot {
+        groups: Groups,
+        empty: Cells,
+        num_empty: u16,
+        st: Status,
+        zobrist: u64,
+        actions: Vec<Action>,
+        completions: Option<u128>,
+    }
+
+    fn snapshot(g: &Wunchunk) -> Snapshot {
+        let mut actions = Vec::new();
+        g.legal_actions(&mut actions);
+        let completions = g.count_turn_completions().filter(|&c| c < u128::MAX);
+        Snapshot { groups: g.groups.clone(), empty: g.empty, num_empty: g.num_empty, st: g.st, zobrist: g.zobrist(), actions, completions }
+    }
+
+    /// The state agrees with one recomputed from its cells.
+    fn check_fresh(g: &Wunchunk) {
+        let mut fresh = g.clone();
+        let cells = g.groups.colours().to_vec();
+        fresh.set_cells(&cells);
+        assert_eq!((fresh.hash, fresh.empty, fresh.num_empty), (g.hash, g.empty, g.num_empty));
+        assert_eq!(fresh.zobrist(), g.zobrist());
+        assert_eq!(fresh.colour_vectors(), g.colour_vectors());
+        for c in 1..=g.players {
+            assert_eq!(fresh.groups.group_count(c), g.groups.group_count(c));
+            assert_eq!(fresh.groups.stone_count(c), g.groups.stone_count(c));
+        }
+        for cell in 0..g.board.num_cells() {
+            let mut a: Vec<usize> = g.groups.members(cell).collect();
+            let mut b: Vec<usize> = fresh.groups.members(cell).collect();
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b);
+        }
+        if !g.mid_turn() {
+            assert_eq!(fresh.count_moves(), g.count_moves());
+        }
+    }
+
+    /// Random walks that apply and undo random actions (2-4 players, every
+    /// start and balance variant): each undo restores the state exactly.
+    #[test]
+    fn undo_restores_exactly() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
+        let mut buf = Vec::new();
+        let variants = [
+            (5, 2, Start::Standard, Balance::Ap),
+            (6, 2, Start::Standard, Balance::Pie),
+            (5, 2, Start::Standard, Balance::None),
+            (5, 2, Start::Open, Balance::Ap),
+            (6, 2, Start::Open, Balance::Pie),
+            (5, 2, Start::Open, Balance::None),
+            (7, 3, Start::Standard, Balance::Ap),
+            (7, 3, Start::Standard, Balance::None),
+            (7, 4, Start::Standard, Balance::Ap),
+            (8, 4, Start::Standard, Balance::None),
+        ];
+        let mut undone = 0;
+        let mut merges_undone = 0;
+        for i in 0..60 {
+            let (s, p, st, bal) = variants[i % variants.len()];
+            let mut g = game(s, p, st, bal);
+            let mut stack: Vec<(WunchunkUndo, Snapshot)> = Vec::new();
+            for _ in 0..400 {
+                let back = !stack.is_empty() && (g.is_over() || rng.random_bool(0.35));
+                if back {
+                    let (u, snap) = stack.pop().unwrap();
+                    let merged = u.action < g.end_action() && g.groups.group_size(u.action as usize / g.ncol()) > 1;
+                    g.undo_action(u);
+                    assert_eq!(snapshot(&g), snap, "{}", g.diagram());
+                    check_fresh(&g);
+                    undone += 1;
+                    merges_undone += merged as usize;
+                } else if let Some(a) = g.random_action(&mut rng, &mut buf) {
+                    let snap = snapshot(&g);
+                    stack.push((g.apply_action_undoable(a), snap));
+                    check_fresh(&g);
+                }
+            }
+            while let Some((u, snap)) = stack.pop() {
+                g.undo_action(u);
+                assert_eq!(snapshot(&g), snap);
+            }
+            check_fresh(&g);
+        }
+        assert!(undone > 5000 && merges_undone > 1000, "{undone} {merges_undone}");
+    }
+
     /// Action sequences that finish the current turn, by walking them.
     fn walk_completions(g: &Wunchunk) -> u128 {
         let mut acts = Vec::new();
@@ -965,6 +1067,42 @@ mod tests {
             }
         }
         assert!(allots.iter().any(|&a| a >= 3), "{allots:?}");
+    }
+
+    /// The one-stone balance count agrees with the general count (random
+    /// boards with colour-1 crumbs around one chunk, and random games).
+    #[test]
+    fn single_stone_balance_count() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(23);
+        let mut buf = Vec::new();
+        let mut fast = 0;
+        for i in 0..300 {
+            let (size, players) = [(5, 2), (6, 2), (7, 3), (7, 4)][i % 4];
+            let board = shared_board(size);
+            let n = board.num_cells();
+            let density = [0.1, 0.3, 0.6][i % 3];
+            let cells: Vec<u8> = (0..n)
+                .map(|_| if rng.random_bool(density) { rng.random_range(1..=players as u8) } else { 0 })
+                .collect();
+            let g = Wunchunk::from_cells_with_turns(size, players, Start::Standard, Balance::Ap, &cells, 1, 1, 0).unwrap();
+            if let Some(c) = g.count_single_stone_balance() {
+                assert_eq!(c, g.count_big().to_u128(), "{}", g.diagram());
+                fast += 1;
+            }
+        }
+        for i in 0..200 {
+            let (s, p) = [(5, 2), (7, 3)][i % 2];
+            let mut g = game(s, p, Start::Standard, Balance::Ap);
+            for _ in 0..3 {
+                let a = g.random_action(&mut rng, &mut buf).unwrap();
+                g.apply_action(a);
+            }
+            if let Some(c) = g.count_single_stone_balance() {
+                assert_eq!(c, g.count_big().to_u128(), "{}", g.diagram());
+                fast += 1;
+            }
+        }
+        assert!(fast > 100, "{fast}");
     }
 
     #[test]
