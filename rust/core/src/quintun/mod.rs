@@ -30,6 +30,11 @@
 //! bit mask of the neutral colours it touches (merged on union, updated when
 //! a neutral lands next to it), and the number of groups touching at least
 //! three and four colours is kept per player, so the win test is O(1).
+//!
+//! Undo is in place: the record holds the action and the small values it
+//! changed; the ring tables of a turn that recomputed them and the colour
+//! sets a neutral changed go on logs kept by the game, and a stone is taken
+//! back with [`Groups::unplace`].
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -155,6 +160,26 @@ pub struct Quintun {
     num_first: u32,
     /// Number of legal EXTEND moves.
     num_extends: u32,
+    // Undo logs (the variable-size parts of undo records, last in first out).
+    /// The ring tables above as they were before each undoable turn that
+    /// recomputed them.
+    ring_log: Vec<RingTables>,
+    /// (root, colours) of each group an undoable neutral added a colour to.
+    mask_log: Vec<(u16, u32)>,
+}
+
+/// What the ring allows in one turn: a copy of the fields from `new_mask`
+/// to `num_extends`, kept on the ring log for undo.
+#[derive(Debug, Clone, Copy)]
+struct RingTables {
+    new_mask: u64,
+    new_colour: u8,
+    num_new: u32,
+    adj: [u64; NUM_COLOURS + 1],
+    near: [u64; NUM_COLOURS + 1],
+    first: [u64; NUM_COLOURS + 1],
+    num_first: u32,
+    num_extends: u32,
 }
 
 impl Clone for Quintun {
@@ -165,6 +190,8 @@ impl Clone for Quintun {
             groups: self.groups.clone(),
             free: self.free.clone(),
             free_at: self.free_at.clone(),
+            ring_log: self.ring_log.clone(),
+            mask_log: self.mask_log.clone(),
             ..*self
         }
     }
@@ -178,6 +205,8 @@ impl Clone for Quintun {
         self.groups.clone_from(&s.groups);
         self.free.clone_from(&s.free);
         self.free_at.clone_from(&s.free_at);
+        self.ring_log.clone_from(&s.ring_log);
+        self.mask_log.clone_from(&s.mask_log);
         self.placement = s.placement;
         self.swap = s.swap;
         self.n3 = s.n3;
@@ -251,6 +280,8 @@ impl Quintun {
             first: [0; NUM_COLOURS + 1],
             num_first: 0,
             num_extends: 0,
+            ring_log: Vec::new(),
+            mask_log: Vec::new(),
             geo,
         };
         g.refresh_ring();
@@ -291,7 +322,7 @@ impl Quintun {
             if v > 0 {
                 g.put_stone(c, v as u8);
             } else if v < 0 {
-                g.put_neutral(c, (-v) as u8);
+                g.put_neutral(c, (-v) as u8, false);
             }
         }
         for k in 1..=NUM_COLOURS {
@@ -404,8 +435,11 @@ impl Quintun {
         self.hash ^= zobrist::piece(cell, p as u64);
     }
 
-    /// Put a neutral of colour `k` on empty Ring `cell`.
-    fn put_neutral(&mut self, cell: usize, k: u8) {
+    /// Put a neutral of colour `k` on empty Ring `cell`; with `log`, the
+    /// groups' colour sets it changes go on the mask log first. Returns the
+    /// number of log entries.
+    #[inline]
+    fn put_neutral(&mut self, cell: usize, k: u8, log: bool) -> u8 {
         let geo = &*self.geo;
         let bit = 1u32 << (k - 1);
         let mut roots: SmallVec<[usize; 4]> = SmallVec::new();
@@ -418,9 +452,14 @@ impl Quintun {
                 }
             }
         }
+        let mut logged = 0;
         for &r in &roots {
             let m = self.groups.group_mask(r);
             if m & bit == 0 {
+                if log {
+                    self.mask_log.push((r as u16, m));
+                    logged += 1;
+                }
                 let p = self.cells[r] as u8;
                 tally(&mut self.n3, &mut self.n4, p, m, -1);
                 self.groups.add_mask(r, bit);
@@ -433,6 +472,31 @@ impl Quintun {
         self.colour_ring[k as usize] |= 1u64 << pos;
         self.present |= 1 << (k - 1);
         self.hash ^= zobrist::piece(cell, 2 + k as u64);
+        logged
+    }
+
+    fn ring_tables(&self) -> RingTables {
+        RingTables {
+            new_mask: self.new_mask,
+            new_colour: self.new_colour,
+            num_new: self.num_new,
+            adj: self.adj,
+            near: self.near,
+            first: self.first,
+            num_first: self.num_first,
+            num_extends: self.num_extends,
+        }
+    }
+
+    fn set_ring_tables(&mut self, t: &RingTables) {
+        self.new_mask = t.new_mask;
+        self.new_colour = t.new_colour;
+        self.num_new = t.num_new;
+        self.adj = t.adj;
+        self.near = t.near;
+        self.first = t.first;
+        self.num_first = t.num_first;
+        self.num_extends = t.num_extends;
     }
 
     /// Recompute what the ring allows: NEW cells and every EXTEND.
@@ -599,13 +663,11 @@ impl Quintun {
 
     fn do_swap(&mut self) {
         let cell = self.swap_cell.take().expect("swap needs Black's first stone") as usize;
-        let colours: Vec<u8> = (0..self.cells.len()).map(|c| self.cells[c].max(0) as u8).collect();
-        let mut colours = colours;
-        colours[cell] = 2;
-        let geo = self.geo.clone();
-        self.groups.rebuild(&geo.board, &colours);
-        // No neutral is on the board yet: every mask stays empty.
+        // Black's first stone is the only stone, and no neutral is on the
+        // board yet: it becomes a White group of one touching no colour.
         debug_assert_eq!(self.present, 0);
+        self.groups.unplace(cell);
+        self.groups.place_alone(cell, 2);
         self.cells[cell] = 2;
         self.hash ^= zobrist::piece(cell, 1) ^ zobrist::piece(cell, 2);
         self.ply += 1;
@@ -648,28 +710,43 @@ impl Quintun {
     }
 
     fn apply(&mut self, a: Action) {
-        let mover = self.to_move;
         match self.decode(a) {
             Decoded::Swap => self.do_swap(),
-            Decoded::Stone(c) => {
-                self.put_stone(c, mover);
-                self.swap_cell = (self.swap && self.from_start && self.ply == 0).then_some(c as u16);
-                self.end_turn(mover, false);
-            }
+            Decoded::Stone(c) => self.stone_move(c),
             Decoded::Neutral(c, k) => {
-                let was_present = self.present >> (k - 1) & 1 != 0;
-                self.put_neutral(c, k);
-                self.swap_cell = None;
-                if self.pending.is_some() {
-                    self.pending = None;
-                    self.end_turn(mover, true);
-                } else if was_present {
-                    self.pending = Some((c as u16, k));
-                } else {
-                    self.end_turn(mover, true);
-                }
+                self.neutral_move(c, k, false);
             }
         }
+    }
+
+    #[inline]
+    fn stone_move(&mut self, c: usize) {
+        let mover = self.to_move;
+        self.put_stone(c, mover);
+        self.swap_cell = (self.swap && self.from_start && self.ply == 0).then_some(c as u16);
+        self.end_turn(mover, false);
+    }
+
+    /// A NEW move or half an EXTEND. With `log`, what undo needs goes on the
+    /// logs: returns the number of mask log entries and whether the ring
+    /// tables were logged.
+    #[inline]
+    fn neutral_move(&mut self, c: usize, k: u8, log: bool) -> (u8, bool) {
+        let mover = self.to_move;
+        let was_present = self.present >> (k - 1) & 1 != 0;
+        let masks = self.put_neutral(c, k, log);
+        self.swap_cell = None;
+        if was_present && self.pending.is_none() {
+            self.pending = Some((c as u16, k));
+            return (masks, false);
+        }
+        self.pending = None;
+        if log {
+            let t = self.ring_tables();
+            self.ring_log.push(t);
+        }
+        self.end_turn(mover, true);
+        (masks, log)
     }
 }
 
@@ -681,9 +758,26 @@ enum Decoded {
 }
 
 
-/// Undo record: the state before the action.
-#[derive(Debug, Clone)]
-pub struct QuintunUndo(Box<Quintun>);
+/// Undo record: the action and the small values it changed. Ring tables
+/// and group colour sets go on the game's logs (`ring` and `masks` say
+/// how many entries this action put there).
+#[derive(Debug, Clone, Copy)]
+pub struct QuintunUndo {
+    action: Action,
+    hash: u64,
+    ply: u32,
+    n3: [u16; 2],
+    n4: [u16; 2],
+    /// Where a STONE's cell stood in the free list.
+    free_index: u16,
+    swap_cell: Option<u16>,
+    pending: Option<Neutral>,
+    to_move: u8,
+    over: bool,
+    winners: WinnerMask,
+    masks: u8,
+    ring: bool,
+}
 
 impl Game for Quintun {
     type Undo = QuintunUndo;
@@ -805,13 +899,89 @@ impl Game for Quintun {
     }
 
     fn apply_action_undoable(&mut self, action: Action) -> QuintunUndo {
-        let before = Box::new(self.clone());
-        self.apply(action);
-        QuintunUndo(before)
+        let mut u = QuintunUndo {
+            action,
+            hash: self.hash,
+            ply: self.ply,
+            n3: self.n3,
+            n4: self.n4,
+            free_index: 0,
+            swap_cell: self.swap_cell,
+            pending: self.pending,
+            to_move: self.to_move,
+            over: self.over,
+            winners: self.winners,
+            masks: 0,
+            ring: false,
+        };
+        match self.decode(action) {
+            Decoded::Swap => self.do_swap(),
+            Decoded::Stone(c) => {
+                u.free_index = self.free_at[c];
+                self.stone_move(c);
+            }
+            Decoded::Neutral(c, k) => (u.masks, u.ring) = self.neutral_move(c, k, true),
+        }
+        u
     }
 
-    fn undo_action(&mut self, undo: QuintunUndo) {
-        *self = *undo.0;
+    /// Undoes an action in place, from the record and the logs.
+    fn undo_action(&mut self, u: QuintunUndo) {
+        match self.decode(u.action) {
+            Decoded::Swap => {
+                let cell = u.swap_cell.expect("a swap had Black's first stone") as usize;
+                self.groups.unplace(cell);
+                self.groups.place_alone(cell, 1);
+                self.cells[cell] = 1;
+            }
+            Decoded::Stone(c) => {
+                self.groups.unplace(c);
+                self.cells[c] = 0;
+                self.interior_empty.insert(c);
+                self.num_interior_empty += 1;
+                // put back into the free list where it stood
+                let i = u.free_index as usize;
+                if i < self.free.len() {
+                    let moved = self.free[i];
+                    self.free_at[moved as usize] = self.free.len() as u16;
+                    self.free.push(moved);
+                    self.free[i] = c as u16;
+                } else {
+                    self.free.push(c as u16);
+                }
+                self.free_at[c] = i as u16;
+            }
+            Decoded::Neutral(c, k) => {
+                if u.ring {
+                    let t = self.ring_log.pop().expect("ring log entry");
+                    self.set_ring_tables(&t);
+                }
+                for _ in 0..u.masks {
+                    let (r, m) = self.mask_log.pop().expect("mask log entry");
+                    self.groups.set_root_mask(r as usize, m);
+                }
+                let bit = 1u64 << self.geo.pos_of(c);
+                self.cells[c] = 0;
+                self.ring_empty |= bit;
+                self.colour_ring[k as usize] &= !bit;
+                if self.colour_ring[k as usize] == 0 {
+                    self.present &= !(1 << (k - 1));
+                }
+            }
+        }
+        self.hash = u.hash;
+        self.ply = u.ply;
+        self.n3 = u.n3;
+        self.n4 = u.n4;
+        self.swap_cell = u.swap_cell;
+        self.pending = u.pending;
+        self.to_move = u.to_move;
+        self.over = u.over;
+        self.winners = u.winners;
+    }
+
+    fn cheap_undo(&self) -> bool {
+        true
     }
 
     fn action_to_string(&self, action: Action) -> String {
@@ -1168,6 +1338,114 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every field of the state but the shared geometry, as text (the
+    /// groups in full, stale slots included).
+    fn state_text(g: &Quintun) -> String {
+        format!(
+            "{:?}",
+            (
+                (g.placement, g.swap, &g.cells, &g.groups, g.n3, g.n4, g.ring_empty, g.colour_ring, g.present),
+                (g.interior_empty, g.num_interior_empty, &g.free, &g.free_at, g.to_move, g.ply, g.swap_cell),
+                (g.from_start, g.pending, g.over, g.winners, g.hash, g.ring_tables(), &g.ring_log, &g.mask_log),
+            )
+        )
+    }
+
+    /// The Zobrist hash straight from the cells and flags.
+    fn fresh_hash(g: &Quintun) -> u64 {
+        let mut h = zobrist::flag(KIND_TO_MOVE, g.to_move as u64);
+        for (c, &v) in g.cells.iter().enumerate() {
+            if v > 0 {
+                h ^= zobrist::piece(c, v as u64);
+            } else if v < 0 {
+                h ^= zobrist::piece(c, 2 + (-v) as u64);
+            }
+        }
+        if g.swap_available() {
+            h ^= zobrist::flag(KIND_SWAP, 1);
+        }
+        if let Some((c, k)) = g.pending {
+            h ^= zobrist::flag(KIND_PENDING, (c as usize * KINDS + k as usize) as u64);
+        }
+        h
+    }
+
+    /// Random walks that apply and undo random actions: undo restores the
+    /// state exactly (the whole state, legal actions and counts included),
+    /// the hash always equals a fresh recomputation, and `is_legal_action`
+    /// agrees with `legal_actions` on every action id at every ply.
+    #[test]
+    fn undo_restores_state_and_legality_agrees() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+        let mut buf = Vec::new();
+        let (mut undone, mut merges, mut ring_undos, mut swaps) = (0usize, 0usize, 0usize, 0usize);
+        for size in MIN_SIZE..=7 {
+            for placement in [Placement::Side, Placement::Gap] {
+                for swap in [true, false] {
+                    for game in 0..12 {
+                        let start = Quintun::new(size, placement, swap).unwrap();
+                        let mut g = start.clone();
+                        // (record, state text, legal actions, move count) before each action
+                        let mut stack: Vec<(QuintunUndo, String, Vec<Action>, u128)> = Vec::new();
+                        let mut steps = 0;
+                        loop {
+                            let mut legal = Vec::new();
+                            g.legal_actions(&mut legal);
+                            assert!(legal.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
+                            assert_eq!(g.zobrist(), fresh_hash(&g));
+                            let mut is_legal = vec![false; g.num_actions() + 7];
+                            for &a in &legal {
+                                is_legal[a as usize] = true;
+                            }
+                            for (a, &want) in is_legal.iter().enumerate() {
+                                assert_eq!(g.is_legal_action(a as Action, &mut buf), want, "action {a}\n{}", g.diagram());
+                            }
+                            if !g.mid_turn() {
+                                let mut mv = Vec::new();
+                                g.legal_moves(u128::MAX, &mut mv).unwrap();
+                                assert_eq!(mv.len() as u128, g.count_moves());
+                            }
+                            steps += 1;
+                            // undo now and then (more often late, to unwind merges and EXTENDs)
+                            let back = !stack.is_empty() && (legal.is_empty() || rng.random_bool(if game % 2 == 0 { 0.3 } else { 0.1 }));
+                            if back {
+                                let (u, text, legal_before, count) = stack.pop().unwrap();
+                                let is_stone = u.action % KINDS as Action == 0 && (u.action as usize) < KINDS * g.cells.len();
+                                merges += (is_stone && g.groups.root(u.action as usize / KINDS) != Some(u.action as usize / KINDS)) as usize;
+                                ring_undos += u.ring as usize;
+                                swaps += (u.action as usize == KINDS * g.cells.len()) as usize;
+                                g.undo_action(u);
+                                undone += 1;
+                                assert_eq!(state_text(&g), text);
+                                let mut again = Vec::new();
+                                g.legal_actions(&mut again);
+                                assert_eq!(again, legal_before);
+                                assert_eq!(g.count_moves(), count);
+                            } else if legal.is_empty() || steps > 400 {
+                                break;
+                            } else {
+                                let mut a = legal[below(&mut rng, legal.len())];
+                                if g.swap_available() && rng.random_bool(0.5) {
+                                    a = g.swap_action();
+                                }
+                                let text = state_text(&g);
+                                let count = g.count_moves();
+                                let u = g.apply_action_undoable(a);
+                                stack.push((u, text, legal, count));
+                            }
+                        }
+                        while let Some((u, text, _, _)) = stack.pop() {
+                            g.undo_action(u);
+                            assert_eq!(state_text(&g), text);
+                        }
+                        assert_eq!(state_text(&g), state_text(&start));
+                    }
+                }
+            }
+        }
+        assert!(undone > 5000 && merges > 200 && ring_undos > 500 && swaps > 5, "{undone} {merges} {ring_undos} {swaps}");
     }
 
     /// Every neutral colour one block, by flood fill over the board.
