@@ -2,7 +2,7 @@
 //! (positions clockwise from the top-left corner, side masks) and the ring
 //! mask arithmetic.
 
-use crate::bitset::FixedSet;
+use crate::bitset::BitIter;
 use crate::board::{row_name, Board};
 
 /// Smallest and largest supported board side.
@@ -12,8 +12,31 @@ pub const MAX_SIZE: usize = 10;
 /// Words of a cell set: side 10 has 271 cells.
 const WORDS: usize = 5;
 
-/// A set of cells of one board (at most 320).
-pub(super) type CellSet = FixedSet<WORDS>;
+/// A set of cells of one board (at most 320), with its words open to
+/// word-at-a-time loops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) struct CellSet(pub(super) [u64; WORDS]);
+
+impl CellSet {
+    #[inline]
+    pub(super) fn insert(&mut self, i: usize) {
+        self.0[i >> 6] |= 1 << (i & 63);
+    }
+
+    #[inline]
+    pub(super) fn remove(&mut self, i: usize) {
+        self.0[i >> 6] &= !(1 << (i & 63));
+    }
+
+    #[inline]
+    pub(super) fn contains(&self, i: usize) -> bool {
+        self.0[i >> 6] >> (i & 63) & 1 != 0
+    }
+
+    pub(super) fn iter(self) -> impl Iterator<Item = usize> {
+        self.0.into_iter().enumerate().flat_map(|(wi, w)| BitIter(w).map(move |t| wi * 64 + t as usize))
+    }
+}
 
 /// Column name in the record notation: 0 -> `a`, 25 -> `z`, 26 -> `aa`.
 pub fn column_name(x: usize) -> String {

@@ -160,6 +160,8 @@ pub struct Quintun {
     num_first: u32,
     /// Number of legal EXTEND moves.
     num_extends: u32,
+    /// The Ring cells of NEW moves and EXTEND first halves.
+    neutral_cells: CellSet,
     // Undo logs (the variable-size parts of undo records, last in first out).
     /// The ring tables above as they were before each undoable turn that
     /// recomputed them.
@@ -180,6 +182,7 @@ struct RingTables {
     first: [u64; NUM_COLOURS + 1],
     num_first: u32,
     num_extends: u32,
+    neutral_cells: CellSet,
 }
 
 impl Clone for Quintun {
@@ -232,6 +235,7 @@ impl Clone for Quintun {
         self.first = s.first;
         self.num_first = s.num_first;
         self.num_extends = s.num_extends;
+        self.neutral_cells = s.neutral_cells;
     }
 }
 
@@ -280,6 +284,7 @@ impl Quintun {
             first: [0; NUM_COLOURS + 1],
             num_first: 0,
             num_extends: 0,
+            neutral_cells: CellSet::default(),
             ring_log: Vec::new(),
             mask_log: Vec::new(),
             geo,
@@ -485,6 +490,7 @@ impl Quintun {
             first: self.first,
             num_first: self.num_first,
             num_extends: self.num_extends,
+            neutral_cells: self.neutral_cells,
         }
     }
 
@@ -497,6 +503,7 @@ impl Quintun {
         self.first = t.first;
         self.num_first = t.num_first;
         self.num_extends = t.num_extends;
+        self.neutral_cells = t.neutral_cells;
     }
 
     /// Recompute what the ring allows: NEW cells and every EXTEND.
@@ -587,6 +594,14 @@ impl Quintun {
         }
         self.num_first = num_first;
         self.num_extends = num_extends;
+        let mut cells = CellSet::default();
+        let mut any = self.first.iter().fold(self.new_mask, |a, &m| a | m);
+        while any != 0 {
+            let p = any.trailing_zeros();
+            any &= any - 1;
+            cells.insert(geo.cell_at(p));
+        }
+        self.neutral_cells = cells;
     }
 
     /// The second halves of the EXTENDs starting with neutral `(cell, k)`,
@@ -620,6 +635,26 @@ impl Quintun {
             }
         }
         out.sort_unstable();
+    }
+
+    /// Whether neutral `(cell, k)` completes the EXTEND begun with `first`
+    /// (membership in `completions`, without listing them).
+    fn completes(&self, first: Neutral, cell: usize, k: u8) -> bool {
+        let geo = &*self.geo;
+        if !geo.is_ring(cell) {
+            return false;
+        }
+        let (p, q) = (geo.pos_of(first.0 as usize), geo.pos_of(cell));
+        let (bit, qbit) = (1u64 << p, 1u64 << q);
+        if geo.later[p as usize] & qbit == 0 {
+            return false;
+        }
+        let k1 = first.1 as usize;
+        if k as usize != k1 {
+            self.adj[k1] & bit != 0 && self.adj[k as usize] & qbit != 0
+        } else {
+            self.near[k1] & qbit != 0 && geo.is_arc(self.colour_ring[k1] | bit | qbit)
+        }
     }
 
     /// Whether two neutrals (on empty ring cells, of colours on the board)
@@ -841,27 +876,44 @@ impl Game for Quintun {
         if self.over {
             return;
         }
+        // In increasing action order (OpenSpiel expects it), a word of
+        // cells at a time: the empty Interior cells and the Ring cells that
+        // have neutral actions (each colour's in turn). The count is known,
+        // so the actions are written into place.
+        let geo = &*self.geo;
+        let mut by_kind = self.first;
+        by_kind[self.new_colour as usize] |= self.new_mask;
+        let swap = self.swap_available();
+        let total = (self.num_interior_empty + self.num_new + self.num_first) as usize + swap as usize;
         let start = out.len();
-        out.extend(self.interior_empty.iter().map(|c| (c * KINDS) as Action));
-        let mut m = self.new_mask;
-        while m != 0 {
-            let p = m.trailing_zeros();
-            m &= m - 1;
-            out.push(Quintun::neutral_action((self.geo.cell_at(p) as u16, self.new_colour)));
-        }
-        for k in 1..=NUM_COLOURS {
-            let mut m = self.first[k];
-            while m != 0 {
-                let p = m.trailing_zeros();
-                m &= m - 1;
-                out.push(Quintun::neutral_action((self.geo.cell_at(p) as u16, k as u8)));
+        out.resize(start + total, 0);
+        let dst = &mut out[start..];
+        let mut i = 0;
+        for (wi, (&inner, &edge)) in self.interior_empty.0.iter().zip(&self.neutral_cells.0).enumerate() {
+            let mut w = inner | edge;
+            while w != 0 {
+                let t = w.trailing_zeros();
+                w &= w - 1;
+                let c = wi * 64 + t as usize;
+                if edge >> t & 1 == 0 {
+                    dst[i] = (c * KINDS) as Action;
+                    i += 1;
+                } else {
+                    let bit = 1u64 << geo.pos_of(c);
+                    for (k, &m) in by_kind.iter().enumerate().skip(1) {
+                        if m & bit != 0 {
+                            dst[i] = (c * KINDS + k) as Action;
+                            i += 1;
+                        }
+                    }
+                }
             }
         }
-        if self.swap_available() {
-            out.push(self.swap_action());
+        if swap {
+            dst[i] = self.swap_action();
+            i += 1;
         }
-        // in increasing action order (OpenSpiel expects it)
-        out[start..].sort_unstable();
+        assert_eq!(i, total, "legal actions miscounted");
     }
 
     fn is_legal_action(&self, action: Action, _buf: &mut Vec<Action>) -> bool {
@@ -870,11 +922,7 @@ impl Game for Quintun {
         }
         if let Some(first) = self.pending {
             return match self.decode(action) {
-                Decoded::Neutral(c, k) => {
-                    let mut v = SmallVec::new();
-                    self.completions(first, &mut v);
-                    v.contains(&(c as u16, k))
-                }
+                Decoded::Neutral(c, k) => self.completes(first, c, k),
                 _ => false,
             };
         }
