@@ -242,8 +242,7 @@ impl Clone for Quintun {
 impl Quintun {
     /// An empty board of side `size` (4..=10).
     pub fn new(size: usize, placement: Placement, swap: bool) -> Result<Quintun, String> {
-        let geo = Arc::new(QuintunBoard::new(size)?);
-        Ok(Quintun::with_geometry(geo, placement, swap))
+        Ok(Quintun::with_geometry(QuintunBoard::shared(size)?, placement, swap))
     }
 
     pub fn with_geometry(geo: Arc<QuintunBoard>, placement: Placement, swap: bool) -> Quintun {
