@@ -318,6 +318,10 @@ impl Groups {
         unsafe {
             let mut new_size = get(&self.size, b) as usize + 1;
             let mut mask = get(&self.mask, b);
+            // The new stone is no root: its size and payload slots keep b's
+            // old values for `unplace`.
+            *get_mut(&mut self.size, cell) = new_size as u16 - 1;
+            *get_mut(&mut self.mask, cell) = mask;
             self.hist_add(colour, new_size - 1, -1);
             // Add the new stone to b's list.
             *get_mut(&mut self.root, cell) = best;
@@ -358,55 +362,66 @@ impl Groups {
         b
     }
 
-    /// Take back the stone on `cell`, the last stone placed with [`Groups::place`]
-    /// or [`Groups::place_alone`] that has not been taken back (changes undone
-    /// in reverse order): the groups it merged come apart exactly as they were,
-    /// member lists included. Payload masks are not restored (the group that
-    /// absorbed the others keeps the merged mask).
-    ///
-    /// `place` splices each absorbed group's list right after the surviving
-    /// root `b` and the new stone after `b` before them, so `b`'s list reads
-    /// `b, [last absorbed], ..., [first absorbed], cell, b's old members`;
-    /// each absorbed root still holds its old size (only roots' sizes are
-    /// written), which delimits its segment.
+    /// Take back the stone on `cell` placed by the last [`Groups::place`] or
+    /// [`Groups::place_alone`] still standing (undo in reverse order of
+    /// placement; payload bits added since must be taken back first). The
+    /// groups it merged split again as they were, payloads included: `place`
+    /// relabels the smaller groups and splices their member lists right
+    /// after the root's, and leaves their sizes and payloads at their old
+    /// roots, so this walks only the stones it relabels back.
     pub fn unplace(&mut self, cell: usize) {
         let colour = self.colour[cell];
         assert!(colour != 0, "unplace on an empty cell");
         let b = self.root[cell] as usize;
-        // SAFETY: `cell` is a stone (indexed above); roots, list links and
-        // sizes are cells / at most the number of cells.
+        // SAFETY: `cell` is a stone (checked), so its colour, root, list and
+        // the lists of the groups it joined are cells of this board.
         unsafe {
-            self.hist_add(colour, get(&self.size, b) as usize, -1);
-            if b != cell {
-                let mut rest = get(&self.size, b) as usize - 1;
-                let mut x = get(&self.next, b) as usize;
-                while x != cell {
-                    let r = x;
-                    let s = get(&self.size, r) as usize;
-                    let mut c = r;
-                    for _ in 1..s {
-                        *get_mut(&mut self.root, c) = r as u16;
-                        c = get(&self.next, c) as usize;
+            *get_mut(&mut self.stones, colour as usize) -= 1;
+            if b == cell {
+                // it started a group of its own
+                self.hist_add(colour, 1, -1);
+                get_mut(&mut self.roots, colour as usize).remove_unchecked(cell);
+            } else {
+                self.hist_add(colour, get(&self.size, b) as usize, -1);
+                // Absorbed groups follow b in the list, the last absorbed
+                // first, then the new stone.
+                loop {
+                    let r = get(&self.next, b) as usize;
+                    if r == cell {
+                        break;
                     }
+                    let rs = get(&self.size, r) as usize;
+                    let mut c = r;
                     *get_mut(&mut self.root, c) = r as u16;
-                    x = get(&self.next, c) as usize;
+                    for _ in 1..rs {
+                        c = get(&self.next, c) as usize;
+                        *get_mut(&mut self.root, c) = r as u16;
+                    }
+                    *get_mut(&mut self.next, b) = get(&self.next, c);
                     *get_mut(&mut self.next, c) = r as u16;
-                    rest -= s;
-                    self.hist_add(colour, s, 1);
                     get_mut(&mut self.roots, colour as usize).insert_if_unchecked(r, true);
+                    self.hist_add(colour, rs, 1);
                 }
                 *get_mut(&mut self.next, b) = get(&self.next, cell);
-                *get_mut(&mut self.size, b) = rest as u16;
-                self.hist_add(colour, rest, 1);
-            } else {
-                get_mut(&mut self.roots, colour as usize).remove_unchecked(cell);
-                *get_mut(&mut self.size, cell) = 0;
+                let old_size = get(&self.size, cell);
+                *get_mut(&mut self.size, b) = old_size;
+                *get_mut(&mut self.mask, b) = get(&self.mask, cell);
+                self.hist_add(colour, old_size as usize, 1);
             }
             *get_mut(&mut self.colour, cell) = 0;
             *get_mut(&mut self.root, cell) = NO_CELL;
             *get_mut(&mut self.next, cell) = NO_CELL;
-            *get_mut(&mut self.stones, colour as usize) -= 1;
+            *get_mut(&mut self.size, cell) = 0;
+            *get_mut(&mut self.mask, cell) = 0;
         }
+    }
+
+    /// Set the payload of the group whose root is `root` (to take back
+    /// [`Groups::add_mask`]).
+    #[inline]
+    pub fn set_root_mask(&mut self, root: usize, mask: u32) {
+        debug_assert_eq!(self.root[root] as usize, root, "not a root");
+        self.mask[root] = mask;
     }
 
     /// Remove the whole group holding `cell`; calls `f` on every removed cell.
@@ -597,5 +612,77 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Everything a game can observe of the groups.
+    fn observed(g: &Groups, colours: usize) -> (Vec<u8>, Vec<Option<usize>>, Vec<usize>, Vec<u32>, Vec<Vec<usize>>, Vec<Vec<usize>>, Vec<u32>) {
+        let n = g.num_cells();
+        let members = (0..n)
+            .map(|c| {
+                let mut m: Vec<usize> = g.members(c).collect();
+                m.sort();
+                m
+            })
+            .collect();
+        let roots = (1..=colours as u8).map(|k| g.roots_of(k).collect()).collect();
+        let mut counts: Vec<u32> = (1..=colours as u8).map(|k| g.stone_count(k)).collect();
+        if g.histograms {
+            for k in 1..=colours as u8 {
+                counts.extend((1..=n).map(|s| g.histogram(k, s)));
+                counts.push(g.group_count(k));
+                counts.push(g.chunk_count(k));
+            }
+        }
+        (
+            g.colours().to_vec(),
+            (0..n).map(|c| g.root(c)).collect(),
+            (0..n).map(|c| g.group_size(c)).collect(),
+            (0..n).map(|c| g.group_mask(c)).collect(),
+            members,
+            roots,
+            counts,
+        )
+    }
+
+    #[test]
+    fn unplace_undoes_place() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+        let mut merges = 0;
+        for &(sides, colours, hist) in &[([3usize; 6], 2usize, true), ([4, 5, 4, 5, 4, 5], 3, false), ([6; 6], 2, false)] {
+            let board = Board::from_sides(sides).unwrap();
+            let n = board.num_cells();
+            for _ in 0..40 {
+                let mut g = if hist { Groups::new(n, colours) } else { Groups::without_histograms(n, colours) };
+                let mut stack: Vec<(usize, Vec<(usize, u32)>, _)> = Vec::new();
+                for _ in 0..2 * n {
+                    let cell = rng.random_range(0..n);
+                    if g.colour(cell) == 0 && rng.random_bool(0.7) {
+                        let before = observed(&g, colours);
+                        let root = g.place(&board, cell, rng.random_range(1..=colours) as u8);
+                        merges += (root != cell) as usize;
+                        // a payload bit, to be taken back before the stone
+                        let bit = 1u32 << rng.random_range(0..5);
+                        let old = g.group_mask(root);
+                        g.add_mask(root, bit);
+                        stack.push((cell, vec![(root, old)], before));
+                    } else if let Some((cell, masks, before)) = stack.pop() {
+                        for &(r, m) in masks.iter().rev() {
+                            g.set_root_mask(r, m);
+                        }
+                        g.unplace(cell);
+                        assert_eq!(observed(&g, colours), before);
+                    }
+                }
+                while let Some((cell, masks, before)) = stack.pop() {
+                    for &(r, m) in masks.iter().rev() {
+                        g.set_root_mask(r, m);
+                    }
+                    g.unplace(cell);
+                    assert_eq!(observed(&g, colours), before);
+                }
+                assert_eq!(g.colours().iter().filter(|&&c| c != 0).count(), 0);
+            }
+        }
+        assert!(merges > 1000, "{merges}");
     }
 }

@@ -91,7 +91,7 @@ fn borrow_game<'py>(obj: &Bound<'py, PyGame>) -> PyResult<PyRef<'py, PyGame>> {
 }
 
 fn legal_actions_of<G: Game>(g: &G) -> Vec<Action> {
-    let mut v = Vec::with_capacity(64);
+    let mut v = Vec::with_capacity(256);
     g.legal_actions(&mut v);
     v
 }

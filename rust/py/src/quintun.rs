@@ -30,7 +30,7 @@ pub fn neutral_value(text: &str) -> Option<i64> {
 }
 
 fn geometry(n: usize) -> PyResult<Arc<QuintunBoard>> {
-    Ok(Arc::new(QuintunBoard::new(n).map_err(value_error)?))
+    QuintunBoard::shared(n).map_err(value_error)
 }
 
 #[pymethods]

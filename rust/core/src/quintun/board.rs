@@ -2,7 +2,9 @@
 //! (positions clockwise from the top-left corner, side masks) and the ring
 //! mask arithmetic.
 
-use crate::bitset::FixedSet;
+use std::sync::{Arc, OnceLock};
+
+use crate::bitset::BitIter;
 use crate::board::{row_name, Board};
 
 /// Smallest and largest supported board side.
@@ -12,8 +14,31 @@ pub const MAX_SIZE: usize = 10;
 /// Words of a cell set: side 10 has 271 cells.
 const WORDS: usize = 5;
 
-/// A set of cells of one board (at most 320).
-pub(super) type CellSet = FixedSet<WORDS>;
+/// A set of cells of one board (at most 320), with its words open to
+/// word-at-a-time loops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) struct CellSet(pub(super) [u64; WORDS]);
+
+impl CellSet {
+    #[inline]
+    pub(super) fn insert(&mut self, i: usize) {
+        self.0[i >> 6] |= 1 << (i & 63);
+    }
+
+    #[inline]
+    pub(super) fn remove(&mut self, i: usize) {
+        self.0[i >> 6] &= !(1 << (i & 63));
+    }
+
+    #[inline]
+    pub(super) fn contains(&self, i: usize) -> bool {
+        self.0[i >> 6] >> (i & 63) & 1 != 0
+    }
+
+    pub(super) fn iter(self) -> impl Iterator<Item = usize> {
+        self.0.into_iter().enumerate().flat_map(|(wi, w)| BitIter(w).map(move |t| wi * 64 + t as usize))
+    }
+}
 
 /// Column name in the record notation: 0 -> `a`, 25 -> `z`, 26 -> `aa`.
 pub fn column_name(x: usize) -> String {
@@ -24,9 +49,10 @@ pub fn column_name(x: usize) -> String {
 /// masks. Its cell labels are the record labels (`j4`); cell indices are the
 /// usual ones (Abstract Play label order). Shared (behind an `Arc`) by every
 /// state.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct QuintunBoard {
-    pub board: Board,
+    /// Shared by the copies `new` hands out, so a copy is cheap.
+    pub board: Arc<Board>,
     pub(super) n: usize,
     /// Record coordinates per cell: (column from 0, row from 1 at the top).
     xy: Vec<(u16, u16)>,
@@ -48,12 +74,27 @@ pub struct QuintunBoard {
     pub(super) later: Vec<u64>,
 }
 
+/// The board of each size, built once.
+static SHARED: [OnceLock<Arc<QuintunBoard>>; MAX_SIZE + 1] = [const { OnceLock::new() }; MAX_SIZE + 1];
+
 impl QuintunBoard {
+    /// The board of side `n` (a copy of the shared one; see
+    /// [`QuintunBoard::shared`], which saves the copy).
     pub fn new(n: usize) -> Result<QuintunBoard, String> {
+        Ok(QuintunBoard::clone(&*QuintunBoard::shared(n)?))
+    }
+
+    /// The board of side `n`, built on first use and then shared by every
+    /// state of that size.
+    pub fn shared(n: usize) -> Result<Arc<QuintunBoard>, String> {
         if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
             return Err(format!("size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {n}"));
         }
-        let hexhex = Board::hexhex(n).map_err(|e| e.0)?;
+        Ok(SHARED[n].get_or_init(|| Arc::new(QuintunBoard::build(n))).clone())
+    }
+
+    fn build(n: usize) -> QuintunBoard {
+        let hexhex = Board::hexhex(n).expect("sides 4 to 10 are valid hexhex boards");
         let board = &hexhex;
         let cells = board.num_cells();
         let m = n as i32 - 1;
@@ -66,7 +107,7 @@ impl QuintunBoard {
             xy.push((x, row));
             labels.push(format!("{}{}", column_name(x as usize), row));
         }
-        let board = hexhex.with_labels(labels).map_err(|e| e.0)?;
+        let board = hexhex.with_labels(labels).expect("record labels are distinct");
         let ring: Vec<u16> = board.ring().to_vec();
         let ring_len = ring.len() as u32;
         debug_assert!(ring_len <= 64);
@@ -92,8 +133,8 @@ impl QuintunBoard {
         let later = (0..ring.len())
             .map(|p| (0..ring.len()).filter(|&q| ring[q] > ring[p]).fold(0u64, |m, q| m | 1u64 << q))
             .collect();
-        Ok(QuintunBoard {
-            board,
+        QuintunBoard {
+            board: Arc::new(board),
             n,
             xy,
             ring,
@@ -105,7 +146,7 @@ impl QuintunBoard {
             num_interior,
             num_columns: 4 * n - 3,
             later,
-        })
+        }
     }
 
     pub fn size(&self) -> usize {

@@ -30,6 +30,11 @@
 //! bit mask of the neutral colours it touches (merged on union, updated when
 //! a neutral lands next to it), and the number of groups touching at least
 //! three and four colours is kept per player, so the win test is O(1).
+//!
+//! Undo is in place: the record holds the action and the small values it
+//! changed; the ring tables of a turn that recomputed them and the colour
+//! sets a neutral changed go on logs kept by the game, and a stone is taken
+//! back with [`Groups::unplace`].
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -165,6 +170,29 @@ pub struct Quintun {
     num_first: u32,
     /// Number of legal EXTEND moves.
     num_extends: u32,
+    /// The Ring cells of NEW moves and EXTEND first halves.
+    neutral_cells: CellSet,
+    // Undo logs (the variable-size parts of undo records, last in first out).
+    /// The ring tables above as they were before each undoable turn that
+    /// recomputed them.
+    ring_log: Vec<RingTables>,
+    /// (root, colours) of each group an undoable neutral added a colour to.
+    mask_log: Vec<(u16, u32)>,
+}
+
+/// What the ring allows in one turn: a copy of the fields from `new_mask`
+/// to `num_extends`, kept on the ring log for undo.
+#[derive(Debug, Clone, Copy)]
+struct RingTables {
+    new_mask: u64,
+    new_colour: u8,
+    num_new: u32,
+    adj: [u64; NUM_COLOURS + 1],
+    near: [u64; NUM_COLOURS + 1],
+    first: [u64; NUM_COLOURS + 1],
+    num_first: u32,
+    num_extends: u32,
+    neutral_cells: CellSet,
 }
 
 impl Clone for Quintun {
@@ -175,6 +203,8 @@ impl Clone for Quintun {
             groups: self.groups.clone(),
             free: self.free.clone(),
             free_at: self.free_at.clone(),
+            ring_log: self.ring_log.clone(),
+            mask_log: self.mask_log.clone(),
             ..*self
         }
     }
@@ -188,6 +218,8 @@ impl Clone for Quintun {
         self.groups.clone_from(&s.groups);
         self.free.clone_from(&s.free);
         self.free_at.clone_from(&s.free_at);
+        self.ring_log.clone_from(&s.ring_log);
+        self.mask_log.clone_from(&s.mask_log);
         self.placement = s.placement;
         self.swap = s.swap;
         self.n3 = s.n3;
@@ -213,13 +245,14 @@ impl Clone for Quintun {
         self.first = s.first;
         self.num_first = s.num_first;
         self.num_extends = s.num_extends;
+        self.neutral_cells = s.neutral_cells;
     }
 }
 
 impl Quintun {
     /// An empty board of side `size` (4..=10).
     pub fn new(size: usize, placement: Placement, swap: bool) -> Result<Quintun, crate::game::OptionsError> {
-        let geo = Arc::new(QuintunBoard::new(size).map_err(|e| crate::game::OptionsError::new("size", e))?);
+        let geo = QuintunBoard::shared(size).map_err(|e| crate::game::OptionsError::new("size", e))?;
         Ok(Quintun::with_geometry(geo, placement, swap))
     }
 
@@ -261,6 +294,9 @@ impl Quintun {
             first: [0; NUM_COLOURS + 1],
             num_first: 0,
             num_extends: 0,
+            neutral_cells: CellSet::default(),
+            ring_log: Vec::new(),
+            mask_log: Vec::new(),
             geo,
         };
         g.refresh_ring();
@@ -301,7 +337,7 @@ impl Quintun {
             if v > 0 {
                 g.put_stone(c, v as u8);
             } else if v < 0 {
-                g.put_neutral(c, (-v) as u8);
+                g.put_neutral(c, (-v) as u8, false);
             }
         }
         for k in 1..=NUM_COLOURS {
@@ -414,8 +450,11 @@ impl Quintun {
         self.hash ^= zobrist::piece(cell, p as u64);
     }
 
-    /// Put a neutral of colour `k` on empty Ring `cell`.
-    fn put_neutral(&mut self, cell: usize, k: u8) {
+    /// Put a neutral of colour `k` on empty Ring `cell`; with `log`, the
+    /// groups' colour sets it changes go on the mask log first. Returns the
+    /// number of log entries.
+    #[inline]
+    fn put_neutral(&mut self, cell: usize, k: u8, log: bool) -> u8 {
         let geo = &*self.geo;
         let bit = 1u32 << (k - 1);
         let mut roots: SmallVec<[usize; 4]> = SmallVec::new();
@@ -428,9 +467,14 @@ impl Quintun {
                 }
             }
         }
+        let mut logged = 0;
         for &r in &roots {
             let m = self.groups.group_mask(r);
             if m & bit == 0 {
+                if log {
+                    self.mask_log.push((r as u16, m));
+                    logged += 1;
+                }
                 let p = self.cells[r] as u8;
                 tally(&mut self.n3, &mut self.n4, p, m, -1);
                 self.groups.add_mask(r, bit);
@@ -443,6 +487,33 @@ impl Quintun {
         self.colour_ring[k as usize] |= 1u64 << pos;
         self.present |= 1 << (k - 1);
         self.hash ^= zobrist::piece(cell, 2 + k as u64);
+        logged
+    }
+
+    fn ring_tables(&self) -> RingTables {
+        RingTables {
+            new_mask: self.new_mask,
+            new_colour: self.new_colour,
+            num_new: self.num_new,
+            adj: self.adj,
+            near: self.near,
+            first: self.first,
+            num_first: self.num_first,
+            num_extends: self.num_extends,
+            neutral_cells: self.neutral_cells,
+        }
+    }
+
+    fn set_ring_tables(&mut self, t: &RingTables) {
+        self.new_mask = t.new_mask;
+        self.new_colour = t.new_colour;
+        self.num_new = t.num_new;
+        self.adj = t.adj;
+        self.near = t.near;
+        self.first = t.first;
+        self.num_first = t.num_first;
+        self.num_extends = t.num_extends;
+        self.neutral_cells = t.neutral_cells;
     }
 
     /// Recompute what the ring allows: NEW cells and every EXTEND.
@@ -533,6 +604,14 @@ impl Quintun {
         }
         self.num_first = num_first;
         self.num_extends = num_extends;
+        let mut cells = CellSet::default();
+        let mut any = self.first.iter().fold(self.new_mask, |a, &m| a | m);
+        while any != 0 {
+            let p = any.trailing_zeros();
+            any &= any - 1;
+            cells.insert(geo.cell_at(p));
+        }
+        self.neutral_cells = cells;
     }
 
     /// The second halves of the EXTENDs starting with neutral `(cell, k)`,
@@ -566,6 +645,26 @@ impl Quintun {
             }
         }
         out.sort_unstable();
+    }
+
+    /// Whether neutral `(cell, k)` completes the EXTEND begun with `first`
+    /// (membership in `completions`, without listing them).
+    fn completes(&self, first: Neutral, cell: usize, k: u8) -> bool {
+        let geo = &*self.geo;
+        if !geo.is_ring(cell) {
+            return false;
+        }
+        let (p, q) = (geo.pos_of(first.0 as usize), geo.pos_of(cell));
+        let (bit, qbit) = (1u64 << p, 1u64 << q);
+        if geo.later[p as usize] & qbit == 0 {
+            return false;
+        }
+        let k1 = first.1 as usize;
+        if k as usize != k1 {
+            self.adj[k1] & bit != 0 && self.adj[k as usize] & qbit != 0
+        } else {
+            self.near[k1] & qbit != 0 && geo.is_arc(self.colour_ring[k1] | bit | qbit)
+        }
     }
 
     /// Whether two neutrals (on empty ring cells, of colours on the board)
@@ -609,13 +708,11 @@ impl Quintun {
 
     fn do_swap(&mut self) {
         let cell = self.swap_cell.take().expect("swap needs Black's first stone") as usize;
-        let colours: Vec<u8> = (0..self.cells.len()).map(|c| self.cells[c].max(0) as u8).collect();
-        let mut colours = colours;
-        colours[cell] = 2;
-        let geo = self.geo.clone();
-        self.groups.rebuild(&geo.board, &colours);
-        // No neutral is on the board yet: every mask stays empty.
+        // Black's first stone is the only stone, and no neutral is on the
+        // board yet: it becomes a White group of one touching no colour.
         debug_assert_eq!(self.present, 0);
+        self.groups.unplace(cell);
+        self.groups.place_alone(cell, 2);
         self.cells[cell] = 2;
         self.hash ^= zobrist::piece(cell, 1) ^ zobrist::piece(cell, 2);
         self.ply += 1;
@@ -658,28 +755,43 @@ impl Quintun {
     }
 
     fn apply(&mut self, a: Action) {
-        let mover = self.to_move;
         match self.decode(a) {
             Decoded::Swap => self.do_swap(),
-            Decoded::Stone(c) => {
-                self.put_stone(c, mover);
-                self.swap_cell = (self.swap && self.from_start && self.ply == 0).then_some(c as u16);
-                self.end_turn(mover, false);
-            }
+            Decoded::Stone(c) => self.stone_move(c),
             Decoded::Neutral(c, k) => {
-                let was_present = self.present >> (k - 1) & 1 != 0;
-                self.put_neutral(c, k);
-                self.swap_cell = None;
-                if self.pending.is_some() {
-                    self.pending = None;
-                    self.end_turn(mover, true);
-                } else if was_present {
-                    self.pending = Some((c as u16, k));
-                } else {
-                    self.end_turn(mover, true);
-                }
+                self.neutral_move(c, k, false);
             }
         }
+    }
+
+    #[inline]
+    fn stone_move(&mut self, c: usize) {
+        let mover = self.to_move;
+        self.put_stone(c, mover);
+        self.swap_cell = (self.swap && self.from_start && self.ply == 0).then_some(c as u16);
+        self.end_turn(mover, false);
+    }
+
+    /// A NEW move or half an EXTEND. With `log`, what undo needs goes on the
+    /// logs: returns the number of mask log entries and whether the ring
+    /// tables were logged.
+    #[inline]
+    fn neutral_move(&mut self, c: usize, k: u8, log: bool) -> (u8, bool) {
+        let mover = self.to_move;
+        let was_present = self.present >> (k - 1) & 1 != 0;
+        let masks = self.put_neutral(c, k, log);
+        self.swap_cell = None;
+        if was_present && self.pending.is_none() {
+            self.pending = Some((c as u16, k));
+            return (masks, false);
+        }
+        self.pending = None;
+        if log {
+            let t = self.ring_tables();
+            self.ring_log.push(t);
+        }
+        self.end_turn(mover, true);
+        (masks, log)
     }
 }
 
@@ -691,9 +803,26 @@ enum Decoded {
 }
 
 
-/// Undo record: the state before the action.
-#[derive(Debug, Clone)]
-pub struct QuintunUndo(Box<Quintun>);
+/// Undo record: the action and the small values it changed. Ring tables
+/// and group colour sets go on the game's logs (`ring` and `masks` say
+/// how many entries this action put there).
+#[derive(Debug, Clone, Copy)]
+pub struct QuintunUndo {
+    action: Action,
+    hash: u64,
+    ply: u32,
+    n3: [u16; 2],
+    n4: [u16; 2],
+    /// Where a STONE's cell stood in the free list.
+    free_index: u16,
+    swap_cell: Option<u16>,
+    pending: Option<Neutral>,
+    to_move: u8,
+    over: bool,
+    winners: WinnerMask,
+    masks: u8,
+    ring: bool,
+}
 
 impl Game for Quintun {
     type Undo = QuintunUndo;
@@ -757,27 +886,44 @@ impl Game for Quintun {
         if self.over {
             return;
         }
+        // In increasing action order (OpenSpiel expects it), a word of
+        // cells at a time: the empty Interior cells and the Ring cells that
+        // have neutral actions (each colour's in turn). The count is known,
+        // so the actions are written into place.
+        let geo = &*self.geo;
+        let mut by_kind = self.first;
+        by_kind[self.new_colour as usize] |= self.new_mask;
+        let swap = self.swap_available();
+        let total = (self.num_interior_empty + self.num_new + self.num_first) as usize + swap as usize;
         let start = out.len();
-        out.extend(self.interior_empty.iter().map(|c| (c * KINDS) as Action));
-        let mut m = self.new_mask;
-        while m != 0 {
-            let p = m.trailing_zeros();
-            m &= m - 1;
-            out.push(Quintun::neutral_action((self.geo.cell_at(p) as u16, self.new_colour)));
-        }
-        for k in 1..=NUM_COLOURS {
-            let mut m = self.first[k];
-            while m != 0 {
-                let p = m.trailing_zeros();
-                m &= m - 1;
-                out.push(Quintun::neutral_action((self.geo.cell_at(p) as u16, k as u8)));
+        out.resize(start + total, 0);
+        let dst = &mut out[start..];
+        let mut i = 0;
+        for (wi, (&inner, &edge)) in self.interior_empty.0.iter().zip(&self.neutral_cells.0).enumerate() {
+            let mut w = inner | edge;
+            while w != 0 {
+                let t = w.trailing_zeros();
+                w &= w - 1;
+                let c = wi * 64 + t as usize;
+                if edge >> t & 1 == 0 {
+                    dst[i] = (c * KINDS) as Action;
+                    i += 1;
+                } else {
+                    let bit = 1u64 << geo.pos_of(c);
+                    for (k, &m) in by_kind.iter().enumerate().skip(1) {
+                        if m & bit != 0 {
+                            dst[i] = (c * KINDS + k) as Action;
+                            i += 1;
+                        }
+                    }
+                }
             }
         }
-        if self.swap_available() {
-            out.push(self.swap_action());
+        if swap {
+            dst[i] = self.swap_action();
+            i += 1;
         }
-        // in increasing action order (OpenSpiel expects it)
-        out[start..].sort_unstable();
+        debug_assert_eq!(i, total, "legal actions miscounted");
     }
 
     fn is_legal_action(&self, action: Action) -> bool {
@@ -786,11 +932,7 @@ impl Game for Quintun {
         }
         if let Some(first) = self.pending {
             return match self.decode(action) {
-                Decoded::Neutral(c, k) => {
-                    let mut v = SmallVec::new();
-                    self.completions(first, &mut v);
-                    v.contains(&(c as u16, k))
-                }
+                Decoded::Neutral(c, k) => self.completes(first, c, k),
                 _ => false,
             };
         }
@@ -815,13 +957,89 @@ impl Game for Quintun {
     }
 
     fn apply_action_undoable(&mut self, action: Action) -> QuintunUndo {
-        let before = Box::new(self.clone());
-        self.apply(action);
-        QuintunUndo(before)
+        let mut u = QuintunUndo {
+            action,
+            hash: self.hash,
+            ply: self.ply,
+            n3: self.n3,
+            n4: self.n4,
+            free_index: 0,
+            swap_cell: self.swap_cell,
+            pending: self.pending,
+            to_move: self.to_move,
+            over: self.over,
+            winners: self.winners,
+            masks: 0,
+            ring: false,
+        };
+        match self.decode(action) {
+            Decoded::Swap => self.do_swap(),
+            Decoded::Stone(c) => {
+                u.free_index = self.free_at[c];
+                self.stone_move(c);
+            }
+            Decoded::Neutral(c, k) => (u.masks, u.ring) = self.neutral_move(c, k, true),
+        }
+        u
     }
 
-    fn undo_action(&mut self, undo: QuintunUndo) {
-        *self = *undo.0;
+    /// Undoes an action in place, from the record and the logs.
+    fn undo_action(&mut self, u: QuintunUndo) {
+        match self.decode(u.action) {
+            Decoded::Swap => {
+                let cell = u.swap_cell.expect("a swap had Black's first stone") as usize;
+                self.groups.unplace(cell);
+                self.groups.place_alone(cell, 1);
+                self.cells[cell] = 1;
+            }
+            Decoded::Stone(c) => {
+                self.groups.unplace(c);
+                self.cells[c] = 0;
+                self.interior_empty.insert(c);
+                self.num_interior_empty += 1;
+                // put back into the free list where it stood
+                let i = u.free_index as usize;
+                if i < self.free.len() {
+                    let moved = self.free[i];
+                    self.free_at[moved as usize] = self.free.len() as u16;
+                    self.free.push(moved);
+                    self.free[i] = c as u16;
+                } else {
+                    self.free.push(c as u16);
+                }
+                self.free_at[c] = i as u16;
+            }
+            Decoded::Neutral(c, k) => {
+                if u.ring {
+                    let t = self.ring_log.pop().expect("ring log entry");
+                    self.set_ring_tables(&t);
+                }
+                for _ in 0..u.masks {
+                    let (r, m) = self.mask_log.pop().expect("mask log entry");
+                    self.groups.set_root_mask(r as usize, m);
+                }
+                let bit = 1u64 << self.geo.pos_of(c);
+                self.cells[c] = 0;
+                self.ring_empty |= bit;
+                self.colour_ring[k as usize] &= !bit;
+                if self.colour_ring[k as usize] == 0 {
+                    self.present &= !(1 << (k - 1));
+                }
+            }
+        }
+        self.hash = u.hash;
+        self.ply = u.ply;
+        self.n3 = u.n3;
+        self.n4 = u.n4;
+        self.swap_cell = u.swap_cell;
+        self.pending = u.pending;
+        self.to_move = u.to_move;
+        self.over = u.over;
+        self.winners = u.winners;
+    }
+
+    fn cheap_undo(&self) -> bool {
+        true
     }
 
     fn action_to_string(&self, action: Action) -> String {
@@ -1178,6 +1396,114 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every field of the state but the shared geometry, as text (the
+    /// groups in full, stale slots included).
+    fn state_text(g: &Quintun) -> String {
+        format!(
+            "{:?}",
+            (
+                (g.placement, g.swap, &g.cells, &g.groups, g.n3, g.n4, g.ring_empty, g.colour_ring, g.present),
+                (g.interior_empty, g.num_interior_empty, &g.free, &g.free_at, g.to_move, g.ply, g.swap_cell),
+                (g.from_start, g.pending, g.over, g.winners, g.hash, g.ring_tables(), &g.ring_log, &g.mask_log),
+            )
+        )
+    }
+
+    /// The Zobrist hash straight from the cells and flags.
+    fn fresh_hash(g: &Quintun) -> u64 {
+        let mut h = zobrist::flag(KIND_TO_MOVE, g.to_move as u64);
+        for (c, &v) in g.cells.iter().enumerate() {
+            if v > 0 {
+                h ^= zobrist::piece(c, v as u64);
+            } else if v < 0 {
+                h ^= zobrist::piece(c, 2 + (-v) as u64);
+            }
+        }
+        if g.swap_available() {
+            h ^= zobrist::flag(KIND_SWAP, 1);
+        }
+        if let Some((c, k)) = g.pending {
+            h ^= zobrist::flag(KIND_PENDING, (c as usize * KINDS + k as usize) as u64);
+        }
+        h
+    }
+
+    /// Random walks that apply and undo random actions: undo restores the
+    /// state exactly (the whole state, legal actions and counts included),
+    /// the hash always equals a fresh recomputation, and `is_legal_action`
+    /// agrees with `legal_actions` on every action id at every ply.
+    #[test]
+    fn undo_restores_state_and_legality_agrees() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+        let mut buf = Vec::new();
+        let (mut undone, mut merges, mut ring_undos, mut swaps) = (0usize, 0usize, 0usize, 0usize);
+        for size in MIN_SIZE..=7 {
+            for placement in [Placement::Side, Placement::Gap] {
+                for swap in [true, false] {
+                    for game in 0..12 {
+                        let start = Quintun::new(size, placement, swap).unwrap();
+                        let mut g = start.clone();
+                        // (record, state text, legal actions, move count) before each action
+                        let mut stack: Vec<(QuintunUndo, String, Vec<Action>, u128)> = Vec::new();
+                        let mut steps = 0;
+                        loop {
+                            let mut legal = Vec::new();
+                            g.legal_actions(&mut legal);
+                            assert!(legal.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
+                            assert_eq!(g.zobrist(), fresh_hash(&g));
+                            let mut is_legal = vec![false; g.num_actions() + 7];
+                            for &a in &legal {
+                                is_legal[a as usize] = true;
+                            }
+                            for (a, &want) in is_legal.iter().enumerate() {
+                                assert_eq!(g.is_legal_action(a as Action, &mut buf), want, "action {a}\n{}", g.diagram());
+                            }
+                            if !g.mid_turn() {
+                                let mut mv = Vec::new();
+                                g.legal_moves(u128::MAX, &mut mv).unwrap();
+                                assert_eq!(mv.len() as u128, g.count_moves());
+                            }
+                            steps += 1;
+                            // undo now and then (more often late, to unwind merges and EXTENDs)
+                            let back = !stack.is_empty() && (legal.is_empty() || rng.random_bool(if game % 2 == 0 { 0.3 } else { 0.1 }));
+                            if back {
+                                let (u, text, legal_before, count) = stack.pop().unwrap();
+                                let is_stone = u.action % KINDS as Action == 0 && (u.action as usize) < KINDS * g.cells.len();
+                                merges += (is_stone && g.groups.root(u.action as usize / KINDS) != Some(u.action as usize / KINDS)) as usize;
+                                ring_undos += u.ring as usize;
+                                swaps += (u.action as usize == KINDS * g.cells.len()) as usize;
+                                g.undo_action(u);
+                                undone += 1;
+                                assert_eq!(state_text(&g), text);
+                                let mut again = Vec::new();
+                                g.legal_actions(&mut again);
+                                assert_eq!(again, legal_before);
+                                assert_eq!(g.count_moves(), count);
+                            } else if legal.is_empty() || steps > 400 {
+                                break;
+                            } else {
+                                let mut a = legal[below(&mut rng, legal.len())];
+                                if g.swap_available() && rng.random_bool(0.5) {
+                                    a = g.swap_action();
+                                }
+                                let text = state_text(&g);
+                                let count = g.count_moves();
+                                let u = g.apply_action_undoable(a);
+                                stack.push((u, text, legal, count));
+                            }
+                        }
+                        while let Some((u, text, _, _)) = stack.pop() {
+                            g.undo_action(u);
+                            assert_eq!(state_text(&g), text);
+                        }
+                        assert_eq!(state_text(&g), state_text(&start));
+                    }
+                }
+            }
+        }
+        assert!(undone > 5000 && merges > 200 && ring_undos > 500 && swaps > 5, "{undone} {merges} {ring_undos} {swaps}");
     }
 
     /// Every neutral colour one block, by flood fill over the board.
