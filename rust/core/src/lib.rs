@@ -25,6 +25,7 @@ pub mod groups;
 pub mod perft;
 pub mod playout;
 pub mod quintun;
+pub mod solve;
 mod unchecked;
 pub mod wunchunk;
 pub mod zobrist;
