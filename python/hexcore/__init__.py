@@ -24,6 +24,7 @@ from ._core import Board, Churn, Quintun, Wunchunk, __version__
 from .errors import GameOverError, HexcoreError, IllegalMoveError, NotationError, TooManyMovesError
 from .records import from_json, to_json
 from .spec import load
+from .solving import Solution, solve
 
 GAMES: Dict[str, Any] = {"churn": Churn, "quintun": Quintun, "wunchunk": Wunchunk}
 
@@ -105,4 +106,5 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "Board", "Churn", "Quintun", "Wunchunk", "GAMES", "Game", "Playouts", "load", "perft", "random_playouts", "reference",
     "records", "to_json", "from_json", "HexcoreError", "IllegalMoveError", "NotationError", "GameOverError", "TooManyMovesError", "__version__",
+    "Solution", "solve",
 ]

@@ -84,7 +84,6 @@ impl Table {
             if p.is_null() {
                 std::alloc::handle_alloc_error(layout);
             }
-            advise_huge_pages(p as *mut u8, layout.size());
             Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
         };
         Table { buckets, mask: n as u64 - 1, filled: AtomicU64::new(0) }
@@ -198,25 +197,3 @@ impl Table {
     }
 }
 
-/// Ask Linux to back a large table with huge pages (fewer TLB misses on
-/// random probes); elsewhere, or if refused, nothing happens.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(p: *mut u8, len: usize) {
-    extern "C" {
-        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-    }
-    const MADV_HUGEPAGE: i32 = 14;
-    const HUGE: usize = 2 << 20;
-    let start = (p as usize).div_ceil(HUGE) * HUGE;
-    let end = (p as usize + len) / HUGE * HUGE;
-    if end > start {
-        // SAFETY: the range lies inside the allocation just made; madvise
-        // only changes how the kernel backs it.
-        unsafe {
-            madvise(start as *mut std::ffi::c_void, end - start, MADV_HUGEPAGE);
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_p: *mut u8, _len: usize) {}
