@@ -152,4 +152,5 @@ from typing import Callable
 
 def _solve(game: Union[Churn, Quintun, Wunchunk], max_seconds: Optional[float] = ..., max_nodes: Optional[int] = ...,
            threads: int = ..., table_mb: int = ...,
-           progress: Optional[Callable[[int, int, int, float], Any]] = ...) -> Dict[str, Any]: ...
+           progress: Optional[Callable[[int, int, int, float], Any]] = ...,
+           distances: bool = ...) -> Dict[str, Any]: ...

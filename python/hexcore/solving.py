@@ -61,7 +61,7 @@ def _positive_int(name: str, value: Any, hi: int) -> int:
 
 def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[int] = None,
           threads: Optional[int] = None, table_mb: int = 256,
-          progress: Optional[Progress] = None) -> Solution:
+          progress: Optional[Progress] = None, distances: bool = True) -> Solution:
     """Solve ``game``'s position (a two-player Churn, Wunchunk or Quintun
     between turns) exactly.
 
@@ -71,7 +71,9 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
     transposition table of ``table_mb`` megabytes; the values do not depend
     on the thread count. The GIL is released and Ctrl-C interrupts.
     ``progress(nodes, table_entries, table_capacity, seconds)`` is called
-    about twice a second.
+    about twice a second. ``distances=False`` skips the second pass that
+    proves the distance to the end for the best moves (``plies_to_end`` is
+    then ``None`` and ``best_move`` is any move of the best value).
     """
     if max_seconds is not None:
         if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float, np.integer, np.floating)):
@@ -86,7 +88,7 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
     n = getattr(game, "num_players", None)
     if n is not None and n != 2:
         raise ValueError(f"the solver handles two-player games only; this game has {n} players")
-    r = _core._solve(game, max_seconds, max_nodes, nthreads, table_mb, progress)
+    r = _core._solve(game, max_seconds, max_nodes, nthreads, table_mb, progress, bool(distances))
     moves = {text: value for text, value in r["moves"]}
     best = r["best"]
     return Solution(
@@ -114,6 +116,7 @@ def add_parser(sub: Any) -> None:
     ps.add_argument("--nodes", type=int, default=None, help="node budget")
     ps.add_argument("--threads", type=int, default=None)
     ps.add_argument("--table-mb", type=int, default=256, help="transposition table size (MB)")
+    ps.add_argument("--no-distances", action="store_true", help="values only: skip the distance pass")
 
 
 def cmd_solve(args: Any) -> int:
@@ -134,7 +137,8 @@ def cmd_solve(args: Any) -> int:
 
     try:
         s = solve(g, max_seconds=args.seconds, max_nodes=args.nodes, threads=args.threads,
-                  table_mb=args.table_mb, progress=progress if tty else None)
+                  table_mb=args.table_mb, progress=progress if tty else None,
+                  distances=not args.no_distances)
     except KeyboardInterrupt:
         if tty:
             sys.stderr.write("\n")

@@ -88,7 +88,7 @@ fn run<G: Solvable>(py: Python<'_>, g: G, opts: SolveOptions, progress: Option<B
 /// or None), `plies_to_end`, `nodes`, `seconds`, `complete`,
 /// `table_entries`, `table_capacity`, `symmetries`.
 #[pyfunction]
-#[pyo3(signature = (game, max_seconds=None, max_nodes=None, threads=1, table_mb=256, progress=None))]
+#[pyo3(signature = (game, max_seconds=None, max_nodes=None, threads=1, table_mb=256, progress=None, distances=true))]
 pub fn _solve<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
@@ -97,6 +97,7 @@ pub fn _solve<'py>(
     threads: usize,
     table_mb: usize,
     progress: Option<Bound<'py, PyAny>>,
+    distances: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     if !(1..=1024).contains(&threads) {
         return Err(PyValueError::new_err(format!("threads must be between 1 and 1024, got {threads}")));
@@ -104,7 +105,7 @@ pub fn _solve<'py>(
     if !(1..=1 << 20).contains(&table_mb) {
         return Err(PyValueError::new_err(format!("table_mb must be between 1 and 1048576, got {table_mb}")));
     }
-    let opts = SolveOptions { max_nodes, max_seconds, threads, table_bytes: table_mb << 20, ..Default::default() };
+    let opts = SolveOptions { max_nodes, max_seconds, threads, table_bytes: table_mb << 20, distances, ..Default::default() };
     let pending = |p: &[u32]| -> PyResult<()> {
         if p.is_empty() {
             Ok(())
