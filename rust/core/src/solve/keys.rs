@@ -252,3 +252,36 @@ impl Keyer {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playout::rng_for;
+    use std::collections::HashSet;
+    use std::sync::Arc;
+
+    #[test]
+    fn symmetry_counts() {
+        assert_eq!(symmetries(&Board::hexhex(3).unwrap()).len(), 12);
+        assert_eq!(symmetries(&Board::named("limping-34").unwrap()).len(), 6);
+    }
+
+    #[test]
+    fn side_hash_ignores_the_stones() {
+        // Churn's side state is (to move, swap offer): at most 4 side hashes
+        // however the stones lie.
+        let mut seen = HashSet::new();
+        let mut buf = Vec::new();
+        for seed in 0..20 {
+            let mut rng = rng_for(seed, 0);
+            let mut g = Churn::new(Arc::new(Board::hexhex(3).unwrap()), true);
+            let mut k = Keyer::new(&g, true);
+            while !g.is_over() {
+                seen.insert(k.key(&g).side);
+                let a = g.random_action(&mut rng, &mut buf).unwrap();
+                g.apply_action(a);
+            }
+        }
+        assert!(seen.len() <= 4, "{}", seen.len());
+    }
+}
