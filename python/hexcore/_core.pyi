@@ -150,6 +150,8 @@ class Wunchunk(_Game):
 
 from typing import Callable
 
+__all__ += ["_solve"]
+
 def _solve(game: Union[Churn, Quintun, Wunchunk], max_seconds: Optional[float] = ..., max_nodes: Optional[int] = ...,
            threads: int = ..., table_mb: int = ...,
            progress: Optional[Callable[[int, int, int, float], Any]] = ...,
