@@ -25,6 +25,7 @@ from .errors import GameOverError, HexcoreError, IllegalMoveError, NotationError
 from .records import from_json, to_json
 from .registry import GAMES
 from .spec import load
+from .solving import Solution, solve
 
 Game = Union[Churn, Quintun, Wunchunk]
 
@@ -104,4 +105,5 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "Board", "Churn", "Quintun", "Wunchunk", "GAMES", "Game", "Playouts", "load", "perft", "random_playouts", "reference",
     "records", "to_json", "from_json", "HexcoreError", "IllegalMoveError", "NotationError", "GameOverError", "TooManyMovesError", "__version__",
+    "Solution", "solve",
 ]

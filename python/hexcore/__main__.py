@@ -252,8 +252,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     pw.add_argument("--moves", nargs="*", default=[])
     pw.add_argument("--svg")
 
+    from . import solving as _solve_cli
+    _solve_cli.add_parser(sub)
+
     args = p.parse_args(argv)
     cmds = {"perft": cmd_perft, "stats": cmd_stats, "bench": cmd_bench, "show": cmd_show, "report": cmd_report}
+    cmds["solve"] = _solve_cli.cmd_solve
     try:
         return cmds.get(args.cmd or "report", cmd_report)(args)
     except (CommandError, HexcoreError, ValueError, TypeError, OSError, ImportError) as e:

@@ -172,3 +172,14 @@ class Wunchunk(_Game):
     def seat_colour(self) -> Dict[int, int]: ...
     def scores(self) -> List[List[int]]: ...
     def colour_vectors(self) -> List[List[int]]: ...
+
+# ---- exact solver (hexcore.solving) ----
+
+from typing import Callable
+
+__all__ += ["_solve"]
+
+def _solve(game: Union[Churn, Quintun, Wunchunk], max_seconds: Optional[float] = ..., max_nodes: Optional[int] = ...,
+           threads: int = ..., table_mb: int = ...,
+           progress: Optional[Callable[[int, int, int, float], Any]] = ...,
+           distances: bool = ...) -> Dict[str, Any]: ...

@@ -46,7 +46,8 @@
 //! incremental groups (`groups`), bit sets (`bitset`), Zobrist keys
 //! (`zobrist`), random numbers (`rng`), thread pools (`parallel`), perft
 //! (`perft`) and playouts (`playout`); each game has its own module. The
-//! public API is re-exported here.
+//! public API is re-exported here; the exact solver is the public [`solve`]
+//! module.
 
 mod bitset;
 mod board;
@@ -60,6 +61,7 @@ mod quintun;
 mod rng;
 #[cfg(test)]
 mod testing;
+pub mod solve;
 mod unchecked;
 mod wunchunk;
 mod zobrist;

@@ -48,6 +48,11 @@ impl AnyGame {
             AnyGame::Quintun(_) => "Quintun",
         }
     }
+
+    /// True while a turn is in progress (actions played, the move not complete).
+    pub fn mid_turn(&self) -> bool {
+        dispatch!(self, s => s.mid_turn())
+    }
 }
 
 #[pyclass(name = "_Game", module = "hexcore._core", subclass)]

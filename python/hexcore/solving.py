@@ -1,0 +1,160 @@
+"""Exact solving: the game value of a position under perfect play.
+
+>>> import hexcore as hc
+>>> s = hc.solve(hc.Churn(size=2, pie=False))
+>>> s.value, s.best_move, s.complete
+('win', 'b2', True)
+>>> s.moves["a1"]
+'loss'
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, Optional
+
+import numpy as np
+
+from . import _core
+
+__all__ = ["Solution", "solve"]
+
+Progress = Callable[[int, int, int, float], Any]
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The result of :func:`solve`; values are for the player to move.
+
+    ``value`` is ``"win"``, ``"loss"``, ``"draw"`` or ``None`` when the budget
+    ran out before it was proved. ``moves`` maps every legal move's text to
+    its value for the player making it (``None`` if not proved). ``best_move``
+    is a move of the best value, the quickest win or the slowest loss when
+    ``plies_to_end`` (the number of plies, whole turns, to the end of the
+    game after it with perfect play) is known.
+    """
+
+    value: Optional[str]
+    moves: Dict[str, Optional[str]] = field(repr=False)
+    best_move: Optional[str]
+    plies_to_end: Optional[int]
+    nodes: int
+    seconds: float
+    complete: bool
+    table_entries: int
+    table_capacity: int = 0
+    symmetries: int = 1
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+def _positive_int(name: str, value: Any, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if not 1 <= value <= hi:
+        raise ValueError(f"{name} must be between 1 and {hi}, got {value}")
+    return int(value)
+
+
+def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[int] = None,
+          threads: Optional[int] = None, table_mb: int = 256,
+          progress: Optional[Progress] = None, distances: bool = True) -> Solution:
+    """Solve ``game``'s position (a two-player Churn, Wunchunk or Quintun
+    between turns) exactly.
+
+    The search stops after ``max_seconds`` or ``max_nodes`` and then returns
+    what it proved, with ``complete=False``; a value it reports is never
+    wrong. ``threads`` (default: all cores) share the root moves and one
+    transposition table of ``table_mb`` megabytes; the values do not depend
+    on the thread count. The GIL is released and Ctrl-C interrupts.
+    ``progress(nodes, table_entries, table_capacity, seconds)`` is called
+    about twice a second. ``distances=False`` skips the second pass that
+    proves the distance to the end for the best moves (``plies_to_end`` is
+    then ``None`` and ``best_move`` is any move of the best value).
+    """
+    if max_seconds is not None:
+        if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float, np.integer, np.floating)):
+            raise TypeError(f"max_seconds must be a number, got {type(max_seconds).__name__}")
+        if not (math.isfinite(max_seconds) and max_seconds > 0):
+            raise ValueError(f"max_seconds must be a positive number, got {max_seconds}")
+        max_seconds = float(max_seconds)
+    if max_nodes is not None:
+        max_nodes = _positive_int("max_nodes", max_nodes, 2**63 - 1)
+    nthreads = (os.cpu_count() or 1) if threads is None else _positive_int("threads", threads, 256)
+    table_mb = _positive_int("table_mb", table_mb, 1 << 20)
+    n = getattr(game, "num_players", None)
+    if n is not None and n != 2:
+        raise ValueError(f"the solver handles two-player games only; this game has {n} players")
+    r = _core._solve(game, max_seconds, max_nodes, nthreads, table_mb, progress, bool(distances))
+    moves = {text: value for text, value in r["moves"]}
+    best = r["best"]
+    return Solution(
+        value=r["value"],
+        moves=moves,
+        best_move=None if best is None else r["moves"][best][0],
+        plies_to_end=r["plies_to_end"],
+        nodes=r["nodes"],
+        seconds=r["seconds"],
+        complete=r["complete"],
+        table_entries=r["table_entries"],
+        table_capacity=r["table_capacity"],
+        symmetries=r["symmetries"],
+    )
+
+
+# ---- command line: python -m hexcore solve SPEC [--moves ...] [--seconds N] ----
+
+def add_parser(sub: Any) -> None:
+    """Add the ``solve`` subcommand to ``python -m hexcore``."""
+    ps = sub.add_parser("solve", help="solve a position exactly (value of every move)")
+    ps.add_argument("spec", help='game spec, e.g. "churn(size=3,pie=false)"')
+    ps.add_argument("--moves", nargs="*", default=[], help="moves to play first")
+    ps.add_argument("--seconds", type=float, default=None, help="time budget")
+    ps.add_argument("--nodes", type=int, default=None, help="node budget")
+    ps.add_argument("--threads", type=int, default=None)
+    ps.add_argument("--table-mb", type=int, default=256, help="transposition table size (MB)")
+    ps.add_argument("--no-distances", action="store_true", help="values only: skip the distance pass")
+
+
+def cmd_solve(args: Any) -> int:
+    import sys
+
+    from .spec import load
+
+    g = load(args.spec)
+    for m in args.moves:
+        g.play(m)
+    tty = sys.stderr.isatty()
+
+    def progress(nodes: int, filled: int, capacity: int, seconds: float) -> None:
+        rate = nodes / seconds if seconds > 0 else 0.0
+        sys.stderr.write(f"\r{seconds:7.1f} s  {nodes:>14,} nodes  {rate:>12,.0f} nodes/s  "
+                         f"table {100 * filled / max(capacity, 1):5.1f}% full")
+        sys.stderr.flush()
+
+    try:
+        s = solve(g, max_seconds=args.seconds, max_nodes=args.nodes, threads=args.threads,
+                  table_mb=args.table_mb, progress=progress if tty else None,
+                  distances=not args.no_distances)
+    except KeyboardInterrupt:
+        if tty:
+            sys.stderr.write("\n")
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    if tty:
+        sys.stderr.write("\r" + " " * 90 + "\r")
+    print(f"{g.spec}" + (f" after {' '.join(args.moves)}" if args.moves else "") + f", player {g.to_move} to move")
+    value = s.value or "unknown"
+    extra = f", {s.plies_to_end} plies to the end after {s.best_move}" if s.plies_to_end is not None else ""
+    print(f"value: {value}" + (f" (best move {s.best_move}{extra})" if s.best_move else ""))
+    status = "complete" if s.complete else "INCOMPLETE (budget ran out)"
+    print(f"{s.nodes:,} nodes in {s.seconds:.2f} s ({s.nodes_per_second:,.0f} nodes/s), "
+          f"table {s.table_entries:,} / {s.table_capacity:,} entries, {s.symmetries} symmetries; {status}")
+    print(f"\n{'move':<12} value")
+    order = {"win": 0, "draw": 1, "loss": 2, None: 3}
+    for text, v in sorted(s.moves.items(), key=lambda kv: order[kv[1]]):
+        print(f"{text:<12} {v or '?'}")
+    return 0

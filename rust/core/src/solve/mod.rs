@@ -1,0 +1,337 @@
+//! Exact solver for two-player positions: who wins with perfect play.
+//!
+//! [`solve`] gives the value (win / loss / draw for the player to move) of
+//! every legal move of a position, and the best move, preferring the
+//! shortest win and the longest loss. It searches with negamax and
+//! alpha-beta at the action level ([`search`]), a transposition table shared
+//! by all threads whose entries hold the full position ([`table`]), and the
+//! board's symmetries ([`keys`]). The root moves are shared out among the
+//! threads; every value found is exact, so the answer does not depend on
+//! the number of threads. A solve stops when its node or time budget runs
+//! out or when the caller raises the stop flag; it then returns what it has
+//! proved so far, marked incomplete.
+//!
+//! Values are proved in two passes: first win / draw / loss of every root
+//! move, then (if the budget allows) the distance to the end for the best
+//! moves, so the choice among equally valued moves is by distance.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use hexcore_core::{Board, Churn};
+//! use hexcore_core::solve::{solve, Monitor, Outcome, SolveOptions};
+//!
+//! let g = Churn::new(Arc::new(Board::hexhex(2).unwrap()), false);
+//! let s = solve(&g, &SolveOptions::default(), &Monitor::default()).unwrap();
+//! assert!(s.complete);
+//! assert_eq!(s.value, Some(Outcome::Win));
+//! ```
+
+pub mod keys;
+pub mod search;
+pub mod table;
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::game::{Action, MoveActions};
+pub use keys::{symmetries, Solvable};
+use search::{Searcher, Shared, MATE};
+use table::Table;
+
+/// A game value for the player to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Outcome {
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "loss",
+        }
+    }
+    fn of(score: i32) -> Outcome {
+        match score.signum() {
+            1 => Outcome::Win,
+            0 => Outcome::Draw,
+            _ => Outcome::Loss,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct SolveOptions {
+    pub max_nodes: Option<u64>,
+    pub max_seconds: Option<f64>,
+    pub threads: usize,
+    /// Transposition table size in bytes.
+    pub table_bytes: usize,
+    /// Use the board's symmetries (on by default).
+    pub symmetry: bool,
+    /// Prove distances for the best moves after their values.
+    pub distances: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions { max_nodes: None, max_seconds: None, threads: 1, table_bytes: 64 << 20, symmetry: true, distances: true }
+    }
+}
+
+/// Live counters of a running solve, and its stop flag.
+#[derive(Debug, Default)]
+pub struct Monitor {
+    pub stop: AtomicBool,
+    pub nodes: AtomicU64,
+    pub table_filled: AtomicU64,
+    pub table_capacity: AtomicU64,
+}
+
+/// One legal move of the root and what is known of it.
+#[derive(Debug, Clone)]
+pub struct MoveValue {
+    pub actions: MoveActions,
+    pub text: String,
+    /// Value for the player making the move (`None`: not proved in budget).
+    pub value: Option<Outcome>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Solution {
+    /// Value for the player to move (`None` if not proved in budget).
+    pub value: Option<Outcome>,
+    pub moves: Vec<MoveValue>,
+    /// Index into `moves` of the best move (among the proved ones).
+    pub best: Option<usize>,
+    /// Plies (whole turns) to the end after the best move with perfect play
+    /// (the winner hurrying, the loser delaying), when proved.
+    pub plies_to_end: Option<u32>,
+    pub nodes: u64,
+    pub seconds: f64,
+    /// Every move's value was proved.
+    pub complete: bool,
+    pub table_entries: u64,
+    pub table_capacity: u64,
+    pub symmetries: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SolveError {
+    Players(usize),
+    GameOver,
+    MidTurn,
+    Budget(String),
+    TooManyMoves(usize),
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveError::Players(n) => write!(f, "the solver handles two-player games only; this game has {n} players"),
+            SolveError::GameOver => f.write_str("the game is over: there is nothing to solve"),
+            SolveError::MidTurn => f.write_str("solve starts between turns; finish or undo the turn in progress"),
+            SolveError::Budget(m) => f.write_str(m),
+            SolveError::TooManyMoves(n) => write!(f, "the position has more than {n} legal moves; solve a later position"),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// Most root moves `solve` lists.
+pub const MAX_ROOT_MOVES: usize = 1_000_000;
+
+/// Every legal move of `g` (between turns) as its action sequence.
+fn root_moves<G: Solvable>(g: &G) -> Result<Vec<MoveActions>, SolveError> {
+    fn walk<G: Solvable>(pos: &G, seq: &mut MoveActions, out: &mut Vec<MoveActions>) -> Result<(), SolveError> {
+        let mut buf = Vec::new();
+        pos.legal_actions(&mut buf);
+        for &a in &buf {
+            let mut child = pos.clone();
+            child.apply_action(a);
+            seq.push(a);
+            if child.mid_turn() && !child.is_over() {
+                walk(&child, seq, out)?;
+            } else {
+                out.push(seq.clone());
+                if out.len() > MAX_ROOT_MOVES {
+                    return Err(SolveError::TooManyMoves(MAX_ROOT_MOVES));
+                }
+            }
+            seq.pop();
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(g, &mut MoveActions::new(), &mut out)?;
+    Ok(out)
+}
+
+/// The position after a root move, and how to read its score at the root:
+/// (negate, it ended a turn).
+fn after<G: Solvable>(g: &G, actions: &[Action]) -> (G, bool) {
+    let mut c = g.clone();
+    for &a in actions {
+        c.apply_action(a);
+    }
+    let negate = c.to_move() != g.to_move();
+    (c, negate)
+}
+
+/// Solve `g`: see the module documentation.
+pub fn solve<G: Solvable>(g: &G, opts: &SolveOptions, mon: &Monitor) -> Result<Solution, SolveError> {
+    if g.num_players() != 2 {
+        return Err(SolveError::Players(g.num_players()));
+    }
+    if g.is_over() {
+        return Err(SolveError::GameOver);
+    }
+    if g.mid_turn() {
+        return Err(SolveError::MidTurn);
+    }
+    if opts.max_nodes == Some(0) {
+        return Err(SolveError::Budget("max_nodes must be positive".into()));
+    }
+    if let Some(s) = opts.max_seconds {
+        if !(s > 0.0) || !s.is_finite() {
+            return Err(SolveError::Budget(format!("max_seconds must be a positive number, got {s}")));
+        }
+    }
+    if opts.threads == 0 {
+        return Err(SolveError::Budget("threads must be at least 1".into()));
+    }
+    let t0 = Instant::now();
+    let table = Table::new(opts.table_bytes);
+    mon.table_capacity.store(table.capacity(), Ordering::Relaxed);
+    let start_nodes = mon.nodes.load(Ordering::Relaxed);
+    let sh = Shared {
+        table: &table,
+        stop: &mon.stop,
+        halt: AtomicBool::new(false),
+        nodes: &mon.nodes,
+        max_nodes: opts.max_nodes.map_or(u64::MAX, |n| start_nodes.saturating_add(n)),
+        deadline: opts.max_seconds.map(|s| t0 + Duration::from_secs_f64(s.min(1e9))),
+    };
+    let seqs = root_moves(g)?;
+    let children: Vec<(G, bool)> = seqs.iter().map(|s| after(g, s)).collect();
+    let nthreads = opts.threads.min(seqs.len()).max(1);
+    let mut nsym = 1;
+
+    // pass 1: win / draw / loss of every root move (for the mover)
+    let values: Mutex<Vec<Option<i32>>> = Mutex::new(vec![None; seqs.len()]);
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let mut handles = Vec::new();
+        for _ in 0..nthreads {
+            handles.push(scope.spawn(|| {
+                let mut s = Searcher::new(g, &sh, opts.symmetry);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= children.len() || s.aborted {
+                        break;
+                    }
+                    let (c, negate) = &children[i];
+                    s.g.clone_from(c);
+                    if let Some(v) = s.exact() {
+                        values.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(if *negate { -v } else { v });
+                    }
+                    mon.table_filled.store(table.filled(), Ordering::Relaxed);
+                }
+                s.flush();
+                s.num_symmetries()
+            }));
+        }
+        for h in handles {
+            nsym = h.join().expect("solver thread");
+        }
+    });
+    let values = values.into_inner().unwrap_or_else(|e| e.into_inner());
+    let complete = values.iter().all(|v| v.is_some());
+    let best_score = values.iter().flatten().copied().max();
+    let value = if complete {
+        best_score.map(Outcome::of)
+    } else if best_score == Some(1) {
+        // one proved win is enough for the position's value
+        Some(Outcome::Win)
+    } else {
+        None
+    };
+    let mut best = best_score.and_then(|b| values.iter().position(|&v| v == Some(b)));
+
+    // pass 2: distances of the best moves (wins: shortest; losses: longest)
+    let mut plies_to_end = None;
+    if opts.distances && complete && value != Some(Outcome::Draw) && !sh.stopped() {
+        let target = best_score.expect("complete and non-empty");
+        let cands: Vec<usize> = (0..seqs.len()).filter(|&i| values[i] == Some(target)).collect();
+        // best distance score so far at the root (parent's terms)
+        let alpha = AtomicI32::new(-MATE - 1);
+        let found: Mutex<Vec<(usize, i32)>> = Mutex::new(Vec::new());
+        let aborted = AtomicBool::new(false);
+        let next = AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..nthreads.min(cands.len()) {
+                scope.spawn(|| {
+                    let mut s = Searcher::new(g, &sh, opts.symmetry);
+                    s.set_distance_mode(true);
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        if k >= cands.len() || s.aborted {
+                            break;
+                        }
+                        let i = cands[k];
+                        let (c, negate) = &children[i];
+                        s.g.clone_from(c);
+                        let a = alpha.load(Ordering::Relaxed);
+                        // parent score p = narrow(x), x = child score (negated if needed);
+                        // we only care whether p > a, i.e. x > widen(a)
+                        let xa = if a <= -MATE { -MATE - 1 } else { a + a.signum() };
+                        let r = if *negate { s.window(-MATE - 2, -xa).map(|v| -v) } else { s.window(xa, MATE + 2) };
+                        match r {
+                            Some(x) => {
+                                let p = x - x.signum();
+                                if x > xa {
+                                    alpha.fetch_max(p, Ordering::Relaxed);
+                                    found.lock().unwrap_or_else(|e| e.into_inner()).push((i, p));
+                                }
+                            }
+                            None => aborted.store(true, Ordering::Relaxed),
+                        }
+                    }
+                    s.flush();
+                });
+            }
+        });
+        if !aborted.load(Ordering::Relaxed) {
+            let found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+            if let Some(&(i, p)) = found.iter().max_by_key(|&&(i, p)| (p, std::cmp::Reverse(i))) {
+                best = Some(i);
+                plies_to_end = Some((MATE - p.abs()) as u32);
+            }
+        }
+    }
+
+    let moves = seqs
+        .iter()
+        .zip(&values)
+        .map(|(s, v)| MoveValue { actions: s.clone(), text: g.format_move(s), value: v.map(Outcome::of) })
+        .collect();
+    mon.table_filled.store(table.filled(), Ordering::Relaxed);
+    Ok(Solution {
+        value,
+        moves,
+        best,
+        plies_to_end,
+        nodes: mon.nodes.load(Ordering::Relaxed) - start_nodes,
+        seconds: t0.elapsed().as_secs_f64(),
+        complete,
+        table_entries: table.filled(),
+        table_capacity: table.capacity(),
+        symmetries: nsym,
+    })
+}

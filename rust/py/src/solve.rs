@@ -1,0 +1,141 @@
+//! `hexcore._core._solve`: the exact solver of `hexcore-core`, run on a
+//! worker thread while the calling thread waits without the GIL and checks
+//! for Ctrl-C (and calls the progress callback) every 50 ms.
+
+use std::sync::atomic::Ordering;
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+use hexcore_core::solve::{solve, Monitor, Solution, SolveError, SolveOptions, Solvable};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::game::{AnyGame, PyGame};
+
+fn solve_error(py: Python<'_>, e: SolveError) -> PyErr {
+    let msg = e.to_string();
+    let (class, reason) = match e {
+        SolveError::GameOver => ("GameOverError", "game_over"),
+        SolveError::MidTurn => ("IllegalMoveError", "mid_turn"),
+        _ => return PyValueError::new_err(msg),
+    };
+    let made = (|| -> PyResult<PyErr> {
+        let cls = py.import("hexcore.errors")?.getattr(class)?;
+        Ok(PyErr::from_value(cls.call1((msg.clone(), reason))?))
+    })();
+    made.unwrap_or_else(|_| PyValueError::new_err(msg))
+}
+
+fn run<G: Solvable>(py: Python<'_>, g: G, opts: SolveOptions, progress: Option<Bound<'_, PyAny>>) -> PyResult<Solution> {
+    let mon = Arc::new(Monitor::default());
+    let (tx, rx) = mpsc::channel();
+    let rx = std::sync::Mutex::new(rx);
+    let worker = {
+        let mon = mon.clone();
+        std::thread::spawn(move || {
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| solve(&g, &opts, &mon)));
+            let _ = tx.send(r);
+        })
+    };
+    let t0 = Instant::now();
+    let mut last = Instant::now();
+    let outcome = loop {
+        match py.detach(|| rx.lock().unwrap_or_else(|e| e.into_inner()).recv_timeout(Duration::from_millis(50))) {
+            Ok(r) => break Ok(r),
+            Err(mpsc::RecvTimeoutError::Disconnected) => break Ok(Err(Box::new("solver thread ended") as Box<dyn std::any::Any + Send>)),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if let Err(e) = py.check_signals() {
+            break Err(e);
+        }
+        if let Some(cb) = &progress {
+            if last.elapsed() >= Duration::from_millis(500) {
+                last = Instant::now();
+                let args = (
+                    mon.nodes.load(Ordering::Relaxed),
+                    mon.table_filled.load(Ordering::Relaxed),
+                    mon.table_capacity.load(Ordering::Relaxed),
+                    t0.elapsed().as_secs_f64(),
+                );
+                if let Err(e) = cb.call1(args) {
+                    break Err(e);
+                }
+            }
+        }
+    };
+    match outcome {
+        Ok(r) => {
+            let _ = py.detach(|| worker.join());
+            match r {
+                Ok(Ok(sol)) => Ok(sol),
+                Ok(Err(e)) => Err(solve_error(py, e)),
+                Err(_) => Err(pyo3::exceptions::PyRuntimeError::new_err("internal error in the solver")),
+            }
+        }
+        Err(e) => {
+            mon.stop.store(true, Ordering::Relaxed);
+            let _ = py.detach(|| worker.join());
+            Err(e)
+        }
+    }
+}
+
+/// Solve a two-player position. Returns a dict: `value` ("win", "loss",
+/// "draw" or None), `moves` (list of (text, value or None)), `best` (index
+/// or None), `plies_to_end`, `nodes`, `seconds`, `complete`,
+/// `table_entries`, `table_capacity`, `symmetries`.
+#[pyfunction]
+#[pyo3(signature = (game, max_seconds=None, max_nodes=None, threads=1, table_mb=256, progress=None, distances=true))]
+pub fn _solve<'py>(
+    py: Python<'py>,
+    game: &Bound<'py, PyAny>,
+    max_seconds: Option<f64>,
+    max_nodes: Option<u64>,
+    threads: usize,
+    table_mb: usize,
+    progress: Option<Bound<'py, PyAny>>,
+    distances: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    if !(1..=hexcore_core::MAX_THREADS).contains(&threads) {
+        return Err(PyValueError::new_err(format!("threads must be between 1 and {}, got {threads}", hexcore_core::MAX_THREADS)));
+    }
+    if !(1..=1 << 20).contains(&table_mb) {
+        return Err(PyValueError::new_err(format!("table_mb must be between 1 and 1048576, got {table_mb}")));
+    }
+    let opts = SolveOptions { max_nodes, max_seconds, threads, table_bytes: table_mb << 20, distances, ..Default::default() };
+    let Ok(obj) = game.cast::<PyGame>() else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "solve takes a Churn, Wunchunk or Quintun game, got {}",
+            game.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+        )));
+    };
+    let any = {
+        let b = obj.try_borrow().map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(format!("the game is in use: {e}")))?;
+        if b.any.mid_turn() {
+            return Err(solve_error(py, SolveError::MidTurn));
+        }
+        b.any.clone()
+    };
+    let sol = match any {
+        AnyGame::Churn(s) => run(py, s.g, opts, progress)?,
+        AnyGame::Wunchunk(s) => run(py, s.g, opts, progress)?,
+        AnyGame::Quintun(s) => run(py, s.g, opts, progress)?,
+    };
+    let d = PyDict::new(py);
+    d.set_item("value", sol.value.map(|v| v.name()))?;
+    let moves = PyList::empty(py);
+    for m in &sol.moves {
+        moves.append((m.text.clone(), m.value.map(|v| v.name())))?;
+    }
+    d.set_item("moves", moves)?;
+    d.set_item("best", sol.best)?;
+    d.set_item("plies_to_end", sol.plies_to_end)?;
+    d.set_item("nodes", sol.nodes)?;
+    d.set_item("seconds", sol.seconds)?;
+    d.set_item("complete", sol.complete)?;
+    d.set_item("table_entries", sol.table_entries)?;
+    d.set_item("table_capacity", sol.table_capacity)?;
+    d.set_item("symmetries", sol.symmetries)?;
+    Ok(d)
+}
