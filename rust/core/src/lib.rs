@@ -26,6 +26,7 @@ pub mod perft;
 pub mod playout;
 pub mod quintun;
 mod unchecked;
+pub mod vector;
 pub mod wunchunk;
 pub mod zobrist;
 
