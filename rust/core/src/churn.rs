@@ -879,12 +879,12 @@ impl Game for Churn {
         for cell in 0..self.board.num_cells() {
             let (r, c) = self.board.grid_pos(cell);
             let i = r * w + c;
+            // Branch-free: stone colours are unpredictable.
             let v = self.groups.colour(cell);
-            if v == self.to_move {
-                out[i] = 1.0;
-            } else if v != 0 {
-                out[plane + i] = 1.0;
-            }
+            let mine = (v == self.to_move) as u32;
+            let theirs = (v != 0) as u32 & !mine & 1;
+            out[i] = f32::from_bits(mine * 0x3f80_0000);
+            out[plane + i] = f32::from_bits(theirs * 0x3f80_0000);
             out[2 * plane + i] = 1.0;
         }
     }

@@ -18,7 +18,7 @@ use rayon::prelude::*;
 
 use crate::game::{Action, Game, WinnerMask};
 use crate::perft::pool;
-use crate::playout::rng_for;
+use crate::playout::{below, rng_for};
 
 /// Zero-sum rewards of a finished game with winners `mask` among `n` seats,
 /// written to `out[..n]` (the convention of `hexcore._outcome.terminal_rewards`):
@@ -51,6 +51,9 @@ pub struct Env<G: Game> {
     pub episode: u64,
     /// Actions applied in this episode (for rebuilding the game elsewhere).
     pub actions: Vec<Action>,
+    /// The action `sample_actions` gives next (drawn at the end of each step,
+    /// while the state is in cache, once sampling is in use).
+    next: i64,
 }
 
 /// Where a step writes its results: slices of `n` envs each (`obs` holds
@@ -162,6 +165,9 @@ pub struct VecGames<G: Game> {
     /// The legal-action mask of every env's current state (all false for an
     /// env waiting to be reset), kept to check actions without regenerating them.
     legal: Vec<bool>,
+    /// True once `sample_actions` has been called: steps then draw each env's
+    /// next random action.
+    presample: bool,
 }
 
 /// Envs per parallel work item: small enough to balance the threads, large
@@ -204,10 +210,11 @@ impl<G: Game> VecGames<G> {
                 done: false,
                 episode: 0,
                 actions: Vec::new(),
+                next: 0,
             })
             .collect::<Vec<_>>();
         let legal = vec![false; envs.len() * num_actions];
-        let mut v = VecGames { starts, envs, dims, obs_shape, max_plies, legal };
+        let mut v = VecGames { starts, envs, dims, obs_shape, max_plies, legal, presample: false };
         let mut scratch = Scratch::default();
         for i in 0..v.envs.len() {
             let env = &v.envs[i];
@@ -278,13 +285,13 @@ impl<G: Game> VecGames<G> {
             }
             env.done = true; // so the step below resets it
         }
-        self.run(None, out, threads);
+        self.run(None, None, out, threads);
         Ok(())
     }
 
     /// Check `actions` (one per env) without changing anything. Envs waiting
     /// to be reset take any action.
-    pub fn check_actions(&self, actions: &[i64]) -> Result<(), StepError> {
+    pub fn check_actions(&self, actions: &[i64], active: Option<&[bool]>) -> Result<(), StepError> {
         let n = self.envs.len();
         if actions.len() != n {
             return Err(StepError {
@@ -294,9 +301,19 @@ impl<G: Game> VecGames<G> {
                 message: format!("expected {n} actions (one per env), got {}", actions.len()),
             });
         }
+        if let Some(act) = active {
+            if act.len() != n {
+                return Err(StepError {
+                    env: 0,
+                    action: 0,
+                    reason: "shape",
+                    message: format!("expected {n} active flags (one per env), got {}", act.len()),
+                });
+            }
+        }
         let na = self.dims.actions;
         for (i, (&a, env)) in actions.iter().zip(&self.envs).enumerate() {
-            if env.done {
+            if env.done || active.is_some_and(|act| !act[i]) {
                 continue;
             }
             if a < 0 || a as u64 >= na as u64 {
@@ -321,18 +338,21 @@ impl<G: Game> VecGames<G> {
     }
 
     /// Step every env with its action (see the module doc for autoreset). On
-    /// an error nothing has been stepped.
-    pub fn step(&mut self, actions: &[i64], out: Out<'_>, threads: usize) -> Result<(), StepError> {
+    /// an error nothing has been stepped. With `active`, only the envs flagged
+    /// true move; the others keep their state, get reward 0, not terminated,
+    /// not truncated, length 0, and their observation and mask rows are left
+    /// as they were.
+    pub fn step(&mut self, actions: &[i64], active: Option<&[bool]>, out: Out<'_>, threads: usize) -> Result<(), StepError> {
         self.check_out(&out).map_err(|message| StepError { env: 0, action: 0, reason: "buffer", message })?;
-        self.check_actions(actions)?;
-        self.run(Some(actions), out, threads);
+        self.check_actions(actions, active)?;
+        self.run(Some(actions), active, out, threads);
         Ok(())
     }
 
-    fn run(&mut self, actions: Option<&[i64]>, out: Out<'_>, threads: usize) {
+    fn run(&mut self, actions: Option<&[i64]>, active: Option<&[bool]>, out: Out<'_>, threads: usize) {
         let n = self.envs.len();
         let dims = self.dims;
-        let (starts, max_plies) = (&self.starts, self.max_plies);
+        let (starts, max_plies, presample) = (&self.starts, self.max_plies, self.presample);
         let chunk = chunk_size(n, threads);
         // Split the envs, the masks we keep, the actions and the output
         // buffers into matching chunks.
@@ -351,7 +371,13 @@ impl<G: Game> VecGames<G> {
             for (j, env) in envs.iter_mut().enumerate() {
                 let i = first + j;
                 let action = actions.map(|a| a[i]);
-                step_env(env, &starts[i], action, max_plies, dims, &mut scratch, j, &mut legal[j * dims.actions..(j + 1) * dims.actions], &mut out);
+                if active.is_some_and(|act| !act[i]) {
+                    let p = dims.players;
+                    out.rewards[j * p..(j + 1) * p].fill(0.0);
+                    (out.terminated[j], out.truncated[j], out.lengths[j]) = (false, false, 0);
+                    continue;
+                }
+                step_env(env, &starts[i], action, max_plies, presample, dims, &mut scratch, j, &mut legal[j * dims.actions..(j + 1) * dims.actions], &mut out);
             }
         };
         if threads <= 1 || items.len() <= 1 {
@@ -361,26 +387,36 @@ impl<G: Game> VecGames<G> {
         }
     }
 
-    /// A uniformly random legal action for every env (the game's own random
-    /// policy, drawn from the env's generator), written to `out`; envs waiting
-    /// to be reset, or without a legal action, get 0 (ignored by `step`).
+    /// A uniformly random legal action for every env (uniform over
+    /// `legal_actions`, drawn from the env's generator), written to `out`;
+    /// envs waiting to be reset, or without a legal action, get 0 (ignored by
+    /// `step`). The draw for a state is made once: calling this again before
+    /// the next step gives the same actions.
     pub fn sample_actions(&mut self, out: &mut [i64], threads: usize) -> Result<(), String> {
         let n = self.envs.len();
         if out.len() != n {
             return Err(format!("action buffer holds {} values, expected {n}", out.len()));
         }
-        let chunk = chunk_size(n, threads);
-        let work = |(envs, out): (&mut [Env<G>], &mut [i64])| {
-            let mut buf = Vec::new();
-            for (env, o) in envs.iter_mut().zip(out.iter_mut()) {
-                *o = if env.done { 0 } else { env.game.random_action(&mut env.rng, &mut buf).map_or(0, |a| a as i64) };
+        if !self.presample {
+            // From now on every step draws the next action while the env's
+            // state is in cache; this first draw walks the envs once.
+            self.presample = true;
+            let chunk = chunk_size(n, threads);
+            let work = |envs: &mut [Env<G>]| {
+                let mut buf = Vec::new();
+                for env in envs.iter_mut() {
+                    env.next = if env.done { 0 } else { fresh_draw(env, &mut buf) };
+                }
+            };
+            if threads <= 1 || n <= chunk {
+                work(&mut self.envs[..]);
+            } else {
+                let envs = &mut self.envs[..];
+                pool(threads).install(|| envs.par_chunks_mut(chunk).for_each(work));
             }
-        };
-        if threads <= 1 || n <= chunk {
-            work((&mut self.envs[..], out));
-        } else {
-            let envs = &mut self.envs[..];
-            pool(threads).install(|| envs.par_chunks_mut(chunk).zip(out.par_chunks_mut(chunk)).for_each(work));
+        }
+        for (o, env) in out.iter_mut().zip(&self.envs) {
+            *o = env.next;
         }
         Ok(())
     }
@@ -410,8 +446,26 @@ impl<G: Game> VecGames<G> {
         env.actions.clear();
         let mut buf = Vec::new();
         write_mask(&env.game, env.done, &mut self.legal[i * na..(i + 1) * na], &mut buf);
+        if self.presample {
+            env.next = if env.done { 0 } else { fresh_draw(env, &mut buf) };
+        }
         Ok(())
     }
+}
+
+/// A uniform draw from `legal` (0 when empty).
+fn draw(rng: &mut Xoshiro256PlusPlus, legal: &[Action]) -> i64 {
+    if legal.is_empty() {
+        0
+    } else {
+        legal[below(rng, legal.len())] as i64
+    }
+}
+
+fn fresh_draw<G: Game>(env: &mut Env<G>, buf: &mut Vec<Action>) -> i64 {
+    buf.clear();
+    env.game.legal_actions(buf);
+    draw(&mut env.rng, buf)
 }
 
 /// A start position must leave something to play.
@@ -444,6 +498,7 @@ fn step_env<G: Game>(
     start: &G,
     action: Option<i64>,
     max_plies: u64,
+    presample: bool,
     dims: Dims,
     scratch: &mut Scratch,
     j: usize,
@@ -485,6 +540,9 @@ fn step_env<G: Game>(
     write_mask(&env.game, terminated, legal, &mut scratch.legal);
     if truncated {
         legal.fill(false);
+    }
+    if presample {
+        env.next = if env.done { 0 } else { draw(&mut env.rng, &scratch.legal) };
     }
     if let Some(m) = out.mask.as_deref_mut() {
         m[j * dims.actions..(j + 1) * dims.actions].copy_from_slice(legal);
@@ -563,7 +621,7 @@ mod tests {
         let mut rsum = vec![0f32; v.num_players()];
         for _ in 0..steps {
             v.sample_actions(&mut acts, threads).unwrap();
-            v.step(&acts, b.out(), threads).unwrap();
+            v.step(&acts, None, b.out(), threads).unwrap();
             ended += b.term.iter().zip(&b.trunc).filter(|(a, b)| **a || **b).count() as u64;
             for (k, r) in b.rewards.iter().enumerate() {
                 rsum[k % v.num_players()] += r;
@@ -604,13 +662,13 @@ mod tests {
         let mut v = VecGames::new(vec![c.clone(); 3], 0, u64::MAX).unwrap();
         let mut b = Bufs::new(&v);
         v.reset(None, b.out(), 1).unwrap();
-        let e = v.step(&[0, 1, 99], b.out(), 1).unwrap_err();
+        let e = v.step(&[0, 1, 99], None, b.out(), 1).unwrap_err();
         assert_eq!((e.env, e.reason), (2, "action_out_of_range"));
-        let e = v.step(&[0, 1, 19], b.out(), 1).unwrap_err(); // swap before any stone
+        let e = v.step(&[0, 1, 19], None, b.out(), 1).unwrap_err(); // swap before any stone
         assert_eq!((e.env, e.reason), (2, "illegal_action"));
-        assert!(v.step(&[0, 1], b.out(), 1).is_err());
+        assert!(v.step(&[0, 1], None, b.out(), 1).is_err());
         assert!((0..3).all(|i| v.env(i).actions.is_empty()));
-        v.step(&[0, 1, 2], b.out(), 1).unwrap();
+        v.step(&[0, 1, 2], None, b.out(), 1).unwrap();
         assert_eq!(v.env(2).actions, vec![2]);
         assert!(VecGames::<Churn>::new(vec![], 0, 1).is_err());
     }
@@ -623,14 +681,14 @@ mod tests {
         v.reset(None, b.out(), 1).unwrap();
         let mut acts = vec![0; 2];
         v.sample_actions(&mut acts, 1).unwrap();
-        v.step(&acts, b.out(), 1).unwrap();
+        v.step(&acts, None, b.out(), 1).unwrap();
         assert_eq!(b.trunc, vec![false, false]);
         v.sample_actions(&mut acts, 1).unwrap();
-        v.step(&acts, b.out(), 1).unwrap();
+        v.step(&acts, None, b.out(), 1).unwrap();
         assert_eq!(b.trunc, vec![true, true]);
         assert_eq!(b.lengths, vec![2, 2]);
         assert!(b.mask.iter().all(|m| !m));
-        v.step(&[-7, 12345], b.out(), 1).unwrap(); // ignored: the envs reset
+        v.step(&[-7, 12345], None, b.out(), 1).unwrap(); // ignored: the envs reset
         assert_eq!(b.trunc, vec![false, false]);
         assert_eq!(b.lengths, vec![0, 0]);
         assert_eq!(v.env(0).plies, 0);

@@ -9,6 +9,7 @@ pub mod errors;
 pub mod game_class;
 pub mod quintun;
 pub mod session;
+pub mod vector;
 pub mod wunchunk;
 
 #[pymodule]
@@ -17,6 +18,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<churn::PyChurn>()?;
     m.add_class::<quintun::PyQuintun>()?;
     m.add_class::<wunchunk::PyWunchunk>()?;
+    vector::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
