@@ -95,7 +95,7 @@ def random_playouts(game: Game, n: int, seed: int = 0, threads: Optional[int] = 
 def __getattr__(name: str) -> Any:
     # envs and openspiel need optional packages (and importing openspiel
     # registers the games with pyspiel), so they load on first use.
-    if name in ("envs", "openspiel", "distributed"):
+    if name in ("envs", "openspiel", "distributed", "vector"):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)

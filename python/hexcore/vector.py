@@ -245,7 +245,7 @@ class VecGame:
         """A uniformly random legal action per env, drawn in Rust from each
         env's generator (0 for envs that the next step resets)."""
         self._v.sample_actions(self._actions)
-        return self._out(self._actions)
+        return self._actions.copy() if self.copy else self._actions
 
     # -- single envs -----------------------------------------------------------
     def _index(self, i: Any) -> int:
@@ -297,7 +297,7 @@ except ImportError:  # pragma: no cover - gymnasium is optional
 BatchPolicy = Callable[[npt.NDArray[Any], npt.NDArray[np.bool_], np.random.Generator], npt.NDArray[np.integer]]
 
 
-class HexcoreVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
+class HexcoreVectorEnv(VectorEnv):  # type: ignore[misc,valid-type,unused-ignore]
     """``gymnasium.vector.VectorEnv`` over a :class:`VecGame`: the learner plays
     seat ``player`` in every env and the other seats are played by
     ``opponent`` (``"random"``: uniform legal actions drawn in Rust; or a
@@ -313,8 +313,11 @@ class HexcoreVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
                  observation_dtype: Any = "float32", max_plies: Optional[int] = None) -> None:
         if gymnasium is None:  # pragma: no cover
             raise ImportError("HexcoreVectorEnv needs gymnasium: pip install 'hexcore[envs]'")
+        if observation_dtype is None:
+            raise ValueError("HexcoreVectorEnv needs observations: observation_dtype 'float32', 'uint8' or 'bool'")
         self.vec = VecGame(game, num_envs, seed=seed, threads=threads, observation_dtype=observation_dtype,
                            max_plies=max_plies)
+        self._obs_buf: npt.NDArray[Any] = self.vec._obs  # type: ignore[assignment]
         if isinstance(player, bool) or not isinstance(player, int) or not 1 <= player <= self.vec.num_players:
             raise ValueError(f"player must be a seat 1..{self.vec.num_players}, got {player!r}")
         if opponent != "random" and not callable(opponent):
@@ -324,13 +327,13 @@ class HexcoreVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
         self.num_envs = self.vec.num_envs
         self.metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
         shape = self.vec.observation_shape
-        dtype = self.vec.observation_dtype
+        dtype: Any = self.vec.observation_dtype
         high = 1 if dtype == np.bool_ else max(1, shape[1] * shape[2])
         self.single_observation_space = spaces.Box(0, high, shape=shape, dtype=dtype)
         self.single_action_space = spaces.Discrete(self.vec.num_actions)
         self.observation_space = spaces.Box(0, high, shape=(self.num_envs, *shape), dtype=dtype)
         self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, self.vec.num_actions))
-        self._np_random = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(seed)
 
     def _opponents(self, ended: npt.NDArray[np.bool_], rewards: npt.NDArray[np.float32],
                    term: npt.NDArray[np.bool_], trunc: npt.NDArray[np.bool_]) -> Any:
@@ -343,7 +346,8 @@ class HexcoreVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
             if self.opponent == "random":
                 acts = v.sample_actions()
             else:
-                acts = np.asarray(self.opponent(v._obs, v._mask, self._np_random))  # type: ignore[operator]
+                policy: BatchPolicy = self.opponent  # type: ignore[assignment]
+                acts = np.asarray(policy(self._obs_buf, v._mask, self._rng))
             res = v.step(acts, active=need)
             rewards += res.rewards[:, self.player - 1]
             term |= res.terminated
@@ -353,11 +357,11 @@ class HexcoreVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
     def _result(self, rewards: Any, term: Any, trunc: Any) -> Any:
         v = self.vec
         infos = {"action_mask": v._mask.copy(), "episode_lengths": v._lengths.copy()}
-        return v._obs.copy(), rewards, term, trunc, infos
+        return self._obs_buf.copy(), rewards, term, trunc, infos
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Any:
         if seed is not None:
-            self._np_random = np.random.default_rng(seed)
+            self._rng = np.random.default_rng(seed)
         self.vec.reset(seed)
         n = self.num_envs
         rewards, term, trunc = np.zeros(n, np.float32), np.zeros(n, bool), np.zeros(n, bool)

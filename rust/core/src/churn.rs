@@ -876,15 +876,16 @@ impl Game for Churn {
         for p in 0..plane {
             out[3 * plane + p] = blue;
         }
+        // (mover's plane, opponent's plane) by cell colour, looked up rather
+        // than branched on: stone colours are unpredictable.
+        const PLANES: [[[f32; 2]; 3]; 2] = [[[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0]]];
+        let table = &PLANES[(self.to_move == 2) as usize];
         for cell in 0..self.board.num_cells() {
             let (r, c) = self.board.grid_pos(cell);
             let i = r * w + c;
-            // Branch-free: stone colours are unpredictable.
-            let v = self.groups.colour(cell);
-            let mine = (v == self.to_move) as u32;
-            let theirs = (v != 0) as u32 & !mine & 1;
-            out[i] = f32::from_bits(mine * 0x3f80_0000);
-            out[plane + i] = f32::from_bits(theirs * 0x3f80_0000);
+            let [mine, theirs] = table[self.groups.colour(cell).min(2) as usize];
+            out[i] = mine;
+            out[plane + i] = theirs;
             out[2 * plane + i] = 1.0;
         }
     }
