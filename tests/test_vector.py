@@ -318,6 +318,37 @@ def test_gymnasium_vector_env():
     assert isinstance(env, gymnasium.vector.VectorEnv)
 
 
+def test_player_autoplay_matches_random_replies():
+    v = VecGame("wunchunk(size=5)", 6, seed=2, player=2, observation_dtype="float32")
+    obs, mask = v.reset()
+    assert (v._to_move == 2).all()
+    for i in range(6):
+        g = v.get_state(i)
+        assert g.ply == 1 and g.to_move == 2
+        np.testing.assert_array_equal(obs[i], g.observation())
+    ends = 0
+    for _ in range(150):
+        before = [v.get_state(i) for i in range(6)]
+        a = v.sample_actions()
+        r = v.step(a)
+        for i in range(6):
+            g = v.get_state(i)
+            if r.done[i]:
+                ends += 1
+                assert g.is_over or r.truncated[i]
+            else:
+                assert g.to_move == 2 and r.to_move[i] == 2
+                np.testing.assert_array_equal(r.observations[i], g.observation())
+                np.testing.assert_array_equal(r.action_masks[i], g.legal_action_mask())
+                if before[i].is_over or not before[i].legal_actions().size:
+                    continue
+                prefix = before[i].actions
+                assert g.actions[:len(prefix) + 1] == prefix + [int(a[i])] or g.ply <= 1
+    assert ends > 0
+    with pytest.raises(ValueError, match="seat"):
+        VecGame("churn(size=3)", 2, player=3)
+
+
 def test_gymnasium_vector_env_batch_policy():
     pytest.importorskip("gymnasium")
 

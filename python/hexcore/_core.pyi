@@ -156,6 +156,7 @@ class _VecGame:
 
     def __new__(cls, games: List[_Game], seed: int = ..., threads: int = ..., max_plies: int = ...) -> Self: ...
     threads: int
+    autoplay: Optional[int]
     @property
     def game_type(self) -> str: ...
     @property

@@ -101,12 +101,17 @@ class VecGame:
     ``game.observation()``; Wunchunk's stones-left plane is a count, which
     ``"bool"`` reduces to "any left"); ``None`` skips observations (then
     ``observations`` is ``None``). ``max_plies`` truncates an episode after
-    that many complete moves.
+    that many complete moves (of every seat).
+
+    ``player=k`` makes it a single-agent batch: within every step (and
+    reset) the other seats move by uniformly random legal actions drawn in
+    Rust, until seat ``k`` is to move again or the episode ends; rewards and
+    ``episode_lengths`` count the whole game.
     """
 
     def __init__(self, spec: Union[str, Any, Sequence[Any]], num_envs: Optional[int] = None, seed: int = 0,
                  threads: Optional[int] = None, observation_dtype: Any = "bool", max_plies: Optional[int] = None,
-                 copy: bool = False) -> None:
+                 copy: bool = False, player: Optional[int] = None) -> None:
         if isinstance(spec, (list, tuple)):
             if num_envs is None:
                 num_envs = len(spec)
@@ -134,6 +139,11 @@ class VecGame:
         limit = 2**64 - 1 if max_plies is None else _positive_int("max_plies", max_plies)
         nthreads = (os.cpu_count() or 1) if threads is None else threads
         self._v = _VecGame(starts, int(seed), nthreads, limit)
+        if player is not None:
+            if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
+                raise TypeError(f"player must be an int seat or None, got {type(player).__name__}")
+            self._v.autoplay = int(player)
+        self.player = player
         self._starts = [g.copy() for g in starts] if isinstance(spec, (list, tuple)) else [starts[0].copy()] * n
         self._override: Dict[int, Tuple[int, Any]] = {}
         self.num_envs = n
@@ -305,18 +315,22 @@ class HexcoreVectorEnv(VectorEnv):  # type: ignore[misc,valid-type,unused-ignore
     reply within the same step. ``infos["action_mask"]`` is the learner's
     legal mask (bool, ``(N, num_actions)``). Rewards are the learner's seat's
     (``+1`` win, ``-1`` loss, as in ``hexcore.envs``). Autoreset is
-    Gymnasium's next-step mode (``metadata["autoreset_mode"]``).
+    Gymnasium's next-step mode (``metadata["autoreset_mode"]``). With
+    ``copy=False`` the returned arrays are the batch's reused buffers.
     """
 
     def __init__(self, game: Union[str, Any] = "churn(size=3)", num_envs: int = 8, player: int = 1,
                  opponent: Union[str, BatchPolicy] = "random", seed: int = 0, threads: Optional[int] = None,
-                 observation_dtype: Any = "float32", max_plies: Optional[int] = None) -> None:
+                 observation_dtype: Any = "float32", max_plies: Optional[int] = None, copy: bool = True) -> None:
         if gymnasium is None:  # pragma: no cover
             raise ImportError("HexcoreVectorEnv needs gymnasium: pip install 'hexcore[envs]'")
         if observation_dtype is None:
             raise ValueError("HexcoreVectorEnv needs observations: observation_dtype 'float32', 'uint8' or 'bool'")
+        builtin = isinstance(opponent, str) and opponent == "random"
         self.vec = VecGame(game, num_envs, seed=seed, threads=threads, observation_dtype=observation_dtype,
-                           max_plies=max_plies)
+                           max_plies=max_plies, player=player if builtin else None)
+        self._builtin = builtin
+        self._copy = bool(copy)
         self._obs_buf: npt.NDArray[Any] = self.vec._obs  # type: ignore[assignment]
         if isinstance(player, bool) or not isinstance(player, int) or not 1 <= player <= self.vec.num_players:
             raise ValueError(f"player must be a seat 1..{self.vec.num_players}, got {player!r}")
@@ -337,17 +351,16 @@ class HexcoreVectorEnv(VectorEnv):  # type: ignore[misc,valid-type,unused-ignore
 
     def _opponents(self, ended: npt.NDArray[np.bool_], rewards: npt.NDArray[np.float32],
                    term: npt.NDArray[np.bool_], trunc: npt.NDArray[np.bool_]) -> Any:
+        """Step a Python opponent policy until the learner is to move in every
+        env that goes on (the built-in random opponent moves in Rust)."""
         v = self.vec
         res = None
-        while True:
+        while not self._builtin:
             need = ~ended & (v._to_move != self.player)
             if not need.any():
                 return res
-            if self.opponent == "random":
-                acts = v.sample_actions()
-            else:
-                policy: BatchPolicy = self.opponent  # type: ignore[assignment]
-                acts = np.asarray(policy(self._obs_buf, v._mask, self._rng))
+            policy: BatchPolicy = self.opponent  # type: ignore[assignment]
+            acts = np.asarray(policy(self._obs_buf, v._mask, self._rng))
             res = v.step(acts, active=need)
             rewards += res.rewards[:, self.player - 1]
             term |= res.terminated
@@ -356,8 +369,10 @@ class HexcoreVectorEnv(VectorEnv):  # type: ignore[misc,valid-type,unused-ignore
 
     def _result(self, rewards: Any, term: Any, trunc: Any) -> Any:
         v = self.vec
-        infos = {"action_mask": v._mask.copy(), "episode_lengths": v._lengths.copy()}
-        return self._obs_buf.copy(), rewards, term, trunc, infos
+        c = self._copy
+        infos = {"action_mask": v._mask.copy() if c else v._mask,
+                 "episode_lengths": v._lengths.copy() if c else v._lengths}
+        return self._obs_buf.copy() if c else self._obs_buf, rewards, term, trunc, infos
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Any:
         if seed is not None:

@@ -168,6 +168,9 @@ pub struct VecGames<G: Game> {
     /// True once `sample_actions` has been called: steps then draw each env's
     /// next random action.
     presample: bool,
+    /// With `Some(seat)`, every step also plays the other seats' moves
+    /// (uniformly random legal actions) until `seat` is to move again.
+    autoplay: Option<usize>,
 }
 
 /// Envs per parallel work item: small enough to balance the threads, large
@@ -214,7 +217,7 @@ impl<G: Game> VecGames<G> {
             })
             .collect::<Vec<_>>();
         let legal = vec![false; envs.len() * num_actions];
-        let mut v = VecGames { starts, envs, dims, obs_shape, max_plies, legal, presample: false };
+        let mut v = VecGames { starts, envs, dims, obs_shape, max_plies, legal, presample: false, autoplay: None };
         let mut scratch = Scratch::default();
         for i in 0..v.envs.len() {
             let env = &v.envs[i];
@@ -352,7 +355,7 @@ impl<G: Game> VecGames<G> {
     fn run(&mut self, actions: Option<&[i64]>, active: Option<&[bool]>, out: Out<'_>, threads: usize) {
         let n = self.envs.len();
         let dims = self.dims;
-        let (starts, max_plies, presample) = (&self.starts, self.max_plies, self.presample);
+        let (starts, max_plies, presample, autoplay) = (&self.starts, self.max_plies, self.presample, self.autoplay);
         let chunk = chunk_size(n, threads);
         // Split the envs, the masks we keep, the actions and the output
         // buffers into matching chunks.
@@ -377,7 +380,7 @@ impl<G: Game> VecGames<G> {
                     (out.terminated[j], out.truncated[j], out.lengths[j]) = (false, false, 0);
                     continue;
                 }
-                step_env(env, &starts[i], action, max_plies, presample, dims, &mut scratch, j, &mut legal[j * dims.actions..(j + 1) * dims.actions], &mut out);
+                step_env(env, &starts[i], action, max_plies, presample, autoplay, dims, &mut scratch, j, &mut legal[j * dims.actions..(j + 1) * dims.actions], &mut out);
             }
         };
         if threads <= 1 || items.len() <= 1 {
@@ -419,6 +422,23 @@ impl<G: Game> VecGames<G> {
             *o = env.next;
         }
         Ok(())
+    }
+
+    /// Let every step (and reset) play the seats other than `seat` with
+    /// uniformly random legal actions, until `seat` is to move or the episode
+    /// ends; `None` turns it off. Takes effect from the next step.
+    pub fn set_autoplay(&mut self, seat: Option<usize>) -> Result<(), String> {
+        if let Some(s) = seat {
+            if !(1..=self.dims.players).contains(&s) {
+                return Err(format!("player must be a seat 1..{}, got {s}", self.dims.players));
+            }
+        }
+        self.autoplay = seat;
+        Ok(())
+    }
+
+    pub fn autoplay(&self) -> Option<usize> {
+        self.autoplay
     }
 
     /// Replace env `i`'s game by `game` (same shape rules as the starts), with
@@ -492,6 +512,21 @@ fn write_mask<G: Game>(g: &G, done: bool, mask: &mut [bool], buf: &mut Vec<Actio
     }
 }
 
+/// Apply a legal action to an env; returns (terminated, truncated).
+fn apply<G: Game>(env: &mut Env<G>, a: Action, max_plies: u64) -> (bool, bool) {
+    env.game.apply_action(a);
+    env.actions.push(a);
+    if env.game.mid_turn() {
+        return (false, false);
+    }
+    env.plies += 1;
+    if env.game.is_over() {
+        (true, false)
+    } else {
+        (false, env.plies >= max_plies)
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn step_env<G: Game>(
     env: &mut Env<G>,
@@ -499,6 +534,7 @@ fn step_env<G: Game>(
     action: Option<i64>,
     max_plies: u64,
     presample: bool,
+    autoplay: Option<usize>,
     dims: Dims,
     scratch: &mut Scratch,
     j: usize,
@@ -513,23 +549,27 @@ fn step_env<G: Game>(
         env.done = false;
         env.episode += 1;
         env.actions.clear();
-        rewards.fill(0.0);
     } else {
         // Checked legal by `check_actions`.
-        let a = action.unwrap_or(0) as Action;
-        env.game.apply_action(a);
-        env.actions.push(a);
-        if !env.game.mid_turn() {
-            env.plies += 1;
+        (terminated, truncated) = apply(env, action.unwrap_or(0) as Action, max_plies);
+    }
+    // The other seats' moves, drawn uniformly from their legal actions.
+    if let Some(seat) = autoplay {
+        while !(terminated || truncated) && env.game.to_move() != seat {
+            scratch.legal.clear();
+            env.game.legal_actions(&mut scratch.legal);
+            if scratch.legal.is_empty() {
+                break;
+            }
+            let a = scratch.legal[below(&mut env.rng, scratch.legal.len())];
+            (terminated, truncated) = apply(env, a, max_plies);
         }
-        if env.game.is_over() && !env.game.mid_turn() {
-            terminated = true;
-            terminal_rewards(env.game.winner_mask(), dims.players, rewards);
-        } else {
-            rewards.fill(0.0);
-            truncated = !env.game.mid_turn() && env.plies >= max_plies;
-        }
-        env.done = terminated || truncated;
+    }
+    env.done = terminated || truncated;
+    if terminated {
+        terminal_rewards(env.game.winner_mask(), dims.players, rewards);
+    } else {
+        rewards.fill(0.0);
     }
     out.terminated[j] = terminated;
     out.truncated[j] = truncated;
@@ -694,5 +734,31 @@ mod tests {
         assert_eq!(v.env(0).plies, 0);
         assert_eq!(v.env(0).episode, 2); // the reset, then the autoreset
         assert_eq!(b.mask.iter().filter(|m| **m).count(), 2 * 19);
+    }
+
+    #[test]
+    fn autoplay_hands_the_move_back() {
+        let c = Churn::new(Arc::new(Board::hexhex(3).unwrap()), true);
+        let mut v = VecGames::new(vec![c.clone(); 20], 3, u64::MAX).unwrap();
+        v.set_autoplay(Some(2)).unwrap();
+        assert!(v.set_autoplay(Some(3)).is_err());
+        let mut b = Bufs::new(&v);
+        v.reset(None, b.out(), 1).unwrap();
+        assert!(b.to_move.iter().all(|&p| p == 2));
+        let mut acts = vec![0; 20];
+        let mut ends = 0;
+        for _ in 0..300 {
+            v.sample_actions(&mut acts, 1).unwrap();
+            v.step(&acts, None, b.out(), 1).unwrap();
+            for i in 0..20 {
+                if b.term[i] {
+                    ends += 1;
+                    assert_eq!(b.rewards[2 * i] + b.rewards[2 * i + 1], 0.0);
+                } else {
+                    assert_eq!(b.to_move[i], 2);
+                }
+            }
+        }
+        assert!(ends > 0);
     }
 }

@@ -227,6 +227,24 @@ impl PyVecGame {
         Ok(())
     }
 
+    /// The seat the caller plays when the other seats move by themselves
+    /// (uniformly random legal actions, within each step); `None`: every
+    /// seat is stepped by the caller.
+    #[getter]
+    fn autoplay(&self) -> Option<usize> {
+        dispatch!(&self.inner, v => v.autoplay())
+    }
+
+    #[setter]
+    fn set_autoplay(&mut self, seat: Option<Int>) -> PyResult<()> {
+        let seat = match seat {
+            Some(Int(s)) if s < 1 || s > 8 => return Err(value_error(format!("player must be a seat 1..{}, got {s}", self.num_players()))),
+            Some(Int(s)) => Some(s as usize),
+            None => None,
+        };
+        dispatch!(&mut self.inner, v => v.set_autoplay(seat)).map_err(value_error)
+    }
+
     #[getter]
     fn game_type(&self) -> &'static str {
         self.kind
