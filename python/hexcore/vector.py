@@ -279,7 +279,8 @@ class VecGame:
     def set_state(self, i: int, game: Any) -> None:
         """Put a copy of ``game`` (same game type and shapes) in env ``i``; its
         episode goes on from there (``game.ply`` moves count towards
-        ``max_plies``). The env's row of observations and mask is updated."""
+        ``max_plies``). The env's row of observations and mask is updated.
+        With ``player=k``, give a position where seat ``k`` is to move."""
         i = self._index(i)
         self._v._set_env(i, game, int(game.ply))
         episode = self._v._env(i)[0]
