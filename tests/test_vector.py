@@ -203,7 +203,7 @@ def test_illegal_action_says_why():
     assert e.value.reason == "occupied"
 
 
-@pytest.mark.parametrize("n", [0, -3])
+@pytest.mark.parametrize("n", [0, -3, 2**40])
 def test_num_envs_must_be_positive(n):
     with pytest.raises(ValueError, match="num_envs"):
         VecGame("churn(size=3)", n)

@@ -83,11 +83,14 @@ def _game(spec: Any) -> Any:
     raise TypeError(f"a game is a spec string or a hexcore game, got {type(spec).__name__}")
 
 
-def _positive_int(name: str, value: Any) -> int:
+MAX_ENVS = 1 << 24
+
+
+def _positive_int(name: str, value: Any, hi: int = 2**64 - 1) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value}")
+    if not 1 <= value <= hi:
+        raise ValueError(f"{name} must be between 1 and {hi}, got {value}")
     return int(value)
 
 
@@ -115,14 +118,14 @@ class VecGame:
         if isinstance(spec, (list, tuple)):
             if num_envs is None:
                 num_envs = len(spec)
-            n = _positive_int("num_envs", num_envs)
+            n = _positive_int("num_envs", num_envs, MAX_ENVS)
             if len(spec) != n:
                 raise ValueError(f"got {len(spec)} specs for num_envs={n}; give one spec or one per env")
             starts = [_game(s) for s in spec]
         else:
             if num_envs is None:
                 raise TypeError("num_envs is required with a single spec")
-            n = _positive_int("num_envs", num_envs)
+            n = _positive_int("num_envs", num_envs, MAX_ENVS)
             start = _game(spec)
             starts = [start] * n
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
@@ -137,7 +140,7 @@ class VecGame:
                 raise ValueError("observation_dtype must be 'bool', 'uint8', 'float32' or None (no observations), "
                                  f"got {observation_dtype!r}")
         limit = 2**64 - 1 if max_plies is None else _positive_int("max_plies", max_plies)
-        nthreads = (os.cpu_count() or 1) if threads is None else threads
+        nthreads = min(os.cpu_count() or 1, 1024) if threads is None else threads
         self._v = _VecGame(starts, int(seed), nthreads, limit)
         if player is not None:
             if isinstance(player, bool) or not isinstance(player, (int, np.integer)):

@@ -238,7 +238,7 @@ impl PyVecGame {
     #[setter]
     fn set_autoplay(&mut self, seat: Option<Int>) -> PyResult<()> {
         let seat = match seat {
-            Some(Int(s)) if s < 1 || s > 8 => return Err(value_error(format!("player must be a seat 1..{}, got {s}", self.num_players()))),
+            Some(Int(s)) if !(1..=8).contains(&s) => return Err(value_error(format!("player must be a seat 1..{}, got {s}", self.num_players()))),
             Some(Int(s)) => Some(s as usize),
             None => None,
         };
