@@ -24,8 +24,8 @@ from ._core import Board, Churn, Quintun, Wunchunk, __version__
 from .errors import GameOverError, HexcoreError, IllegalMoveError, NotationError, TooManyMovesError
 from .records import from_json, to_json
 from .registry import GAMES
-from .spec import load
 from .solving import Solution, solve
+from .spec import load
 
 Game = Union[Churn, Quintun, Wunchunk]
 
@@ -95,7 +95,7 @@ def random_playouts(game: Game, n: int, seed: int = 0, threads: Optional[int] = 
 def __getattr__(name: str) -> Any:
     # envs and openspiel need optional packages (and importing openspiel
     # registers the games with pyspiel), so they load on first use.
-    if name in ("envs", "openspiel", "distributed"):
+    if name in ("envs", "openspiel", "distributed", "vector"):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)

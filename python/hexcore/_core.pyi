@@ -1,5 +1,5 @@
 """Type stubs of the native module ``hexcore._core``."""
-from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, TypeVar, Union, final
+from typing import Any, Callable, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, TypeVar, Union, final
 
 from typing_extensions import Self, disjoint_base
 
@@ -175,11 +175,42 @@ class Wunchunk(_Game):
 
 # ---- exact solver (hexcore.solving) ----
 
-from typing import Callable
-
 __all__ += ["_solve"]
 
 def _solve(game: Union[Churn, Quintun, Wunchunk], max_seconds: Optional[float] = ..., max_nodes: Optional[int] = ...,
            threads: int = ..., table_mb: int = ...,
            progress: Optional[Callable[[int, int, int, float], Any]] = ...,
            distances: bool = ...) -> Dict[str, Any]: ...
+
+# ---- hexcore.vector (rust/py/src/vector.rs) ----
+
+__all__ += ["_VecGame", "_terminal_rewards"]
+
+@final
+class _VecGame:
+    """N games of one type stepped together; see ``hexcore.vector.VecGame``."""
+
+    def __new__(cls, games: List[_Game], seed: int = ..., threads: int = ..., max_plies: int = ...) -> Self: ...
+    threads: int
+    autoplay: Optional[int]
+    @property
+    def game_type(self) -> str: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def observation_shape(self) -> Tuple[int, int, int]: ...
+    @property
+    def max_plies(self) -> int: ...
+    def reset(self, seed: Optional[int], *buffers: Optional[npt.NDArray[Any]]) -> None: ...
+    def step(self, actions: npt.NDArray[np.int64], active: Optional[npt.NDArray[np.bool_]],
+             *buffers: Optional[npt.NDArray[Any]]) -> None: ...
+    def sample_actions(self, out: npt.NDArray[np.int64]) -> None: ...
+    def _env(self, i: int) -> Tuple[int, int, bool, List[int]]: ...
+    def _spec(self, i: int) -> str: ...
+    def _set_env(self, i: int, game: _Game, plies: int) -> None: ...
+
+def _terminal_rewards(winner_mask: int, n: int) -> List[float]: ...

@@ -873,15 +873,16 @@ impl Game for Churn {
         for p in 0..plane {
             out[3 * plane + p] = blue;
         }
+        // (mover's plane, opponent's plane) by cell colour, looked up rather
+        // than branched on: stone colours are unpredictable.
+        const PLANES: [[[f32; 2]; 3]; 2] = [[[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0]]];
+        let table = &PLANES[(self.to_move == 2) as usize];
         for cell in 0..self.board.num_cells() {
             let (r, c) = self.board.grid_pos(cell);
             let i = r * w + c;
-            let v = self.groups.colour(cell);
-            if v == self.to_move {
-                out[i] = 1.0;
-            } else if v != 0 {
-                out[plane + i] = 1.0;
-            }
+            let [mine, theirs] = table[self.groups.colour(cell).min(2) as usize];
+            out[i] = mine;
+            out[plane + i] = theirs;
             out[2 * plane + i] = 1.0;
         }
     }

@@ -46,8 +46,8 @@
 //! incremental groups (`groups`), bit sets (`bitset`), Zobrist keys
 //! (`zobrist`), random numbers (`rng`), thread pools (`parallel`), perft
 //! (`perft`) and playouts (`playout`); each game has its own module. The
-//! public API is re-exported here; the exact solver is the public [`solve`]
-//! module.
+//! public API is re-exported here; the exact solver ([`solve`]) and batched
+//! games ([`vector`]) are public modules.
 
 mod bitset;
 mod board;
@@ -63,6 +63,7 @@ mod rng;
 mod testing;
 pub mod solve;
 mod unchecked;
+pub mod vector;
 mod wunchunk;
 mod zobrist;
 

@@ -11,6 +11,7 @@ pub mod options;
 pub mod quintun;
 pub mod session;
 pub mod solve;
+pub mod vector;
 pub mod wunchunk;
 
 /// Every `IllegalMoveError.reason` code the engine raises, in the core's order.
@@ -34,6 +35,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let each = _reason_codes().into_iter().map(|c| literal.get_item(c)).collect::<PyResult<Vec<_>>>()?;
     m.add("Reason", typing.getattr("Union")?.get_item(pyo3::types::PyTuple::new(m.py(), each)?)?)?;
     m.add_function(wrap_pyfunction!(solve::_solve, m)?)?;
+    vector::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

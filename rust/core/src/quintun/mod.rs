@@ -1413,7 +1413,7 @@ mod tests {
 
     /// The Zobrist hash straight from the cells and flags.
     fn fresh_hash(g: &Quintun) -> u64 {
-        let mut h = zobrist::flag(KIND_TO_MOVE, g.to_move as u64);
+        let mut h = zobrist::flag(Kind::QuintunToMove, g.to_move as u64);
         for (c, &v) in g.cells.iter().enumerate() {
             if v > 0 {
                 h ^= zobrist::piece(c, v as u64);
@@ -1422,10 +1422,10 @@ mod tests {
             }
         }
         if g.swap_available() {
-            h ^= zobrist::flag(KIND_SWAP, 1);
+            h ^= zobrist::flag(Kind::QuintunSwap, 1);
         }
         if let Some((c, k)) = g.pending {
-            h ^= zobrist::flag(KIND_PENDING, (c as usize * KINDS + k as usize) as u64);
+            h ^= zobrist::flag(Kind::QuintunPending, (c as usize * KINDS + k as usize) as u64);
         }
         h
     }
@@ -1437,7 +1437,6 @@ mod tests {
     #[test]
     fn undo_restores_state_and_legality_agrees() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
-        let mut buf = Vec::new();
         let (mut undone, mut merges, mut ring_undos, mut swaps) = (0usize, 0usize, 0usize, 0usize);
         for size in MIN_SIZE..=7 {
             for placement in [Placement::Side, Placement::Gap] {
@@ -1458,7 +1457,7 @@ mod tests {
                                 is_legal[a as usize] = true;
                             }
                             for (a, &want) in is_legal.iter().enumerate() {
-                                assert_eq!(g.is_legal_action(a as Action, &mut buf), want, "action {a}\n{}", g.diagram());
+                                assert_eq!(g.is_legal_action(a as Action), want, "action {a}\n{}", g.diagram());
                             }
                             if !g.mid_turn() {
                                 let mut mv = Vec::new();

@@ -256,7 +256,7 @@ impl Keyer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::playout::rng_for;
+    use crate::rng::rng_for;
     use std::collections::HashSet;
     use std::sync::Arc;
 

@@ -1,0 +1,772 @@
+//! Batched games: `N` games of one type stepped together, writing legal
+//! masks, observations and rewards straight into caller-owned buffers (the
+//! numpy arrays of `hexcore.vector`).
+//!
+//! * Every env has its own generator (Xoshiro256++ seeded with
+//!   SplitMix64(`seed` + `i`), as in [`crate::playout`]) and its own state, so
+//!   a batch split over any number of threads gives identical results.
+//! * [`VecGames::step`] checks every action before it changes anything: on an
+//!   error no env has been stepped.
+//! * Autoreset is Gymnasium's next-step mode: the step that ends an env
+//!   (terminated, or truncated at `max_plies` complete moves) reports the final
+//!   observation, the rewards and the episode length; the *next* step ignores
+//!   that env's action and puts it back at its start position (reward 0, not
+//!   terminated, not truncated).
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+
+use crate::game::{Action, Game, WinnerMask};
+use crate::parallel::pool;
+use crate::rng::{below, rng_for};
+
+/// Zero-sum rewards of a finished game with winners `mask` among `n` seats,
+/// written to `out[..n]` (the convention of `hexcore._outcome.terminal_rewards`):
+/// a sole winner `+1` and the others `-1/(n-1)`; `k` shared winners `+1/k`
+/// each and the others `-1/(n-k)`; nobody or everybody winning is `0` for all.
+pub fn terminal_rewards(mask: WinnerMask, n: usize, out: &mut [f32]) {
+    let won = |seat: usize| seat < 8 && mask >> seat & 1 != 0;
+    let k = (0..n).filter(|&s| won(s)).count();
+    for (seat, r) in out.iter_mut().enumerate().take(n) {
+        *r = if k == 0 || k == n {
+            0.0
+        } else if won(seat) {
+            (1.0 / k as f64) as f32
+        } else {
+            (-1.0 / (n - k) as f64) as f32
+        };
+    }
+}
+
+/// One env of a batch.
+#[derive(Clone)]
+pub struct Env<G: Game> {
+    pub game: G,
+    rng: Xoshiro256PlusPlus,
+    /// Complete moves played in this episode.
+    pub plies: u64,
+    /// True after the step that ended the episode, until the next step resets it.
+    pub done: bool,
+    /// Episodes started so far (0 for the first).
+    pub episode: u64,
+    /// Actions applied in this episode (for rebuilding the game elsewhere).
+    pub actions: Vec<Action>,
+    /// The action `sample_actions` gives next (drawn at the end of each step,
+    /// while the state is in cache, once sampling is in use).
+    next: i64,
+}
+
+/// Where a step writes its results: slices of `n` envs each (`obs` holds
+/// `n * C * H * W` values, `mask` `n * num_actions`, `rewards` `n * num_players`).
+pub struct Out<'a> {
+    pub obs: Obs<'a>,
+    pub mask: Option<&'a mut [bool]>,
+    pub rewards: &'a mut [f32],
+    pub terminated: &'a mut [bool],
+    pub truncated: &'a mut [bool],
+    pub to_move: &'a mut [i32],
+    pub lengths: &'a mut [i64],
+}
+
+/// The observation buffer and its element type (`None`: not written).
+pub enum Obs<'a> {
+    None,
+    F32(&'a mut [f32]),
+    U8(&'a mut [u8]),
+    Bool(&'a mut [bool]),
+}
+
+impl<'a> Obs<'a> {
+    fn len(&self) -> Option<usize> {
+        match self {
+            Obs::None => None,
+            Obs::F32(s) => Some(s.len()),
+            Obs::U8(s) => Some(s.len()),
+            Obs::Bool(s) => Some(s.len()),
+        }
+    }
+
+    fn split_at(self, at: usize) -> (Obs<'a>, Obs<'a>) {
+        match self {
+            Obs::None => (Obs::None, Obs::None),
+            Obs::F32(s) => {
+                let (a, b) = s.split_at_mut(at);
+                (Obs::F32(a), Obs::F32(b))
+            }
+            Obs::U8(s) => {
+                let (a, b) = s.split_at_mut(at);
+                (Obs::U8(a), Obs::U8(b))
+            }
+            Obs::Bool(s) => {
+                let (a, b) = s.split_at_mut(at);
+                (Obs::Bool(a), Obs::Bool(b))
+            }
+        }
+    }
+}
+
+fn split2<T>(s: &mut [T], at: usize) -> (&mut [T], &mut [T]) {
+    s.split_at_mut(at)
+}
+
+impl<'a> Out<'a> {
+    /// Split off the first `k` envs.
+    fn split(self, k: usize, dims: Dims) -> (Out<'a>, Out<'a>) {
+        let (o1, o2) = self.obs.split_at(k * dims.obs);
+        let (m1, m2) = match self.mask {
+            Some(m) => {
+                let (a, b) = split2(m, k * dims.actions);
+                (Some(a), Some(b))
+            }
+            None => (None, None),
+        };
+        let (r1, r2) = split2(self.rewards, k * dims.players);
+        let (t1, t2) = split2(self.terminated, k);
+        let (u1, u2) = split2(self.truncated, k);
+        let (p1, p2) = split2(self.to_move, k);
+        let (l1, l2) = split2(self.lengths, k);
+        (
+            Out { obs: o1, mask: m1, rewards: r1, terminated: t1, truncated: u1, to_move: p1, lengths: l1 },
+            Out { obs: o2, mask: m2, rewards: r2, terminated: t2, truncated: u2, to_move: p2, lengths: l2 },
+        )
+    }
+}
+
+/// An action a step cannot take: which env, a reason code and a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepError {
+    pub env: usize,
+    pub action: i64,
+    pub reason: &'static str,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Dims {
+    obs: usize,
+    actions: usize,
+    players: usize,
+}
+
+/// Per-thread scratch space.
+#[derive(Default)]
+struct Scratch {
+    planes: Vec<f32>,
+    legal: Vec<Action>,
+}
+
+/// `N` games of type `G` with their start positions.
+pub struct VecGames<G: Game> {
+    starts: Vec<G>,
+    envs: Vec<Env<G>>,
+    dims: Dims,
+    obs_shape: [usize; 3],
+    max_plies: u64,
+    /// The legal-action mask of every env's current state (all false for an
+    /// env waiting to be reset), kept to check actions without regenerating them.
+    legal: Vec<bool>,
+    /// True once `sample_actions` has been called: steps then draw each env's
+    /// next random action.
+    presample: bool,
+    /// With `Some(seat)`, every step also plays the other seats' moves
+    /// (uniformly random legal actions) until `seat` is to move again.
+    autoplay: Option<usize>,
+}
+
+/// Envs per parallel work item: small enough to balance the threads, large
+/// enough that scheduling costs little.
+fn chunk_size(n: usize, threads: usize) -> usize {
+    if threads <= 1 {
+        n.max(1)
+    } else {
+        n.div_ceil(threads * 4).max(16)
+    }
+}
+
+impl<G: Game> VecGames<G> {
+    /// One env per start position. Every start must have the same observation
+    /// shape, number of actions and number of players, be between turns and
+    /// not be over.
+    pub fn new(starts: Vec<G>, seed: u64, max_plies: u64) -> Result<VecGames<G>, String> {
+        let Some(first) = starts.first() else { return Err("num_envs must be at least 1, got 0".into()) };
+        let obs_shape = first.observation_shape();
+        let (num_actions, num_players) = (first.num_actions(), first.num_players());
+        for (i, g) in starts.iter().enumerate() {
+            if g.observation_shape() != obs_shape || g.num_actions() != num_actions || g.num_players() != num_players {
+                let s = g.observation_shape();
+                return Err(format!(
+                    "env {i} ({}) does not fit env 0 ({}): observations {:?} vs {:?}, {} vs {} actions, {} vs {} players; \
+                     envs of one batch need the same observation shape, number of actions and number of players",
+                    g.spec(), first.spec(), s, obs_shape, g.num_actions(), num_actions, g.num_players(), num_players
+                ));
+            }
+            check_start(i, g)?;
+        }
+        let dims = Dims { obs: obs_shape.iter().product(), actions: num_actions, players: num_players };
+        let envs = starts
+            .iter()
+            .enumerate()
+            .map(|(i, g)| Env {
+                game: g.clone(),
+                rng: rng_for(seed, i as u64),
+                plies: 0,
+                done: false,
+                episode: 0,
+                actions: Vec::new(),
+                next: 0,
+            })
+            .collect::<Vec<_>>();
+        let legal = vec![false; envs.len() * num_actions];
+        let mut v = VecGames { starts, envs, dims, obs_shape, max_plies, legal, presample: false, autoplay: None };
+        let mut scratch = Scratch::default();
+        for i in 0..v.envs.len() {
+            let env = &v.envs[i];
+            write_mask(&env.game, env.done, &mut v.legal[i * num_actions..(i + 1) * num_actions], &mut scratch.legal);
+        }
+        Ok(v)
+    }
+
+    pub fn num_envs(&self) -> usize {
+        self.envs.len()
+    }
+    pub fn num_actions(&self) -> usize {
+        self.dims.actions
+    }
+    pub fn num_players(&self) -> usize {
+        self.dims.players
+    }
+    pub fn observation_shape(&self) -> [usize; 3] {
+        self.obs_shape
+    }
+    pub fn max_plies(&self) -> u64 {
+        self.max_plies
+    }
+    pub fn env(&self, i: usize) -> &Env<G> {
+        &self.envs[i]
+    }
+    pub fn start(&self, i: usize) -> &G {
+        &self.starts[i]
+    }
+
+    fn check_out(&self, out: &Out<'_>) -> Result<(), String> {
+        let n = self.envs.len();
+        let d = self.dims;
+        let bad = |what: &str, got: usize, want: usize| Err(format!("{what} buffer holds {got} values, expected {want}"));
+        if let Some(l) = out.obs.len() {
+            if l != n * d.obs {
+                return bad("observation", l, n * d.obs);
+            }
+        }
+        if let Some(m) = &out.mask {
+            if m.len() != n * d.actions {
+                return bad("mask", m.len(), n * d.actions);
+            }
+        }
+        if out.rewards.len() != n * d.players {
+            return bad("rewards", out.rewards.len(), n * d.players);
+        }
+        for (what, l) in [
+            ("terminated", out.terminated.len()),
+            ("truncated", out.truncated.len()),
+            ("to_move", out.to_move.len()),
+            ("episode_lengths", out.lengths.len()),
+        ] {
+            if l != n {
+                return bad(what, l, n);
+            }
+        }
+        Ok(())
+    }
+
+    /// Put every env back at its start (reseeding the generators when `seed`
+    /// is given) and write the start observations and masks.
+    pub fn reset(&mut self, seed: Option<u64>, out: Out<'_>, threads: usize) -> Result<(), String> {
+        self.check_out(&out)?;
+        for (i, env) in self.envs.iter_mut().enumerate() {
+            if let Some(s) = seed {
+                env.rng = rng_for(s, i as u64);
+            }
+            env.done = true; // so the step below resets it
+        }
+        self.run(None, None, out, threads);
+        Ok(())
+    }
+
+    /// Check `actions` (one per env) without changing anything. Envs waiting
+    /// to be reset take any action.
+    pub fn check_actions(&self, actions: &[i64], active: Option<&[bool]>) -> Result<(), StepError> {
+        let n = self.envs.len();
+        if actions.len() != n {
+            return Err(StepError {
+                env: 0,
+                action: 0,
+                reason: "shape",
+                message: format!("expected {n} actions (one per env), got {}", actions.len()),
+            });
+        }
+        if let Some(act) = active {
+            if act.len() != n {
+                return Err(StepError {
+                    env: 0,
+                    action: 0,
+                    reason: "shape",
+                    message: format!("expected {n} active flags (one per env), got {}", act.len()),
+                });
+            }
+        }
+        let na = self.dims.actions;
+        for (i, (&a, env)) in actions.iter().zip(&self.envs).enumerate() {
+            if env.done || active.is_some_and(|act| !act[i]) {
+                continue;
+            }
+            if a < 0 || a as u64 >= na as u64 {
+                return Err(StepError {
+                    env: i,
+                    action: a,
+                    reason: "action_out_of_range",
+                    message: format!("env {i}: action {a} is out of range 0..{na}"),
+                });
+            }
+            if !self.legal[i * na + a as usize] {
+                let why = if env.game.mid_turn() { " (a turn is in progress)" } else { "" };
+                return Err(StepError {
+                    env: i,
+                    action: a,
+                    reason: "illegal_action",
+                    message: format!("env {i}: action {a} is not legal in its position{why}"),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Step every env with its action (see the module doc for autoreset). On
+    /// an error nothing has been stepped. With `active`, only the envs flagged
+    /// true move; the others keep their state, get reward 0, not terminated,
+    /// not truncated, length 0, and their observation and mask rows are left
+    /// as they were.
+    pub fn step(&mut self, actions: &[i64], active: Option<&[bool]>, out: Out<'_>, threads: usize) -> Result<(), StepError> {
+        self.check_out(&out).map_err(|message| StepError { env: 0, action: 0, reason: "buffer", message })?;
+        self.check_actions(actions, active)?;
+        self.run(Some(actions), active, out, threads);
+        Ok(())
+    }
+
+    fn run(&mut self, actions: Option<&[i64]>, active: Option<&[bool]>, out: Out<'_>, threads: usize) {
+        let n = self.envs.len();
+        let dims = self.dims;
+        let (starts, max_plies, presample, autoplay) = (&self.starts, self.max_plies, self.presample, self.autoplay);
+        let chunk = chunk_size(n, threads);
+        // Split the envs, the masks we keep, the actions and the output
+        // buffers into matching chunks.
+        let mut items = Vec::with_capacity(n.div_ceil(chunk));
+        let (mut envs, mut legal, mut out, mut start) = (&mut self.envs[..], &mut self.legal[..], out, 0);
+        while !envs.is_empty() {
+            let k = chunk.min(envs.len());
+            let (e1, e2) = envs.split_at_mut(k);
+            let (l1, l2) = legal.split_at_mut(k * dims.actions);
+            let (o1, o2) = out.split(k, dims);
+            items.push((start, e1, l1, o1));
+            (envs, legal, out, start) = (e2, l2, o2, start + k);
+        }
+        let work = |(first, envs, legal, mut out): (usize, &mut [Env<G>], &mut [bool], Out<'_>)| {
+            let mut scratch = Scratch::default();
+            for (j, env) in envs.iter_mut().enumerate() {
+                let i = first + j;
+                let action = actions.map(|a| a[i]);
+                if active.is_some_and(|act| !act[i]) {
+                    let p = dims.players;
+                    out.rewards[j * p..(j + 1) * p].fill(0.0);
+                    (out.terminated[j], out.truncated[j], out.lengths[j]) = (false, false, 0);
+                    continue;
+                }
+                step_env(env, &starts[i], action, max_plies, presample, autoplay, dims, &mut scratch, j, &mut legal[j * dims.actions..(j + 1) * dims.actions], &mut out);
+            }
+        };
+        if threads <= 1 || items.len() <= 1 {
+            items.into_iter().for_each(work);
+        } else {
+            // a pool that cannot be made (threads out of range, no OS
+            // threads left) runs the batch on this thread: same results
+            match pool(threads.min(crate::MAX_THREADS)) {
+                Ok(p) => p.install(|| items.into_par_iter().for_each(work)),
+                Err(_) => items.into_iter().for_each(work),
+            }
+        }
+    }
+
+    /// A uniformly random legal action for every env (uniform over
+    /// `legal_actions`, drawn from the env's generator), written to `out`;
+    /// envs waiting to be reset, or without a legal action, get 0 (ignored by
+    /// `step`). The draw for a state is made once: calling this again before
+    /// the next step gives the same actions.
+    pub fn sample_actions(&mut self, out: &mut [i64], threads: usize) -> Result<(), String> {
+        let n = self.envs.len();
+        if out.len() != n {
+            return Err(format!("action buffer holds {} values, expected {n}", out.len()));
+        }
+        if !self.presample {
+            // From now on every step draws the next action while the env's
+            // state is in cache; this first draw walks the envs once.
+            self.presample = true;
+            let chunk = chunk_size(n, threads);
+            let work = |envs: &mut [Env<G>]| {
+                let mut buf = Vec::new();
+                for env in envs.iter_mut() {
+                    env.next = if env.done { 0 } else { fresh_draw(env, &mut buf) };
+                }
+            };
+            if threads <= 1 || n <= chunk {
+                work(&mut self.envs[..]);
+            } else {
+                let envs = &mut self.envs[..];
+                match pool(threads.min(crate::MAX_THREADS)) {
+                    Ok(p) => p.install(|| envs.par_chunks_mut(chunk).for_each(work)),
+                    Err(_) => work(envs),
+                }
+            }
+        }
+        for (o, env) in out.iter_mut().zip(&self.envs) {
+            *o = env.next;
+        }
+        Ok(())
+    }
+
+    /// Let every step (and reset) play the seats other than `seat` with
+    /// uniformly random legal actions, until `seat` is to move or the episode
+    /// ends; `None` turns it off. Takes effect from the next step.
+    pub fn set_autoplay(&mut self, seat: Option<usize>) -> Result<(), String> {
+        if let Some(s) = seat {
+            if !(1..=self.dims.players).contains(&s) {
+                return Err(format!("player must be a seat 1..{}, got {s}", self.dims.players));
+            }
+        }
+        self.autoplay = seat;
+        Ok(())
+    }
+
+    pub fn autoplay(&self) -> Option<usize> {
+        self.autoplay
+    }
+
+    /// Replace env `i`'s game by `game` (same shape rules as the starts), with
+    /// `plies` complete moves counted towards `max_plies`; its episode goes on
+    /// from there. The env's start position stays as it was.
+    pub fn set_env(&mut self, i: usize, game: G, plies: u64) -> Result<(), String> {
+        let n = self.envs.len();
+        if i >= n {
+            return Err(format!("env index {i} is out of range 0..{n}"));
+        }
+        let first = &self.starts[0];
+        if game.observation_shape() != self.obs_shape || game.num_actions() != self.dims.actions || game.num_players() != self.dims.players {
+            return Err(format!(
+                "{} does not fit this batch ({}): observations and actions must have the same shape",
+                game.spec(),
+                first.spec()
+            ));
+        }
+        let na = self.dims.actions;
+        let env = &mut self.envs[i];
+        env.done = game.is_over() && !game.mid_turn();
+        env.game = game;
+        env.plies = plies;
+        env.episode += 1;
+        env.actions.clear();
+        let mut buf = Vec::new();
+        write_mask(&env.game, env.done, &mut self.legal[i * na..(i + 1) * na], &mut buf);
+        if self.presample {
+            env.next = if env.done { 0 } else { fresh_draw(env, &mut buf) };
+        }
+        Ok(())
+    }
+}
+
+/// A uniform draw from `legal` (0 when empty).
+fn draw(rng: &mut Xoshiro256PlusPlus, legal: &[Action]) -> i64 {
+    if legal.is_empty() {
+        0
+    } else {
+        legal[below(rng, legal.len())] as i64
+    }
+}
+
+fn fresh_draw<G: Game>(env: &mut Env<G>, buf: &mut Vec<Action>) -> i64 {
+    buf.clear();
+    env.game.legal_actions(buf);
+    draw(&mut env.rng, buf)
+}
+
+/// A start position must leave something to play.
+fn check_start<G: Game>(i: usize, g: &G) -> Result<(), String> {
+    if g.is_over() {
+        return Err(format!("env {i}: the start position ({}) is already over", g.spec()));
+    }
+    if g.mid_turn() {
+        return Err(format!("env {i}: the start position ({}) is in the middle of a turn; finish or undo it", g.spec()));
+    }
+    Ok(())
+}
+
+/// The legal-action mask of `g` (all false when `done`).
+fn write_mask<G: Game>(g: &G, done: bool, mask: &mut [bool], buf: &mut Vec<Action>) {
+    mask.fill(false);
+    if done {
+        return;
+    }
+    buf.clear();
+    g.legal_actions(buf);
+    for &a in buf.iter() {
+        mask[a as usize] = true;
+    }
+}
+
+/// Apply a legal action to an env; returns (terminated, truncated).
+fn apply<G: Game>(env: &mut Env<G>, a: Action, max_plies: u64) -> (bool, bool) {
+    env.game.apply_action(a);
+    env.actions.push(a);
+    if env.game.mid_turn() {
+        return (false, false);
+    }
+    env.plies += 1;
+    if env.game.is_over() {
+        (true, false)
+    } else {
+        (false, env.plies >= max_plies)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn step_env<G: Game>(
+    env: &mut Env<G>,
+    start: &G,
+    action: Option<i64>,
+    max_plies: u64,
+    presample: bool,
+    autoplay: Option<usize>,
+    dims: Dims,
+    scratch: &mut Scratch,
+    j: usize,
+    legal: &mut [bool],
+    out: &mut Out<'_>,
+) {
+    let rewards = &mut out.rewards[j * dims.players..(j + 1) * dims.players];
+    let (mut terminated, mut truncated) = (false, false);
+    if env.done {
+        env.game = start.clone();
+        env.plies = 0;
+        env.done = false;
+        env.episode += 1;
+        env.actions.clear();
+    } else {
+        // Checked legal by `check_actions`.
+        (terminated, truncated) = apply(env, action.unwrap_or(0) as Action, max_plies);
+    }
+    // The other seats' moves, drawn uniformly from their legal actions.
+    if let Some(seat) = autoplay {
+        while !(terminated || truncated) && env.game.to_move() != seat {
+            scratch.legal.clear();
+            env.game.legal_actions(&mut scratch.legal);
+            if scratch.legal.is_empty() {
+                break;
+            }
+            let a = scratch.legal[below(&mut env.rng, scratch.legal.len())];
+            (terminated, truncated) = apply(env, a, max_plies);
+        }
+    }
+    env.done = terminated || truncated;
+    if terminated {
+        terminal_rewards(env.game.winner_mask(), dims.players, rewards);
+    } else {
+        rewards.fill(0.0);
+    }
+    out.terminated[j] = terminated;
+    out.truncated[j] = truncated;
+    out.lengths[j] = if env.done { env.plies as i64 } else { 0 };
+    out.to_move[j] = env.game.to_move() as i32;
+    // The mask of the new state: nothing is legal in a finished game (and a
+    // truncated one takes no action before its reset either).
+    write_mask(&env.game, terminated, legal, &mut scratch.legal);
+    if truncated {
+        legal.fill(false);
+    }
+    if presample {
+        env.next = if env.done { 0 } else { draw(&mut env.rng, &scratch.legal) };
+    }
+    if let Some(m) = out.mask.as_deref_mut() {
+        m[j * dims.actions..(j + 1) * dims.actions].copy_from_slice(legal);
+    }
+    let o = dims.obs;
+    match &mut out.obs {
+        Obs::None => {}
+        Obs::F32(buf) => env.game.observation(&mut buf[j * o..(j + 1) * o]),
+        Obs::U8(buf) => {
+            scratch.planes.resize(o, 0.0);
+            env.game.observation(&mut scratch.planes);
+            for (d, &s) in buf[j * o..(j + 1) * o].iter_mut().zip(&scratch.planes) {
+                *d = s.clamp(0.0, 255.0) as u8;
+            }
+        }
+        Obs::Bool(buf) => {
+            scratch.planes.resize(o, 0.0);
+            env.game.observation(&mut scratch.planes);
+            for (d, &s) in buf[j * o..(j + 1) * o].iter_mut().zip(&scratch.planes) {
+                *d = s != 0.0;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::{Churn, Quintun, Wunchunk};
+    use std::sync::Arc;
+
+    struct Bufs {
+        obs: Vec<f32>,
+        mask: Vec<bool>,
+        rewards: Vec<f32>,
+        term: Vec<bool>,
+        trunc: Vec<bool>,
+        to_move: Vec<i32>,
+        lengths: Vec<i64>,
+    }
+
+    impl Bufs {
+        fn new<G: Game>(v: &VecGames<G>) -> Bufs {
+            let n = v.num_envs();
+            let s = v.observation_shape();
+            Bufs {
+                obs: vec![0.0; n * s[0] * s[1] * s[2]],
+                mask: vec![false; n * v.num_actions()],
+                rewards: vec![0.0; n * v.num_players()],
+                term: vec![false; n],
+                trunc: vec![false; n],
+                to_move: vec![0; n],
+                lengths: vec![0; n],
+            }
+        }
+        fn out(&mut self) -> Out<'_> {
+            Out {
+                obs: Obs::F32(&mut self.obs),
+                mask: Some(&mut self.mask),
+                rewards: &mut self.rewards,
+                terminated: &mut self.term,
+                truncated: &mut self.trunc,
+                to_move: &mut self.to_move,
+                lengths: &mut self.lengths,
+            }
+        }
+    }
+
+    fn run_batch<G: Game>(start: &G, n: usize, threads: usize, steps: usize, max_plies: u64) -> (Vec<f32>, Vec<bool>, Vec<f32>, u64) {
+        let mut v = VecGames::new(vec![start.clone(); n], 5, max_plies).unwrap();
+        let mut b = Bufs::new(&v);
+        v.reset(None, b.out(), threads).unwrap();
+        let mut acts = vec![0i64; n];
+        let mut ended = 0;
+        let mut rsum = vec![0f32; v.num_players()];
+        for _ in 0..steps {
+            v.sample_actions(&mut acts, threads).unwrap();
+            v.step(&acts, None, b.out(), threads).unwrap();
+            ended += b.term.iter().zip(&b.trunc).filter(|(a, b)| **a || **b).count() as u64;
+            for (k, r) in b.rewards.iter().enumerate() {
+                rsum[k % v.num_players()] += r;
+            }
+        }
+        (b.obs, b.mask, rsum, ended)
+    }
+
+    #[test]
+    fn thread_count_does_not_change_results() {
+        let c = Churn::new(Arc::new(Board::hexhex(3).unwrap()), true);
+        let one = run_batch(&c, 100, 1, 200, u64::MAX);
+        assert!(one.3 > 0);
+        assert_eq!(one, run_batch(&c, 100, 2, 200, u64::MAX));
+        assert_eq!(one, run_batch(&c, 100, 3, 200, u64::MAX));
+        let w = Wunchunk::new(5, 2, crate::wunchunk::Start::Standard, crate::wunchunk::Balance::Ap).unwrap();
+        assert_eq!(run_batch(&w, 40, 1, 100, 10), run_batch(&w, 40, 2, 100, 10));
+        let q = Quintun::new(4, crate::quintun::Placement::Side, true).unwrap();
+        assert_eq!(run_batch(&q, 40, 1, 100, u64::MAX), run_batch(&q, 40, 2, 100, u64::MAX));
+    }
+
+    #[test]
+    fn rewards_are_zero_sum() {
+        let mut r = [0f32; 4];
+        terminal_rewards(0b0001, 2, &mut r);
+        assert_eq!(&r[..2], &[1.0, -1.0]);
+        terminal_rewards(0b0011, 2, &mut r);
+        assert_eq!(&r[..2], &[0.0, 0.0]);
+        terminal_rewards(0b0110, 4, &mut r);
+        assert_eq!(r, [-0.5, 0.5, 0.5, -0.5]);
+        terminal_rewards(0b0001, 3, &mut r);
+        assert_eq!(&r[..3], &[1.0, -0.5, -0.5]);
+    }
+
+    #[test]
+    fn bad_actions_step_nothing() {
+        let c = Churn::new(Arc::new(Board::hexhex(3).unwrap()), true);
+        let mut v = VecGames::new(vec![c.clone(); 3], 0, u64::MAX).unwrap();
+        let mut b = Bufs::new(&v);
+        v.reset(None, b.out(), 1).unwrap();
+        let e = v.step(&[0, 1, 99], None, b.out(), 1).unwrap_err();
+        assert_eq!((e.env, e.reason), (2, "action_out_of_range"));
+        let e = v.step(&[0, 1, 19], None, b.out(), 1).unwrap_err(); // swap before any stone
+        assert_eq!((e.env, e.reason), (2, "illegal_action"));
+        assert!(v.step(&[0, 1], None, b.out(), 1).is_err());
+        assert!((0..3).all(|i| v.env(i).actions.is_empty()));
+        v.step(&[0, 1, 2], None, b.out(), 1).unwrap();
+        assert_eq!(v.env(2).actions, vec![2]);
+        assert!(VecGames::<Churn>::new(vec![], 0, 1).is_err());
+    }
+
+    #[test]
+    fn truncation_and_autoreset() {
+        let c = Churn::new(Arc::new(Board::hexhex(3).unwrap()), false);
+        let mut v = VecGames::new(vec![c.clone(); 2], 0, 2).unwrap();
+        let mut b = Bufs::new(&v);
+        v.reset(None, b.out(), 1).unwrap();
+        let mut acts = vec![0; 2];
+        v.sample_actions(&mut acts, 1).unwrap();
+        v.step(&acts, None, b.out(), 1).unwrap();
+        assert_eq!(b.trunc, vec![false, false]);
+        v.sample_actions(&mut acts, 1).unwrap();
+        v.step(&acts, None, b.out(), 1).unwrap();
+        assert_eq!(b.trunc, vec![true, true]);
+        assert_eq!(b.lengths, vec![2, 2]);
+        assert!(b.mask.iter().all(|m| !m));
+        v.step(&[-7, 12345], None, b.out(), 1).unwrap(); // ignored: the envs reset
+        assert_eq!(b.trunc, vec![false, false]);
+        assert_eq!(b.lengths, vec![0, 0]);
+        assert_eq!(v.env(0).plies, 0);
+        assert_eq!(v.env(0).episode, 2); // the reset, then the autoreset
+        assert_eq!(b.mask.iter().filter(|m| **m).count(), 2 * 19);
+    }
+
+    #[test]
+    fn autoplay_hands_the_move_back() {
+        let c = Churn::new(Arc::new(Board::hexhex(3).unwrap()), true);
+        let mut v = VecGames::new(vec![c.clone(); 20], 3, u64::MAX).unwrap();
+        v.set_autoplay(Some(2)).unwrap();
+        assert!(v.set_autoplay(Some(3)).is_err());
+        let mut b = Bufs::new(&v);
+        v.reset(None, b.out(), 1).unwrap();
+        assert!(b.to_move.iter().all(|&p| p == 2));
+        let mut acts = vec![0; 20];
+        let mut ends = 0;
+        for _ in 0..300 {
+            v.sample_actions(&mut acts, 1).unwrap();
+            v.step(&acts, None, b.out(), 1).unwrap();
+            for i in 0..20 {
+                if b.term[i] {
+                    ends += 1;
+                    assert_eq!(b.rewards[2 * i] + b.rewards[2 * i + 1], 0.0);
+                } else {
+                    assert_eq!(b.to_move[i], 2);
+                }
+            }
+        }
+        assert!(ends > 0);
+    }
+}

@@ -1,0 +1,370 @@
+//! `hexcore._core._VecGame`: the Rust side of `hexcore.vector` (N games
+//! stepped together into numpy buffers). The Python wrapper
+//! `python/hexcore/vector.py` allocates the buffers and documents the API.
+
+use hexcore_core::vector::{Obs, Out, StepError, VecGames};
+use hexcore_core::{Churn, Game, Quintun, Wunchunk};
+use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2, PyReadwriteArray4};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+use crate::errors::{error, value_error, Int};
+
+/// A Rust game taken out of a Python game object.
+pub enum AnyGame {
+    Churn(Churn),
+    Wunchunk(Wunchunk),
+    Quintun(Quintun),
+}
+
+/// The one place that reads the Rust game out of a Python game object.
+pub fn extract_any_game(obj: &Bound<'_, PyAny>) -> PyResult<AnyGame> {
+    if let Ok(g) = obj.cast::<crate::game::PyGame>() {
+        let g = g.try_borrow().map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(format!("the game is in use: {e}")))?;
+        return Ok(match &g.any {
+            crate::game::AnyGame::Churn(s) => AnyGame::Churn(s.g.clone()),
+            crate::game::AnyGame::Wunchunk(s) => AnyGame::Wunchunk(s.g.clone()),
+            crate::game::AnyGame::Quintun(s) => AnyGame::Quintun(s.g.clone()),
+        });
+    }
+    let name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+    Err(PyTypeError::new_err(format!("expected a hexcore game (Churn, Wunchunk or Quintun), got {name}")))
+}
+
+impl AnyGame {
+    fn kind(&self) -> &'static str {
+        match self {
+            AnyGame::Churn(_) => "Churn",
+            AnyGame::Wunchunk(_) => "Wunchunk",
+            AnyGame::Quintun(_) => "Quintun",
+        }
+    }
+}
+
+enum AnyVec {
+    Churn(VecGames<Churn>),
+    Wunchunk(VecGames<Wunchunk>),
+    Quintun(VecGames<Quintun>),
+}
+
+macro_rules! dispatch {
+    ($e:expr, $v:ident => $body:expr) => {
+        match $e {
+            AnyVec::Churn($v) => $body,
+            AnyVec::Wunchunk($v) => $body,
+            AnyVec::Quintun($v) => $body,
+        }
+    };
+}
+
+/// The observation buffer, borrowed for the length of one call.
+enum ObsGuard<'py> {
+    None,
+    F32(PyReadwriteArray4<'py, f32>),
+    U8(PyReadwriteArray4<'py, u8>),
+    Bool(PyReadwriteArray4<'py, bool>),
+}
+
+fn borrow_err(what: &str) -> impl Fn(numpy::BorrowError) -> PyErr + '_ {
+    move |e| PyValueError::new_err(format!("the {what} buffer cannot be written: {e}"))
+}
+
+fn not_contiguous(what: &str) -> impl Fn(numpy::AsSliceError) -> PyErr + '_ {
+    move |_| PyValueError::new_err(format!("the {what} buffer must be C-contiguous"))
+}
+
+impl<'py> ObsGuard<'py> {
+    fn new(obj: &Bound<'py, PyAny>) -> PyResult<ObsGuard<'py>> {
+        if obj.is_none() {
+            return Ok(ObsGuard::None);
+        }
+        let e = borrow_err("observation");
+        if let Ok(a) = obj.cast::<PyArray4<f32>>() {
+            return Ok(ObsGuard::F32(a.try_readwrite().map_err(e)?));
+        }
+        if let Ok(a) = obj.cast::<PyArray4<u8>>() {
+            return Ok(ObsGuard::U8(a.try_readwrite().map_err(e)?));
+        }
+        if let Ok(a) = obj.cast::<PyArray4<bool>>() {
+            return Ok(ObsGuard::Bool(a.try_readwrite().map_err(e)?));
+        }
+        Err(PyTypeError::new_err("the observation buffer must be a 4-d float32, uint8 or bool numpy array (or None)"))
+    }
+
+    fn obs(&mut self) -> PyResult<Obs<'_>> {
+        let e = not_contiguous("observation");
+        Ok(match self {
+            ObsGuard::None => Obs::None,
+            ObsGuard::F32(a) => Obs::F32(a.as_slice_mut().map_err(e)?),
+            ObsGuard::U8(a) => Obs::U8(a.as_slice_mut().map_err(e)?),
+            ObsGuard::Bool(a) => Obs::Bool(a.as_slice_mut().map_err(e)?),
+        })
+    }
+}
+
+/// The output buffers of one call.
+struct Buffers<'py> {
+    obs: ObsGuard<'py>,
+    mask: Option<PyReadwriteArray2<'py, bool>>,
+    rewards: PyReadwriteArray2<'py, f32>,
+    terminated: PyReadwriteArray1<'py, bool>,
+    truncated: PyReadwriteArray1<'py, bool>,
+    to_move: PyReadwriteArray1<'py, i32>,
+    lengths: PyReadwriteArray1<'py, i64>,
+}
+
+fn rw1<'py, T: numpy::Element>(obj: &Bound<'py, PyAny>, what: &str, dtype: &str) -> PyResult<PyReadwriteArray1<'py, T>> {
+    let a = obj.cast::<PyArray1<T>>().map_err(|_| PyTypeError::new_err(format!("the {what} buffer must be a 1-d {dtype} numpy array")))?;
+    a.try_readwrite().map_err(borrow_err(what))
+}
+
+fn rw2<'py, T: numpy::Element>(obj: &Bound<'py, PyAny>, what: &str, dtype: &str) -> PyResult<PyReadwriteArray2<'py, T>> {
+    let a = obj.cast::<PyArray2<T>>().map_err(|_| PyTypeError::new_err(format!("the {what} buffer must be a 2-d {dtype} numpy array")))?;
+    a.try_readwrite().map_err(borrow_err(what))
+}
+
+impl<'py> Buffers<'py> {
+    fn new(bufs: &Bound<'py, pyo3::types::PyTuple>) -> PyResult<Buffers<'py>> {
+        if bufs.len() != 7 {
+            return Err(value_error("expected 7 buffers: obs, mask, rewards, terminated, truncated, to_move, episode_lengths"));
+        }
+        let mask = bufs.get_item(1)?;
+        Ok(Buffers {
+            obs: ObsGuard::new(&bufs.get_item(0)?)?,
+            mask: if mask.is_none() { None } else { Some(rw2(&mask, "mask", "bool")?) },
+            rewards: rw2(&bufs.get_item(2)?, "rewards", "float32")?,
+            terminated: rw1(&bufs.get_item(3)?, "terminated", "bool")?,
+            truncated: rw1(&bufs.get_item(4)?, "truncated", "bool")?,
+            to_move: rw1(&bufs.get_item(5)?, "to_move", "int32")?,
+            lengths: rw1(&bufs.get_item(6)?, "episode_lengths", "int64")?,
+        })
+    }
+
+    fn out(&mut self) -> PyResult<Out<'_>> {
+        Ok(Out {
+            obs: self.obs.obs()?,
+            mask: match &mut self.mask {
+                Some(m) => Some(m.as_slice_mut().map_err(not_contiguous("mask"))?),
+                None => None,
+            },
+            rewards: self.rewards.as_slice_mut().map_err(not_contiguous("rewards"))?,
+            terminated: self.terminated.as_slice_mut().map_err(not_contiguous("terminated"))?,
+            truncated: self.truncated.as_slice_mut().map_err(not_contiguous("truncated"))?,
+            to_move: self.to_move.as_slice_mut().map_err(not_contiguous("to_move"))?,
+            lengths: self.lengths.as_slice_mut().map_err(not_contiguous("episode_lengths"))?,
+        })
+    }
+}
+
+fn step_error(py: Python<'_>, e: StepError) -> PyErr {
+    match e.reason {
+        "shape" | "buffer" => value_error(e.message),
+        reason => {
+            let err = error(py, "IllegalMoveError", e.message, Some(reason));
+            let v = err.value(py);
+            let _ = v.setattr("env", e.env);
+            let _ = v.setattr("action", e.action);
+            err
+        }
+    }
+}
+
+fn threads_arg(threads: Int) -> PyResult<usize> {
+    if !(1..=hexcore_core::MAX_THREADS as i64).contains(&threads.0) {
+        return Err(value_error(format!("threads must be between 1 and {}, got {}", hexcore_core::MAX_THREADS, threads.0)));
+    }
+    Ok(threads.0 as usize)
+}
+
+/// N games of one type (see `hexcore.vector.VecGame`).
+#[pyclass(name = "_VecGame", module = "hexcore._core")]
+pub struct PyVecGame {
+    inner: AnyVec,
+    kind: &'static str,
+    #[pyo3(get)]
+    threads: usize,
+}
+
+#[pymethods]
+impl PyVecGame {
+    /// One env per start position (game objects, all of one type).
+    #[new]
+    #[pyo3(signature = (games, seed=0, threads=Int(1), max_plies=u64::MAX))]
+    fn new(games: Vec<Bound<'_, PyAny>>, seed: u64, threads: Int, max_plies: u64) -> PyResult<Self> {
+        let threads = threads_arg(threads)?;
+        if games.is_empty() {
+            return Err(value_error("num_envs must be at least 1, got 0"));
+        }
+        let games = games.iter().map(extract_any_game).collect::<PyResult<Vec<_>>>()?;
+        let kind = games[0].kind();
+        if let Some((i, g)) = games.iter().enumerate().find(|(_, g)| g.kind() != kind) {
+            return Err(value_error(format!("env {i} is a {} but env 0 is a {kind}; the envs of one batch play one game", g.kind())));
+        }
+        macro_rules! build {
+            ($variant:ident) => {
+                AnyVec::$variant(
+                    VecGames::new(
+                        games.into_iter().map(|g| if let AnyGame::$variant(g) = g { g } else { unreachable!() }).collect(),
+                        seed,
+                        max_plies,
+                    )
+                    .map_err(value_error)?,
+                )
+            };
+        }
+        let inner = match kind {
+            "Churn" => build!(Churn),
+            "Wunchunk" => build!(Wunchunk),
+            _ => build!(Quintun),
+        };
+        Ok(PyVecGame { inner, kind, threads })
+    }
+
+    #[setter]
+    fn set_threads(&mut self, threads: Int) -> PyResult<()> {
+        self.threads = threads_arg(threads)?;
+        Ok(())
+    }
+
+    /// The seat the caller plays when the other seats move by themselves
+    /// (uniformly random legal actions, within each step); `None`: every
+    /// seat is stepped by the caller.
+    #[getter]
+    fn autoplay(&self) -> Option<usize> {
+        dispatch!(&self.inner, v => v.autoplay())
+    }
+
+    #[setter]
+    fn set_autoplay(&mut self, seat: Option<Int>) -> PyResult<()> {
+        let seat = match seat {
+            Some(Int(s)) if !(1..=8).contains(&s) => return Err(value_error(format!("player must be a seat 1..{}, got {s}", self.num_players()))),
+            Some(Int(s)) => Some(s as usize),
+            None => None,
+        };
+        dispatch!(&mut self.inner, v => v.set_autoplay(seat)).map_err(value_error)
+    }
+
+    #[getter]
+    fn game_type(&self) -> &'static str {
+        self.kind
+    }
+
+    #[getter]
+    fn num_envs(&self) -> usize {
+        dispatch!(&self.inner, v => v.num_envs())
+    }
+
+    #[getter]
+    fn num_actions(&self) -> usize {
+        dispatch!(&self.inner, v => v.num_actions())
+    }
+
+    #[getter]
+    fn num_players(&self) -> usize {
+        dispatch!(&self.inner, v => v.num_players())
+    }
+
+    #[getter]
+    fn observation_shape(&self) -> (usize, usize, usize) {
+        let s = dispatch!(&self.inner, v => v.observation_shape());
+        (s[0], s[1], s[2])
+    }
+
+    #[getter]
+    fn max_plies(&self) -> u64 {
+        dispatch!(&self.inner, v => v.max_plies())
+    }
+
+    /// Reset every env (reseeding when `seed` is given); writes the start
+    /// observations and masks into the buffers
+    /// `(obs, mask, rewards, terminated, truncated, to_move, episode_lengths)`.
+    #[pyo3(signature = (seed, *buffers))]
+    fn reset(&mut self, py: Python<'_>, seed: Option<u64>, buffers: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<()> {
+        let mut b = Buffers::new(buffers)?;
+        let out = b.out()?;
+        let threads = self.threads;
+        let inner = &mut self.inner;
+        py.detach(move || dispatch!(inner, v => v.reset(seed, out, threads))).map_err(value_error)
+    }
+
+    /// Step every env with its action (int64 array, one per env); nothing is
+    /// stepped when an action is illegal.
+    /// With `active` (bool, one per env) only the flagged envs move.
+    #[pyo3(signature = (actions, active, *buffers))]
+    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>, active: Option<PyReadonlyArray1<'_, bool>>,
+            buffers: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<()> {
+        let mut b = Buffers::new(buffers)?;
+        let out = b.out()?;
+        let actions = actions.as_slice().map_err(not_contiguous("actions"))?;
+        let active = match &active {
+            Some(a) => Some(a.as_slice().map_err(not_contiguous("active"))?),
+            None => None,
+        };
+        let threads = self.threads;
+        let inner = &mut self.inner;
+        py.detach(move || dispatch!(inner, v => v.step(actions, active, out, threads))).map_err(|e| step_error(py, e))
+    }
+
+    /// Uniformly random legal actions written to `out` (int64, one per env).
+    fn sample_actions(&mut self, py: Python<'_>, mut out: PyReadwriteArray1<'_, i64>) -> PyResult<()> {
+        let out = out.as_slice_mut().map_err(not_contiguous("actions"))?;
+        let threads = self.threads;
+        let inner = &mut self.inner;
+        py.detach(move || dispatch!(inner, v => v.sample_actions(out, threads))).map_err(value_error)
+    }
+
+    /// Env `i`: (episode number, complete moves, done, actions of the episode).
+    fn _env(&self, i: Int) -> PyResult<(u64, u64, bool, Vec<u32>)> {
+        let n = self.num_envs();
+        if i.0 < 0 || i.0 as u64 >= n as u64 {
+            return Err(PyIndexError::new_err(format!("env index {} is out of range 0..{n}", i.0)));
+        }
+        let i = i.0 as usize;
+        Ok(dispatch!(&self.inner, v => {
+            let e = v.env(i);
+            (e.episode, e.plies, e.done, e.actions.clone())
+        }))
+    }
+
+    /// Env `i`'s spec string (of its current game).
+    fn _spec(&self, i: Int) -> PyResult<String> {
+        self._env(i)?;
+        Ok(dispatch!(&self.inner, v => v.env(i.0 as usize).game.spec()))
+    }
+
+    /// Put a copy of `game` in env `i`, with `plies` complete moves counted
+    /// towards `max_plies`.
+    fn _set_env(&mut self, i: Int, game: &Bound<'_, PyAny>, plies: u64) -> PyResult<()> {
+        self._env(i)?;
+        let i = i.0 as usize;
+        let g = extract_any_game(game)?;
+        let kind = g.kind();
+        let bad = || PyTypeError::new_err(format!("this batch plays {}; got a {kind}", self.kind));
+        match (&mut self.inner, g) {
+            (AnyVec::Churn(v), AnyGame::Churn(g)) => v.set_env(i, g, plies),
+            (AnyVec::Wunchunk(v), AnyGame::Wunchunk(g)) => v.set_env(i, g, plies),
+            (AnyVec::Quintun(v), AnyGame::Quintun(g)) => v.set_env(i, g, plies),
+            _ => return Err(bad()),
+        }
+        .map_err(value_error)
+    }
+}
+
+/// The zero-sum rewards of a finished game with `winner_mask` among `n`
+/// seats (the Rust twin of `hexcore._outcome.terminal_rewards`, for tests).
+#[pyfunction]
+fn _terminal_rewards(winner_mask: u8, n: usize) -> PyResult<Vec<f32>> {
+    if !(1..=8).contains(&n) {
+        return Err(value_error(format!("n must be between 1 and 8, got {n}")));
+    }
+    let mut out = vec![0f32; n];
+    hexcore_core::vector::terminal_rewards(winner_mask, n, &mut out);
+    Ok(out)
+}
+
+/// Add this file's class and function to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyVecGame>()?;
+    m.add_function(wrap_pyfunction!(_terminal_rewards, m)?)?;
+    Ok(())
+}
