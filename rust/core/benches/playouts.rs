@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};
-use hexcore_core::wunchunk::{Balance, Start};
+use hexcore_core::{WunchunkBalance as Balance, WunchunkStart as Start};
 use hexcore_core::{playouts, Board, Churn, Game, Wunchunk};
 
 fn main() {
