@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};
-use hexcore_core::{WunchunkBalance as Balance, WunchunkStart as Start};
 use hexcore_core::{playouts, Board, Churn, Game, Wunchunk};
+use hexcore_core::{WunchunkBalance as Balance, WunchunkStart as Start};
 
 fn main() {
     divan::main();
@@ -21,9 +21,7 @@ fn main() {
 fn bench_playouts<G: Game>(bencher: Bencher, g: &G, games: usize) {
     // plies of the same seeded games, counted once up front
     let plies: u64 = playouts(g, games, 1, 1, u64::MAX).iter().map(|r| r.plies).sum();
-    bencher
-        .counter(ItemsCount::new(plies))
-        .bench(|| black_box(playouts(black_box(g), games, 1, 1, u64::MAX)));
+    bencher.counter(ItemsCount::new(plies)).bench(|| black_box(playouts(black_box(g), games, 1, 1, u64::MAX)));
 }
 
 /// Churn on the empty hexhex board of the given side.

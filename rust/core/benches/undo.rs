@@ -7,8 +7,8 @@
 
 use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};
-use hexcore_core::{WunchunkBalance as Balance, WunchunkStart as Start};
 use hexcore_core::{perft_moves, Action, Game, Wunchunk};
+use hexcore_core::{WunchunkBalance as Balance, WunchunkStart as Start};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 

@@ -110,20 +110,14 @@ impl Board {
     pub fn from_sides(sides: [usize; 6]) -> Result<Board, BoardError> {
         let [s1, s2, s3, s4, s5, s6] = sides;
         if let Some(k) = sides.iter().position(|&s| s < 2) {
-            return Err(BoardError(format!(
-                "sides: side {} has length {}, every side needs at least 2 cells",
-                k + 1,
-                sides[k]
-            )));
+            return Err(BoardError(format!("sides: side {} has length {}, every side needs at least 2 cells", k + 1, sides[k])));
         }
         if sides.iter().any(|&s| s > 200) {
             return Err(BoardError("sides: side lengths above 200 are not supported".into()));
         }
         let (a, b, c) = (s1 as i64 - s4 as i64, s5 as i64 - s2 as i64, s3 as i64 - s6 as i64);
         if a != b || b != c {
-            return Err(BoardError(format!(
-                "sides {sides:?} do not close a 120-degree hexagon: need s1-s4 == s5-s2 == s3-s6, got {a}, {b}, {c}"
-            )));
+            return Err(BoardError(format!("sides {sides:?} do not close a 120-degree hexagon: need s1-s4 == s5-s2 == s3-s6, got {a}, {b}, {c}")));
         }
         let nrows = s2 + s3 - 1;
         // Row i counted from the top.
@@ -132,10 +126,12 @@ impl Board {
             let qmax = s1 as i32 - 1 - (i as i32 - (s2 as i32 - 1)).max(0);
             (qmin, qmax)
         };
-        let total: usize = (0..nrows).map(|i| {
-            let (lo, hi) = row_range(i);
-            (hi - lo + 1) as usize
-        }).sum();
+        let total: usize = (0..nrows)
+            .map(|i| {
+                let (lo, hi) = row_range(i);
+                (hi - lo + 1) as usize
+            })
+            .sum();
         if total > MAX_CELLS {
             return Err(BoardError(format!("board has {total} cells; at most {MAX_CELLS} are supported")));
         }
@@ -183,12 +179,8 @@ impl Board {
             }
             degree[k] = d as u8;
         }
-        let cyclic: Vec<[u16; 6]> = coords
-            .iter()
-            .map(|&(q, r)| CYCLIC_DIRECTIONS.map(|(dq, dr)| lookup(q + dq, r + dr)))
-            .collect();
-        let cyclic_padded: Vec<[u16; 6]> =
-            cyclic.iter().map(|cy| cy.map(|c| if c == NO_CELL { total as u16 } else { c })).collect();
+        let cyclic: Vec<[u16; 6]> = coords.iter().map(|&(q, r)| CYCLIC_DIRECTIONS.map(|(dq, dr)| lookup(q + dq, r + dr))).collect();
+        let cyclic_padded: Vec<[u16; 6]> = cyclic.iter().map(|cy| cy.map(|c| if c == NO_CELL { total as u16 } else { c })).collect();
         // Sides, clockwise from the top edge, each from corner to corner.
         let top = |i: usize| rows[nrows - 1 - i];
         let first = |i: usize| top(i).0;
@@ -210,7 +202,7 @@ impl Board {
                 let mut out = [(0u16, 0u64); 6];
                 let mut used = 0;
                 for &n in &neighbors[6 * k..6 * k + degree[k] as usize] {
-                    let (w, bit) = ((n / 64) as u16, 1u64 << (n % 64));
+                    let (w, bit) = ((n / 64), 1u64 << (n % 64));
                     match out[..used].iter_mut().find(|e| e.0 == w) {
                         Some(e) => e.1 |= bit,
                         None => {

@@ -15,11 +15,11 @@ use rand::Rng;
 use smallvec::smallvec;
 
 use crate::bitset::{BitIter, BitSet};
-use crate::unchecked::{get, get_mut};
 use crate::board::{Board, NO_CELL};
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
 use crate::rng::below;
+use crate::unchecked::{get, get_mut};
 use crate::zobrist::{self, Kind};
 
 #[derive(Debug)]
@@ -798,8 +798,7 @@ impl Game for Churn {
         // Opponent's isolated cells: theirs now but `cell`, and freed cells
         // with no opponent neighbour.
         let nm_o = &self.nmask[o];
-        let iso = self.iso[o].len() - self.iso[o].contains(cell) as usize
-            + removed.iter().filter(|&&c| nm_o[c as usize] == 0).count();
+        let iso = self.iso[o].len() - self.iso[o].contains(cell) as usize + removed.iter().filter(|&&c| nm_o[c as usize] == 0).count();
         if iso > 0 {
             return Some(iso as u128 + swap);
         }
@@ -834,11 +833,7 @@ impl Game for Churn {
             if self.swap_available() {
                 return Ok(smallvec![self.board.num_cells() as Action]);
             }
-            let why = if !self.pie {
-                "the pie rule is off"
-            } else {
-                "swap is only allowed as Blue's first move"
-            };
+            let why = if !self.pie { "the pie rule is off" } else { "swap is only allowed as Blue's first move" };
             return Err(MoveError::new(crate::game::Reason::SwapNotAllowed, format!("swap is not allowed here: {why}")));
         }
         let cell = self.board.index(&t).ok_or_else(|| {

@@ -288,10 +288,7 @@ pub trait Game: Clone + Send + Sync + 'static {
             return Err(MoveError::new(Reason::GameOver, format!("the game is over; action {a} cannot be applied")));
         }
         if !self.is_legal_action(a) {
-            return Err(MoveError::new(
-                Reason::IllegalAction,
-                format!("action {a} ({}) is not legal here", self.action_to_string(a)),
-            ));
+            return Err(MoveError::new(Reason::IllegalAction, format!("action {a} ({}) is not legal here", self.action_to_string(a))));
         }
         Ok(a)
     }
@@ -299,10 +296,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// legal. Returns its canonical actions.
     fn check_move(&self, text: &str) -> Result<MoveActions, MoveError> {
         if self.mid_turn() {
-            return Err(MoveError::new(
-                Reason::MidTurn,
-                "a turn is in progress; finish it with apply_action() or undo() it before play()",
-            ));
+            return Err(MoveError::new(Reason::MidTurn, "a turn is in progress; finish it with apply_action() or undo() it before play()"));
         }
         self.parse_move(text)
     }
@@ -331,7 +325,7 @@ pub trait Game: Clone + Send + Sync + 'static {
 /// A uniformly random legal action of `g` drawn from its full list (`None`
 /// when there is none): the default playout policy, and the fallback of
 /// games whose own sampler gives up.
-pub fn uniform_action<G: Game + ?Sized, R: Rng>(g: &G, rng: &mut R, buf: &mut Vec<Action>) -> Option<Action> {
+pub fn uniform_action<G: Game, R: Rng>(g: &G, rng: &mut R, buf: &mut Vec<Action>) -> Option<Action> {
     buf.clear();
     g.legal_actions(buf);
     if buf.is_empty() {

@@ -161,8 +161,7 @@ impl<'a, G: Game> Ctx<'a, G> {
 /// `completions` set, a state in the middle of the turn whose completions
 /// the game can count (`count_turn_completions`) adds that count instead of
 /// being walked.
-fn walk_turn<G: Game>(g: &G, ctx: &mut Ctx<'_, G>, completions: bool,
-                      at_end: &mut dyn FnMut(&G, &mut Ctx<'_, G>) -> Walk<u128>) -> Walk<u128> {
+fn walk_turn<G: Game>(g: &G, ctx: &mut Ctx<'_, G>, completions: bool, at_end: &mut dyn FnMut(&G, &mut Ctx<'_, G>) -> Walk<u128>) -> Walk<u128> {
     let mut total = 0;
     let first = ctx.legal_actions(g);
     let mut stack: Vec<(G, Vec<Action>, usize)> = vec![(ctx.child(g), first, 0)];
@@ -353,10 +352,7 @@ fn check_args(depth: u32, threads: usize) -> Walk<()> {
         return Err(RunError::TooDeep { depth, max: MAX_DEPTH });
     }
     if !(1..=crate::parallel::MAX_THREADS).contains(&threads) {
-        return Err(RunError::Threads(format!(
-            "threads must be between 1 and {}, got {threads}",
-            crate::parallel::MAX_THREADS
-        )));
+        return Err(RunError::Threads(format!("threads must be between 1 and {}, got {threads}", crate::parallel::MAX_THREADS)));
     }
     Ok(())
 }
@@ -416,7 +412,7 @@ pub fn try_divide<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize, stop: 
 /// [`INLINE_DEPTH`], are counted on one thread.
 pub fn try_perft<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize, stop: &AtomicBool) -> Walk<u128> {
     check_args(depth, threads)?;
-    if threads <= 1 || depth < 3 || depth > INLINE_DEPTH {
+    if threads <= 1 || !(3..=INLINE_DEPTH).contains(&depth) {
         return with_stack(depth, || walk(g, depth, unit, stop));
     }
     if g.is_over() && !g.mid_turn() {

@@ -53,7 +53,7 @@ fn playout_until<G: Game>(start: &G, rng: &mut Xoshiro256PlusPlus, max_plies: u6
         if !g.mid_turn() {
             plies += 1;
         }
-        if actions % CHECK_EVERY == 0 && stop.load(Ordering::Relaxed) {
+        if actions.is_multiple_of(CHECK_EVERY) && stop.load(Ordering::Relaxed) {
             return Err(RunError::Cancelled);
         }
     }
@@ -64,8 +64,15 @@ fn playout_until<G: Game>(start: &G, rng: &mut Xoshiro256PlusPlus, max_plies: u6
 /// `seed`, written to `out`, on `threads` threads (`1..=MAX_THREADS`); the
 /// results are the same for any thread count and any chunking. When `stop`
 /// is raised the call returns `Err(Cancelled)` and `out` is partly written.
-pub fn playouts_into<G: Game>(start: &G, seed: u64, first_index: u64, out: &mut [PlayoutResult], threads: usize,
-                              max_plies: u64, stop: &AtomicBool) -> Result<(), RunError> {
+pub fn playouts_into<G: Game>(
+    start: &G,
+    seed: u64,
+    first_index: u64,
+    out: &mut [PlayoutResult],
+    threads: usize,
+    max_plies: u64,
+    stop: &AtomicBool,
+) -> Result<(), RunError> {
     let one = |(i, r): (usize, &mut PlayoutResult)| -> Result<(), RunError> {
         if stop.load(Ordering::Relaxed) {
             return Err(RunError::Cancelled);
@@ -82,8 +89,14 @@ pub fn playouts_into<G: Game>(start: &G, seed: u64, first_index: u64, out: &mut 
 }
 
 /// `n` seeded playouts (games `0..n` of the batch), stopped by `stop`.
-pub fn try_playouts<G: Game>(start: &G, n: usize, seed: u64, threads: usize, max_plies: u64,
-                             stop: &AtomicBool) -> Result<Vec<PlayoutResult>, RunError> {
+pub fn try_playouts<G: Game>(
+    start: &G,
+    n: usize,
+    seed: u64,
+    threads: usize,
+    max_plies: u64,
+    stop: &AtomicBool,
+) -> Result<Vec<PlayoutResult>, RunError> {
     let mut out = vec![PlayoutResult::default(); n];
     playouts_into(start, seed, 0, &mut out, threads, max_plies, stop)?;
     Ok(out)

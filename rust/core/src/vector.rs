@@ -197,7 +197,14 @@ impl<G: Game> VecGames<G> {
                 return Err(format!(
                     "env {i} ({}) does not fit env 0 ({}): observations {:?} vs {:?}, {} vs {} actions, {} vs {} players; \
                      envs of one batch need the same observation shape, number of actions and number of players",
-                    g.spec(), first.spec(), s, obs_shape, g.num_actions(), num_actions, g.num_players(), num_players
+                    g.spec(),
+                    first.spec(),
+                    s,
+                    obs_shape,
+                    g.num_actions(),
+                    num_actions,
+                    g.num_players(),
+                    num_players
                 ));
             }
             check_start(i, g)?;
@@ -206,15 +213,7 @@ impl<G: Game> VecGames<G> {
         let envs = starts
             .iter()
             .enumerate()
-            .map(|(i, g)| Env {
-                game: g.clone(),
-                rng: rng_for(seed, i as u64),
-                plies: 0,
-                done: false,
-                episode: 0,
-                actions: Vec::new(),
-                next: 0,
-            })
+            .map(|(i, g)| Env { game: g.clone(), rng: rng_for(seed, i as u64), plies: 0, done: false, episode: 0, actions: Vec::new(), next: 0 })
             .collect::<Vec<_>>();
         let legal = vec![false; envs.len() * num_actions];
         let mut v = VecGames { starts, envs, dims, obs_shape, max_plies, legal, presample: false, autoplay: None };
@@ -380,7 +379,19 @@ impl<G: Game> VecGames<G> {
                     (out.terminated[j], out.truncated[j], out.lengths[j]) = (false, false, 0);
                     continue;
                 }
-                step_env(env, &starts[i], action, max_plies, presample, autoplay, dims, &mut scratch, j, &mut legal[j * dims.actions..(j + 1) * dims.actions], &mut out);
+                step_env(
+                    env,
+                    &starts[i],
+                    action,
+                    max_plies,
+                    presample,
+                    autoplay,
+                    dims,
+                    &mut scratch,
+                    j,
+                    &mut legal[j * dims.actions..(j + 1) * dims.actions],
+                    &mut out,
+                );
             }
         };
         if threads <= 1 || items.len() <= 1 {
@@ -459,11 +470,7 @@ impl<G: Game> VecGames<G> {
         }
         let first = &self.starts[0];
         if game.observation_shape() != self.obs_shape || game.num_actions() != self.dims.actions || game.num_players() != self.dims.players {
-            return Err(format!(
-                "{} does not fit this batch ({}): observations and actions must have the same shape",
-                game.spec(),
-                first.spec()
-            ));
+            return Err(format!("{} does not fit this batch ({}): observations and actions must have the same shape", game.spec(), first.spec()));
         }
         let na = self.dims.actions;
         let env = &mut self.envs[i];

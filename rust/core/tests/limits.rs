@@ -34,10 +34,7 @@ fn deep_perft_does_not_overflow_the_stack_and_can_be_cancelled() {
     let small = churn(2, true);
     let stop = AtomicBool::new(false);
     assert_eq!(try_perft(&small, 5_000, Unit::Move, 1, &stop), Ok(perft(&small, 5_000, Unit::Action, 3)));
-    assert_eq!(
-        try_perft(&small, MAX_DEPTH + 1, Unit::Move, 1, &stop),
-        Err(RunError::TooDeep { depth: MAX_DEPTH + 1, max: MAX_DEPTH })
-    );
+    assert_eq!(try_perft(&small, MAX_DEPTH + 1, Unit::Move, 1, &stop), Err(RunError::TooDeep { depth: MAX_DEPTH + 1, max: MAX_DEPTH }));
 }
 
 #[test]

@@ -125,12 +125,8 @@ fn run(e: &Entry) -> usize {
             check(g, e)
         }
         "quintun" => {
-            let g = Quintun::new(
-                opt(&o, "size", "7").parse().unwrap(),
-                opt(&o, "placement", "side").parse().unwrap(),
-                flag(opt(&o, "swap", "true")),
-            )
-            .unwrap();
+            let g = Quintun::new(opt(&o, "size", "7").parse().unwrap(), opt(&o, "placement", "side").parse().unwrap(), flag(opt(&o, "swap", "true")))
+                .unwrap();
             check(g, e)
         }
         other => panic!("{}: unknown game {other:?}", e.id),

@@ -23,8 +23,12 @@ impl PyChurn {
     /// `pie=False` turns the pie rule off.
     #[new]
     #[pyo3(signature = (size=None, *, sides=None, board=None, pie=None))]
-    fn new(size: Option<&Bound<'_, PyAny>>, sides: Option<&Bound<'_, PyAny>>, board: Option<&Bound<'_, PyAny>>,
-           pie: Option<&Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
+    fn new(
+        size: Option<&Bound<'_, PyAny>>,
+        sides: Option<&Bound<'_, PyAny>>,
+        board: Option<&Bound<'_, PyAny>>,
+        pie: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyClassInitializer<Self>> {
         let (b, pie) = crate::options::churn(size, sides, board, pie)?;
         let g = PyGame::new(AnyGame::Churn(Session::new(Churn::new(b, pie), None)));
         Ok(PyClassInitializer::from(g).add_subclass(PyChurn))
@@ -33,8 +37,15 @@ impl PyChurn {
     /// A position from cell values (0 empty, 1 red, 2 blue) in cell order.
     #[staticmethod]
     #[pyo3(signature = (cells, to_move, *, size=None, sides=None, board=None, pie=None))]
-    fn _from_cells(py: Python<'_>, cells: Vec<Int>, to_move: Int, size: Option<&Bound<'_, PyAny>>, sides: Option<&Bound<'_, PyAny>>,
-                   board: Option<&Bound<'_, PyAny>>, pie: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    fn _from_cells(
+        py: Python<'_>,
+        cells: Vec<Int>,
+        to_move: Int,
+        size: Option<&Bound<'_, PyAny>>,
+        sides: Option<&Bound<'_, PyAny>>,
+        board: Option<&Bound<'_, PyAny>>,
+        pie: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
         let (b, pie) = crate::options::churn(size, sides, board, pie)?;
         let to_move = to_move.0;
         let cells = crate::errors::small_cells(&cells)?;

@@ -1,7 +1,7 @@
 //! Raising the package's Python exceptions (defined in `hexcore/errors.py`).
 
-use hexcore_core::{ErrorKind, OptionsError, Reason};
 use hexcore_core::MoveError;
+use hexcore_core::{ErrorKind, OptionsError, Reason};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyAnyMethods;
@@ -57,12 +57,9 @@ pub fn action_id(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<i64> {
     }
     match obj.extract::<i64>() {
         Ok(a) => Ok(a),
-        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) => Err(error(
-            py,
-            "IllegalMoveError",
-            format!("action {obj} is out of range"),
-            Some(Reason::ActionOutOfRange.code()),
-        )),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) => {
+            Err(error(py, "IllegalMoveError", format!("action {obj} is out of range"), Some(Reason::ActionOutOfRange.code())))
+        }
         Err(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
             "action ids are integers, got {}",
             obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
@@ -105,21 +102,18 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
 /// Text of a move argument: a str (lone surrogates become unknown text, not
 /// a UnicodeEncodeError).
 pub fn move_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    let s = obj
-        .cast::<pyo3::types::PyString>()
-        .map_err(|_| pyo3::exceptions::PyTypeError::new_err(format!(
+    let s = obj.cast::<pyo3::types::PyString>().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
             "a move is a str, got {}",
             obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
-        )))?;
+        ))
+    })?;
     Ok(s.to_string_lossy().into_owned())
 }
 
 /// Cell values of a set-up position as i8 (anything else is a ValueError).
 pub fn small_cells(cells: &[Int]) -> PyResult<Vec<i8>> {
-    cells
-        .iter()
-        .map(|c| i8::try_from(c.0).map_err(|_| value_error(format!("cell value {} is out of range", c.0))))
-        .collect()
+    cells.iter().map(|c| i8::try_from(c.0).map_err(|_| value_error(format!("cell value {} is out of range", c.0)))).collect()
 }
 
 /// A str argument as Rust text; lone surrogates become U+FFFD (so they read

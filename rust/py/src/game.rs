@@ -126,8 +126,7 @@ fn perft_of<'py, G: Game>(py: Python<'py>, g: G, depth: u32, unit: Unit, threads
     }
 }
 
-type PlayoutArrays<'py> =
-    (Bound<'py, PyArray1<u64>>, Bound<'py, PyArray1<u64>>, Bound<'py, PyArray1<u8>>, Bound<'py, PyArray1<bool>>);
+type PlayoutArrays<'py> = (Bound<'py, PyArray1<u64>>, Bound<'py, PyArray1<u64>>, Bound<'py, PyArray1<u8>>, Bound<'py, PyArray1<bool>>);
 
 fn playouts_of<'py, G: Game>(py: Python<'py>, g: G, n: usize, seed: u64, threads: usize, max_plies: u64) -> PlayoutArrays<'py> {
     let res = py.detach(move || hexcore_core::playouts(&g, n, seed, threads, max_plies));
@@ -376,8 +375,12 @@ impl PyGame {
     /// "A".."E"), the player to move and the constructor options.
     #[classmethod]
     #[pyo3(signature = (position, to_move=Int(1), **options))]
-    fn from_position<'py>(cls: &Bound<'py, PyType>, position: &Bound<'py, PyAny>, to_move: Int,
-                          options: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+    fn from_position<'py>(
+        cls: &Bound<'py, PyType>,
+        position: &Bound<'py, PyAny>,
+        to_move: Int,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let py = cls.py();
         // Keywords that describe the position go to `_from_cells` only.
         let setup_keys: Vec<String> = cls.getattr("_setup_keys").and_then(|k| k.extract()).unwrap_or_default();
@@ -409,8 +412,7 @@ impl PyGame {
             let (label, value): (Bound<'py, PyAny>, Bound<'py, PyAny>) = item?.extract()?;
             let label = lossy_str(&label, "a position key (cell label)")?;
             let cell = board.index(&label.trim().to_ascii_lowercase()).ok_or_else(|| {
-                error(py, "NotationError", format!("position: {label:?} is not a cell of this board"),
-                      Some(hexcore_core::Reason::UnknownCell.code()))
+                error(py, "NotationError", format!("position: {label:?} is not a cell of this board"), Some(hexcore_core::Reason::UnknownCell.code()))
             })?;
             let v: i64 = if let Ok(s) = value.cast::<PyString>() {
                 let s = s.to_string_lossy();
@@ -430,8 +432,7 @@ impl PyGame {
     /// Replay a list of moves from the start (`Game.replay(["c3", "d2"], size=3)`).
     #[classmethod]
     #[pyo3(signature = (moves, **options))]
-    fn replay<'py>(cls: &Bound<'py, PyType>, moves: &Bound<'py, PyAny>,
-                   options: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+    fn replay<'py>(cls: &Bound<'py, PyType>, moves: &Bound<'py, PyAny>, options: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
         let g = cls.call((), options)?;
         let moves = if let Ok(s) = moves.extract::<String>() {
             PyList::new(cls.py(), s.split_whitespace().map(|x| x.to_string()).collect::<Vec<_>>())?.into_any()
@@ -470,8 +471,12 @@ impl PyGame {
         }
         let threads = threads_arg(threads.0)?;
         if dispatch!(&self.any, s => s.mid_turn()) {
-            return Err(error(py, "IllegalMoveError", "perft starts between turns; finish or undo the turn in progress".into(),
-                             Some(hexcore_core::Reason::MidTurn.code())));
+            return Err(error(
+                py,
+                "IllegalMoveError",
+                "perft starts between turns; finish or undo the turn in progress".into(),
+                Some(hexcore_core::Reason::MidTurn.code()),
+            ));
         }
         dispatch!(&self.any, s => perft_of(py, s.g.clone(), depth as u32, unit, threads, divide))
     }
@@ -484,8 +489,12 @@ impl PyGame {
         }
         let threads = threads_arg(threads.0)?;
         if dispatch!(&self.any, s => s.mid_turn()) {
-            return Err(error(py, "IllegalMoveError", "playouts start between turns; finish or undo the turn in progress".into(),
-                             Some(hexcore_core::Reason::MidTurn.code())));
+            return Err(error(
+                py,
+                "IllegalMoveError",
+                "playouts start between turns; finish or undo the turn in progress".into(),
+                Some(hexcore_core::Reason::MidTurn.code()),
+            ));
         }
         Ok(dispatch!(&self.any, s => playouts_of(py, s.g.clone(), n as usize, seed, threads, max_plies)))
     }

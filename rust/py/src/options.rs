@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
+use hexcore_core::Board;
 use hexcore_core::{QuintunPlacement as Placement, QUINTUN_MAX_SIZE as MAX_SIZE, QUINTUN_MIN_SIZE as MIN_SIZE};
 use hexcore_core::{WunchunkBalance as Balance, WunchunkStart as Start};
-use hexcore_core::Board;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString};
 
@@ -31,9 +31,7 @@ fn int_value(name: &str, v: &Bound<'_, PyAny>) -> PyResult<i64> {
     }
     match v.extract::<i64>() {
         Ok(x) => Ok(x),
-        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(v.py()) => {
-            Ok(if v.lt(0i64).unwrap_or(false) { i64::MIN } else { i64::MAX })
-        }
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(v.py()) => Ok(if v.lt(0i64).unwrap_or(false) { i64::MIN } else { i64::MAX }),
         Err(_) => Err(bad()),
     }
 }
@@ -45,9 +43,7 @@ pub fn int_arg(name: &str, v: Arg<'_, '_>) -> PyResult<Option<i64>> {
 pub fn str_arg(name: &str, v: Arg<'_, '_>) -> PyResult<Option<String>> {
     given(v)
         .map(|v| {
-            v.cast::<PyString>()
-                .map(|s| s.to_string_lossy().into_owned())
-                .map_err(|_| value_error(format!("{name} must be a str, got {}", show(v))))
+            v.cast::<PyString>().map(|s| s.to_string_lossy().into_owned()).map_err(|_| value_error(format!("{name} must be a str, got {}", show(v))))
         })
         .transpose()
 }
@@ -123,8 +119,7 @@ pub fn wunchunk(size: Arg<'_, '_>, players: Arg<'_, '_>, start: Arg<'_, '_>, bal
     let start_s = str_arg("start", start)?.unwrap_or_else(|| "standard".into());
     let start = Start::parse(&start_s).ok_or_else(|| value_error(format!("start must be 'standard' or 'open', got {start_s:?}")))?;
     let balance_s = str_arg("balance", balance)?.unwrap_or_else(|| "ap".into());
-    let balance = Balance::parse(&balance_s)
-        .ok_or_else(|| value_error(format!("balance must be 'ap', 'pie' or 'none', got {balance_s:?}")))?;
+    let balance = Balance::parse(&balance_s).ok_or_else(|| value_error(format!("balance must be 'ap', 'pie' or 'none', got {balance_s:?}")))?;
     Ok((size as usize, players as usize, start, balance))
 }
 

@@ -41,7 +41,11 @@ impl PyQuintun {
     /// ways, when possible); `swap` is the pie rule.
     #[new]
     #[pyo3(signature = (size=None, placement=None, swap=None))]
-    fn new(size: Option<&Bound<'_, PyAny>>, placement: Option<&Bound<'_, PyAny>>, swap: Option<&Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
+    fn new(
+        size: Option<&Bound<'_, PyAny>>,
+        placement: Option<&Bound<'_, PyAny>>,
+        swap: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyClassInitializer<Self>> {
         let (n, p, s) = crate::options::quintun(size, placement, swap)?;
         let g = PyGame::new(AnyGame::Quintun(Session::new(Quintun::with_geometry(geometry(n)?, p, s), None)));
         Ok(PyClassInitializer::from(g).add_subclass(PyQuintun))
@@ -51,8 +55,14 @@ impl PyQuintun {
     /// -1..-5 neutral A..E); no swap is offered.
     #[staticmethod]
     #[pyo3(signature = (cells, to_move, size=None, placement=None, swap=None))]
-    fn _from_cells(py: Python<'_>, cells: Vec<Int>, to_move: Int, size: Option<&Bound<'_, PyAny>>, placement: Option<&Bound<'_, PyAny>>,
-                   swap: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    fn _from_cells(
+        py: Python<'_>,
+        cells: Vec<Int>,
+        to_move: Int,
+        size: Option<&Bound<'_, PyAny>>,
+        placement: Option<&Bound<'_, PyAny>>,
+        swap: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
         let (n, p, s) = crate::options::quintun(size, placement, swap)?;
         let to_move = to_move.0;
         let cells = crate::errors::small_cells(&cells)?;

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use hexcore_core::solve::{solve, Monitor, Solution, SolveError, SolveOptions, Solvable};
+use hexcore_core::solve::{solve, Monitor, Solution, Solvable, SolveError, SolveOptions};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};

@@ -291,8 +291,13 @@ impl PyVecGame {
     /// stepped when an action is illegal.
     /// With `active` (bool, one per env) only the flagged envs move.
     #[pyo3(signature = (actions, active, *buffers))]
-    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>, active: Option<PyReadonlyArray1<'_, bool>>,
-            buffers: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<()> {
+    fn step(
+        &mut self,
+        py: Python<'_>,
+        actions: PyReadonlyArray1<'_, i64>,
+        active: Option<PyReadonlyArray1<'_, bool>>,
+        buffers: &Bound<'_, pyo3::types::PyTuple>,
+    ) -> PyResult<()> {
         let mut b = Buffers::new(buffers)?;
         let out = b.out()?;
         let actions = actions.as_slice().map_err(not_contiguous("actions"))?;

@@ -31,8 +31,12 @@ impl PyWunchunk {
     /// and `balance="pie"` need two players.
     #[new]
     #[pyo3(signature = (size=None, players=None, start=None, balance=None))]
-    fn new(size: Option<&Bound<'_, PyAny>>, players: Option<&Bound<'_, PyAny>>, start: Option<&Bound<'_, PyAny>>,
-           balance: Option<&Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
+    fn new(
+        size: Option<&Bound<'_, PyAny>>,
+        players: Option<&Bound<'_, PyAny>>,
+        start: Option<&Bound<'_, PyAny>>,
+        balance: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyClassInitializer<Self>> {
         let (size, players, start, balance) = build(size, players, start, balance)?;
         let g = Wunchunk::new(size, players, start, balance).map_err(options_error)?;
         Ok(PyClassInitializer::from(PyGame::new(AnyGame::Wunchunk(Session::new(g, None)))).add_subclass(PyWunchunk))
@@ -47,9 +51,17 @@ impl PyWunchunk {
     #[pyo3(signature = (cells, to_move, size=None, players=None, start=None, balance=None, colour1_turns=crate::errors::Int(2),
                         passes=crate::errors::Int(0)))]
     #[allow(clippy::too_many_arguments)]
-    fn _from_cells(py: Python<'_>, cells: Vec<crate::errors::Int>, to_move: crate::errors::Int, size: Option<&Bound<'_, PyAny>>, players: Option<&Bound<'_, PyAny>>,
-                   start: Option<&Bound<'_, PyAny>>, balance: Option<&Bound<'_, PyAny>>, colour1_turns: crate::errors::Int,
-                   passes: crate::errors::Int) -> PyResult<Py<PyAny>> {
+    fn _from_cells(
+        py: Python<'_>,
+        cells: Vec<crate::errors::Int>,
+        to_move: crate::errors::Int,
+        size: Option<&Bound<'_, PyAny>>,
+        players: Option<&Bound<'_, PyAny>>,
+        start: Option<&Bound<'_, PyAny>>,
+        balance: Option<&Bound<'_, PyAny>>,
+        colour1_turns: crate::errors::Int,
+        passes: crate::errors::Int,
+    ) -> PyResult<Py<PyAny>> {
         let (size, players, start, balance) = build(size, players, start, balance)?;
         let to_move = to_move.0;
         let cells = crate::errors::small_cells(&cells)?;

@@ -130,9 +130,7 @@ impl QuintunBoard {
             }
         }
         let full = if ring_len == 64 { u64::MAX } else { (1u64 << ring_len) - 1 };
-        let later = (0..ring.len())
-            .map(|p| (0..ring.len()).filter(|&q| ring[q] > ring[p]).fold(0u64, |m, q| m | 1u64 << q))
-            .collect();
+        let later = (0..ring.len()).map(|p| (0..ring.len()).filter(|&q| ring[q] > ring[p]).fold(0u64, |m, q| m | 1u64 << q)).collect();
         QuintunBoard {
             board: Arc::new(board),
             n,

@@ -403,12 +403,7 @@ impl Quintun {
         if self.over || self.pending.is_some() {
             return (0, 0, 0, 0);
         }
-        (
-            self.num_interior_empty as usize,
-            self.num_new as usize,
-            self.num_extends as usize,
-            self.swap_available() as usize,
-        )
+        (self.num_interior_empty as usize, self.num_new as usize, self.num_extends as usize, self.swap_available() as usize)
     }
 
     // ------------------------------------------------------------------ placing
@@ -725,7 +720,7 @@ impl Quintun {
         let a = a as usize;
         if a == KINDS * n {
             Decoded::Swap
-        } else if a % KINDS == 0 {
+        } else if a.is_multiple_of(KINDS) {
             Decoded::Stone(a / KINDS)
         } else {
             Decoded::Neutral(a / KINDS, (a % KINDS) as u8)
@@ -801,7 +796,6 @@ enum Decoded {
     Neutral(usize, u8),
     Swap,
 }
-
 
 /// Undo record: the action and the small values it changed. Ring tables
 /// and group colour sets go on the game's logs (`ring` and `masks` say
@@ -1148,9 +1142,7 @@ impl Game for Quintun {
         match actions {
             [a] => self.action_to_string(*a),
             [a, b] => match (self.decode(*a), self.decode(*b)) {
-                (Decoded::Neutral(c1, k1), Decoded::Neutral(c2, k2)) => {
-                    self.format_extend((c1 as u16, k1), (c2 as u16, k2))
-                }
+                (Decoded::Neutral(c1, k1), Decoded::Neutral(c2, k2)) => self.format_extend((c1 as u16, k1), (c2 as u16, k2)),
                 _ => format!("{},{}", self.action_to_string(*a), self.action_to_string(*b)),
             },
             _ => actions.iter().map(|&a| self.action_to_string(a)).collect::<Vec<_>>().join(","),
@@ -1262,7 +1254,6 @@ mod tests {
     }
 
     const SAMPLE: &str = "j4 j4 m5 j6 m7 p8 m9 p10 m11 Ai1 i3 k3 j2 l2 Bf2 h4 p4 s7 p12 s5 s11 s3 p2 Cb8 j8 g7 g9 Dt2 Akm1";
-
 
     #[test]
     fn sample_game() {
@@ -1540,11 +1531,7 @@ mod tests {
                 Placement::Side => empty
                     .iter()
                     .copied()
-                    .filter(|&c| {
-                        geo.board.sides().iter().any(|side| {
-                            side.contains(&(c as u16)) && side.iter().all(|&d| g.cells[d as usize] == 0)
-                        })
-                    })
+                    .filter(|&c| geo.board.sides().iter().any(|side| side.contains(&(c as u16)) && side.iter().all(|&d| g.cells[d as usize] == 0)))
                     .collect(),
                 Placement::Gap => empty
                     .iter()
@@ -1552,12 +1539,10 @@ mod tests {
                     .filter(|&c| {
                         let p = ring.iter().position(|&d| d as usize == c).unwrap();
                         [1, len - 1].iter().all(|&step| {
-                            let mut run = 0;
-                            for j in 1..len {
+                            for (run, j) in (1..len).enumerate() {
                                 if g.cells[ring[(p + step * j) % len] as usize] != 0 {
-                                    return run >= GAP_MIN;
+                                    return run as u32 >= GAP_MIN;
                                 }
-                                run += 1;
                             }
                             true
                         })

@@ -38,18 +38,15 @@ impl Quintun {
         if letters == 0 || digits.is_empty() || !digits.iter().all(|c| c.is_ascii_digit()) || digits[0] == b'0' {
             return Err(MoveError::new(crate::game::Reason::Syntax, format!("{text:?} is not a cell (column letters, then row number)")));
         }
-        self.geo.index(text).ok_or_else(|| {
-            MoveError::new(crate::game::Reason::UnknownCell, format!("no cell {text:?} on a side-{} board", self.geo.n))
-        })
+        self.geo
+            .index(text)
+            .ok_or_else(|| MoveError::new(crate::game::Reason::UnknownCell, format!("no cell {text:?} on a side-{} board", self.geo.n)))
     }
 
     fn parse_colour(letter: u8, text: &str) -> Result<u8, MoveError> {
         match letter {
             b'A'..=b'E' => Ok(letter - b'A' + 1),
-            _ => Err(MoveError::new(
-                crate::game::Reason::BadColour,
-                format!("{text:?}: neutral colours are A..E, not {:?}", letter as char),
-            )),
+            _ => Err(MoveError::new(crate::game::Reason::BadColour, format!("{text:?}: neutral colours are A..E, not {:?}", letter as char))),
         }
     }
 
@@ -126,10 +123,7 @@ impl Quintun {
                 if self.swap_available() {
                     Ok(smallvec![self.swap_action()])
                 } else {
-                    Err(MoveError::new(
-                        crate::game::Reason::SwapNotAllowed,
-                        "swap is only White's first move, after a Black STONE, with swap on",
-                    ))
+                    Err(MoveError::new(crate::game::Reason::SwapNotAllowed, "swap is only White's first move, after a Black STONE, with swap on"))
                 }
             }
             Parsed::Stone(c) => {
@@ -148,10 +142,7 @@ impl Quintun {
                 self.check_ring_cell(c)?;
                 let want = self.new_colour;
                 if want == 0 {
-                    return Err(MoveError::new(
-                        crate::game::Reason::WrongNewColour,
-                        "all five neutral colours are on the board: no NEW move",
-                    ));
+                    return Err(MoveError::new(crate::game::Reason::WrongNewColour, "all five neutral colours are on the board: no NEW move"));
                 }
                 if k != want {
                     let msg = if self.present >> (k - 1) & 1 != 0 {
@@ -161,11 +152,7 @@ impl Quintun {
                             LETTERS[want as usize - 1]
                         )
                     } else {
-                        format!(
-                            "a NEW move uses the lowest colour not on the board: {}, not {}",
-                            LETTERS[want as usize - 1],
-                            LETTERS[k as usize - 1]
-                        )
+                        format!("a NEW move uses the lowest colour not on the board: {}, not {}", LETTERS[want as usize - 1], LETTERS[k as usize - 1])
                     };
                     return Err(MoveError::new(crate::game::Reason::WrongNewColour, msg));
                 }
@@ -177,10 +164,7 @@ impl Quintun {
                         ),
                         Placement::Gap => MoveError::new(
                             crate::game::Reason::PlacementGap,
-                            format!(
-                                "{} is fewer than {GAP_MIN} empty ring cells from a neutral (and a cell that is not exists)",
-                                geo.label(c)
-                            ),
+                            format!("{} is fewer than {GAP_MIN} empty ring cells from a neutral (and a cell that is not exists)", geo.label(c)),
                         ),
                     });
                 }
@@ -194,10 +178,7 @@ impl Quintun {
                     if self.present >> (s.1 - 1) & 1 == 0 {
                         return Err(MoveError::new(
                             crate::game::Reason::ExtendAbsentColour,
-                            format!(
-                                "EXTEND uses colours already on the board; {} is not",
-                                LETTERS[s.1 as usize - 1]
-                            ),
+                            format!("EXTEND uses colours already on the board; {} is not", LETTERS[s.1 as usize - 1]),
                         ));
                     }
                 }
@@ -225,7 +206,6 @@ impl Quintun {
         }
         Ok(())
     }
-
 }
 
 #[derive(Debug, Clone, Copy)]

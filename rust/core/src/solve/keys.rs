@@ -54,7 +54,11 @@ impl Solvable for Churn {
 
 impl Solvable for Wunchunk {
     fn cell_bits(&self) -> u32 {
-        if self.players() <= 3 { 2 } else { 3 }
+        if self.players() <= 3 {
+            2
+        } else {
+            3
+        }
     }
     fn action_cell(&self, action: Action) -> Option<(usize, u32)> {
         let n = self.players();

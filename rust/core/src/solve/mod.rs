@@ -199,7 +199,7 @@ pub fn solve<G: Solvable>(g: &G, opts: &SolveOptions, mon: &Monitor) -> Result<S
         return Err(SolveError::Budget("max_nodes must be positive".into()));
     }
     if let Some(s) = opts.max_seconds {
-        if !(s > 0.0) || !s.is_finite() {
+        if s.is_nan() || s <= 0.0 || !s.is_finite() {
             return Err(SolveError::Budget(format!("max_seconds must be a positive number, got {s}")));
         }
     }
@@ -316,11 +316,7 @@ pub fn solve<G: Solvable>(g: &G, opts: &SolveOptions, mon: &Monitor) -> Result<S
         }
     }
 
-    let moves = seqs
-        .iter()
-        .zip(&values)
-        .map(|(s, v)| MoveValue { actions: s.clone(), text: g.format_move(s), value: v.map(Outcome::of) })
-        .collect();
+    let moves = seqs.iter().zip(&values).map(|(s, v)| MoveValue { actions: s.clone(), text: g.format_move(s), value: v.map(Outcome::of) }).collect();
     mon.table_filled.store(table.filled(), Ordering::Relaxed);
     Ok(Solution {
         value,

@@ -101,7 +101,7 @@ impl<'a, G: Solvable> Searcher<'a, G> {
         if total >= self.sh.max_nodes {
             self.sh.halt.store(true, Ordering::Relaxed);
         }
-        if self.checks % 8 == 0 {
+        if self.checks.is_multiple_of(8) {
             if let Some(d) = self.sh.deadline {
                 if Instant::now() >= d {
                     self.sh.halt.store(true, Ordering::Relaxed);
@@ -192,7 +192,7 @@ impl<'a, G: Solvable> Searcher<'a, G> {
                 }
             }
         }
-        list.sort_unstable_by(|x, y| y.0.cmp(&x.0));
+        list.sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_a = None;

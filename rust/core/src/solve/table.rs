@@ -196,4 +196,3 @@ impl Table {
         b.seq.store(s + 2, Ordering::Release);
     }
 }
-

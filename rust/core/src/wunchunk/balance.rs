@@ -27,7 +27,8 @@ impl Wunchunk {
         let free = |c: usize| c > x && self.empty.contains(c);
         let open_nbs = |s: usize| -> SmallVec<[usize; 6]> { board.neighbors(s).iter().map(|&w| w as usize).filter(|&w| free(w)).collect() };
         let edge_avoiding = |avoid: usize| -> bool {
-            (x + 1..board.num_cells()).any(|u| free(u) && u != avoid && board.neighbors(u).iter().any(|&w| (w as usize) > u && free(w as usize) && w as usize != avoid))
+            (x + 1..board.num_cells())
+                .any(|u| free(u) && u != avoid && board.neighbors(u).iter().any(|&w| (w as usize) > u && free(w as usize) && w as usize != avoid))
         };
         match (mine[0].len(), mine[1].len()) {
             (2, 2) => true,
@@ -37,7 +38,7 @@ impl Wunchunk {
             (1, 1) => {
                 let a = open_nbs(mine[0][0]);
                 let b = open_nbs(mine[1][0]);
-                !a.is_empty() && !b.is_empty() && !(a.len() == 1 && b.len() == 1 && a[0] == b[0])
+                !(a.is_empty() || b.is_empty() || (a.len() == 1 && b.len() == 1 && a[0] == b[0]))
             }
             (1, 0) => open_nbs(mine[0][0]).iter().any(|&w| edge_avoiding(w)),
             (0, 1) => open_nbs(mine[1][0]).iter().any(|&w| edge_avoiding(w)),
@@ -213,11 +214,9 @@ impl Wunchunk {
         let need_m = formed >= 2;
         // y must touch every chunk x leaves alone (there is one: two or more
         // chunks remain), so it lies next to the first of them
-        let Some(other) = (0..board.num_cells()).find(|&c| {
-            self.groups.colour(c) == 1
-                && self.groups.group_size(c) >= 2
-                && !touched.contains(&self.groups.root(c).expect("stone"))
-        }) else {
+        let Some(other) = (0..board.num_cells())
+            .find(|&c| self.groups.colour(c) == 1 && self.groups.group_size(c) >= 2 && !touched.contains(&self.groups.root(c).expect("stone")))
+        else {
             return false;
         };
         let mut seen: SmallVec<[usize; 32]> = SmallVec::new();
@@ -421,7 +420,7 @@ impl<'a> ChunkJoiner<'a> {
         self.search(&mut region, &mut absorbed, left, r, cand, &mut banned)
     }
 
-    fn search(&self, region: &mut Vec<bool>, absorbed: &mut Vec<bool>, left: usize, r: usize, cand: Vec<usize>, banned: &mut Vec<bool>) -> bool {
+    fn search(&self, region: &mut [bool], absorbed: &mut [bool], left: usize, r: usize, cand: Vec<usize>, banned: &mut [bool]) -> bool {
         if left == 0 {
             return true;
         }
@@ -431,8 +430,8 @@ impl<'a> ChunkJoiner<'a> {
         let mut newly_banned = Vec::new();
         let mut found = false;
         for (i, &x) in cand.iter().enumerate() {
-            let mut reg = region.clone();
-            let mut abs = absorbed.clone();
+            let mut reg = region.to_vec();
+            let mut abs = absorbed.to_vec();
             let got = self.absorb(x, &mut reg, &mut abs);
             banned[x] = true;
             newly_banned.push(x);
@@ -465,8 +464,18 @@ impl<'a> ChunkJoiner<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn grow(&self, region: &[bool], absorbed: &[bool], left: usize, tmax: usize, tsize: usize, cand: &[usize],
-            excluded: &mut Vec<bool>, t: &mut Vec<bool>, f: &mut dyn FnMut(&[bool], usize)) {
+    fn grow(
+        &self,
+        region: &[bool],
+        absorbed: &[bool],
+        left: usize,
+        tmax: usize,
+        tsize: usize,
+        cand: &[usize],
+        excluded: &mut Vec<bool>,
+        t: &mut Vec<bool>,
+        f: &mut dyn FnMut(&[bool], usize),
+    ) {
         if tsize > 0 && left == 0 {
             f(t, tsize);
         }

@@ -29,11 +29,8 @@ impl Wunchunk {
         let kmax = (self.st.allot as usize).min(e);
         let extra = 1 + self.swap_legal() as u128;
         let n = self.ncol() as u32;
-        let sets = if !self.balance_turn() {
-            Sets::Free { e, kmax, n }
-        } else {
-            Sets::Balanced { f: self.colour1_sets(kmax, None), e, kmax, n, from: 1 }
-        };
+        let sets =
+            if !self.balance_turn() { Sets::Free { e, kmax, n } } else { Sets::Balanced { f: self.colour1_sets(kmax, None), e, kmax, n, from: 1 } };
         Terms { extra, sets }
     }
 
@@ -123,7 +120,7 @@ impl Wunchunk {
         for x in self.empty.from(from).iter() {
             for c in 1..=n {
                 cur.push(self.place_action(x, c));
-                let more = k + 1 < kmax && self.empty.from(x + 1).len() > 0;
+                let more = k + 1 < kmax && !self.empty.from(x + 1).is_empty();
                 if more {
                     let mut m = cur.clone();
                     m.push(self.end_action());
@@ -168,9 +165,7 @@ impl Wunchunk {
 /// not in T and have no neighbour that is colour 1 or in T (m = 0..=mmax).
 fn independent_counts(board: &Board, ones: &[bool], usable: &[bool], t: &[bool], mmax: usize) -> Vec<u128> {
     let n = board.num_cells();
-    let free: Vec<bool> = (0..n)
-        .map(|v| usable[v] && !t[v] && board.neighbors(v).iter().all(|&w| !ones[w as usize] && !t[w as usize]))
-        .collect();
+    let free: Vec<bool> = (0..n).map(|v| usable[v] && !t[v] && board.neighbors(v).iter().all(|&w| !ones[w as usize] && !t[w as usize])).collect();
     let nf = free.iter().filter(|&&b| b).count() as u128;
     if mmax <= 3 {
         // closed forms: |F|, edges, paths of length two, triangles
@@ -243,9 +238,19 @@ struct Terms {
 enum Sets {
     None,
     /// [`free_sets`]
-    Free { e: usize, kmax: usize, n: u32 },
+    Free {
+        e: usize,
+        kmax: usize,
+        n: u32,
+    },
     /// [`balanced_sets`]
-    Balanced { f: Vec<u128>, e: usize, kmax: usize, n: u32, from: usize },
+    Balanced {
+        f: Vec<u128>,
+        e: usize,
+        kmax: usize,
+        n: u32,
+        from: usize,
+    },
 }
 
 impl Terms {

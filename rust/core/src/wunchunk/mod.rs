@@ -39,7 +39,6 @@ mod options;
 
 pub use options::{Balance, OptionError, Start};
 
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Phase {
     /// Open start, ply 1: two adjacent stones of each colour.
@@ -48,7 +47,6 @@ enum Phase {
     Choose,
     Play,
 }
-
 
 /// Up to 192 cells (side 8 has 169).
 type Cells = FixedSet<3>;
@@ -178,7 +176,7 @@ impl Wunchunk {
     /// `[chunks, #size 1, ..., #size M]` per colour (index 0 = colour 1), M the
     /// largest group on the board.
     pub fn colour_vectors(&self) -> Vec<Vec<u32>> {
-        let n = self.players as u8;
+        let n = self.players;
         let m = (1..=n).map(|c| self.groups.largest(c)).max().unwrap_or(0);
         (1..=n)
             .map(|c| {
@@ -324,7 +322,7 @@ impl Wunchunk {
         self.put(cell, colour);
         self.st.placed += 1;
         self.st.last = cell as u16;
-        if self.st.placed >= self.st.allot || self.empty.from(cell + 1).len() == 0 {
+        if self.st.placed >= self.st.allot || self.empty.from(cell + 1).is_empty() {
             self.end_placement_turn();
         }
     }
@@ -980,11 +978,7 @@ mod tests {
     fn turn_completions_match_walk() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         let mut buf = Vec::new();
-        let variants = [
-            (5, 2, Start::Standard, Balance::Ap),
-            (5, 2, Start::Open, Balance::Ap),
-            (7, 3, Start::Standard, Balance::Ap),
-        ];
+        let variants = [(5, 2, Start::Standard, Balance::Ap), (5, 2, Start::Open, Balance::Ap), (7, 3, Start::Standard, Balance::Ap)];
         let mut checked = 0;
         for i in 0..60 {
             let (s, p, st, bal) = variants[i % variants.len()];
@@ -1081,9 +1075,7 @@ mod tests {
             let board = shared_board(size);
             let n = board.num_cells();
             let density = [0.1, 0.3, 0.6][i % 3];
-            let cells: Vec<u8> = (0..n)
-                .map(|_| if rng.random_bool(density) { rng.random_range(1..=players as u8) } else { 0 })
-                .collect();
+            let cells: Vec<u8> = (0..n).map(|_| if rng.random_bool(density) { rng.random_range(1..=players as u8) } else { 0 }).collect();
             let g = Wunchunk::from_cells_with_turns(size, players, Start::Standard, Balance::Ap, &cells, 1, 1, 0).unwrap();
             if let Some(c) = g.count_single_stone_balance() {
                 assert_eq!(c, u128::try_from(g.count_big()).unwrap(), "{}", g.diagram());

@@ -16,10 +16,7 @@ impl Wunchunk {
         }
         let allot = self.st.allot as usize;
         if steps.len() > allot {
-            return Err(MoveError::new(
-                Reason::TooManyStones,
-                format!("{original:?}: {} stones, but only {allot} allowed", steps.len()),
-            ));
+            return Err(MoveError::new(Reason::TooManyStones, format!("{original:?}: {} stones, but only {allot} allowed", steps.len())));
         }
         if steps.len() > self.num_empty as usize {
             return Err(MoveError::new(
@@ -33,27 +30,15 @@ impl Wunchunk {
             let ch = chars.next().expect("non-empty step");
             let colour = match ch.to_digit(10) {
                 Some(d) if d >= 1 && d as usize <= self.ncol() => d as u8,
-                Some(_) => {
-                    return Err(MoveError::new(
-                        Reason::BadColour,
-                        format!("{step:?}: colour {ch:?} is not one of 1..{}", self.ncol()),
-                    ))
-                }
-                None => {
-                    return Err(MoveError::new(
-                        Reason::Syntax,
-                        format!("{step:?}: a step is a colour digit and a cell, like 1g7"),
-                    ))
-                }
+                Some(_) => return Err(MoveError::new(Reason::BadColour, format!("{step:?}: colour {ch:?} is not one of 1..{}", self.ncol()))),
+                None => return Err(MoveError::new(Reason::Syntax, format!("{step:?}: a step is a colour digit and a cell, like 1g7"))),
             };
             let label = chars.as_str();
             if label.is_empty() {
                 return Err(MoveError::new(Reason::Syntax, format!("{step:?}: a colour without a cell")));
             }
-            let cell = self
-                .board
-                .index(label)
-                .ok_or_else(|| MoveError::new(Reason::UnknownCell, format!("{step:?}: no cell {label:?} on this board")))?;
+            let cell =
+                self.board.index(label).ok_or_else(|| MoveError::new(Reason::UnknownCell, format!("{step:?}: no cell {label:?} on this board")))?;
             if !self.empty.contains(cell) {
                 return Err(MoveError::new(Reason::Occupied, format!("{step:?}: cell {label} is occupied")));
             }
@@ -69,20 +54,14 @@ impl Wunchunk {
         for colour in 1..=2u8 {
             let mine: SmallVec<[usize; 4]> = placed.iter().filter(|p| p.1 == colour).map(|p| p.0).collect();
             if mine.len() >= 2 && !self.board.neighbors(mine[0]).contains(&(mine[1] as u16)) {
-                return Err(MoveError::new(
-                    Reason::OpenSetup,
-                    format!("{original:?}: the two colour-{colour} setup stones must be adjacent"),
-                ));
+                return Err(MoveError::new(Reason::OpenSetup, format!("{original:?}: the two colour-{colour} setup stones must be adjacent")));
             }
             if mine.len() > 2 {
                 return Err(MoveError::new(Reason::OpenSetup, format!("{original:?}: at most two colour-{colour} stones in the setup")));
             }
         }
         if placed.len() < 4 {
-            return Err(MoveError::new(
-                Reason::OpenSetup,
-                format!("{original:?}: the setup is exactly two adjacent stones of each colour"),
-            ));
+            return Err(MoveError::new(Reason::OpenSetup, format!("{original:?}: the setup is exactly two adjacent stones of each colour")));
         }
         Ok(())
     }

@@ -112,7 +112,6 @@ pub(super) fn shared_board(size: usize) -> Arc<Board> {
     BOARDS[size - 5].get_or_init(|| Arc::new(Board::hexhex(size).expect("sizes 5-8 are valid"))).clone()
 }
 
-
 pub use crate::game::OptionsError;
 
 /// The same type under its older name.
@@ -183,8 +182,16 @@ impl Wunchunk {
     /// (1: the next colour-1 turn is the balance turn) and the number of
     /// consecutive passes just made (below the number of players).
     #[allow(clippy::too_many_arguments)]
-    pub fn from_cells_with_turns(size: usize, players: usize, start: Start, balance: Balance, cells: &[u8], to_move: usize,
-                                 colour1_turns: u8, passes: u8) -> Result<Wunchunk, OptionsError> {
+    pub fn from_cells_with_turns(
+        size: usize,
+        players: usize,
+        start: Start,
+        balance: Balance,
+        cells: &[u8],
+        to_move: usize,
+        colour1_turns: u8,
+        passes: u8,
+    ) -> Result<Wunchunk, OptionsError> {
         let mut g = Wunchunk::new(size, players, start, balance)?;
         let n = g.board.num_cells();
         if cells.len() != n {
