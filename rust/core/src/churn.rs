@@ -338,6 +338,11 @@ impl Churn {
         self.hash = hash;
     }
 
+    #[cfg(test)]
+    pub(crate) fn flags_hash(&self) -> u64 {
+        self.full_hash() ^ self.hash
+    }
+
     #[inline]
     fn full_hash(&self) -> u64 {
         let mut h = self.hash ^ zobrist::flag(Kind::ChurnToMove, self.to_move as u64);

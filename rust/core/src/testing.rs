@@ -10,7 +10,8 @@
 //! * `legal_moves` are exactly the action sequences that complete a turn,
 //!   each made of legal actions;
 //! * the hash depends on the position only: a copy rebuilt by replaying the
-//!   actions has the same `zobrist()`.
+//!   actions has the same `zobrist()`, and the incrementally kept hash
+//!   equals one recomputed from the cells ([`FreshHash`]) at every ply.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -19,6 +20,13 @@ use crate::board::Board;
 use crate::game::{Action, Game, MoveActions};
 use crate::rng::{below, rng_for};
 use crate::{Churn, Quintun, QuintunPlacement, Wunchunk, WunchunkBalance, WunchunkStart};
+
+/// The Zobrist hash recomputed from scratch: every stone's key from the cell
+/// values, XORed with the flags of the side to move and turn state. Each
+/// game implements it next to its state (test builds only).
+pub(crate) trait FreshHash: Game {
+    fn fresh_zobrist(&self) -> u64;
+}
 
 /// Sequences above this many are not enumerated.
 const ENUM_LIMIT: u128 = 3_000;
@@ -120,7 +128,7 @@ fn check_position<G: Game>(g: &G, what: &str, check_all_ids: bool) {
 
 /// `games` random games from `start`: every position checked, every game
 /// unwound with undo and compared with the snapshots taken on the way.
-pub(crate) fn conformance<G: Game>(start: &G, games: u64, max_actions: usize) {
+pub(crate) fn conformance<G: FreshHash>(start: &G, games: u64, max_actions: usize) {
     let name = start.spec();
     for i in 0..games {
         let mut rng = rng_for(0xC0FFEE, i);
@@ -132,6 +140,7 @@ pub(crate) fn conformance<G: Game>(start: &G, games: u64, max_actions: usize) {
         while played.len() < max_actions {
             let what = format!("{name} game {i} after {played:?}");
             check_position(&g, &what, played.len() % 7 == 0);
+            assert_eq!(g.zobrist(), g.fresh_zobrist(), "{what}: incremental hash vs recomputed");
             buf.clear();
             g.legal_actions(&mut buf);
             if buf.is_empty() {
@@ -154,6 +163,31 @@ pub(crate) fn conformance<G: Game>(start: &G, games: u64, max_actions: usize) {
             played.pop();
             assert_eq!(snapshot(&g), *snaps.last().unwrap(), "{name} game {i}: undo back to {played:?}");
         }
+    }
+}
+
+impl FreshHash for Churn {
+    fn fresh_zobrist(&self) -> u64 {
+        let b = self.board();
+        (0..b.num_cells()).filter(|&c| self.cell_value(c) > 0).fold(self.flags_hash(), |h, c| h ^ b.zobrist_key(c, self.cell_value(c) as usize))
+    }
+}
+
+impl FreshHash for Wunchunk {
+    fn fresh_zobrist(&self) -> u64 {
+        let cells = 0..self.board().num_cells();
+        cells.filter(|&c| self.cell_value(c) > 0).fold(self.flags_hash(), |h, c| h ^ crate::zobrist::piece(c, self.cell_value(c) as u64))
+    }
+}
+
+impl FreshHash for Quintun {
+    /// Players' stones are kinds 1..=2, neutral colour k is kind 2 + k.
+    fn fresh_zobrist(&self) -> u64 {
+        (0..self.board().num_cells()).fold(self.flags_hash(), |h, c| match self.cell_value(c) {
+            0 => h,
+            v if v > 0 => h ^ crate::zobrist::piece(c, v as u64),
+            v => h ^ crate::zobrist::piece(c, 2 + (-v) as u64),
+        })
     }
 }
 

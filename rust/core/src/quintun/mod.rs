@@ -737,6 +737,11 @@ impl Quintun {
         (s.0 as usize * KINDS + s.1 as usize) as Action
     }
 
+    #[cfg(test)]
+    pub(crate) fn flags_hash(&self) -> u64 {
+        self.full_hash() ^ self.hash
+    }
+
     #[inline]
     fn full_hash(&self) -> u64 {
         let mut h = self.hash ^ zobrist::flag(Kind::QuintunToMove, self.to_move as u64);

@@ -327,6 +327,11 @@ impl Wunchunk {
         }
     }
 
+    #[cfg(test)]
+    pub(crate) fn flags_hash(&self) -> u64 {
+        self.full_hash() ^ self.hash
+    }
+
     fn full_hash(&self) -> u64 {
         let s = &self.st;
         let mut h = self.hash ^ zobrist::flag(Kind::WunchunkToMove, s.to_move as u64);
