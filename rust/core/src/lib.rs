@@ -46,7 +46,8 @@
 //! incremental groups (`groups`), bit sets (`bitset`), Zobrist keys
 //! (`zobrist`), random numbers (`rng`), thread pools (`parallel`), perft
 //! (`perft`) and playouts (`playout`); each game has its own module. The
-//! public API is re-exported here; the exact solver ([`solve`]) and batched
+//! public API is re-exported here; the exact solver ([`solve`]), Monte Carlo
+//! tree search ([`search`]) and batched
 //! games ([`vector`]) are public modules.
 
 mod bitset;
@@ -61,6 +62,7 @@ mod quintun;
 mod rng;
 #[cfg(test)]
 mod testing;
+pub mod search;
 pub mod solve;
 mod unchecked;
 pub mod vector;
