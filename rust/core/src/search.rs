@@ -66,7 +66,9 @@ pub struct SearchOptions {
     pub c: f64,
     /// Whole moves a rollout plays before it is scored as a draw.
     pub max_rollout_plies: u64,
-    /// Node limit over all trees (shared out equally among the threads).
+    /// Node limit over all trees (shared out equally among the threads); a
+    /// node takes 36 bytes, so the default 10 million is at most 360 MB.
+    /// The root's children are always made.
     pub max_nodes: usize,
 }
 
@@ -192,6 +194,11 @@ impl Tree {
             buf.swap(i, below(rng, i + 1));
         }
         let first = self.nodes.len();
+        if self.nodes.capacity() < first + buf.len() {
+            // Grow by doubling, but never past the node limit.
+            let want = (2 * self.nodes.capacity()).clamp(first + buf.len(), self.max_nodes.max(first + buf.len()));
+            self.nodes.reserve_exact(want - first);
+        }
         self.nodes.extend(buf.iter().map(|&a| Node::leaf(a)));
         let n = &mut self.nodes[node];
         n.first = first as u32;
@@ -247,8 +254,7 @@ impl Tree {
         // Rollout.
         let mut plies = 0u64;
         let mut finished = true;
-        loop {
-            let Some(a) = g.random_action(rng, buf) else { break };
+        while let Some(a) = g.random_action(rng, buf) {
             if plies >= opts.max_rollout_plies {
                 finished = false;
                 break;
@@ -451,6 +457,11 @@ mod tests {
 
     fn never() -> AtomicBool {
         AtomicBool::new(false)
+    }
+
+    #[test]
+    fn nodes_are_small() {
+        assert_eq!(std::mem::size_of::<Node>(), 36);
     }
 
     #[test]
