@@ -180,3 +180,23 @@ def test_limits_still_search():
     # Rollouts cut off at once score a draw for everyone.
     r = mcts(g, simulations=100, threads=1, max_rollout_plies=0)
     assert r.simulations == 100
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_a_long_search(threads):
+    import _thread
+    import threading
+    import time
+
+    g = hc.Quintun(size=5)
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    t0 = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            mcts(g, seconds=60, threads=threads)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - t0 < 10
+    # the game is still usable
+    assert mcts(g, simulations=50, threads=1).simulations == 50
