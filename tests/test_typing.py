@@ -25,6 +25,7 @@ STRICT_FILES = [
     "python/hexcore/__init__.py",
     "python/hexcore/__main__.py",
     "python/hexcore/perft_suite.py",
+    "python/hexcore/search.py",
     "python/hexcore/solving.py",
     "python/hexcore/spec.py",
     "python/hexcore/reference/churn.py",

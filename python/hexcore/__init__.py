@@ -19,11 +19,12 @@ from typing import Any, List, Optional, Tuple, Union
 
 import numpy as np
 
-from . import records, reference
+from . import records, reference, search
 from ._core import Board, Churn, Quintun, Wunchunk, __version__
 from .errors import GameOverError, HexcoreError, IllegalMoveError, NotationError, TooManyMovesError
 from .records import from_json, to_json
 from .registry import GAMES
+from .search import SearchResult, mcts
 from .solving import Solution, solve
 from .spec import load
 
@@ -105,5 +106,5 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "Board", "Churn", "Quintun", "Wunchunk", "GAMES", "Game", "Playouts", "load", "perft", "random_playouts", "reference",
     "records", "to_json", "from_json", "HexcoreError", "IllegalMoveError", "NotationError", "GameOverError", "TooManyMovesError", "__version__",
-    "Solution", "solve",
+    "Solution", "solve", "search", "SearchResult", "mcts",
 ]

@@ -214,3 +214,11 @@ class _VecGame:
     def _set_env(self, i: int, game: _Game, plies: int) -> None: ...
 
 def _terminal_rewards(winner_mask: int, n: int) -> List[float]: ...
+
+# ---- Monte Carlo tree search (hexcore.search, rust/py/src/search.rs) ----
+
+__all__ += ["_mcts"]
+
+def _mcts(game: Union[Churn, Quintun, Wunchunk], simulations: Optional[int] = ..., seconds: Optional[float] = ...,
+          threads: int = ..., seed: int = ..., c: float = ..., max_rollout_plies: int = ...,
+          max_nodes: int = ...) -> Dict[str, Any]: ...

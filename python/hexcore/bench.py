@@ -21,7 +21,7 @@ from .registry import INFO
 from .spec import load, parse
 
 __all__ = ["Workload", "workloads", "best_times", "run_bench", "reference_histories",
-           "BENCH_PERFT", "BENCH_PLAYOUTS", "BENCH_LOOP", "BENCH_VS_REFERENCE", "THREADS"]
+           "BENCH_PERFT", "BENCH_PLAYOUTS", "BENCH_LOOP", "BENCH_VS_REFERENCE", "BENCH_SEARCH", "THREADS"]
 
 Job = Callable[[], Tuple[float, ...]]
 
@@ -37,6 +37,8 @@ LOOP_STEPS = 20000
 # (spec, games): the pure-Python reference against Rust playouts (Rust plays 200x the games)
 BENCH_VS_REFERENCE: List[Tuple[str, int]] = [("churn(size=3,pie=false)", 20), ("wunchunk(size=6)", 10),
                                              ("quintun(size=7)", 5)]
+# (spec, n): MCTS simulations against as many random playouts, one thread each
+BENCH_SEARCH: List[Tuple[str, int]] = [("churn(size=4)", 20000), ("quintun(size=5)", 100000)]
 THREADS: Tuple[int, ...] = (1, 2)
 PEER_HEX = "hex(board_size=5)"
 
@@ -124,6 +126,26 @@ def _peer_hex_job(scale: float) -> Job:
     return job
 
 
+def _search_job(spec: str, simulations: int) -> Callable[[float], Job]:
+    def make(scale: float) -> Job:
+        from .search import mcts
+
+        g = load(spec)
+        n = max(100, int(simulations * scale))
+        return lambda: (float(mcts(g, simulations=n, threads=1, seed=1).simulations),)
+    return make
+
+
+def _search_playouts_job(spec: str, games: int) -> Callable[[float], Job]:
+    def make(scale: float) -> Job:
+        from . import random_playouts
+
+        g = load(spec)
+        n = max(100, int(games * scale))
+        return lambda: (float(len(random_playouts(g, n, seed=1, threads=1))),)
+    return make
+
+
 def reference_histories(spec: str, games: int, seed: int) -> List[List[str]]:
     """Move lists of uniformly random games (uniform over legal actions), played by the engine."""
     rng = random.Random(seed)
@@ -192,6 +214,11 @@ def workloads() -> List[Workload]:
                                 _reference_make(spec, games), repeats=1))
             out.append(Workload("reference", f"{spec} Rust playouts (1 thr)", (("", "plies/s"),),
                                 _rust_vs_reference_make(spec, games)))
+    for spec, n in BENCH_SEARCH:
+        if _known(spec):
+            out.append(Workload("search", f"{spec} mcts (1 thr)", (("", "sims/s"),), _search_job(spec, n)))
+            out.append(Workload("search", f"{spec} random_playouts (1 thr)", (("", "games/s"),),
+                                _search_playouts_job(spec, n)))
     return out
 
 
@@ -217,8 +244,10 @@ def run_bench(quick: bool = False, suite: Optional[Sequence[Workload]] = None,
               report: Callable[[str], None] = print) -> List[Dict[str, Any]]:
     """Time every workload (best of three runs; one with ``quick``, which also
     shrinks the workloads) and return the rows ``{group, name, value, unit}``.
-    Workloads of one group take turns. Adds a ``ratio`` row per game: Rust
-    playouts over the pure-Python reference."""
+    Workloads of one group take turns. Adds ``ratio`` rows per game: Rust
+    playouts over the pure-Python reference, and MCTS simulations per second
+    over random playout games per second (how much the tree costs on top of
+    the rollouts)."""
     scale = 0.2 if quick else 1.0
     repeats = 1 if quick else 3
     suite = list(workloads() if suite is None else suite)
@@ -226,7 +255,7 @@ def run_bench(quick: bool = False, suite: Optional[Sequence[Workload]] = None,
 
     def add(group: str, name: str, value: float, unit: str) -> None:
         rows.append({"group": group, "name": name, "value": value, "unit": unit})
-        report(f"{group:10s} {name:48s} {value:>16,.0f} {unit}")
+        report(f"{group:10s} {name:48s} {value:>16,.{2 if unit == 'x' else 0}f} {unit}")
 
     groups: List[str] = []
     for w in suite:
@@ -252,4 +281,9 @@ def run_bench(quick: bool = False, suite: Optional[Sequence[Workload]] = None,
         ref, rust = by_name.get(f"{spec} reference count_moves+play"), by_name.get(f"{spec} Rust playouts (1 thr)")
         if ref and rust:
             add("ratio", f"{spec} Rust playouts / reference (plies/s)", rust / ref, "x")
+    by_name = {r["name"]: r["value"] for r in rows if r["group"] == "search"}
+    for spec, _ in BENCH_SEARCH:
+        sims, games = by_name.get(f"{spec} mcts (1 thr)"), by_name.get(f"{spec} random_playouts (1 thr)")
+        if sims and games:
+            add("ratio", f"{spec} mcts sims/s / playout games/s", sims / games, "x")
     return rows

@@ -46,8 +46,8 @@
 //! incremental groups (`groups`), bit sets (`bitset`), Zobrist keys
 //! (`zobrist`), random numbers (`rng`), thread pools (`parallel`), perft
 //! (`perft`) and playouts (`playout`); each game has its own module. The
-//! public API is re-exported here; the exact solver ([`solve`]) and batched
-//! games ([`vector`]) are public modules.
+//! public API is re-exported here; the exact solver ([`solve`]), Monte Carlo
+//! tree search ([`search`]) and batched games ([`vector`]) are public modules.
 
 mod bitset;
 mod board;
@@ -59,6 +59,7 @@ mod perft;
 mod playout;
 mod quintun;
 mod rng;
+pub mod search;
 pub mod solve;
 #[cfg(test)]
 mod testing;

@@ -9,6 +9,7 @@ pub mod errors;
 pub mod game;
 pub mod options;
 pub mod quintun;
+pub mod search;
 pub mod session;
 pub mod solve;
 pub mod vector;
@@ -35,6 +36,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let each = _reason_codes().into_iter().map(|c| literal.get_item(c)).collect::<PyResult<Vec<_>>>()?;
     m.add("Reason", typing.getattr("Union")?.get_item(pyo3::types::PyTuple::new(m.py(), each)?)?)?;
     m.add_function(wrap_pyfunction!(solve::_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(search::_mcts, m)?)?;
     vector::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

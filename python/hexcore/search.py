@@ -1,0 +1,119 @@
+"""Monte Carlo tree search: UCT with uniformly random rollouts, in Rust.
+
+>>> import hexcore as hc
+>>> from hexcore.search import mcts
+>>> r = mcts(hc.Churn(size=3), simulations=500, threads=1)
+>>> r.simulations, int(r.visits.sum())
+(500, 500)
+>>> r.move == r.pv[0]
+True
+
+The tree is built one action at a time, so the multi-stone turns of
+Wunchunk and the EXTEND turns of Quintun are searched without listing whole
+moves; ``move`` is still a whole turn that ``game.play()`` accepts. Values
+are per player in [0, 1]: a win counts 1, a win shared by k players 1/k each,
+a loss 0, and a rollout cut off after ``max_rollout_plies`` moves 1/players
+for everyone. ``threads`` grow independent trees (root parallelism) whose
+root statistics are summed; one thread with a simulation budget only is
+fully deterministic for a given ``seed``.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Any, List, Optional, Union
+
+import numpy as np
+
+from . import _core
+
+__all__ = ["SearchResult", "mcts"]
+
+Game = Union[_core.Churn, _core.Quintun, _core.Wunchunk]
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The result of :func:`mcts`, for the player to move.
+
+    ``move`` is the chosen whole turn (text for ``game.play()``) and
+    ``action`` its first action (the most visited root action). ``visits``
+    (int64) and ``values`` (float32, mean value in [0, 1] for the player to
+    move; 0 where not visited) are indexed by action id over
+    ``game.num_actions``. ``pv`` is the principal variation as action texts
+    (the most visited action at each level).
+    """
+
+    move: str
+    action: int
+    visits: np.ndarray = field(repr=False)
+    values: np.ndarray = field(repr=False)
+    pv: List[str]
+    simulations: int
+    seconds: float
+    nodes: int = 0
+
+    @property
+    def simulations_per_second(self) -> float:
+        return self.simulations / self.seconds if self.seconds > 0 else 0.0
+
+
+def _int(name: str, value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if not lo <= value <= hi:
+        raise ValueError(f"{name} must be between {lo} and {hi}, got {value}")
+    return int(value)
+
+
+def _number(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+    return float(value)
+
+
+def mcts(game: Game, simulations: Optional[int] = None, seconds: Optional[float] = None,
+         threads: Optional[int] = None, seed: int = 0, c: float = math.sqrt(2),
+         max_rollout_plies: int = 1000, max_nodes: int = 10_000_000) -> SearchResult:
+    """Search ``game``'s position (between turns, not finished) with UCT.
+
+    Stops after ``simulations`` (total over the threads) or ``seconds``,
+    whichever comes first; at least one budget is required. ``threads``
+    (default: all cores) grow independent trees from seeds derived from
+    ``seed``. ``c`` is the UCB1 exploration constant. The trees together
+    hold at most ``max_nodes`` nodes; after that simulations continue as
+    rollouts from the leaves. The GIL is released and Ctrl-C interrupts.
+    The game is not changed.
+
+    Raises ``GameOverError`` on a finished game, ``IllegalMoveError``
+    (reason ``mid_turn``) in the middle of a turn and ``ValueError`` /
+    ``TypeError`` for bad arguments.
+    """
+    if simulations is None and seconds is None:
+        raise ValueError("give a budget: simulations, seconds or both")
+    if simulations is not None:
+        simulations = _int("simulations", simulations, 1, 2**63 - 1)
+    if seconds is not None:
+        seconds = _number("seconds", seconds)
+        if not (math.isfinite(seconds) and seconds > 0):
+            raise ValueError(f"seconds must be a positive number, got {seconds}")
+    nthreads = (os.cpu_count() or 1) if threads is None else _int("threads", threads, 1, 256)
+    nthreads = min(nthreads, 256)
+    seed = _int("seed", seed, 0, 2**64 - 1)
+    c = _number("c", c)
+    if not (math.isfinite(c) and c >= 0):
+        raise ValueError(f"c must be a finite number >= 0, got {c}")
+    max_rollout_plies = _int("max_rollout_plies", max_rollout_plies, 0, 2**64 - 1)
+    max_nodes = _int("max_nodes", max_nodes, 1, 2**32 - 1)
+    r = _core._mcts(game, simulations, seconds, nthreads, seed, c, max_rollout_plies, max_nodes)
+    return SearchResult(
+        move=r["move"],
+        action=r["action"],
+        visits=r["visits"],
+        values=r["values"],
+        pv=list(r["pv"]),
+        simulations=r["simulations"],
+        seconds=r["seconds"],
+        nodes=r["nodes"],
+    )

@@ -1,0 +1,591 @@
+//! Monte Carlo tree search (UCT) with uniformly random rollouts.
+//!
+//! The tree is built at the **action** level: one edge per action, so the
+//! multi-action turns of Wunchunk and Quintun are searched one action at a
+//! time without listing whole moves. A node's chooser is the game's
+//! `to_move()`, which stays the same within a turn.
+//!
+//! * **Selection**: UCB1, `mean + c * sqrt(ln(N) / n)`, where `mean` is the
+//!   child's mean value for the player choosing at the parent. Untried
+//!   children are tried first, in a random order fixed when the node is
+//!   expanded.
+//! * **Values** are per seat in `[0, 1]` and backed up max^n style: every
+//!   node keeps a value sum per seat. A finished game gives 1 to a sole
+//!   winner, `1/k` to each of `k` players sharing the win (a draw, where all
+//!   players win, gives every seat `1/num_players`) and 0 to the losers; a
+//!   finished game without any winner counts as a draw. A rollout cut off
+//!   at `max_rollout_plies` whole moves scores `1/num_players` for every
+//!   seat.
+//! * **Expansion** is lazy: a node's children (all its legal actions) are
+//!   made the first time a simulation passes through it; once a tree holds
+//!   `max_nodes` nodes it stops growing, and simulations continue with
+//!   rollouts from the leaves they reach.
+//! * **Threads**: root parallelism. Thread `t` grows its own tree with the
+//!   generator [`rng_for`]`(seed, t)`; the root statistics are summed. One
+//!   thread with a simulation budget (no time budget) is fully deterministic.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use std::sync::atomic::AtomicBool;
+//! use hexcore_core::{Board, Churn, Game};
+//! use hexcore_core::search::{search, SearchOptions};
+//!
+//! let g = Churn::new(Arc::new(Board::hexhex(3).unwrap()), false);
+//! let opts = SearchOptions { simulations: Some(200), ..Default::default() };
+//! let r = search(&g, &opts, &AtomicBool::new(false)).unwrap();
+//! assert_eq!(r.simulations, 200);
+//! assert_eq!(r.visits.iter().map(|&v| v as u64).sum::<u64>(), 200);
+//! assert_eq!(r.turn, vec![r.best]);
+//! ```
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+
+use crate::game::{Action, Game, WinnerMask};
+use crate::parallel::{install, MAX_THREADS};
+use crate::rng::{below, rng_for};
+
+/// The most players a search handles (values are kept in `[f32; MAX_SEATS]`).
+pub const MAX_SEATS: usize = 4;
+
+/// Budgets and parameters of [`search`].
+#[derive(Debug, Clone)]
+pub struct SearchOptions {
+    /// Total simulations over all threads (`None`: no simulation budget).
+    pub simulations: Option<u64>,
+    /// Wall-clock budget in seconds (`None`: no time budget).
+    pub seconds: Option<f64>,
+    /// Independent trees, one per thread (`1..=MAX_THREADS`).
+    pub threads: usize,
+    pub seed: u64,
+    /// UCB1 exploration constant.
+    pub c: f64,
+    /// Whole moves a rollout plays before it is scored as a draw.
+    pub max_rollout_plies: u64,
+    /// Node limit over all trees (shared out equally among the threads); a
+    /// node takes 36 bytes, so the default 10 million is at most 360 MB.
+    /// The root's children are always made.
+    pub max_nodes: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            simulations: None,
+            seconds: None,
+            threads: 1,
+            seed: 0,
+            c: std::f64::consts::SQRT_2,
+            max_rollout_plies: 1000,
+            max_nodes: 10_000_000,
+        }
+    }
+}
+
+/// Why a search did not run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SearchError {
+    /// The position is finished (no legal action).
+    GameOver,
+    /// Neither a simulation nor a time budget.
+    NoBudget,
+    /// An argument out of range (message says which).
+    Invalid(String),
+    /// The worker threads could not be started.
+    Threads(String),
+    /// The stop flag was raised.
+    Cancelled,
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::GameOver => f.write_str("the game is over; there is nothing to search"),
+            SearchError::NoBudget => f.write_str("give a simulation budget, a time budget or both"),
+            SearchError::Invalid(m) | SearchError::Threads(m) => f.write_str(m),
+            SearchError::Cancelled => f.write_str("cancelled"),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+/// What a search found, for the player to move at the root.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchResult {
+    /// Simulations through each action (length `num_actions()`), summed over
+    /// the trees; 0 for illegal actions.
+    pub visits: Vec<u32>,
+    /// Mean value in `[0, 1]` of each action for the root player (0 where
+    /// not visited).
+    pub values: Vec<f32>,
+    /// The most visited action (ties: higher value, then lower id).
+    pub best: Action,
+    /// Principal variation: from the root, the most visited action at each
+    /// level (statistics summed over the trees), while any is visited.
+    pub pv: Vec<Action>,
+    /// The root player's whole turn: the principal variation while the turn
+    /// is in progress, completed with seeded random legal actions if the
+    /// tree is too shallow. Apply it to the root with `play_move`.
+    pub turn: Vec<Action>,
+    pub simulations: u64,
+    pub seconds: f64,
+    /// Nodes in all trees.
+    pub nodes: usize,
+}
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone)]
+struct Node {
+    /// Value sums per seat.
+    value: [f32; MAX_SEATS],
+    visits: u32,
+    action: Action,
+    /// First child in the arena (`NONE` until expanded).
+    first: u32,
+    /// Number of children.
+    len: u32,
+    /// Children tried so far (the first `tried` of them).
+    tried: u32,
+}
+
+impl Node {
+    fn leaf(action: Action) -> Node {
+        Node { value: [0.0; MAX_SEATS], visits: 0, action, first: NONE, len: 0, tried: 0 }
+    }
+}
+
+/// The score of a finished or cut-off playout, per seat.
+fn score(mask: WinnerMask, finished: bool, players: usize) -> [f32; MAX_SEATS] {
+    let mut v = [0.0; MAX_SEATS];
+    let k = (0..players).filter(|&i| mask >> i & 1 != 0).count();
+    if !finished || k == 0 {
+        v[..players].fill(1.0 / players as f32);
+    } else {
+        for (i, x) in v.iter_mut().enumerate().take(players) {
+            if mask >> i & 1 != 0 {
+                *x = 1.0 / k as f32;
+            }
+        }
+    }
+    v
+}
+
+struct Tree {
+    nodes: Vec<Node>,
+    max_nodes: usize,
+}
+
+impl Tree {
+    /// Make `node`'s children from the legal actions of `g` (shuffled), if
+    /// there is room. Returns false when the tree is full.
+    fn expand<G: Game>(&mut self, node: usize, g: &G, rng: &mut Xoshiro256PlusPlus, buf: &mut Vec<Action>) -> bool {
+        buf.clear();
+        g.legal_actions(buf);
+        if self.nodes.len() + buf.len() > self.max_nodes && node != 0 {
+            return false;
+        }
+        for i in (1..buf.len()).rev() {
+            buf.swap(i, below(rng, i + 1));
+        }
+        let first = self.nodes.len();
+        if self.nodes.capacity() < first + buf.len() {
+            // Grow by doubling, but never past the node limit.
+            let want = (2 * self.nodes.capacity()).clamp(first + buf.len(), self.max_nodes.max(first + buf.len()));
+            self.nodes.reserve_exact(want - first);
+        }
+        self.nodes.extend(buf.iter().map(|&a| Node::leaf(a)));
+        let n = &mut self.nodes[node];
+        n.first = first as u32;
+        n.len = buf.len() as u32;
+        true
+    }
+
+    fn select(&self, node: usize, player: usize, c: f32) -> usize {
+        let n = &self.nodes[node];
+        let log_n = (n.visits.max(1) as f32).ln();
+        let mut best = n.first as usize;
+        let mut best_score = f32::NEG_INFINITY;
+        for i in n.first as usize..(n.first + n.len) as usize {
+            let ch = &self.nodes[i];
+            let v = ch.visits as f32;
+            let s = ch.value[player] / v + c * (log_n / v).sqrt();
+            if s > best_score {
+                best_score = s;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// One simulation from `root`: select, expand one node, roll out, back up.
+    fn simulate<G: Game>(&mut self, root: &G, opts: &SearchOptions, rng: &mut Xoshiro256PlusPlus, path: &mut Vec<usize>, buf: &mut Vec<Action>) {
+        let mut g = root.clone();
+        let c = opts.c as f32;
+        path.clear();
+        path.push(0);
+        let mut node = 0;
+        loop {
+            if self.nodes[node].first == NONE && !self.expand(node, &g, rng, buf) {
+                break;
+            }
+            let n = &self.nodes[node];
+            if n.len == 0 {
+                break;
+            }
+            if n.tried < n.len {
+                let ch = (n.first + n.tried) as usize;
+                self.nodes[node].tried += 1;
+                g.apply_action(self.nodes[ch].action);
+                path.push(ch);
+                break;
+            }
+            let child = self.select(node, g.to_move() - 1, c);
+            g.apply_action(self.nodes[child].action);
+            path.push(child);
+            node = child;
+        }
+        // Rollout.
+        let mut plies = 0u64;
+        let mut finished = true;
+        while let Some(a) = g.random_action(rng, buf) {
+            if plies >= opts.max_rollout_plies {
+                finished = false;
+                break;
+            }
+            g.apply_action(a);
+            if !g.mid_turn() {
+                plies += 1;
+            }
+        }
+        let v = score(g.winner_mask(), finished, g.num_players());
+        for &i in path.iter() {
+            let n = &mut self.nodes[i];
+            n.visits = n.visits.saturating_add(1);
+            for (s, x) in n.value.iter_mut().zip(v) {
+                *s += x;
+            }
+        }
+    }
+
+    /// The child of `node` reached by `action`, if it exists.
+    fn child(&self, node: usize, action: Action) -> Option<usize> {
+        let n = &self.nodes[node];
+        if n.first == NONE {
+            return None;
+        }
+        (n.first as usize..(n.first + n.len) as usize).find(|&i| self.nodes[i].action == action)
+    }
+}
+
+fn grow<G: Game>(
+    root: &G,
+    opts: &SearchOptions,
+    index: usize,
+    sims: Option<u64>,
+    max_nodes: usize,
+    start: Instant,
+    stop: &AtomicBool,
+) -> Result<(Tree, u64), SearchError> {
+    let mut rng = rng_for(opts.seed, index as u64);
+    let mut tree = Tree { nodes: Vec::with_capacity(max_nodes.min(1 << 16)), max_nodes };
+    tree.nodes.push(Node::leaf(0));
+    let mut path = Vec::new();
+    let mut buf = Vec::new();
+    let mut done = 0u64;
+    loop {
+        if sims.is_some_and(|s| done >= s) {
+            break;
+        }
+        if stop.load(Ordering::Relaxed) {
+            return Err(SearchError::Cancelled);
+        }
+        if let Some(t) = opts.seconds {
+            if start.elapsed().as_secs_f64() >= t {
+                break;
+            }
+        }
+        tree.simulate(root, opts, &mut rng, &mut path, &mut buf);
+        done += 1;
+    }
+    Ok((tree, done))
+}
+
+/// Children statistics of the node reached by `path` from the roots,
+/// summed over the trees: `(action, visits, value sum for seat)`.
+fn merged(trees: &[Tree], path: &[Action], seat: usize) -> Vec<(Action, u64, f64)> {
+    let mut out: Vec<(Action, u64, f64)> = Vec::new();
+    for t in trees {
+        let mut node = Some(0);
+        for &a in path {
+            node = node.and_then(|n| t.child(n, a));
+        }
+        let Some(n) = node else { continue };
+        let n = &t.nodes[n];
+        if n.first == NONE {
+            continue;
+        }
+        for ch in &t.nodes[n.first as usize..(n.first + n.len) as usize] {
+            if ch.visits == 0 {
+                continue;
+            }
+            match out.iter_mut().find(|e| e.0 == ch.action) {
+                Some(e) => {
+                    e.1 += ch.visits as u64;
+                    e.2 += ch.value[seat] as f64;
+                }
+                None => out.push((ch.action, ch.visits as u64, ch.value[seat] as f64)),
+            }
+        }
+    }
+    out
+}
+
+/// The most visited entry (ties: higher value sum, then lower action).
+fn most_visited(stats: &[(Action, u64, f64)]) -> Option<(Action, u64, f64)> {
+    stats.iter().copied().max_by(|a, b| a.1.cmp(&b.1).then(a.2.partial_cmp(&b.2).unwrap_or(std::cmp::Ordering::Equal)).then(b.0.cmp(&a.0)))
+}
+
+/// Search `root` with UCT (see the module documentation). Fails on a
+/// finished position, without a budget, with out-of-range options, or when
+/// `stop` is raised.
+pub fn search<G: Game>(root: &G, opts: &SearchOptions, stop: &AtomicBool) -> Result<SearchResult, SearchError> {
+    let start = Instant::now();
+    let players = root.num_players();
+    if players == 0 || players > MAX_SEATS {
+        return Err(SearchError::Invalid(format!("search handles 1 to {MAX_SEATS} players, this game has {players}")));
+    }
+    if opts.simulations.is_none() && opts.seconds.is_none() {
+        return Err(SearchError::NoBudget);
+    }
+    if opts.simulations == Some(0) {
+        return Err(SearchError::Invalid("simulations must be positive, got 0".into()));
+    }
+    if let Some(s) = opts.seconds {
+        if !(s.is_finite() && s > 0.0) {
+            return Err(SearchError::Invalid(format!("seconds must be a positive number, got {s}")));
+        }
+    }
+    if !(opts.c.is_finite() && opts.c >= 0.0) {
+        return Err(SearchError::Invalid(format!("c must be a finite number >= 0, got {}", opts.c)));
+    }
+    if !(1..=MAX_THREADS).contains(&opts.threads) {
+        return Err(SearchError::Invalid(format!("threads must be between 1 and {MAX_THREADS}, got {}", opts.threads)));
+    }
+    if opts.max_nodes == 0 || opts.max_nodes > u32::MAX as usize {
+        return Err(SearchError::Invalid(format!("max_nodes must be between 1 and {}, got {}", u32::MAX, opts.max_nodes)));
+    }
+    let mut buf = Vec::new();
+    root.legal_actions(&mut buf);
+    if buf.is_empty() || (root.is_over() && !root.mid_turn()) {
+        return Err(SearchError::GameOver);
+    }
+    let t = opts.threads;
+    let per_tree_nodes = (opts.max_nodes / t).max(1);
+    let share = |i: usize| opts.simulations.map(|s| s / t as u64 + u64::from((i as u64) < s % t as u64));
+    let trees: Vec<(Tree, u64)> = if t == 1 {
+        vec![grow(root, opts, 0, share(0), per_tree_nodes, start, stop)?]
+    } else {
+        install(t, || (0..t).into_par_iter().map(|i| grow(root, opts, i, share(i), per_tree_nodes, start, stop)).collect::<Result<Vec<_>, _>>())
+            .map_err(|e| SearchError::Threads(e.to_string()))??
+    };
+    let simulations = trees.iter().map(|x| x.1).sum();
+    let trees: Vec<Tree> = trees.into_iter().map(|x| x.0).collect();
+    let seat = root.to_move() - 1;
+
+    let n = root.num_actions();
+    let mut visits = vec![0u32; n];
+    let mut values = vec![0f32; n];
+    let root_stats = merged(&trees, &[], seat);
+    for &(a, v, s) in &root_stats {
+        visits[a as usize] = v.min(u32::MAX as u64) as u32;
+        values[a as usize] = (s / v as f64) as f32;
+    }
+    // With a time budget of no simulation, fall back to a legal action.
+    let best = most_visited(&root_stats).map(|e| e.0).unwrap_or(buf[0]);
+
+    let mut pv = vec![best];
+    loop {
+        let stats = merged(&trees, &pv, 0);
+        let Some((a, _, _)) = most_visited(&stats) else { break };
+        pv.push(a);
+    }
+
+    let mut g = root.clone();
+    let mut turn = Vec::new();
+    let mut rng = rng_for(opts.seed, u64::MAX);
+    for &a in &pv {
+        g.apply_action(a);
+        turn.push(a);
+        if !g.mid_turn() {
+            break;
+        }
+    }
+    while g.mid_turn() {
+        let Some(a) = g.random_action(&mut rng, &mut buf) else { break };
+        g.apply_action(a);
+        turn.push(a);
+    }
+
+    Ok(SearchResult {
+        visits,
+        values,
+        best,
+        pv,
+        turn,
+        simulations,
+        seconds: start.elapsed().as_secs_f64(),
+        nodes: trees.iter().map(|t| t.nodes.len()).sum(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Board, Churn, Quintun, QuintunPlacement, Wunchunk, WunchunkBalance, WunchunkStart};
+    use std::sync::Arc;
+
+    fn sims(n: u64) -> SearchOptions {
+        SearchOptions { simulations: Some(n), ..Default::default() }
+    }
+
+    fn never() -> AtomicBool {
+        AtomicBool::new(false)
+    }
+
+    #[test]
+    fn nodes_are_small() {
+        assert_eq!(std::mem::size_of::<Node>(), 36);
+    }
+
+    #[test]
+    fn one_thread_is_deterministic() {
+        let g = Quintun::new(4, QuintunPlacement::Side, true).unwrap();
+        let a = search(&g, &SearchOptions { seed: 5, ..sims(500) }, &never()).unwrap();
+        let b = search(&g, &SearchOptions { seed: 5, ..sims(500) }, &never()).unwrap();
+        assert_eq!(a.visits, b.visits);
+        assert_eq!(a.values, b.values);
+        assert_eq!(a.pv, b.pv);
+        assert_eq!(a.simulations, 500);
+        let c = search(&g, &SearchOptions { seed: 6, ..sims(500) }, &never()).unwrap();
+        assert_ne!(a.visits, c.visits);
+    }
+
+    #[test]
+    fn threads_share_the_budget() {
+        let g = Churn::new(Arc::new(Board::hexhex(3).unwrap()), true);
+        let r = search(&g, &SearchOptions { threads: 3, ..sims(301) }, &never()).unwrap();
+        assert_eq!(r.simulations, 301);
+        assert_eq!(r.visits.iter().map(|&v| v as u64).sum::<u64>(), 301);
+    }
+
+    /// Play random moves until a position whose turns are single actions,
+    /// with an action that wins at once and others that do not, and check that
+    /// search picks a winning action there. Returns whether one was found.
+    fn one_move_win<G: Game>(start: &G, seed: u64) -> bool {
+        let mut g = start.clone();
+        let mut rng = rng_for(seed, 0);
+        let mut buf = Vec::new();
+        while !g.is_over() {
+            let me = g.to_move();
+            let mut acts = Vec::new();
+            g.legal_actions(&mut acts);
+            let wins: Vec<Action> = acts
+                .iter()
+                .copied()
+                .filter(|&a| {
+                    let mut h = g.clone();
+                    h.apply_action(a);
+                    h.is_over() && h.winner_mask() == 1 << (me - 1)
+                })
+                .collect();
+            let single = acts.iter().all(|&a| {
+                let mut h = g.clone();
+                h.apply_action(a);
+                !h.mid_turn()
+            });
+            if single && !g.mid_turn() && !wins.is_empty() && wins.len() * 4 <= acts.len() {
+                let r = search(&g, &sims(3000), &never()).unwrap();
+                assert!(wins.contains(&r.best), "seed {seed}: {} is not a win in\n{}", g.action_to_string(r.best), g.diagram());
+                return true;
+            }
+            let a = g.random_action(&mut rng, &mut buf).unwrap();
+            g.apply_action(a);
+        }
+        false
+    }
+
+    #[test]
+    fn finds_a_one_move_win() {
+        let q = Quintun::new(4, QuintunPlacement::Side, true).unwrap();
+        let w = Wunchunk::new(6, 2, WunchunkStart::Standard, WunchunkBalance::Ap).unwrap();
+        let c = Churn::new(Arc::new(Board::hexhex(3).unwrap()), false);
+        let mut found = 0;
+        for seed in 0..30u64 {
+            found += one_move_win(&q, seed) as usize;
+            found += one_move_win(&w, seed) as usize;
+            found += one_move_win(&c, seed) as usize;
+        }
+        assert!(found >= 5, "only {found} positions with a one-move win");
+    }
+
+    #[test]
+    fn three_player_wunchunk_runs_and_turns_are_whole() {
+        let mut g = Wunchunk::new(7, 3, WunchunkStart::Standard, WunchunkBalance::Ap).unwrap();
+        let mut rng = rng_for(1, 0);
+        let mut buf = Vec::new();
+        for _ in 0..6 {
+            let r = search(&g, &sims(300), &never()).unwrap();
+            assert_eq!(r.simulations, 300);
+            assert!(r.values.iter().all(|v| (0.0..=1.0).contains(v)));
+            let mut h = g.clone();
+            h.play_move(&r.turn);
+            assert!(!h.mid_turn());
+            assert_eq!(r.turn[0], r.best);
+            let text = g.format_move(&r.turn);
+            assert_eq!(g.parse_move(&text).unwrap().as_slice(), r.turn.as_slice());
+            // Advance by a random whole move.
+            loop {
+                let a = g.random_action(&mut rng, &mut buf).unwrap();
+                g.apply_action(a);
+                if !g.mid_turn() {
+                    break;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn errors_and_limits() {
+        let g = Churn::new(Arc::new(Board::hexhex(2).unwrap()), false);
+        let stop = AtomicBool::new(true);
+        assert_eq!(search(&g, &sims(10), &stop), Err(SearchError::Cancelled));
+        assert_eq!(search(&g, &SearchOptions::default(), &never()), Err(SearchError::NoBudget));
+        assert!(matches!(search(&g, &sims(0), &never()), Err(SearchError::Invalid(_))));
+        assert!(matches!(search(&g, &SearchOptions { c: f64::NAN, ..sims(1) }, &never()), Err(SearchError::Invalid(_))));
+        assert!(matches!(search(&g, &SearchOptions { threads: 0, ..sims(1) }, &never()), Err(SearchError::Invalid(_))));
+        // A tiny node limit: the root is still expanded, the rest are rollouts.
+        let r = search(&g, &SearchOptions { max_nodes: 3, ..sims(100) }, &never()).unwrap();
+        assert_eq!(r.simulations, 100);
+        assert_eq!(r.nodes, 1 + 7);
+        // Cut-off rollouts score a draw.
+        let r = search(&g, &SearchOptions { max_rollout_plies: 0, ..sims(50) }, &never()).unwrap();
+        assert_eq!(r.simulations, 50);
+        // A finished game.
+        let mut h = g.clone();
+        let mut rng = rng_for(0, 0);
+        let mut buf = Vec::new();
+        while let Some(a) = h.random_action(&mut rng, &mut buf) {
+            h.apply_action(a);
+        }
+        assert_eq!(search(&h, &sims(10), &never()), Err(SearchError::GameOver));
+        // A time budget alone.
+        let r = search(&g, &SearchOptions { seconds: Some(0.05), ..Default::default() }, &never()).unwrap();
+        assert!(r.simulations > 0);
+    }
+}
