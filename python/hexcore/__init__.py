@@ -39,10 +39,14 @@ def _int(name: str, value: Any, lo: int, hi: int) -> int:
     return int(value)
 
 
+#: The largest ``threads`` that perft and random_playouts accept.
+MAX_THREADS = 256
+
+
 def _threads(threads: Optional[int]) -> int:
     if threads is None:
-        return os.cpu_count() or 1
-    return _int("threads", threads, 1, 1024)
+        return min(os.cpu_count() or 1, MAX_THREADS)
+    return _int("threads", threads, 1, MAX_THREADS)
 
 
 def perft(game: Game, depth: int, unit: str = "move", divide: bool = False,

@@ -117,29 +117,79 @@ where
 }
 
 fn perft_of<'py, G: Game>(py: Python<'py>, g: G, depth: u32, unit: Unit, threads: usize, divide: bool) -> PyResult<Bound<'py, PyAny>> {
+    // If the worker threads cannot be started, count on one thread.
     if divide {
-        let v = py.detach(move || hexcore_core::divide(&g, depth, unit, threads));
+        let v = crate::interrupt::run(py, "perft", |stop| match hexcore_core::try_divide(&g, depth, unit, threads, stop) {
+            Err(hexcore_core::RunError::Threads(_)) if threads > 1 => hexcore_core::try_divide(&g, depth, unit, 1, stop),
+            r => r,
+        })?;
         v.into_bound_py_any(py)
     } else {
-        let n = py.detach(move || hexcore_core::perft(&g, depth, unit, threads));
+        let n = crate::interrupt::run(py, "perft", |stop| match hexcore_core::try_perft(&g, depth, unit, threads, stop) {
+            Err(hexcore_core::RunError::Threads(_)) if threads > 1 => hexcore_core::try_perft(&g, depth, unit, 1, stop),
+            r => r,
+        })?;
         n.into_bound_py_any(py)
     }
 }
 
 type PlayoutArrays<'py> = (Bound<'py, PyArray1<u64>>, Bound<'py, PyArray1<u64>>, Bound<'py, PyArray1<u8>>, Bound<'py, PyArray1<bool>>);
 
-fn playouts_of<'py, G: Game>(py: Python<'py>, g: G, n: usize, seed: u64, threads: usize, max_plies: u64) -> PlayoutArrays<'py> {
-    let res = py.detach(move || hexcore_core::playouts(&g, n, seed, threads, max_plies));
-    let plies: Vec<u64> = res.iter().map(|r| r.plies).collect();
-    let actions: Vec<u64> = res.iter().map(|r| r.actions).collect();
-    let winners: Vec<u8> = res.iter().map(|r| r.winners).collect();
-    let finished: Vec<bool> = res.iter().map(|r| r.finished).collect();
-    (PyArray1::from_vec(py, plies), PyArray1::from_vec(py, actions), PyArray1::from_vec(py, winners), PyArray1::from_vec(py, finished))
+/// Games per call of `playouts_into`: results are copied out of a buffer of
+/// this many between calls.
+const PLAYOUT_CHUNK: usize = 1 << 16;
+
+/// Bytes of result arrays per game (plies, actions, winners, finished).
+pub const PLAYOUT_BYTES: usize = 8 + 8 + 1 + 1;
+
+fn reserve<T>(n: usize) -> Result<Vec<T>, ()> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| ())?;
+    Ok(v)
+}
+
+fn playouts_of<'py, G: Game>(py: Python<'py>, g: G, n: usize, seed: u64, threads: usize, max_plies: u64) -> PyResult<PlayoutArrays<'py>> {
+    let arrays = (|| Ok::<_, ()>((reserve::<u64>(n)?, reserve::<u64>(n)?, reserve::<u8>(n)?, reserve::<bool>(n)?,
+                          reserve::<hexcore_core::PlayoutResult>(n.min(PLAYOUT_CHUNK))?)))();
+    let Ok((mut plies, mut actions, mut winners, mut finished, mut buf)) = arrays else {
+        return Err(pyo3::exceptions::PyMemoryError::new_err(format!(
+            "cannot allocate the results of {n} playouts ({} bytes)",
+            (n as u128) * PLAYOUT_BYTES as u128
+        )));
+    };
+    crate::interrupt::run(py, "random_playouts", |stop| {
+        let mut threads = threads;
+        let mut done = 0usize;
+        while done < n {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(hexcore_core::RunError::Cancelled);
+            }
+            let len = (n - done).min(PLAYOUT_CHUNK);
+            buf.clear();
+            buf.resize(len, hexcore_core::PlayoutResult::default());
+            match hexcore_core::playouts_into(&g, seed, done as u64, &mut buf, threads, max_plies, stop) {
+                // If the worker threads cannot be started, play on one thread.
+                Err(hexcore_core::RunError::Threads(_)) if threads > 1 => {
+                    threads = 1;
+                    continue;
+                }
+                r => r?,
+            }
+            plies.extend(buf.iter().map(|r| r.plies));
+            actions.extend(buf.iter().map(|r| r.actions));
+            winners.extend(buf.iter().map(|r| r.winners));
+            finished.extend(buf.iter().map(|r| r.finished));
+            done += len;
+        }
+        Ok(())
+    })?;
+    Ok((PyArray1::from_vec(py, plies), PyArray1::from_vec(py, actions), PyArray1::from_vec(py, winners), PyArray1::from_vec(py, finished)))
 }
 
 fn threads_arg(threads: i64) -> PyResult<usize> {
-    if !(1..=1024).contains(&threads) {
-        return Err(value_error(format!("threads must be between 1 and 1024, got {threads}")));
+    let max = hexcore_core::MAX_THREADS;
+    if !(1..=max as i64).contains(&threads) {
+        return Err(value_error(format!("threads must be between 1 and {max}, got {threads}")));
     }
     Ok(threads as usize)
 }
@@ -466,8 +516,9 @@ impl PyGame {
     fn _perft<'py>(&self, py: Python<'py>, depth: Int, unit: &str, threads: Int, divide: bool) -> PyResult<Bound<'py, PyAny>> {
         let unit = parse_unit(unit)?;
         let depth = depth.0;
-        if !(0..=100_000).contains(&depth) {
-            return Err(value_error(format!("depth must be between 0 and 100000, got {depth}")));
+        let max = hexcore_core::MAX_DEPTH as i64;
+        if !(0..=max).contains(&depth) {
+            return Err(value_error(format!("depth must be between 0 and {max}, got {depth}")));
         }
         let threads = threads_arg(threads.0)?;
         if dispatch!(&self.any, s => s.mid_turn()) {
@@ -496,6 +547,6 @@ impl PyGame {
                 Some(hexcore_core::Reason::MidTurn.code()),
             ));
         }
-        Ok(dispatch!(&self.any, s => playouts_of(py, s.g.clone(), n as usize, seed, threads, max_plies)))
+        dispatch!(&self.any, s => playouts_of(py, s.g.clone(), n as usize, seed, threads, max_plies))
     }
 }

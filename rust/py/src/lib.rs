@@ -7,6 +7,7 @@ pub mod board;
 pub mod churn;
 pub mod errors;
 pub mod game;
+pub mod interrupt;
 pub mod options;
 pub mod quintun;
 pub mod search;

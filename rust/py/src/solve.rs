@@ -1,9 +1,8 @@
 //! `hexcore._core._solve`: the exact solver of `hexcore-core`, run on a
 //! worker thread while the calling thread waits without the GIL and checks
-//! for Ctrl-C (and calls the progress callback) every 50 ms.
+//! for Ctrl-C (see `interrupt`); the progress callback runs every 500 ms.
 
 use std::sync::atomic::Ordering;
-use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use hexcore_core::solve::{solve, Monitor, Solution, Solvable, SolveError, SolveOptions};
@@ -28,27 +27,10 @@ fn solve_error(py: Python<'_>, e: SolveError) -> PyErr {
 }
 
 fn run<G: Solvable>(py: Python<'_>, g: G, opts: SolveOptions, progress: Option<Bound<'_, PyAny>>) -> PyResult<Solution> {
-    let mon = Arc::new(Monitor::default());
-    let (tx, rx) = mpsc::channel();
-    let rx = std::sync::Mutex::new(rx);
-    let worker = {
-        let mon = mon.clone();
-        std::thread::spawn(move || {
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| solve(&g, &opts, &mon)));
-            let _ = tx.send(r);
-        })
-    };
+    let mon = Monitor::default();
     let t0 = Instant::now();
     let mut last = Instant::now();
-    let outcome = loop {
-        match py.detach(|| rx.lock().unwrap_or_else(|e| e.into_inner()).recv_timeout(Duration::from_millis(50))) {
-            Ok(r) => break Ok(r),
-            Err(mpsc::RecvTimeoutError::Disconnected) => break Ok(Err(Box::new("solver thread ended") as Box<dyn std::any::Any + Send>)),
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-        }
-        if let Err(e) = py.check_signals() {
-            break Err(e);
-        }
+    let tick = |_: Python<'_>| -> PyResult<()> {
         if let Some(cb) = &progress {
             if last.elapsed() >= Duration::from_millis(500) {
                 last = Instant::now();
@@ -58,27 +40,12 @@ fn run<G: Solvable>(py: Python<'_>, g: G, opts: SolveOptions, progress: Option<B
                     mon.table_capacity.load(Ordering::Relaxed),
                     t0.elapsed().as_secs_f64(),
                 );
-                if let Err(e) = cb.call1(args) {
-                    break Err(e);
-                }
+                cb.call1(args)?;
             }
         }
+        Ok(())
     };
-    match outcome {
-        Ok(r) => {
-            let _ = py.detach(|| worker.join());
-            match r {
-                Ok(Ok(sol)) => Ok(sol),
-                Ok(Err(e)) => Err(solve_error(py, e)),
-                Err(_) => Err(pyo3::exceptions::PyRuntimeError::new_err("internal error in the solver")),
-            }
-        }
-        Err(e) => {
-            mon.stop.store(true, Ordering::Relaxed);
-            let _ = py.detach(|| worker.join());
-            Err(e)
-        }
-    }
+    crate::interrupt::run_with(py, "the solver", &mon.stop, tick, || solve(&g, &opts, &mon))?.map_err(|e| solve_error(py, e))
 }
 
 /// Solve a two-player position. Returns a dict: `value` ("win", "loss",
