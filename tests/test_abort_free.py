@@ -92,6 +92,20 @@ def test_huge_playout_batch_is_memory_error():
     assert "MemoryError" in r.stdout and "1000000000000 playouts" in r.stdout
 
 
+def test_solve_table_too_big_is_memory_error():
+    code = LIMIT_AS + textwrap.dedent("""
+        import hexcore as hc
+        try:
+            hc.solve(hc.Churn(size=3), table_mb=8192, threads=1)
+        except MemoryError as e:
+            print("MemoryError", e)
+    """)
+    r = run_child(code)
+    assert not crashed(r.returncode), r.stderr
+    assert r.returncode == 0, r.stderr
+    assert "MemoryError" in r.stdout and "transposition table" in r.stdout
+
+
 def test_wunchunk_divide_with_too_many_moves():
     code = LIMIT_AS + textwrap.dedent(f"""
         import hexcore as hc

@@ -149,8 +149,15 @@ fn reserve<T>(n: usize) -> Result<Vec<T>, ()> {
 }
 
 fn playouts_of<'py, G: Game>(py: Python<'py>, g: G, n: usize, seed: u64, threads: usize, max_plies: u64) -> PyResult<PlayoutArrays<'py>> {
-    let arrays = (|| Ok::<_, ()>((reserve::<u64>(n)?, reserve::<u64>(n)?, reserve::<u8>(n)?, reserve::<bool>(n)?,
-                          reserve::<hexcore_core::PlayoutResult>(n.min(PLAYOUT_CHUNK))?)))();
+    let arrays = (|| {
+        Ok::<_, ()>((
+            reserve::<u64>(n)?,
+            reserve::<u64>(n)?,
+            reserve::<u8>(n)?,
+            reserve::<bool>(n)?,
+            reserve::<hexcore_core::PlayoutResult>(n.min(PLAYOUT_CHUNK))?,
+        ))
+    })();
     let Ok((mut plies, mut actions, mut winners, mut finished, mut buf)) = arrays else {
         return Err(pyo3::exceptions::PyMemoryError::new_err(format!(
             "cannot allocate the results of {n} playouts ({} bytes)",

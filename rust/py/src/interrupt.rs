@@ -73,11 +73,7 @@ pub fn run_with<T: Send>(
 }
 
 fn internal(what: &str, payload: &(dyn std::any::Any + Send)) -> PyErr {
-    let detail = payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_default();
+    let detail = payload.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| payload.downcast_ref::<String>().cloned()).unwrap_or_default();
     PyRuntimeError::new_err(format!("internal error in {what}: {detail}"))
 }
 

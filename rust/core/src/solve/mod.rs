@@ -128,6 +128,8 @@ pub enum SolveError {
     MidTurn,
     Budget(String),
     TooManyMoves(usize),
+    /// The transposition table (this many bytes) could not be allocated.
+    Memory(usize),
 }
 
 impl fmt::Display for SolveError {
@@ -138,6 +140,7 @@ impl fmt::Display for SolveError {
             SolveError::MidTurn => f.write_str("solve starts between turns; finish or undo the turn in progress"),
             SolveError::Budget(m) => f.write_str(m),
             SolveError::TooManyMoves(n) => write!(f, "the position has more than {n} legal moves; solve a later position"),
+            SolveError::Memory(b) => write!(f, "cannot allocate a transposition table of {b} bytes; ask for a smaller table"),
         }
     }
 }
@@ -207,7 +210,7 @@ pub fn solve<G: Solvable>(g: &G, opts: &SolveOptions, mon: &Monitor) -> Result<S
         return Err(SolveError::Budget("threads must be at least 1".into()));
     }
     let t0 = Instant::now();
-    let table = Table::new(opts.table_bytes);
+    let table = Table::new(opts.table_bytes).map_err(SolveError::Memory)?;
     mon.table_capacity.store(table.capacity(), Ordering::Relaxed);
     let start_nodes = mon.nodes.load(Ordering::Relaxed);
     let sh = Shared {

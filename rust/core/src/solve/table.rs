@@ -68,25 +68,26 @@ fn unpack(d: u64) -> Option<(Hit, u32)> {
 
 impl Table {
     /// A table of about `bytes` bytes (at least one bucket). The memory is
-    /// zeroed by the allocator, so untouched pages cost nothing.
-    pub fn new(bytes: usize) -> Table {
+    /// zeroed by the allocator, so untouched pages cost nothing. `Err` with
+    /// the bytes asked for when the memory cannot be had.
+    pub fn new(bytes: usize) -> Result<Table, usize> {
         let per = std::mem::size_of::<Bucket>();
         let mut n = 1usize;
         while n * 2 * per <= bytes.max(per) {
             n *= 2;
         }
-        let layout = std::alloc::Layout::array::<Bucket>(n).expect("table size fits");
+        let layout = std::alloc::Layout::array::<Bucket>(n).map_err(|_| n.saturating_mul(per))?;
         // SAFETY: `Bucket` is made of atomics, for which all-zero bytes are a
         // valid value; the layout is non-zero (n >= 1) and the pointer is
         // checked before use, then owned by the box.
         let buckets = unsafe {
             let p = std::alloc::alloc_zeroed(layout) as *mut Bucket;
             if p.is_null() {
-                std::alloc::handle_alloc_error(layout);
+                return Err(layout.size());
             }
             Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
         };
-        Table { buckets, mask: n as u64 - 1, filled: AtomicU64::new(0) }
+        Ok(Table { buckets, mask: n as u64 - 1, filled: AtomicU64::new(0) })
     }
 
     /// Ask the processor to fetch a key's bucket.
