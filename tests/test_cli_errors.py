@@ -46,6 +46,15 @@ def test_stats_with_no_games():
     assert "nan" not in (out.stdout + out.stderr).lower() and "Warning" not in out.stderr
 
 
+def test_stats_with_more_games_than_memory():
+    code = ("import resource, runpy, sys; resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30)); "
+            "sys.argv = ['hexcore'] + sys.argv[1:]; runpy.run_module('hexcore', run_name='__main__')")
+    out = _cli("stats", "churn(size=3)", "--games", str(10**12), code=code)
+    line = _one_error_line(out)
+    assert "MemoryError" not in line and "cannot allocate" in line
+    assert out.returncode == 2
+
+
 def test_bad_spec_and_moves_are_one_line():
     assert "unknown game" in _one_error_line(_cli("perft", "chess(size=3)", "--depth", "1"))
     assert _one_error_line(_cli("perft", "churn(size=3)", "--depth", "1", "--moves", "zz9"))

@@ -260,7 +260,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     cmds["solve"] = _solve_cli.cmd_solve
     try:
         return cmds.get(args.cmd or "report", cmd_report)(args)
-    except (CommandError, HexcoreError, ValueError, TypeError, OSError, ImportError) as e:
+    except (CommandError, HexcoreError, ValueError, TypeError, OSError, ImportError, MemoryError) as e:
         print(f"error: {_one_line(e)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
