@@ -366,39 +366,38 @@ pub fn try_divide<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize, stop: 
     if depth == 0 || (g.is_over() && !g.mid_turn()) {
         return Ok(Vec::new());
     }
-    let children: Vec<(String, G, u32)> = match unit {
+    // The first steps only; each child position is made when its subtree is
+    // counted, so at most one per thread exists at a time.
+    let children: Vec<MoveActions> = match unit {
         Unit::Move => {
             let mut moves: Vec<MoveActions> = Vec::new();
             if let Err(count) = g.legal_moves(MOVE_LIST_LIMIT, &mut moves) {
                 return Err(RunError::TooManyMoves { count });
             }
             moves
-                .iter()
-                .map(|m| {
-                    let mut c = g.clone();
-                    c.play_move(m);
-                    (g.format_move(m), c, depth - 1)
-                })
-                .collect()
         }
         Unit::Action => {
             let mut acts: Vec<Action> = Vec::new();
             g.legal_actions(&mut acts);
-            acts.iter()
-                .map(|&a| {
-                    let mut c = g.clone();
-                    c.apply_action(a);
-                    let d = if c.mid_turn() { depth } else { depth - 1 };
-                    (g.action_to_string(a), c, d)
-                })
-                .collect()
+            acts.iter().map(|&a| MoveActions::from_slice(&[a])).collect()
         }
     };
-    let count = |(name, c, d): &(String, G, u32)| -> Walk<(String, u128)> {
+    let count = |step: &MoveActions| -> Walk<(String, u128)> {
         if stop.load(Ordering::Relaxed) {
             return Err(RunError::Cancelled);
         }
-        Ok((name.clone(), walk(c, *d, unit, stop)?))
+        let mut c = g.clone();
+        let (name, d) = match unit {
+            Unit::Move => {
+                c.play_move(step);
+                (g.format_move(step), depth - 1)
+            }
+            Unit::Action => {
+                c.apply_action(step[0]);
+                (g.action_to_string(step[0]), if c.mid_turn() { depth } else { depth - 1 })
+            }
+        };
+        Ok((name, walk(&c, d, unit, stop)?))
     };
     if threads <= 1 || depth > INLINE_DEPTH {
         with_stack(depth, || children.iter().map(count).collect())
@@ -446,8 +445,13 @@ pub fn try_perft<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize, stop: &
     }
 }
 
+/// Most positions [`two_level_tasks`] makes; a wider split is not needed to
+/// balance the threads, and would hold too many positions at once.
+const TWO_LEVEL_LIMIT: usize = 1 << 16;
+
 /// The positions two whole moves below `g`, or `None` if some position on
-/// the way has too many moves to list.
+/// the way has too many moves to list or there are more than
+/// [`TWO_LEVEL_LIMIT`] of them.
 fn two_level_tasks<G: Game>(g: &G) -> Option<Vec<G>> {
     let mut moves: Vec<MoveActions> = Vec::new();
     g.legal_moves(MOVE_LIST_LIMIT, &mut moves).ok()?;
@@ -461,6 +465,9 @@ fn two_level_tasks<G: Game>(g: &G) -> Option<Vec<G>> {
         }
         replies.clear();
         c.legal_moves(MOVE_LIST_LIMIT, &mut replies).ok()?;
+        if tasks.len() + replies.len() > TWO_LEVEL_LIMIT {
+            return None;
+        }
         for r in &replies {
             let mut cc = c.clone();
             cc.play_move(r);
@@ -519,4 +526,23 @@ pub fn divide<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize) -> Vec<(St
 
 fn must<T>(r: Walk<T>) -> T {
     r.unwrap_or_else(|e| panic!("perft: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Board, Churn};
+    use std::sync::Arc;
+
+    /// A wide position is not split two levels down (that would hold
+    /// hundreds of thousands of positions); a narrow one is, completely.
+    #[test]
+    fn two_level_split_is_bounded() {
+        let wide = Churn::new(Arc::new(Board::hexhex(14).unwrap()), false);
+        assert!(wide.count_moves() * wide.count_moves() > TWO_LEVEL_LIMIT as u128);
+        assert!(two_level_tasks(&wide).is_none());
+        let narrow = Churn::new(Arc::new(Board::hexhex(3).unwrap()), false);
+        let tasks = two_level_tasks(&narrow).unwrap();
+        assert_eq!(tasks.len() as u128, perft(&narrow, 2, Unit::Move, 1));
+    }
 }
