@@ -24,7 +24,7 @@ from ._core import Board, Churn, Quintun, Wunchunk, __version__
 from .errors import GameOverError, HexcoreError, IllegalMoveError, NotationError, TooManyMovesError
 from .records import from_json, to_json
 from .registry import GAMES
-from .search import SearchResult, mcts
+from .search import BatchedSearchResult, SearchResult, batched_search, mcts
 from .solving import Solution, solve
 from .spec import load
 
@@ -110,5 +110,5 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "Board", "Churn", "Quintun", "Wunchunk", "GAMES", "Game", "Playouts", "load", "perft", "random_playouts", "reference",
     "records", "to_json", "from_json", "HexcoreError", "IllegalMoveError", "NotationError", "GameOverError", "TooManyMovesError", "__version__",
-    "Solution", "solve", "search", "SearchResult", "mcts",
+    "Solution", "solve", "search", "SearchResult", "mcts", "BatchedSearchResult", "batched_search",
 ]

@@ -117,3 +117,8 @@ def mcts(game: Game, simulations: Optional[int] = None, seconds: Optional[float]
         seconds=r["seconds"],
         nodes=r["nodes"],
     )
+
+
+from .puct import BatchedSearchResult, Evaluator, batched_search  # noqa: E402
+
+__all__ += ["BatchedSearchResult", "Evaluator", "batched_search"]
