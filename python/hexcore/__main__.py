@@ -1,4 +1,4 @@
-"""Command line: ``python -m hexcore [report|perft|bench|stats|show] ...``.
+"""Command line: ``python -m hexcore [report|perft|bench|stats|show|solve|match|play] ...``.
 
 Without arguments it runs a short report on Churn side 3: perft, random
 playouts against the published statistics, and the speed of the Rust engine
@@ -191,6 +191,36 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_match(args: argparse.Namespace) -> int:
+    from .match import parse_player, play_match
+
+    for spec in args.players:
+        parse_player(spec)  # a bad spec is reported before the game is loaded
+    start = time.perf_counter()
+
+    def progress(done: int, total: int) -> None:
+        _progress(done, total, start)
+
+    res = play_match(args.spec, args.players, games=args.games, seed=args.seed, threads=args.threads,
+                     progress=progress)
+    print(res.table())
+    if args.json:
+        try:
+            with open(args.json, "w") as f:
+                json.dump(res.to_dict(), f, indent=1)
+        except OSError as e:
+            raise CommandError(f"cannot write {args.json}: {e.strerror or e}") from None
+        print(f"results written to {args.json}")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .match import parse_player, play_loop
+
+    parse_player(args.bot)
+    return play_loop(args.spec, bot=args.bot, human=args.human, seed=args.seed, threads=args.threads)
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     """The default job: a short tour of Churn side 3."""
     spec = "churn(size=3,pie=false)"
@@ -255,9 +285,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from . import solving as _solve_cli
     _solve_cli.add_parser(sub)
 
+    pm = sub.add_parser("match", help="a seeded match between bots, seats alternating game by game")
+    pm.add_argument("spec")
+    pm.add_argument("--players", nargs="+", required=True, help="one spec per seat: random or mcts:N")
+    pm.add_argument("--games", "-n", type=int, default=200)
+    pm.add_argument("--threads", type=int, default=1, help="search threads per move (1: deterministic)")
+    pm.add_argument("--seed", type=int, default=0)
+    pm.add_argument("--json", help="write the results as JSON")
+
+    pl = sub.add_parser("play", help="play a bot in the terminal")
+    pl.add_argument("spec")
+    pl.add_argument("--bot", default="mcts:2000", help="random or mcts:N")
+    pl.add_argument("--human", type=int, default=1, help="your seat (1 moves first)")
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--threads", type=int, default=1)
+
     args = p.parse_args(argv)
     cmds = {"perft": cmd_perft, "stats": cmd_stats, "bench": cmd_bench, "show": cmd_show, "report": cmd_report}
     cmds["solve"] = _solve_cli.cmd_solve
+    cmds["match"] = cmd_match
+    cmds["play"] = cmd_play
     try:
         return cmds.get(args.cmd or "report", cmd_report)(args)
     except (CommandError, HexcoreError, ValueError, TypeError, OSError, ImportError, MemoryError) as e:

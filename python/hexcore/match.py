@@ -1,0 +1,334 @@
+"""Matches between bots, and a terminal game against a bot.
+
+A player is given by a spec: ``random`` (uniformly random actions, one at a
+time, so multi-stone turns need no move list) or ``mcts:N`` (UCT with N
+simulations per move, see :func:`hexcore.search.mcts`).
+
+>>> from hexcore.match import play_match
+>>> r = play_match("churn(size=3)", ["mcts:50", "random"], games=2, seed=0)
+>>> r.games, [p.games for p in r.players]
+(2, [2, 2])
+
+Seats rotate game by game: in game ``g`` (from 0) player ``i`` (from 0)
+takes seat ``(i + g) % seats + 1``. A game counts as a win for a player when
+it is the only winner; a shared win or a game without a winner counts as a
+draw for every player. Everything is seeded: the random players draw from a
+``random.Random`` seeded from ``(seed, game, player)`` and every MCTS search
+gets a seed derived from ``(seed, game, ply)``, so one match seed (and one
+thread) gives the same games every time.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
+
+from . import load
+from .errors import HexcoreError
+from .search import mcts
+
+__all__ = ["Player", "Record", "MatchResult", "parse_player", "wilson", "play_match", "play_loop"]
+
+Z95 = 1.959963984540054
+
+
+def wilson(wins: int, n: int, z: float = Z95) -> Tuple[float, float]:
+    """The Wilson score interval for ``wins`` successes in ``n`` trials
+    (95% by default); ``(0.0, 1.0)`` when ``n`` is 0."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = wins / n
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    lo = 0.0 if wins <= 0 else max(0.0, centre - half)
+    hi = 1.0 if wins >= n else min(1.0, centre + half)
+    return (lo, hi)
+
+
+@dataclass(frozen=True)
+class Player:
+    """A parsed player spec: ``kind`` is ``"random"`` or ``"mcts"``."""
+
+    kind: str
+    simulations: int = 0
+
+    @property
+    def name(self) -> str:
+        return "random" if self.kind == "random" else f"mcts:{self.simulations}"
+
+
+def parse_player(spec: str) -> Player:
+    """``random`` or ``mcts:N`` (N >= 1 simulations); ``ValueError`` otherwise."""
+    if not isinstance(spec, str):
+        raise TypeError(f"a player spec must be a string, got {type(spec).__name__}")
+    s = spec.strip().lower()
+    if s == "random":
+        return Player("random")
+    if s.startswith("mcts:"):
+        n = s[5:]
+        if not n.isdigit() or int(n) < 1:
+            raise ValueError(f"bad player spec {spec!r}: mcts:N needs a whole number N >= 1 of simulations")
+        return Player("mcts", int(n))
+    raise ValueError(f"bad player spec {spec!r}: use 'random' or 'mcts:N' (e.g. mcts:1000)")
+
+
+@dataclass
+class Record:
+    """Results of one player, or of one seat: wins, draws and losses out of
+    ``games``, the win rate and its 95% Wilson interval."""
+
+    name: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def draw_rate(self) -> float:
+        return self.draws / self.games if self.games else 0.0
+
+    @property
+    def win_interval(self) -> Tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+    @property
+    def draw_interval(self) -> Tuple[float, float]:
+        return wilson(self.draws, self.games)
+
+    def add(self, outcome: str) -> None:
+        self.games += 1
+        if outcome == "win":
+            self.wins += 1
+        elif outcome == "draw":
+            self.draws += 1
+        else:
+            self.losses += 1
+
+    def to_dict(self) -> Dict[str, Any]:
+        d = asdict(self)
+        d.update(win_rate=self.win_rate, win_ci95=list(self.win_interval),
+                 draw_rate=self.draw_rate, draw_ci95=list(self.draw_interval))
+        return d
+
+
+@dataclass
+class MatchResult:
+    """The outcome of :func:`play_match`. ``players[i]`` is the record of the
+    i-th player spec, ``seats[s]`` the record of seat ``s + 1`` (whoever sat
+    there); ``winners[g]`` and ``seating[g]`` (player index per seat) and
+    ``plies[g]`` describe game ``g``."""
+
+    spec: str
+    player_specs: List[str]
+    games: int
+    seed: int
+    players: List[Record]
+    seats: List[Record]
+    winners: List[List[int]] = field(default_factory=list)
+    seating: List[List[int]] = field(default_factory=list)
+    plies: List[int] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"spec": self.spec, "players_specs": self.player_specs, "games": self.games, "seed": self.seed,
+                "seconds": self.seconds, "players": [r.to_dict() for r in self.players],
+                "seats": [r.to_dict() for r in self.seats], "winners": self.winners, "seating": self.seating,
+                "plies": self.plies}
+
+    def table(self) -> str:
+        """A plain-text report, one line per player and per seat."""
+        lines = [f"{self.spec}: {self.games} games, seed {self.seed}, {self.seconds:.1f} s"]
+
+        def row(r: Record) -> str:
+            lo, hi = r.win_interval
+            return (f"  {r.name:<22} wins {r.wins:>5}  draws {r.draws:>5}  losses {r.losses:>5}  "
+                    f"win rate {r.win_rate:.3f} (95% CI {lo:.3f}-{hi:.3f})  draw rate {r.draw_rate:.3f}")
+
+        lines.append("per player:")
+        lines += [row(r) for r in self.players]
+        lines.append("per seat:")
+        lines += [row(r) for r in self.seats]
+        return "\n".join(lines)
+
+
+def derive_seed(*parts: int) -> int:
+    """A 64-bit seed from a tuple of integers (stable across runs and platforms)."""
+    text = ":".join(str(int(p)) for p in parts).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
+
+
+def _random_turn(g: Any, rng: random.Random) -> None:
+    """Plays one whole turn of uniformly random actions."""
+    while True:
+        acts = g.legal_actions()
+        g.apply_action(int(acts[rng.randrange(len(acts))]))
+        if g.is_over or not g.pending_actions:
+            return
+
+
+def _bot_move(g: Any, p: Player, rng: random.Random, seed: int, threads: int) -> None:
+    if p.kind == "random":
+        _random_turn(g, rng)
+    else:
+        r = mcts(g, simulations=p.simulations, threads=threads, seed=seed)
+        g.play(r.move)
+
+
+def _outcome(winners: Sequence[int], seat: int) -> str:
+    if len(winners) != 1:
+        return "draw"
+    return "win" if winners[0] == seat else "loss"
+
+
+def play_match(spec: str, players: Sequence[str], games: int = 200, seed: int = 0, threads: int = 1,
+               progress: Optional[Callable[[int, int], None]] = None) -> MatchResult:
+    """Plays ``games`` seeded games of ``spec`` between the ``players``
+    (specs such as ``"mcts:1000"`` and ``"random"``, one per seat), rotating
+    the seats game by game. ``progress(done, games)`` is called after each
+    game. Raises ``ValueError`` / ``TypeError`` for bad arguments."""
+    import time
+
+    if isinstance(games, bool) or not isinstance(games, int):
+        raise TypeError(f"games must be an int, got {type(games).__name__}")
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be an int >= 0, got {seed!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be an int >= 1, got {threads!r}")
+    parsed = [parse_player(s) for s in players]
+    g0 = load(spec)
+    seats = g0.num_players
+    if len(parsed) != seats:
+        raise ValueError(f"{g0.spec} has {seats} seats but {len(parsed)} players were given; "
+                         f"give exactly {seats} player specs")
+    if g0.is_over:
+        raise ValueError(f"{g0.spec} is already over at the start")
+    names = [f"P{i + 1} {p.name}" for i, p in enumerate(parsed)]
+    result = MatchResult(spec=g0.spec, player_specs=[p.name for p in parsed], games=games, seed=seed,
+                         players=[Record(n) for n in names], seats=[Record(f"seat {s + 1}") for s in range(seats)])
+    t0 = time.perf_counter()
+    for gi in range(games):
+        # seat s + 1 is taken by player seating[s]
+        seating = [(s - gi) % seats for s in range(seats)]
+        rngs = [random.Random(derive_seed(seed, gi, i, 1)) for i in range(seats)]
+        g = g0.copy()
+        while not g.is_over:
+            i = seating[g.to_move - 1]
+            _bot_move(g, parsed[i], rngs[i], derive_seed(seed, gi, g.ply), threads)
+        winners = list(g.winners)
+        for s in range(seats):
+            o = _outcome(winners, s + 1)
+            result.seats[s].add(o)
+            result.players[seating[s]].add(o)
+        result.winners.append(winners)
+        result.seating.append(seating)
+        result.plies.append(g.ply)
+        if progress is not None:
+            progress(gi + 1, games)
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+HELP = ("type a move in the game's notation, or: hint (the bot's suggestion), undo (take back your last "
+        "move and the reply), swap (where the rules allow it), quit")
+
+
+def play_loop(spec: str, bot: str = "mcts:2000", human: int = 1, seed: int = 0, inp: Optional[TextIO] = None,
+              out: Optional[TextIO] = None, threads: int = 1) -> int:
+    """A person (seat ``human``) plays the bot (every other seat) on the
+    streams ``inp`` / ``out`` (default stdin / stdout). Returns 0 when the
+    game ends, on ``quit`` or at end of input."""
+    import sys
+
+    inp = sys.stdin if inp is None else inp
+    out = sys.stdout if out is None else out
+    p = parse_player(bot)
+    g = load(spec)
+    if isinstance(human, bool) or not isinstance(human, int) or not 1 <= human <= g.num_players:
+        raise ValueError(f"--human must be a seat between 1 and {g.num_players}, got {human!r}")
+    rng = random.Random(derive_seed(seed, 0, 0, 1))
+    movers: List[int] = []  # who played each move: the human's seat or 0 for the bot
+
+    def say(text: str) -> None:
+        out.write(text + "\n")
+        out.flush()
+
+    def search() -> Any:
+        n = p.simulations if p.kind == "mcts" else 1000
+        return mcts(g, simulations=n, threads=threads, seed=derive_seed(seed, len(movers), g.ply))
+
+    say(f"{g.spec}: you are player {human}, the bot ({p.name}) plays the other seats. {HELP}")
+    shown = -1
+    while not g.is_over:
+        if g.to_move != human:
+            seat = g.to_move
+            _bot_move(g, p, rng, derive_seed(seed, len(movers), g.ply), threads)
+            movers.append(0)
+            say(f"bot (player {seat}) plays {g.history[-1]}")
+            continue
+        if shown != g.ply:
+            say(str(g))
+            say(f"ply {g.ply}, player {g.to_move} (you) to move")
+            shown = g.ply
+        out.write("> ")
+        out.flush()
+        line = inp.readline()
+        if not line:
+            say("\nend of input; goodbye")
+            return 0
+        cmd = line.strip()
+        if not cmd:
+            continue
+        low = cmd.lower()
+        if low in ("quit", "exit", "q"):
+            say("goodbye")
+            return 0
+        if low in ("help", "?"):
+            say(HELP)
+            continue
+        if low == "hint":
+            r = search()
+            total = int(r.visits.sum())
+            share = int(r.visits[r.action]) / total if total else 0.0
+            say(f"hint: {r.move} (visit share {share:.0%} of {total} simulations)")
+            continue
+        if low == "undo":
+            if human not in movers:
+                say("nothing to undo: you have not moved yet")
+                continue
+            while movers:
+                who = movers.pop()
+                g.undo()
+                if who == human:
+                    break
+            shown = -1
+            say("took back your last move and the bot's reply")
+            continue
+        try:
+            played = g.play(cmd)
+        except (HexcoreError, ValueError) as e:
+            say(f"illegal: {' '.join(str(e).split())}")
+            continue
+        movers.append(human)
+        say(f"you play {played}")
+    say(str(g))
+    w = list(g.winners)
+    if not w:
+        say("game over: no winner")
+    elif w == [human]:
+        say("game over: you win")
+    elif human in w:
+        say(f"game over: shared win by players {', '.join(map(str, w))}")
+    else:
+        say(f"game over: player{'s' if len(w) > 1 else ''} {', '.join(map(str, w))} win{'' if len(w) > 1 else 's'}")
+    return 0
+

@@ -1,0 +1,142 @@
+"""Bot matches (hexcore.match.play_match, ``python -m hexcore match``) and the
+terminal game against a bot (``play_loop``, ``python -m hexcore play``)."""
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from hexcore.match import parse_player, play_loop, play_match, wilson
+
+
+def _cli(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "hexcore", *args], capture_output=True, text=True,
+                          timeout=120, input=stdin)
+
+
+def test_same_seed_same_match_and_other_seed_differs():
+    a = play_match("churn(size=3)", ["mcts:30", "random"], games=6, seed=5)
+    b = play_match("churn(size=3)", ["mcts:30", "random"], games=6, seed=5)
+    assert a.to_dict() | {"seconds": 0} == b.to_dict() | {"seconds": 0}
+    c = play_match("churn(size=3)", ["random", "random"], games=6, seed=5)
+    d = play_match("churn(size=3)", ["random", "random"], games=6, seed=6)
+    assert (c.winners, c.plies) != (d.winners, d.plies)
+
+
+def test_seats_alternate_and_counts_add_up():
+    r = play_match("churn(size=3)", ["random", "random"], games=7, seed=1)
+    assert [s[0] for s in r.seating] == [0, 1, 0, 1, 0, 1, 0]
+    assert [p.games for p in r.players] == [7, 7]
+    assert [s.games for s in r.seats] == [7, 7]
+    for rec in r.players + r.seats:
+        assert rec.wins + rec.draws + rec.losses == rec.games
+    # each game is one seat's win (or a draw for both)
+    assert r.seats[0].wins + r.seats[1].wins + r.seats[0].draws == 7
+    assert r.players[0].wins == r.players[1].losses
+
+
+def test_three_players_rotate_through_the_seats():
+    r = play_match("wunchunk(size=7,players=3)", ["random", "random", "random"], games=3, seed=2)
+    assert r.seating == [[0, 1, 2], [2, 0, 1], [1, 2, 0]]
+    assert [p.games for p in r.players] == [3, 3, 3]
+    for g, winners in enumerate(r.winners):
+        assert winners and all(1 <= w <= 3 for w in winners)
+
+
+def test_wilson_known_values():
+    lo, hi = wilson(8, 10)
+    assert lo == pytest.approx(0.49016, abs=1e-5) and hi == pytest.approx(0.94332, abs=1e-5)
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.40383, abs=1e-5) and hi == pytest.approx(0.59617, abs=1e-5)
+    assert wilson(0, 10) == (0.0, pytest.approx(0.27753, abs=1e-5))
+    assert wilson(10, 10) == (pytest.approx(0.72247, abs=1e-5), 1.0)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_mcts_beats_random_on_churn_side_3():
+    r = play_match("churn(size=3)", ["mcts:200", "random"], games=10, seed=0)
+    assert r.players[0].wins >= 8, r.table()
+
+
+@pytest.mark.parametrize("spec", ["mcts:0", "foo", "mcts:", "mcts:-3", "mcts:1.5"])
+def test_bad_player_spec(spec):
+    with pytest.raises(ValueError, match="player spec"):
+        parse_player(spec)
+
+
+def test_wrong_number_of_players():
+    with pytest.raises(ValueError, match="3 seats but 2 players"):
+        play_match("wunchunk(size=7,players=3)", ["random", "random"], games=1)
+    with pytest.raises(ValueError, match="games"):
+        play_match("churn(size=3)", ["random", "random"], games=0)
+
+
+def test_cli_json_shape(tmp_path):
+    out = tmp_path / "m.json"
+    p = _cli("match", "churn(size=3)", "--players", "mcts:20", "random", "--games", "4", "--json", str(out))
+    assert p.returncode == 0, p.stderr
+    assert "per player" in p.stdout and "per seat" in p.stdout and "95% CI" in p.stdout
+    assert p.stderr == ""  # no progress bar when stderr is not a terminal
+    d = json.loads(out.read_text())
+    assert d["games"] == 4 and d["players_specs"] == ["mcts:20", "random"]
+    assert len(d["players"]) == 2 and len(d["seats"]) == 2 and len(d["winners"]) == 4
+    for rec in d["players"] + d["seats"]:
+        assert set(rec) >= {"name", "games", "wins", "draws", "losses", "win_rate", "win_ci95", "draw_rate"}
+        lo, hi = rec["win_ci95"]
+        assert 0 <= lo <= rec["win_rate"] <= hi <= 1
+
+
+@pytest.mark.parametrize("args", [["match", "churn(size=3)", "--players", "mcts:0", "random"],
+                                  ["match", "churn(size=3)", "--players", "foo", "random"],
+                                  ["match", "wunchunk(size=7,players=3)", "--players", "random", "random"],
+                                  ["match", "churn(size=3)", "--players", "random", "random", "--games", "0"],
+                                  ["play", "churn(size=3)", "--bot", "foo"],
+                                  ["play", "churn(size=3)", "--human", "3"]])
+def test_cli_bad_input_is_one_line(args):
+    p = _cli(*args, stdin="")
+    assert p.returncode == 2
+    assert "Traceback" not in p.stderr
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), p.stderr
+
+
+def test_play_loop_scripted():
+    inp = io.StringIO("zz9\nhint\nb2\nundo\nb2\nquit\n")
+    out = io.StringIO()
+    assert play_loop("churn(size=3)", bot="mcts:100", human=1, seed=0, inp=inp, out=out) == 0
+    text = out.getvalue()
+    assert "Traceback" not in text
+    assert '"zz9" is not a cell of this board' in text  # the engine's reason
+    assert "hint: " in text and "visit share" in text
+    assert text.count("you play b2") == 2
+    assert "took back" in text
+    assert text.count("bot (player 2) plays") == 2
+    assert text.rstrip().endswith("goodbye")
+
+
+def test_play_undo_before_moving_swap_and_eof():
+    inp = io.StringIO("undo\nswap\n")  # ends without quit
+    out = io.StringIO()
+    assert play_loop("churn(size=3)", bot="random", human=2, seed=0, inp=inp, out=out) == 0
+    text = out.getvalue()
+    assert "nothing to undo" not in text.split("bot (player 1) plays")[0]
+    assert "nothing to undo" in text
+    assert "you play swap" in text
+    assert "end of input" in text
+
+
+def test_play_to_the_end():
+    moves = "\n".join(["hint"] + ["a1", "a2", "a3", "b1", "b2", "b3", "b4", "c1", "c2", "c3", "c4", "c5",
+                                  "d1", "d2", "d3", "d4", "e1", "e2", "e3"] * 8)
+    out = io.StringIO()
+    assert play_loop("churn(size=3,pie=false)", bot="mcts:20", human=1, inp=io.StringIO(moves), out=out) == 0
+    text = out.getvalue()
+    assert "game over" in text or "end of input" in text
+    assert "Traceback" not in text
+
+
+def test_cli_play_subprocess():
+    p = _cli("play", "churn(size=3)", "--bot", "mcts:50", stdin="b2\nnonsense\nquit\n")
+    assert p.returncode == 0, p.stderr
+    assert "you play b2" in p.stdout and "illegal:" in p.stdout and "goodbye" in p.stdout
