@@ -39,6 +39,8 @@ BENCH_VS_REFERENCE: List[Tuple[str, int]] = [("churn(size=3,pie=false)", 20), ("
                                              ("quintun(size=7)", 5)]
 # (spec, n): MCTS simulations against as many random playouts, one thread each
 BENCH_SEARCH: List[Tuple[str, int]] = [("churn(size=4)", 20000), ("quintun(size=5)", 100000)]
+# simulations of one OpenSpiel Python MCTSBot search (random rollouts) on the same specs
+PEER_MCTS_SIMULATIONS = 200
 THREADS: Tuple[int, ...] = (1, 2)
 PEER_HEX = "hex(board_size=5)"
 
@@ -136,6 +138,27 @@ def _search_job(spec: str, simulations: int) -> Callable[[float], Job]:
     return make
 
 
+def _peer_mcts_job(spec: str) -> Callable[[float], Job]:
+    """OpenSpiel's Python ``MCTSBot`` (UCT, one random rollout per simulation)
+    choosing the first move of ``spec`` through hexcore's registered game."""
+    def make(scale: float) -> Job:
+        import numpy as np
+        from open_spiel.python.algorithms import mcts as osm  # type: ignore[import-not-found, import-untyped, unused-ignore]
+
+        from . import openspiel as hos
+
+        game = hos.load_game(spec)
+        n = max(20, int(PEER_MCTS_SIMULATIONS * scale))
+
+        def job() -> Tuple[float, ...]:
+            rng = np.random.RandomState(1)
+            bot = osm.MCTSBot(game, uct_c=2.0, max_simulations=n, evaluator=osm.RandomRolloutEvaluator(1, rng), random_state=rng)
+            bot.step(game.new_initial_state())
+            return (float(n),)
+        return job
+    return make
+
+
 def _search_playouts_job(spec: str, games: int) -> Callable[[float], Job]:
     def make(scale: float) -> Job:
         from . import random_playouts
@@ -219,6 +242,8 @@ def workloads() -> List[Workload]:
             out.append(Workload("search", f"{spec} mcts (1 thr)", (("", "sims/s"),), _search_job(spec, n)))
             out.append(Workload("search", f"{spec} random_playouts (1 thr)", (("", "games/s"),),
                                 _search_playouts_job(spec, n)))
+            out.append(Workload("search", f"{spec} OpenSpiel MCTSBot (Python)", (("", "sims/s"),),
+                                _peer_mcts_job(spec), requires="open_spiel", repeats=1))
     return out
 
 
@@ -286,4 +311,7 @@ def run_bench(quick: bool = False, suite: Optional[Sequence[Workload]] = None,
         sims, games = by_name.get(f"{spec} mcts (1 thr)"), by_name.get(f"{spec} random_playouts (1 thr)")
         if sims and games:
             add("ratio", f"{spec} mcts sims/s / playout games/s", sims / games, "x")
+        peer = by_name.get(f"{spec} OpenSpiel MCTSBot (Python)")
+        if sims and peer:
+            add("ratio", f"{spec} mcts / OpenSpiel MCTSBot (sims/s)", sims / peer, "x")
     return rows
