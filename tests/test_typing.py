@@ -23,6 +23,7 @@ README = ROOT / "README.md"
 
 STRICT_FILES = [
     "python/hexcore/__init__.py",
+    "python/hexcore/_args.py",
     "python/hexcore/__main__.py",
     "python/hexcore/perft_suite.py",
     "python/hexcore/search.py",

@@ -20,6 +20,7 @@ from typing import Any, List, Optional, Tuple, Union
 import numpy as np
 
 from . import records, reference, search
+from ._args import int_arg as _int
 from ._core import Board, Churn, Quintun, Wunchunk, __version__
 from .errors import GameOverError, HexcoreError, IllegalMoveError, NotationError, TooManyMovesError
 from .records import from_json, to_json
@@ -31,12 +32,6 @@ from .spec import load
 Game = Union[Churn, Quintun, Wunchunk]
 
 
-def _int(name: str, value: Any, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if not lo <= value <= hi:
-        raise ValueError(f"{name} must be between {lo} and {hi}, got {value}")
-    return int(value)
 
 
 #: The largest ``threads`` that perft and random_playouts accept.

@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._args import number_arg
 from .errors import GameOverError
 
 __all__ = ["BatchedSearchResult", "Evaluator", "batched_search"]
@@ -101,9 +102,7 @@ def _outcome(game: Game, players: int) -> npt.NDArray[np.float64]:
 
 
 def _number(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
-    out = float(value)
+    out = number_arg(name, value)
     if not math.isfinite(out):
         raise ValueError(f"{name} must be finite, got {out}")
     return out

@@ -22,11 +22,13 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass, field
-from typing import Any, List, Optional, Union
+from typing import List, Optional, Union
 
 import numpy as np
 
 from . import _core
+from ._args import int_arg as _int
+from ._args import number_arg as _number
 
 __all__ = ["SearchResult", "mcts"]
 
@@ -59,18 +61,8 @@ class SearchResult:
         return self.simulations / self.seconds if self.seconds > 0 else 0.0
 
 
-def _int(name: str, value: Any, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if not lo <= value <= hi:
-        raise ValueError(f"{name} must be between {lo} and {hi}, got {value}")
-    return int(value)
 
 
-def _number(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
-    return float(value)
 
 
 def mcts(game: Game, simulations: Optional[int] = None, seconds: Optional[float] = None,

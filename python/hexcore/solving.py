@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, Optional
 import numpy as np
 
 from . import _core
+from ._args import int_arg
 
 __all__ = ["Solution", "solve"]
 
@@ -51,12 +52,6 @@ class Solution:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
 
-def _positive_int(name: str, value: Any, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if not 1 <= value <= hi:
-        raise ValueError(f"{name} must be between 1 and {hi}, got {value}")
-    return int(value)
 
 
 def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[int] = None,
@@ -82,9 +77,9 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
             raise ValueError(f"max_seconds must be a positive number, got {max_seconds}")
         max_seconds = float(max_seconds)
     if max_nodes is not None:
-        max_nodes = _positive_int("max_nodes", max_nodes, 2**63 - 1)
-    nthreads = (os.cpu_count() or 1) if threads is None else _positive_int("threads", threads, 256)
-    table_mb = _positive_int("table_mb", table_mb, 1 << 20)
+        max_nodes = int_arg("max_nodes", max_nodes, 1, 2**63 - 1)
+    nthreads = (os.cpu_count() or 1) if threads is None else int_arg("threads", threads, 1, 256)
+    table_mb = int_arg("table_mb", table_mb, 1, 1 << 20)
     n = getattr(game, "num_players", None)
     if n is not None and n != 2:
         raise ValueError(f"the solver handles two-player games only; this game has {n} players")

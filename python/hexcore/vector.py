@@ -48,6 +48,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
+from ._args import int_arg
 from ._core import _VecGame
 from .errors import IllegalMoveError
 from .spec import load
@@ -86,12 +87,6 @@ def _game(spec: Any) -> Any:
 MAX_ENVS = 1 << 24
 
 
-def _positive_int(name: str, value: Any, hi: int = 2**64 - 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if not 1 <= value <= hi:
-        raise ValueError(f"{name} must be between 1 and {hi}, got {value}")
-    return int(value)
 
 
 class VecGame:
@@ -118,14 +113,14 @@ class VecGame:
         if isinstance(spec, (list, tuple)):
             if num_envs is None:
                 num_envs = len(spec)
-            n = _positive_int("num_envs", num_envs, MAX_ENVS)
+            n = int_arg("num_envs", num_envs, 1, MAX_ENVS)
             if len(spec) != n:
                 raise ValueError(f"got {len(spec)} specs for num_envs={n}; give one spec or one per env")
             starts = [_game(s) for s in spec]
         else:
             if num_envs is None:
                 raise TypeError("num_envs is required with a single spec")
-            n = _positive_int("num_envs", num_envs, MAX_ENVS)
+            n = int_arg("num_envs", num_envs, 1, MAX_ENVS)
             start = _game(spec)
             starts = [start] * n
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
@@ -139,7 +134,7 @@ class VecGame:
             if dtype not in _DTYPES:
                 raise ValueError("observation_dtype must be 'bool', 'uint8', 'float32' or None (no observations), "
                                  f"got {observation_dtype!r}")
-        limit = 2**64 - 1 if max_plies is None else _positive_int("max_plies", max_plies)
+        limit = 2**64 - 1 if max_plies is None else int_arg("max_plies", max_plies, 1, 2**64 - 1)
         nthreads = min(os.cpu_count() or 1, 256) if threads is None else threads
         self._v = _VecGame(starts, int(seed), nthreads, limit)
         if player is not None:
