@@ -154,7 +154,19 @@ pub struct Quintun {
     over: bool,
     winners: WinnerMask,
     hash: u64,
-    // What the ring allows this turn (recomputed after a turn that changed the ring).
+    /// What the ring allows this turn (recomputed after a turn that changed the ring).
+    ring: RingTables,
+    // Undo logs (the variable-size parts of undo records, last in first out).
+    /// The ring tables above as they were before each undoable turn that
+    /// recomputed them.
+    ring_log: Vec<RingTables>,
+    /// (root, colours) of each group an undoable neutral added a colour to.
+    mask_log: Vec<(u16, u32)>,
+}
+
+/// What the ring allows in one turn; copied onto the ring log for undo.
+#[derive(Debug, Clone, Copy)]
+struct RingTables {
     /// Ring positions a NEW move may use (0 if all colours are out).
     new_mask: u64,
     /// Colour of a NEW move (0 if none is left).
@@ -171,27 +183,6 @@ pub struct Quintun {
     /// Number of legal EXTEND moves.
     num_extends: u32,
     /// The Ring cells of NEW moves and EXTEND first halves.
-    neutral_cells: CellSet,
-    // Undo logs (the variable-size parts of undo records, last in first out).
-    /// The ring tables above as they were before each undoable turn that
-    /// recomputed them.
-    ring_log: Vec<RingTables>,
-    /// (root, colours) of each group an undoable neutral added a colour to.
-    mask_log: Vec<(u16, u32)>,
-}
-
-/// What the ring allows in one turn: a copy of the fields from `new_mask`
-/// to `num_extends`, kept on the ring log for undo.
-#[derive(Debug, Clone, Copy)]
-struct RingTables {
-    new_mask: u64,
-    new_colour: u8,
-    num_new: u32,
-    adj: [u64; NUM_COLOURS + 1],
-    near: [u64; NUM_COLOURS + 1],
-    first: [u64; NUM_COLOURS + 1],
-    num_first: u32,
-    num_extends: u32,
     neutral_cells: CellSet,
 }
 
@@ -237,15 +228,7 @@ impl Clone for Quintun {
         self.over = s.over;
         self.winners = s.winners;
         self.hash = s.hash;
-        self.new_mask = s.new_mask;
-        self.new_colour = s.new_colour;
-        self.num_new = s.num_new;
-        self.adj = s.adj;
-        self.near = s.near;
-        self.first = s.first;
-        self.num_first = s.num_first;
-        self.num_extends = s.num_extends;
-        self.neutral_cells = s.neutral_cells;
+        self.ring = s.ring;
     }
 }
 
@@ -286,15 +269,17 @@ impl Quintun {
             over: false,
             winners: 0,
             hash: 0,
-            new_mask: 0,
-            new_colour: 0,
-            num_new: 0,
-            adj: [0; NUM_COLOURS + 1],
-            near: [0; NUM_COLOURS + 1],
-            first: [0; NUM_COLOURS + 1],
-            num_first: 0,
-            num_extends: 0,
-            neutral_cells: CellSet::default(),
+            ring: RingTables {
+                new_mask: 0,
+                new_colour: 0,
+                num_new: 0,
+                adj: [0; NUM_COLOURS + 1],
+                near: [0; NUM_COLOURS + 1],
+                first: [0; NUM_COLOURS + 1],
+                num_first: 0,
+                num_extends: 0,
+                neutral_cells: CellSet::default(),
+            },
             ring_log: Vec::new(),
             mask_log: Vec::new(),
             geo,
@@ -403,7 +388,7 @@ impl Quintun {
         if self.over || self.pending.is_some() {
             return (0, 0, 0, 0);
         }
-        (self.num_interior_empty as usize, self.num_new as usize, self.num_extends as usize, self.swap_available() as usize)
+        (self.num_interior_empty as usize, self.ring.num_new as usize, self.ring.num_extends as usize, self.swap_available() as usize)
     }
 
     // ------------------------------------------------------------------ placing
@@ -485,39 +470,13 @@ impl Quintun {
         logged
     }
 
-    fn ring_tables(&self) -> RingTables {
-        RingTables {
-            new_mask: self.new_mask,
-            new_colour: self.new_colour,
-            num_new: self.num_new,
-            adj: self.adj,
-            near: self.near,
-            first: self.first,
-            num_first: self.num_first,
-            num_extends: self.num_extends,
-            neutral_cells: self.neutral_cells,
-        }
-    }
-
-    fn set_ring_tables(&mut self, t: &RingTables) {
-        self.new_mask = t.new_mask;
-        self.new_colour = t.new_colour;
-        self.num_new = t.num_new;
-        self.adj = t.adj;
-        self.near = t.near;
-        self.first = t.first;
-        self.num_first = t.num_first;
-        self.num_extends = t.num_extends;
-        self.neutral_cells = t.neutral_cells;
-    }
-
     /// Recompute what the ring allows: NEW cells and every EXTEND.
     fn refresh_ring(&mut self) {
         let geo = &*self.geo;
         let empty = self.ring_empty;
         // NEW
-        self.new_colour = if self.present == 0x1f { 0 } else { (!self.present).trailing_zeros() as u8 + 1 };
-        self.new_mask = if self.new_colour == 0 || empty == 0 {
+        self.ring.new_colour = if self.present == 0x1f { 0 } else { (!self.present).trailing_zeros() as u8 + 1 };
+        self.ring.new_mask = if self.ring.new_colour == 0 || empty == 0 {
             0
         } else {
             let preferred = match self.placement {
@@ -544,7 +503,7 @@ impl Quintun {
                 empty
             }
         };
-        self.num_new = self.new_mask.count_ones();
+        self.ring.num_new = self.ring.new_mask.count_ones();
         // EXTEND. Two colours: each stone next to its own block. One colour:
         // both stones within two steps of the block, and the block stays an arc.
         // Every empty cell has two ring neighbours, so it is next to at most
@@ -552,37 +511,37 @@ impl Quintun {
         let (mut all, mut twice, mut sum, mut sum_sq) = (0u64, 0u64, 0u32, 0u32);
         for k in 1..=NUM_COLOURS {
             if self.present >> (k - 1) & 1 != 0 {
-                self.adj[k] = geo.around(self.colour_ring[k]) & empty;
-                self.near[k] = (self.adj[k] | geo.around(self.adj[k])) & empty;
+                self.ring.adj[k] = geo.around(self.colour_ring[k]) & empty;
+                self.ring.near[k] = (self.ring.adj[k] | geo.around(self.ring.adj[k])) & empty;
             } else {
-                self.adj[k] = 0;
-                self.near[k] = 0;
+                self.ring.adj[k] = 0;
+                self.ring.near[k] = 0;
             }
-            let c = self.adj[k].count_ones();
+            let c = self.ring.adj[k].count_ones();
             sum += c;
             sum_sq += c * c;
-            twice |= all & self.adj[k];
-            all |= self.adj[k];
+            twice |= all & self.ring.adj[k];
+            all |= self.ring.adj[k];
         }
         // EXTENDs with two colours: one stone next to each block, on two cells.
         let mut num_extends = (sum * sum - sum_sq) / 2 - twice.count_ones();
         let mut num_first = 0;
         for k in 1..=NUM_COLOURS {
-            self.first[k] = 0;
-            if self.adj[k] == 0 {
+            self.ring.first[k] = 0;
+            if self.ring.adj[k] == 0 {
                 continue;
             }
             // cells next to another colour's block
-            let others = all & (!self.adj[k] | twice);
+            let others = all & (!self.ring.adj[k] | twice);
             let block = self.colour_ring[k];
-            let mut a = self.near[k];
+            let mut a = self.ring.near[k];
             while a != 0 {
                 let p = a.trailing_zeros();
                 a &= a - 1;
                 let later = geo.later[p as usize];
-                let mut starts = self.adj[k] >> p & 1 != 0 && others & later & !(1u64 << p) != 0;
+                let mut starts = self.ring.adj[k] >> p & 1 != 0 && others & later & !(1u64 << p) != 0;
                 // EXTENDs with one colour, checked as an arc
-                let mut b = self.near[k] & later;
+                let mut b = self.ring.near[k] & later;
                 while b != 0 {
                     let q = b.trailing_zeros();
                     b &= b - 1;
@@ -592,21 +551,21 @@ impl Quintun {
                     }
                 }
                 if starts {
-                    self.first[k] |= 1u64 << p;
+                    self.ring.first[k] |= 1u64 << p;
                     num_first += 1;
                 }
             }
         }
-        self.num_first = num_first;
-        self.num_extends = num_extends;
+        self.ring.num_first = num_first;
+        self.ring.num_extends = num_extends;
         let mut cells = CellSet::default();
-        let mut any = self.first.iter().fold(self.new_mask, |a, &m| a | m);
+        let mut any = self.ring.first.iter().fold(self.ring.new_mask, |a, &m| a | m);
         while any != 0 {
             let p = any.trailing_zeros();
             any &= any - 1;
             cells.insert(geo.cell_at(p));
         }
-        self.neutral_cells = cells;
+        self.ring.neutral_cells = cells;
     }
 
     /// The second halves of the EXTENDs starting with neutral `(cell, k)`,
@@ -617,10 +576,10 @@ impl Quintun {
         let p = geo.pos_of(cell);
         let bit = 1u64 << p;
         let later = geo.later[p as usize];
-        if self.adj[k] & bit != 0 {
+        if self.ring.adj[k] & bit != 0 {
             for k2 in 1..=NUM_COLOURS {
                 if k2 != k {
-                    let mut b = self.adj[k2] & later & !bit;
+                    let mut b = self.ring.adj[k2] & later & !bit;
                     while b != 0 {
                         let q = b.trailing_zeros();
                         b &= b - 1;
@@ -631,7 +590,7 @@ impl Quintun {
         }
         // the block without the first half, should it already be placed
         let block = self.colour_ring[k] & !bit;
-        let mut b = self.near[k] & later;
+        let mut b = self.ring.near[k] & later;
         while b != 0 {
             let q = b.trailing_zeros();
             b &= b - 1;
@@ -656,9 +615,9 @@ impl Quintun {
         }
         let k1 = first.1 as usize;
         if k as usize != k1 {
-            self.adj[k1] & bit != 0 && self.adj[k as usize] & qbit != 0
+            self.ring.adj[k1] & bit != 0 && self.ring.adj[k as usize] & qbit != 0
         } else {
-            self.near[k1] & qbit != 0 && geo.is_arc(self.colour_ring[k1] | bit | qbit)
+            self.ring.near[k1] & qbit != 0 && geo.is_arc(self.colour_ring[k1] | bit | qbit)
         }
     }
 
@@ -670,7 +629,7 @@ impl Quintun {
         if a.1 == b.1 {
             geo.is_arc(self.colour_ring[a.1 as usize] | pa | pb)
         } else {
-            self.adj[a.1 as usize] & pa != 0 && self.adj[b.1 as usize] & pb != 0
+            self.ring.adj[a.1 as usize] & pa != 0 && self.ring.adj[b.1 as usize] & pb != 0
         }
     }
 
@@ -683,7 +642,7 @@ impl Quintun {
         } else if self.qualifies(other) {
             self.over = true;
             self.winners = 1 << (other - 1);
-        } else if self.num_interior_empty == 0 && self.new_mask == 0 && self.num_extends == 0 {
+        } else if self.num_interior_empty == 0 && self.ring.new_mask == 0 && self.ring.num_extends == 0 {
             self.over = true;
             self.winners = 0;
         } else {
@@ -787,7 +746,7 @@ impl Quintun {
         }
         self.pending = None;
         if log {
-            let t = self.ring_tables();
+            let t = self.ring;
             self.ring_log.push(t);
         }
         self.end_turn(mover, true);
@@ -890,15 +849,15 @@ impl Game for Quintun {
         // have neutral actions (each colour's in turn). The count is known,
         // so the actions are written into place.
         let geo = &*self.geo;
-        let mut by_kind = self.first;
-        by_kind[self.new_colour as usize] |= self.new_mask;
+        let mut by_kind = self.ring.first;
+        by_kind[self.ring.new_colour as usize] |= self.ring.new_mask;
         let swap = self.swap_available();
-        let total = (self.num_interior_empty + self.num_new + self.num_first) as usize + swap as usize;
+        let total = (self.num_interior_empty + self.ring.num_new + self.ring.num_first) as usize + swap as usize;
         let start = out.len();
         out.resize(start + total, 0);
         let dst = &mut out[start..];
         let mut i = 0;
-        for (wi, (&inner, &edge)) in self.interior_empty.0.iter().zip(&self.neutral_cells.0).enumerate() {
+        for (wi, (&inner, &edge)) in self.interior_empty.0.iter().zip(&self.ring.neutral_cells.0).enumerate() {
             let mut w = inner | edge;
             while w != 0 {
                 let t = w.trailing_zeros();
@@ -942,10 +901,10 @@ impl Game for Quintun {
             Decoded::Swap => self.swap_available(),
             Decoded::Stone(c) => self.interior_empty.contains(c),
             Decoded::Neutral(c, k) => {
-                if k == self.new_colour {
-                    self.geo.is_ring(c) && self.new_mask >> self.geo.pos_of(c) & 1 != 0
+                if k == self.ring.new_colour {
+                    self.geo.is_ring(c) && self.ring.new_mask >> self.geo.pos_of(c) & 1 != 0
                 } else {
-                    self.geo.is_ring(c) && self.first[k as usize] >> self.geo.pos_of(c) & 1 != 0
+                    self.geo.is_ring(c) && self.ring.first[k as usize] >> self.geo.pos_of(c) & 1 != 0
                 }
             }
         }
@@ -1011,7 +970,7 @@ impl Game for Quintun {
             Decoded::Neutral(c, k) => {
                 if u.ring {
                     let t = self.ring_log.pop().expect("ring log entry");
-                    self.set_ring_tables(&t);
+                    self.ring = t;
                 }
                 for _ in 0..u.masks {
                     let (r, m) = self.mask_log.pop().expect("mask log entry");
@@ -1050,7 +1009,7 @@ impl Game for Quintun {
     }
 
     fn single_action_turns(&self) -> bool {
-        self.pending.is_none() && self.num_extends == 0
+        self.pending.is_none() && self.ring.num_extends == 0
     }
 
     fn random_action<R: Rng>(&self, rng: &mut R, _buf: &mut Vec<Action>) -> Option<Action> {
@@ -1063,8 +1022,8 @@ impl Game for Quintun {
             return None;
         }
         let stones = self.num_interior_empty as usize;
-        let news = self.num_new as usize;
-        let exts = self.num_first as usize;
+        let news = self.ring.num_new as usize;
+        let exts = self.ring.num_first as usize;
         let total = stones + news + exts + self.swap_available() as usize;
         if total == 0 {
             return None;
@@ -1075,15 +1034,15 @@ impl Game for Quintun {
         }
         i -= stones;
         if i < news {
-            let cell = self.geo.cell_at(select64(self.new_mask, i as u32));
-            return Some(Quintun::neutral_action((cell as u16, self.new_colour)));
+            let cell = self.geo.cell_at(select64(self.ring.new_mask, i as u32));
+            return Some(Quintun::neutral_action((cell as u16, self.ring.new_colour)));
         }
         i -= news;
         if i < exts {
             for k in 1..=NUM_COLOURS {
-                let c = self.first[k].count_ones() as usize;
+                let c = self.ring.first[k].count_ones() as usize;
                 if i < c {
-                    let p = select64(self.first[k], i as u32);
+                    let p = select64(self.ring.first[k], i as u32);
                     return Some(Quintun::neutral_action((self.geo.cell_at(p) as u16, k as u8)));
                 }
                 i -= c;
@@ -1098,15 +1057,15 @@ impl Game for Quintun {
             return Ok(());
         }
         out.extend(self.interior_empty.iter().map(|c| -> MoveActions { smallvec![(c * KINDS) as Action] }));
-        let mut m = self.new_mask;
+        let mut m = self.ring.new_mask;
         while m != 0 {
             let p = m.trailing_zeros();
             m &= m - 1;
-            out.push(smallvec![Quintun::neutral_action((self.geo.cell_at(p) as u16, self.new_colour))]);
+            out.push(smallvec![Quintun::neutral_action((self.geo.cell_at(p) as u16, self.ring.new_colour))]);
         }
         let mut v = SmallVec::new();
         for k in 1..=NUM_COLOURS {
-            let mut m = self.first[k];
+            let mut m = self.ring.first[k];
             while m != 0 {
                 let p = m.trailing_zeros();
                 m &= m - 1;
@@ -1373,9 +1332,9 @@ mod tests {
                         let fresh = Quintun::from_cells(g.geo.clone(), placement, true, &g.cells, g.to_move).unwrap();
                         assert_eq!(fresh.n3, g.n3);
                         assert_eq!(fresh.n4, g.n4);
-                        assert_eq!(fresh.first, g.first);
-                        assert_eq!(fresh.num_extends, g.num_extends);
-                        assert_eq!(fresh.new_mask, g.new_mask);
+                        assert_eq!(fresh.ring.first, g.ring.first);
+                        assert_eq!(fresh.ring.num_extends, g.ring.num_extends);
+                        assert_eq!(fresh.ring.new_mask, g.ring.new_mask);
                         assert_eq!(fresh.over, g.over);
                         assert_eq!(fresh.hash, g.hash);
                         if !g.over {
@@ -1402,7 +1361,7 @@ mod tests {
             (
                 (g.placement, g.swap, &g.cells, &g.groups, g.n3, g.n4, g.ring_empty, g.colour_ring, g.present),
                 (g.interior_empty, g.num_interior_empty, &g.free, &g.free_at, g.to_move, g.ply, g.swap_cell),
-                (g.from_start, g.pending, g.over, g.winners, g.hash, g.ring_tables(), &g.ring_log, &g.mask_log),
+                (g.from_start, g.pending, g.over, g.winners, g.hash, g.ring, &g.ring_log, &g.mask_log),
             )
         )
     }

@@ -140,7 +140,7 @@ impl Quintun {
             }
             Parsed::New(c, k) => {
                 self.check_ring_cell(c)?;
-                let want = self.new_colour;
+                let want = self.ring.new_colour;
                 if want == 0 {
                     return Err(MoveError::new(crate::game::Reason::WrongNewColour, "all five neutral colours are on the board: no NEW move"));
                 }
@@ -156,7 +156,7 @@ impl Quintun {
                     };
                     return Err(MoveError::new(crate::game::Reason::WrongNewColour, msg));
                 }
-                if self.new_mask >> geo.pos_of(c) & 1 == 0 {
+                if self.ring.new_mask >> geo.pos_of(c) & 1 == 0 {
                     return Err(match self.placement {
                         Placement::Side => MoveError::new(
                             crate::game::Reason::PlacementSide,
