@@ -1,30 +1,240 @@
-"""The Ray backend against a local Ray instance: results equal the local run."""
+"""The Ray backend against a local Ray (2 CPUs, loopback only): the results
+equal the local run, arguments are checked on the driver exactly as locally,
+and interrupted or failing jobs resume from their checkpoint."""
+import json
+
 import numpy as np
 import pytest
-import ray
 
 import hexcore as hc
-from hexcore import distributed
+
+ray = pytest.importorskip("ray", reason="the Ray backend tests need the 'ray' package (pip install 'hexcore[ray]')")
+from hexcore import distributed  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _node_ip_address="127.0.0.1")
     yield
     ray.shutdown()
 
 
-def test_perft_matches_local(local_ray):
+def _mid_game(spec, n, seed=0):
+    """A position ``n`` random whole moves into a game of ``spec``."""
+    g = hc.load(spec)
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        if g.is_over:
+            break
+        g.apply_action(int(rng.choice(g.legal_actions())))
+        while g.pending_actions and not g.is_over:
+            g.apply_action(int(rng.choice(g.legal_actions())))
+    return g
+
+
+POSITIONS = [
+    ("churn(size=3)", 0, 4),
+    ("churn(size=4)", 3, 3),
+    ("quintun(size=4)", 0, 3),
+    ("quintun(size=4)", 4, 3),
+    ("wunchunk(size=5)", 0, 3),
+    ("wunchunk(size=7,players=3)", 2, 2),
+    ("wunchunk(size=6,start=open,balance='none')", 0, 1),
+    ("wunchunk(size=5,start=open,balance='none')", 0, 2),
+]
+
+
+@pytest.mark.parametrize("spec,plies,depth", POSITIONS)
+@pytest.mark.parametrize("unit", ["move", "action"])
+def test_perft_matches_local(local_ray, spec, plies, depth, unit):
+    g = _mid_game(spec, plies)
+    want = hc.perft(g, depth, unit=unit)
+    # Few and many tasks: the split goes one or several levels down,
+    # through turns in progress.
+    for tasks in (1, 3, 40):
+        assert distributed.perft(g, depth, unit=unit, tasks=tasks, progress=False) == want, tasks
+    rows = distributed.perft(g, depth, unit=unit, divide=True, tasks=7, progress=False)
+    assert rows == hc.perft(g, depth, unit=unit, divide=True)
+
+
+def test_trivial_perft(local_ray):
     g = hc.Churn(size=3)
-    assert distributed.perft(g, 4) == hc.perft(g, 4)
-    assert distributed.perft(g, 3, unit="action") == hc.perft(g, 3, unit="action")
-    assert dict(distributed.perft(g, 3, divide=True)) == dict(hc.perft(g, 3, divide=True))
     assert distributed.perft(g, 0) == 1
+    assert distributed.perft(g, 0, divide=True) == []
+    over = hc.Churn(size=3)
+    while not over.is_over:
+        over.play(over.legal_moves()[0])
+    assert distributed.perft(over, 3) == 0 == hc.perft(over, 3)
 
 
-def test_playouts_match_local(local_ray):
-    g = hc.Churn(size=4)
-    a = distributed.random_playouts(g, 250, seed=9, chunk=60)
-    b = hc.random_playouts(g, 250, seed=9)
-    assert np.array_equal(a.plies, b.plies) and np.array_equal(a.winner_mask, b.winner_mask)
+def _error(fn, *args, **kwargs):
+    with pytest.raises(Exception) as e:
+        fn(*args, **kwargs)
+    return type(e.value), str(e.value), getattr(e.value, "reason", None)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"depth": True}, {"depth": -1}, {"depth": 2.0}, {"depth": 100_001}, {"depth": 2, "unit": "turn"},
+    {"depth": 2, "threads": 0}, {"depth": 2, "threads": 257}, {"depth": 2, "threads": True},
+])
+def test_perft_arguments_checked_as_locally(kwargs):
+    # No Ray needed: the checks run on the driver before anything starts.
+    g = hc.Churn(size=3)
+    assert _error(distributed.perft, g, **kwargs) == _error(hc.perft, g, **kwargs)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"n": True}, {"n": -1}, {"n": 2**41}, {"n": 5, "seed": -1}, {"n": 5, "seed": 2**64}, {"n": 5, "threads": 0},
+    {"n": 5, "max_plies": -2}, {"n": 5, "threads": 1.5},
+])
+def test_playout_arguments_checked_as_locally(kwargs):
+    g = hc.Churn(size=3)
+    assert _error(distributed.random_playouts, g, **kwargs) == _error(hc.random_playouts, g, **kwargs)
+
+
+def test_turn_in_progress_refused_as_locally():
+    g = hc.Wunchunk(size=6, start="open", balance="none")
+    g.apply_action(int(g.legal_actions()[0]))
+    assert g.pending_actions
+    for unit in ("move", "action"):
+        err = _error(distributed.perft, g, 1, unit=unit)
+        assert err == _error(hc.perft, g, 1, unit=unit)
+        assert err[0] is hc.IllegalMoveError and err[2] == "mid_turn"
+    assert _error(distributed.random_playouts, g, 3) == _error(hc.random_playouts, g, 3)
+
+
+def test_job_arguments_checked():
+    g = hc.Churn(size=3)
+    with pytest.raises(ValueError, match="tasks must be between 1"):
+        distributed.perft(g, 3, tasks=0)
+    with pytest.raises(TypeError, match="ray_options must be a dict"):
+        distributed.perft(g, 3, ray_options=["num_cpus"])
+    with pytest.raises(TypeError, match="callback must be callable"):
+        distributed.random_playouts(g, 3, callback=5)
+    with pytest.raises(ValueError, match="chunk must be between 1"):
+        distributed.random_playouts(g, 3, chunk=0)
+    with pytest.raises(TypeError, match="summary must be"):
+        distributed.random_playouts(g, 3, summary="yes")
+
+
+@pytest.mark.parametrize("spec", ["churn(size=4)", "quintun(size=5)", "wunchunk(size=7,players=3)"])
+def test_playouts_match_local(local_ray, spec):
+    g = hc.load(spec)
+    want = hc.random_playouts(g, 2500, seed=9, max_plies=40 if spec.startswith("wunchunk") else None)
+    kw = {"max_plies": 40} if spec.startswith("wunchunk") else {}
+    got = distributed.random_playouts(g, 2500, seed=9, chunk=333, progress=False, **kw)
+    for k in ("plies", "actions", "winner_mask", "finished"):
+        assert np.array_equal(getattr(got, k), getattr(want, k)), k
+    assert got.num_players == g.num_players
+    s = distributed.random_playouts(g, 2500, seed=9, summary=True, tasks=5, progress=False, **kw)
+    assert s == want.summary()
     assert len(distributed.random_playouts(g, 0)) == 0
+
+
+def test_seed_ranges_wrap_as_locally(local_ray):
+    g = hc.Churn(size=3)
+    seed = 2**64 - 700
+    got = distributed.random_playouts(g, 1500, seed=seed, chunk=500, progress=False)
+    assert np.array_equal(got.plies, hc.random_playouts(g, 1500, seed=seed).plies)
+
+
+def test_summary_is_the_default_for_large_runs(local_ray, monkeypatch):
+    monkeypatch.setattr(distributed, "SUMMARY_ABOVE", 100)
+    g = hc.Churn(size=3)
+    s = distributed.random_playouts(g, 300, seed=2, progress=False)
+    assert isinstance(s, hc.PlayoutSummary) and s == hc.random_playouts(g, 300, seed=2).summary()
+    assert isinstance(distributed.random_playouts(g, 300, seed=2, summary=False, progress=False), hc.Playouts)
+
+
+def test_progress_callback(local_ray):
+    g = hc.Churn(size=4)
+    seen = []
+    r = distributed.perft(g, 4, tasks=6, callback=seen.append, progress=False)
+    assert [p.done for p in seen] == list(range(1, len(seen) + 1))
+    assert seen[-1].total == len(seen) and seen[-1].failed == 0 and seen[-1].partial == r == hc.perft(g, 4)
+    seen.clear()
+    s = distributed.random_playouts(g, 4000, seed=1, chunk=1000, summary=True, callback=seen.append, progress=False)
+    assert [p.partial.games for p in seen][-1] == 4000 and seen[-1].partial == s
+
+
+def test_cancelled_run_resumes_from_checkpoint(local_ray, tmp_path):
+    g = hc.Quintun(size=4)
+    path = tmp_path / "perft.jsonl"
+
+    def stop_after_two(p):
+        if p.done >= 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        distributed.perft(g, 4, unit="action", divide=True, tasks=8, checkpoint=path, callback=stop_after_two,
+                          progress=False)
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["job"]["depth"] == 4 and len(lines) - 1 == 2
+    seen = []
+    rows = distributed.perft(g, 4, unit="action", divide=True, checkpoint=path, callback=seen.append, progress=False)
+    assert rows == hc.perft(g, 4, unit="action", divide=True)
+    assert seen[0].done == 3 and seen[-1].done == seen[-1].total == 8  # two units were not run again
+    # The finished file replays without running anything.
+    assert distributed.perft(g, 4, unit="action", divide=True, checkpoint=path, progress=False) == rows
+
+
+def test_failing_unit_is_reported_and_the_rest_kept(local_ray, tmp_path):
+    g = hc.Churn(size=4)
+    path = tmp_path / "games.jsonl"
+    fault = {"runtime_env": {"env_vars": {distributed.FAULT_ENV: "2"}}, "max_retries": 0}
+    with pytest.raises(distributed.JobError) as e:
+        distributed.random_playouts(g, 5000, seed=4, chunk=1000, summary=True, checkpoint=path, ray_options=fault,
+                                    progress=False)
+    assert len(e.value.failed) == 1 and "games 2000..2999" in e.value.failed[0][0]
+    assert e.value.partial.games == 4000
+    assert "failed on purpose" in str(e.value)
+    done = [json.loads(x)["unit"] for x in path.read_text().splitlines()[1:]]
+    assert sorted(done) == [0, 1, 3, 4]
+    seen = []
+    s = distributed.random_playouts(g, 5000, seed=4, chunk=1000, summary=True, checkpoint=path,
+                                    callback=seen.append, progress=False)
+    assert len(seen) == 1 and s == hc.random_playouts(g, 5000, seed=4).summary()
+
+
+def test_failing_perft_unit_names_its_subtrees(local_ray):
+    g = hc.Churn(size=3)
+    fault = {"runtime_env": {"env_vars": {distributed.FAULT_ENV: "0"}}, "max_retries": 0}
+    with pytest.raises(distributed.JobError) as e:
+        distributed.perft(g, 4, tasks=4, ray_options=fault, progress=False)
+    assert e.value.failed[0][0].startswith("task 0 (subtrees after ")
+    assert 0 < e.value.partial < hc.perft(g, 4)
+
+
+def test_checkpoint_of_another_job_is_refused(local_ray, tmp_path):
+    g = hc.Churn(size=3)
+    path = tmp_path / "run.jsonl"
+    distributed.perft(g, 3, checkpoint=path, tasks=2, progress=False)
+    with pytest.raises(ValueError, match="checkpoint of another job"):
+        distributed.perft(g, 4, checkpoint=path, progress=False)
+    with pytest.raises(ValueError, match="tasks=2"):
+        distributed.perft(g, 3, checkpoint=path, tasks=3, progress=False)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("hello\n")
+    with pytest.raises(ValueError, match="not a hexcore checkpoint"):
+        distributed.perft(g, 3, checkpoint=bad, progress=False)
+
+
+def test_worker_version_is_checked(local_ray, monkeypatch):
+    monkeypatch.setattr(distributed, "__version__", "0.0.0-other")
+    with pytest.raises(RuntimeError, match="install the same version on every node"):
+        distributed.perft(hc.Churn(size=3), 3, progress=False)
+
+
+def test_command_line(local_ray, capsys):
+    from hexcore.__main__ import main
+
+    assert main(["stats", "churn(size=3)", "--games", "3000", "--seed", "5", "--ray"]) == 0
+    ray_out = capsys.readouterr().out.splitlines()
+    assert main(["stats", "churn(size=3)", "--games", "3000", "--seed", "5"]) == 0
+    local_out = capsys.readouterr().out.splitlines()
+    assert ray_out[1:] == local_out[1:]  # all but the timing line
+    assert main(["perft", "churn(size=3)", "-d", "4", "--ray", "--divide"]) == 0
+    ray_rows = capsys.readouterr().out.split("Nodes searched")
+    assert main(["perft", "churn(size=3)", "-d", "4", "--divide"]) == 0
+    assert ray_rows[0] == capsys.readouterr().out.split("Nodes searched")[0]

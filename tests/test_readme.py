@@ -14,3 +14,12 @@ def test_readme_examples():
 def test_package_docstring_examples():
     res = doctest.testmod(hexcore)
     assert res.attempted > 0 and res.failed == 0
+
+
+def test_module_docstring_examples():
+    import hexcore.search
+    import hexcore.summary
+
+    for mod in (hexcore.search, hexcore.summary):
+        res = doctest.testmod(mod)
+        assert res.attempted > 0 and res.failed == 0, mod.__name__

@@ -35,6 +35,7 @@ STRICT_FILES = [
     "python/hexcore/_pickle.py",
     "python/hexcore/bench.py",
     "python/hexcore/distributed.py",
+    "python/hexcore/summary.py",
     "python/hexcore/envs.py",
     "python/hexcore/errors.py",
     "python/hexcore/openspiel.py",

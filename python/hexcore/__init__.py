@@ -28,6 +28,7 @@ from .registry import GAMES
 from .search import BatchedSearchResult, SearchResult, batched_search, mcts
 from .solving import Solution, solve
 from .spec import load
+from .summary import PlayoutSummary
 
 Game = Union[Churn, Quintun, Wunchunk]
 
@@ -65,6 +66,11 @@ class Playouts:
     actions: np.ndarray      # uint64, actions applied
     winner_mask: np.ndarray  # uint8, bit k-1 set when player k shares the win
     finished: np.ndarray     # bool, False if stopped by max_plies
+    num_players: int = 2
+
+    def summary(self) -> "PlayoutSummary":
+        """The exact, combinable counts of these games (:class:`PlayoutSummary`)."""
+        return PlayoutSummary.of(self.plies, self.actions, self.winner_mask, self.finished, self.num_players)
 
     @property
     def winners(self) -> np.ndarray:
@@ -89,7 +95,7 @@ def random_playouts(game: Game, n: int, seed: int = 0, threads: Optional[int] = 
     seed = _int("seed", seed, 0, 2**64 - 1)
     limit = 2**64 - 1 if max_plies is None else _int("max_plies", max_plies, 0, 2**64 - 1)
     plies, actions, winners, finished = game._playouts(n, seed, _threads(threads), limit)
-    return Playouts(plies, actions, winners, finished)
+    return Playouts(plies, actions, winners, finished, game.num_players)
 
 
 def __getattr__(name: str) -> Any:
@@ -103,7 +109,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "Board", "Churn", "Quintun", "Wunchunk", "GAMES", "Game", "Playouts", "load", "perft", "random_playouts", "reference",
+    "Board", "Churn", "Quintun", "Wunchunk", "GAMES", "Game", "Playouts", "PlayoutSummary", "load", "perft", "random_playouts", "reference",
     "records", "to_json", "from_json", "HexcoreError", "IllegalMoveError", "NotationError", "GameOverError", "TooManyMovesError", "__version__",
     "Solution", "solve", "search", "SearchResult", "mcts", "BatchedSearchResult", "batched_search",
 ]

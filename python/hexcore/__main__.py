@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from typing import Any, Dict, List, Optional, Sequence
@@ -62,23 +61,39 @@ class CommandError(Exception):
     """An error the command line reports as one line."""
 
 
+def _ray_job(args: argparse.Namespace) -> Dict[str, Any]:
+    """The job arguments of ``--ray`` (address, checkpoint, tasks)."""
+    return {"address": args.address, "checkpoint": args.checkpoint, "tasks": args.tasks}
+
+
+def _use_ray(args: argparse.Namespace) -> bool:
+    use = bool(args.ray or args.backend == "ray")
+    if not use and (args.address or args.checkpoint or args.tasks):
+        raise CommandError("--address, --checkpoint and --tasks need --ray")
+    return use
+
+
 def cmd_perft(args: argparse.Namespace) -> int:
     g = _game(args.spec, args.moves)
     t0 = time.perf_counter()
-    run_perft: Any = perft
-    if args.backend == "ray":
+    nodes: Any
+    if _use_ray(args):
         distributed = _ray_module()
-        run_perft = lambda g, d, unit="move", divide=False, threads=None: distributed.perft(g, d, unit, divide)  # noqa: E731
-    if args.divide or args.backend == "ray":
-        rows = run_perft(g, args.depth, unit=args.unit, divide=True, threads=args.threads)
-        total = 0
-        for name, n in rows:
-            if args.divide:
-                print(f"{name}: {n}")
-            total += n
-        nodes = total if args.depth > 0 else 1
+        result: Any = distributed.perft(g, args.depth, unit=args.unit, divide=args.divide, threads=args.threads,
+                                        **_ray_job(args))
         if args.divide:
+            for name, n in result:
+                print(f"{name}: {n}")
             print()
+            nodes = sum(n for _, n in result) if args.depth > 0 else 1
+        else:
+            nodes = result
+    elif args.divide:
+        rows: Any = perft(g, args.depth, unit=args.unit, divide=True, threads=args.threads)
+        for name, n in rows:
+            print(f"{name}: {n}")
+        nodes = sum(n for _, n in rows) if args.depth > 0 else 1
+        print()
     else:
         moves = _root_moves(g) if sys.stderr.isatty() and args.depth >= 3 and args.unit == "move" else None
         if moves is not None:
@@ -87,10 +102,10 @@ def cmd_perft(args: argparse.Namespace) -> int:
             for i, m in enumerate(moves):
                 c = g.copy()
                 c.play(m)
-                nodes += perft(c, args.depth - 1, threads=args.threads)  # type: ignore[operator]
+                nodes += perft(c, args.depth - 1, threads=args.threads)
                 _progress(i + 1, len(moves), t0)
         else:
-            nodes = perft(g, args.depth, unit=args.unit, threads=args.threads)  # type: ignore[assignment]
+            nodes = perft(g, args.depth, unit=args.unit, threads=args.threads)
     dt = time.perf_counter() - t0
     print(f"Nodes searched: {nodes}")
     print(f"Time: {dt:.3f} s")
@@ -98,37 +113,25 @@ def cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
-def _summary(values: Any) -> Dict[str, float]:
-    import numpy as np
-
-    a = np.asarray(values, dtype=float)
-    q = np.quantile(a, [0.05, 0.25, 0.5, 0.75, 0.95]) if len(a) else [math.nan] * 5
-    return {"mean": float(a.mean()) if len(a) else math.nan, "sd": float(a.std()) if len(a) else math.nan,
-            "q05": float(q[0]), "q25": float(q[1]), "median": float(q[2]), "q75": float(q[3]), "q95": float(q[4])}
-
-
 def cmd_stats(args: argparse.Namespace) -> int:
-    import numpy as np
-
     g = _game(args.spec, args.moves)
     if isinstance(args.games, int) and args.games == 0:
         raise CommandError("no games were played (--games 0); give --games 1 or more")
     t0 = time.perf_counter()
-    if args.backend == "ray":
+    if _use_ray(args):
         distributed = _ray_module()
-        res = distributed.random_playouts(g, args.games, seed=args.seed)
+        s = distributed.random_playouts(g, args.games, seed=args.seed, threads=args.threads, summary=True, **_ray_job(args))
     else:
-        res = random_playouts(g, args.games, seed=args.seed, threads=args.threads)
+        s = random_playouts(g, args.games, seed=args.seed, threads=args.threads).summary()
     dt = time.perf_counter() - t0
-    s = _summary(res.plies)
-    n = len(res)
-    print(f"{args.spec}: {n} random games (seed {args.seed}) in {dt:.2f} s, {res.plies.sum() / dt:,.0f} plies/s")
-    print(f"game length (plies): mean {s['mean']:.1f} (se {s['sd'] / max(n, 1) ** 0.5:.1f}), sd {s['sd']:.1f}, "
-          f"median {s['median']:.0f}, 5%-95% {s['q05']:.0f}-{s['q95']:.0f}")
+    n = s.games
+    print(f"{args.spec}: {n} random games (seed {args.seed}) in {dt:.2f} s, {s.plies / dt:,.0f} plies/s")
+    print(f"game length (plies): mean {s.mean:.1f} (se {s.sd / max(n, 1) ** 0.5:.1f}), sd {s.sd:.1f}, "
+          f"median {s.quantile(0.5):.0f}, 5%-95% {s.quantile(0.05):.0f}-{s.quantile(0.95):.0f}")
     for p in range(1, g.num_players + 1):
-        won = float((res.winners == p).mean())
+        won = s.win_rate(p)
         print(f"player {p} wins: {won:.4f} (se {(won * (1 - won) / max(n, 1)) ** 0.5:.4f})")
-    print(f"draws / shared: {float((res.winners == 0).mean()):.4f}")
+    print(f"draws / shared: {(s.draws + s.shared) / n:.4f}")
     if args.plot:
         try:
             import matplotlib  # type: ignore[import-not-found, unused-ignore]
@@ -139,7 +142,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
             print("matplotlib is not installed; no plot written", file=sys.stderr)
             return 0
         fig, ax = plt.subplots(figsize=(7, 4))
-        ax.hist(np.asarray(res.plies), bins=min(60, max(10, n // 20)))
+        ax.hist(list(s.lengths), bins=min(60, max(10, n // 20)), weights=list(s.lengths.values()))
         ax.set_xlabel("plies")
         ax.set_ylabel("games")
         ax.set_title(f"{args.spec}: {n} random games")
@@ -237,9 +240,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     res = random_playouts(g, n, seed=0)
     dt = time.perf_counter() - t0
-    s = _summary(res.plies)
-    print(f"\n{n} uniformly random games in {dt:.2f} s ({res.plies.sum() / dt:,.0f} plies/s):")
-    print(f"  mean length {s['mean']:.2f} plies (sd {s['sd']:.2f}); published: 69.7 (sd 8.7)")
+    s = res.summary()
+    print(f"\n{n} uniformly random games in {dt:.2f} s ({s.plies / dt:,.0f} plies/s):")
+    print(f"  mean length {s.mean:.2f} plies (sd {s.sd:.2f}); published: 69.7 (sd 8.7)")
     print(f"  {INFO['churn'].player_names[0]} wins {float((res.winners == 1).mean()):.3f}; published: 0.514")
     ref = _reference_rate(spec, 30, 0)
     t0 = time.perf_counter()
@@ -262,7 +265,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     pp.add_argument("--divide", action="store_true", help="one line per first step")
     pp.add_argument("--unit", choices=["move", "action"], default="move")
     pp.add_argument("--threads", type=int, default=None)
-    pp.add_argument("--backend", choices=["local", "ray"], default="local", help="ray: split subtrees over a Ray cluster")
+    pp.add_argument("--backend", choices=["local", "ray"], default="local", help="ray: the same as --ray")
+    pp.add_argument("--ray", action="store_true", help="run on a Ray cluster (subtrees split into tasks), with a progress bar")
+    pp.add_argument("--address", help="with --ray: the cluster to join (e.g. auto); default: a local Ray")
+    pp.add_argument("--checkpoint", help="with --ray: record finished units in this file and resume from it")
+    pp.add_argument("--tasks", type=int, help="with --ray: the number of tasks (default 4 per cluster CPU, at most 1000)")
 
     ps = sub.add_parser("stats", help="statistics of seeded random playouts")
     ps.add_argument("spec")
@@ -271,7 +278,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ps.add_argument("--threads", type=int, default=None)
     ps.add_argument("--moves", nargs="*", default=[])
     ps.add_argument("--plot", help="write a histogram of game lengths (needs matplotlib)")
-    ps.add_argument("--backend", choices=["local", "ray"], default="local", help="ray: split games over a Ray cluster")
+    ps.add_argument("--backend", choices=["local", "ray"], default="local", help="ray: the same as --ray")
+    ps.add_argument("--ray", action="store_true", help="run on a Ray cluster (ranges of games summed on the workers), with a progress bar")
+    ps.add_argument("--address", help="with --ray: the cluster to join (e.g. auto); default: a local Ray")
+    ps.add_argument("--checkpoint", help="with --ray: record finished units in this file and resume from it")
+    ps.add_argument("--tasks", type=int, help="with --ray: the number of tasks (default 4 per cluster CPU, at most 1000)")
 
     pb = sub.add_parser("bench", help="the standard benchmark suite")
     pb.add_argument("--json", help="write results as JSON")

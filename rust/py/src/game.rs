@@ -519,8 +519,11 @@ impl PyGame {
         Ok(Some((cells.clone(), *to_move, d)))
     }
 
-    #[pyo3(signature = (depth, unit="move", threads=Int(1), divide=false))]
-    fn _perft<'py>(&self, py: Python<'py>, depth: Int, unit: &str, threads: Int, divide: bool) -> PyResult<Bound<'py, PyAny>> {
+    /// `mid_turn=True` counts from a position in the middle of a turn (the
+    /// rest of that turn is the first of the `depth` moves), as the Ray
+    /// backend's work units need; the public `perft` refuses such roots.
+    #[pyo3(signature = (depth, unit="move", threads=Int(1), divide=false, mid_turn=false))]
+    fn _perft<'py>(&self, py: Python<'py>, depth: Int, unit: &str, threads: Int, divide: bool, mid_turn: bool) -> PyResult<Bound<'py, PyAny>> {
         let unit = parse_unit(unit)?;
         let depth = depth.0;
         let max = hexcore_core::MAX_DEPTH as i64;
@@ -528,7 +531,7 @@ impl PyGame {
             return Err(value_error(format!("depth must be between 0 and {max}, got {depth}")));
         }
         let threads = threads_arg(threads.0)?;
-        if dispatch!(&self.any, s => s.mid_turn()) {
+        if !mid_turn && dispatch!(&self.any, s => s.mid_turn()) {
             return Err(error(
                 py,
                 "IllegalMoveError",
