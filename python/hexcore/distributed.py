@@ -45,7 +45,7 @@ import os
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 
@@ -434,6 +434,30 @@ _DTYPES = (np.uint64, np.uint64, np.uint8, np.bool_)
 
 def _decode_cols(data: Iterable[str]) -> Tuple[np.ndarray, ...]:
     return tuple(np.frombuffer(base64.b64decode(s), dtype=dt).copy() for s, dt in zip(data, _DTYPES))
+
+
+@overload
+def random_playouts(game: Any, n: int, seed: int = ..., threads: Optional[int] = ..., max_plies: Optional[int] = ...,
+                    *, chunk: Optional[int] = ..., summary: Literal[True], tasks: Optional[int] = ...,
+                    checkpoint: Optional[Union[str, "os.PathLike[str]"]] = ..., progress: Optional[bool] = ...,
+                    callback: Optional[Callable[[Progress], None]] = ..., address: Optional[str] = ...,
+                    ray_options: Optional[Dict[str, Any]] = ...) -> PlayoutSummary: ...
+
+
+@overload
+def random_playouts(game: Any, n: int, seed: int = ..., threads: Optional[int] = ..., max_plies: Optional[int] = ...,
+                    *, chunk: Optional[int] = ..., summary: Literal[False], tasks: Optional[int] = ...,
+                    checkpoint: Optional[Union[str, "os.PathLike[str]"]] = ..., progress: Optional[bool] = ...,
+                    callback: Optional[Callable[[Progress], None]] = ..., address: Optional[str] = ...,
+                    ray_options: Optional[Dict[str, Any]] = ...) -> Playouts: ...
+
+
+@overload
+def random_playouts(game: Any, n: int, seed: int = ..., threads: Optional[int] = ..., max_plies: Optional[int] = ...,
+                    *, chunk: Optional[int] = ..., summary: None = ..., tasks: Optional[int] = ...,
+                    checkpoint: Optional[Union[str, "os.PathLike[str]"]] = ..., progress: Optional[bool] = ...,
+                    callback: Optional[Callable[[Progress], None]] = ..., address: Optional[str] = ...,
+                    ray_options: Optional[Dict[str, Any]] = ...) -> Union[Playouts, PlayoutSummary]: ...
 
 
 def random_playouts(game: Any, n: int, seed: int = 0, threads: Optional[int] = None, max_plies: Optional[int] = None,
