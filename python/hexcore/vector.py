@@ -162,6 +162,8 @@ class VecGame:
         self._actions = np.zeros(n, dtype=np.int64)
         self._bufs = (self._obs, self._mask, self._rewards, self._terminated, self._truncated, self._to_move,
                       self._lengths)
+        # Without copy=True every step returns the same arrays: one result object serves them all.
+        self._result = StepResult(*self._bufs)
         self._v.reset(None, *self._bufs)
 
     # -- properties ------------------------------------------------------------
@@ -227,6 +229,8 @@ class VecGame:
             self._v.step(a, act, *self._bufs)
         except IllegalMoveError as e:
             raise self._explain(e) from None
+        if not self.copy:
+            return self._result
         return StepResult(self._out(self._obs), self._out(self._mask), self._out(self._rewards),
                           self._out(self._terminated), self._out(self._truncated), self._out(self._to_move),
                           self._out(self._lengths))
