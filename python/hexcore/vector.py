@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -163,7 +163,8 @@ class VecGame:
         self._bufs = (self._obs, self._mask, self._rewards, self._terminated, self._truncated, self._to_move,
                       self._lengths)
         # Without copy=True every step returns the same arrays: one result object serves them all.
-        self._result = StepResult(*self._bufs)
+        self._result = StepResult(cast(Any, self._obs), self._mask, self._rewards, self._terminated, self._truncated,
+                                  self._to_move, self._lengths)
         self._v.reset(None, *self._bufs)
 
     # -- properties ------------------------------------------------------------
