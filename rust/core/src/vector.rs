@@ -971,6 +971,35 @@ mod tests {
         }
     }
 
+    /// Batches draw from `legal_actions`, so its order matters: for Churn it
+    /// is `legal_cells` (cell order) then `swap`.
+    #[test]
+    fn churn_legal_actions_are_the_legal_cells_in_order() {
+        let mut rng = rng_for(3, 0);
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        for board in [Board::hexhex(3).unwrap(), Board::hexhex(7).unwrap(), Board::from_sides([3, 4, 3, 4, 3, 4]).unwrap()] {
+            for pie in [false, true] {
+                for _ in 0..5 {
+                    let mut g = Churn::new(Arc::new(board.clone()), pie);
+                    loop {
+                        got.clear();
+                        g.legal_actions(&mut got);
+                        want.clear();
+                        g.legal_cells(&mut want);
+                        if g.swap_available() {
+                            want.push(board.num_cells() as Action);
+                        }
+                        assert_eq!(got, want, "{}", g.diagram());
+                        if g.is_over() {
+                            break;
+                        }
+                        g.apply_action(got[below(&mut rng, got.len())]);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn rewards_are_zero_sum() {
         let mut r = [0f32; 4];
