@@ -96,6 +96,24 @@ def test_observation_dtypes_agree(spec):
             np.testing.assert_array_equal(r.rewards, rs[0].rewards)
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3, 5])
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "float32"])
+def test_observations_are_the_games_own(threads, dtype):
+    """Every row is ``game.observation()`` of the env's game, whatever the
+    thread count (also with more threads than work items) and element type;
+    Churn boards of other shapes and per-env starts included."""
+    specs = ["churn(size=4)", "churn(size=4,pie=false)", "churn(sides=(4,4,4,4,4,4))"] * 7
+    for v in [VecGame(specs, seed=7, threads=threads, observation_dtype=dtype, max_plies=25),
+              VecGame("churn(sides=(3,4,3,4,3,4))", 40, seed=8, threads=threads, observation_dtype=dtype)]:
+        for _ in range(60):
+            r = v.step(v.sample_actions())
+            for i in range(v.num_envs):
+                if r.terminated[i] or r.truncated[i]:
+                    continue  # the final observation is checked by the property test
+                want = v.get_state(i).observation()
+                np.testing.assert_array_equal(r.observations[i], want.astype(np.dtype(dtype)))
+
+
 def run(v, steps):
     out = []
     for _ in range(steps):

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -162,6 +162,9 @@ class VecGame:
         self._actions = np.zeros(n, dtype=np.int64)
         self._bufs = (self._obs, self._mask, self._rewards, self._terminated, self._truncated, self._to_move,
                       self._lengths)
+        # Without copy=True every step returns the same arrays: one result object serves them all.
+        self._result = StepResult(cast(Any, self._obs), self._mask, self._rewards, self._terminated, self._truncated,
+                                  self._to_move, self._lengths)
         self._v.reset(None, *self._bufs)
 
     # -- properties ------------------------------------------------------------
@@ -227,6 +230,8 @@ class VecGame:
             self._v.step(a, act, *self._bufs)
         except IllegalMoveError as e:
             raise self._explain(e) from None
+        if not self.copy:
+            return self._result
         return StepResult(self._out(self._obs), self._out(self._mask), self._out(self._rewards),
                           self._out(self._terminated), self._out(self._truncated), self._out(self._to_move),
                           self._out(self._lengths))

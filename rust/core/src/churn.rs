@@ -646,7 +646,11 @@ impl Game for Churn {
     }
 
     fn legal_actions(&self, out: &mut Vec<Action>) {
-        self.legal_cells(out);
+        // The same cells, in the same order, as `legal_cells` alone: the
+        // pair cells when there are any are cheaper to find.
+        if self.over || !self.iso[self.to_move as usize - 1].is_empty() || !self.pair_cells(out) {
+            self.legal_cells(out);
+        }
         if self.swap_available() {
             out.push(self.board.num_cells() as Action);
         }

@@ -14,11 +14,165 @@
 //!   terminated, not truncated).
 
 use rand_xoshiro::Xoshiro256PlusPlus;
-use rayon::prelude::*;
 
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use crate::board::Board;
 use crate::game::{Action, Game, WinnerMask};
 use crate::parallel::pool;
 use crate::rng::{below, rng_for};
+use crate::{Churn, Quintun, Wunchunk};
+
+/// An observation element type of the batch buffers.
+pub trait ObsElem: Copy {
+    fn from_bool(b: bool) -> Self;
+}
+
+impl ObsElem for bool {
+    #[inline(always)]
+    fn from_bool(b: bool) -> bool {
+        b
+    }
+}
+
+impl ObsElem for u8 {
+    #[inline(always)]
+    fn from_bool(b: bool) -> u8 {
+        b as u8
+    }
+}
+
+impl ObsElem for f32 {
+    #[inline(always)]
+    fn from_bool(b: bool) -> f32 {
+        b as u8 as f32
+    }
+}
+
+/// Where a board's cells sit in an observation plane: runs of cells with
+/// consecutive numbers on consecutive plane indices, and which grid points
+/// are cells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CellLayout {
+    plane: usize,
+    /// (first cell, its index in the plane, length), by plane index.
+    runs: Vec<(usize, usize, usize)>,
+    /// 0xff on cells, 0 elsewhere (one per plane index).
+    mask: Vec<u8>,
+}
+
+/// Bytes per block copy in [`CellLayout::spread`].
+const BLOCK: usize = 16;
+
+impl CellLayout {
+    pub fn of(board: &Board) -> CellLayout {
+        let (h, w) = board.grid_shape();
+        let plane = h * w;
+        let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+        let mut on_board = vec![false; plane];
+        for cell in 0..board.num_cells() {
+            let (r, c) = board.grid_pos(cell);
+            let i = r * w + c;
+            on_board[i] = true;
+            match runs.last_mut() {
+                Some((c0, i0, len)) if *c0 + *len == cell && *i0 + *len == i => *len += 1,
+                _ => runs.push((cell, i, 1)),
+            }
+        }
+        runs.sort_by_key(|r| r.1);
+        let mask = on_board.iter().map(|&b| if b { 0xff } else { 0 }).collect();
+        CellLayout { plane, runs, mask }
+    }
+
+    /// `values` (one byte per cell) placed on the plane: the returned slice
+    /// (of `scratch`) holds `values[cell]` at each cell's index and
+    /// unspecified bytes elsewhere (to be masked by `self.mask`). Runs are
+    /// copied in whole blocks of [`BLOCK`] bytes, by increasing plane index,
+    /// so a block's spill past its run is overwritten by the next run or
+    /// lands off the board.
+    fn spread<'s>(&self, values: &[u8], scratch: &'s mut Vec<u8>) -> &'s [u8] {
+        if scratch.len() < self.plane + BLOCK {
+            scratch.resize(self.plane + BLOCK, 0);
+        }
+        for &(c0, i0, len) in &self.runs {
+            let (mut c, mut i) = (c0, i0);
+            let end = c0 + len;
+            while c < end {
+                match values.get(c..c + BLOCK) {
+                    Some(src) => {
+                        let src: &[u8; BLOCK] = src.try_into().expect("a block");
+                        let dst: &mut [u8; BLOCK] = (&mut scratch[i..i + BLOCK]).try_into().expect("a block");
+                        *dst = *src;
+                    }
+                    None => {
+                        let k = end - c;
+                        scratch[i..i + k].copy_from_slice(&values[c..end]);
+                    }
+                }
+                c += BLOCK;
+                i += BLOCK;
+            }
+        }
+        &scratch[..self.plane]
+    }
+}
+
+/// What a batch needs of a game beyond [`Game`]: an optional direct writer
+/// of its observation (same values as [`Game::observation`], without the
+/// float32 planes in between).
+pub trait BatchGame: Game {
+    /// True when [`BatchGame::write_observation`] is implemented.
+    fn direct_observation(&self) -> bool {
+        false
+    }
+
+    /// Write the observation into `out` (`observation_shape` values), the
+    /// board's cells placed by `layout` (made by [`CellLayout::of`] from this
+    /// game's board).
+    /// `scratch` is working space.
+    fn write_observation<T: ObsElem>(&self, _layout: &CellLayout, _out: &mut [T], _scratch: &mut Vec<u8>) {
+        unreachable!("no direct observation writer")
+    }
+}
+
+impl BatchGame for Churn {
+    fn direct_observation(&self) -> bool {
+        true
+    }
+
+    /// [`Churn`]'s planes: stones of the player to move, opponent stones,
+    /// cells on the board, and a constant plane equal to 1 when Blue is to
+    /// move.
+    fn write_observation<T: ObsElem>(&self, layout: &CellLayout, out: &mut [T], scratch: &mut Vec<u8>) {
+        let plane = layout.plane;
+        let (mine, rest) = out.split_at_mut(plane);
+        let (theirs, rest) = rest.split_at_mut(plane);
+        let (cells, blue) = rest.split_at_mut(plane);
+        let to_move_blue = self.to_move() == 2;
+        blue[..plane].fill(T::from_bool(to_move_blue));
+        let (me, them) = if to_move_blue { (2u8, 1u8) } else { (1u8, 2u8) };
+        // The cell colours spread over the plane, then masked to the board.
+        let grid = layout.spread(self.groups().colours(), scratch);
+        let (grid, on) = (&grid[..plane], &layout.mask[..plane]);
+        for p in 0..plane {
+            mine[p] = T::from_bool((grid[p] & on[p]).min(2) == me);
+        }
+        for p in 0..plane {
+            theirs[p] = T::from_bool((grid[p] & on[p]).min(2) == them);
+        }
+        for p in 0..plane {
+            cells[p] = T::from_bool(on[p] != 0);
+        }
+    }
+}
+
+impl BatchGame for Wunchunk {}
+impl BatchGame for Quintun {}
+
+/// No direct layout: the env's observation goes through [`Game::observation`].
+const NO_LAYOUT: u32 = u32::MAX;
 
 /// Zero-sum rewards of a finished game with winners `mask` among `n` seats,
 /// written to `out[..n]` (the convention of `hexcore._outcome.terminal_rewards`):
@@ -54,6 +208,8 @@ pub struct Env<G: Game> {
     /// The action `sample_actions` gives next (drawn at the end of each step,
     /// while the state is in cache, once sampling is in use).
     next: i64,
+    /// Index of the game's [`CellLayout`] in the batch (or `NO_LAYOUT`).
+    layout: u32,
 }
 
 /// Where a step writes its results: slices of `n` envs each (`obs` holds
@@ -152,12 +308,16 @@ struct Dims {
 #[derive(Default)]
 struct Scratch {
     planes: Vec<f32>,
+    bytes: Vec<u8>,
     legal: Vec<Action>,
 }
 
 /// `N` games of type `G` with their start positions.
-pub struct VecGames<G: Game> {
+pub struct VecGames<G: BatchGame> {
     starts: Vec<G>,
+    /// The layouts of the boards in play, and the one of each start.
+    layouts: Vec<CellLayout>,
+    start_layout: Vec<u32>,
     envs: Vec<Env<G>>,
     dims: Dims,
     obs_shape: [usize; 3],
@@ -179,11 +339,56 @@ fn chunk_size(n: usize, threads: usize) -> usize {
     if threads <= 1 {
         n.max(1)
     } else {
-        n.div_ceil(threads * 4).max(16)
+        n.div_ceil(threads * 8).max(16)
     }
 }
 
-impl<G: Game> VecGames<G> {
+/// Run `work` on every item: on this thread when one thread is asked for or
+/// the pool cannot be made (threads out of range, no OS threads left), else
+/// on this thread and `threads - 1` of the pool's workers. Each takes the
+/// items of its own share first (one of `threads` contiguous shares; this
+/// thread always the first, so those envs' states stay in its core's cache
+/// from one call to the next), then helps with the others' remaining items.
+/// Every item runs once: the same results either way.
+fn run_items<I: Send>(items: Vec<I>, threads: usize, work: impl Fn(I) + Sync + Send) {
+    if threads <= 1 || items.len() <= 1 {
+        items.into_iter().for_each(work);
+        return;
+    }
+    let Ok(p) = pool(threads.min(crate::MAX_THREADS)) else {
+        items.into_iter().for_each(work);
+        return;
+    };
+    let (t, m) = (threads.min(items.len()), items.len());
+    let slots: Vec<Mutex<Option<I>>> = items.into_iter().map(|x| Mutex::new(Some(x))).collect();
+    let next: Vec<AtomicUsize> = (0..t).map(|k| AtomicUsize::new(k * m / t)).collect();
+    let share = |me: usize| {
+        for d in 0..t {
+            let k = (me + d) % t;
+            let end = (k + 1) * m / t;
+            loop {
+                let i = next[k].fetch_add(1, Ordering::Relaxed);
+                if i >= end {
+                    break;
+                }
+                let item = slots[i].lock().unwrap_or_else(|e| e.into_inner()).take();
+                if let Some(item) = item {
+                    work(item);
+                }
+            }
+        }
+    };
+    // This thread takes share 0 (no wake-up needed to go on afterwards).
+    p.in_place_scope(|s| {
+        for k in 1..t {
+            let share = &share;
+            s.spawn(move |_| share(k));
+        }
+        share(0);
+    });
+}
+
+impl<G: BatchGame> VecGames<G> {
     /// One env per start position. Every start must have the same observation
     /// shape, number of actions and number of players, be between turns and
     /// not be over.
@@ -210,13 +415,35 @@ impl<G: Game> VecGames<G> {
             check_start(i, g)?;
         }
         let dims = Dims { obs: obs_shape.iter().product(), actions: num_actions, players: num_players };
+        // Starts sharing a board (by address: the starts keep their boards
+        // alive) share its layout.
+        let mut layouts = Vec::new();
+        let mut by_board: HashMap<usize, u32> = HashMap::new();
+        let start_layout = starts
+            .iter()
+            .map(|g| {
+                if !g.direct_observation() {
+                    return NO_LAYOUT;
+                }
+                *by_board.entry(g.board() as *const Board as usize).or_insert_with(|| layout_index(&mut layouts, g.board()))
+            })
+            .collect::<Vec<_>>();
         let envs = starts
             .iter()
             .enumerate()
-            .map(|(i, g)| Env { game: g.clone(), rng: rng_for(seed, i as u64), plies: 0, done: false, episode: 0, actions: Vec::new(), next: 0 })
+            .map(|(i, g)| Env {
+                game: g.clone(),
+                rng: rng_for(seed, i as u64),
+                plies: 0,
+                done: false,
+                episode: 0,
+                actions: Vec::new(),
+                next: 0,
+                layout: start_layout[i],
+            })
             .collect::<Vec<_>>();
         let legal = vec![false; envs.len() * num_actions];
-        let mut v = VecGames { starts, envs, dims, obs_shape, max_plies, legal, presample: false, autoplay: None };
+        let mut v = VecGames { starts, layouts, start_layout, envs, dims, obs_shape, max_plies, legal, presample: false, autoplay: None };
         let mut scratch = Scratch::default();
         for i in 0..v.envs.len() {
             let env = &v.envs[i];
@@ -355,6 +582,7 @@ impl<G: Game> VecGames<G> {
         let n = self.envs.len();
         let dims = self.dims;
         let (starts, max_plies, presample, autoplay) = (&self.starts, self.max_plies, self.presample, self.autoplay);
+        let (layouts, start_layout) = (&self.layouts[..], &self.start_layout[..]);
         let chunk = chunk_size(n, threads);
         // Split the envs, the masks we keep, the actions and the output
         // buffers into matching chunks.
@@ -382,6 +610,8 @@ impl<G: Game> VecGames<G> {
                 step_env(
                     env,
                     &starts[i],
+                    start_layout[i],
+                    layouts,
                     action,
                     max_plies,
                     presample,
@@ -394,16 +624,7 @@ impl<G: Game> VecGames<G> {
                 );
             }
         };
-        if threads <= 1 || items.len() <= 1 {
-            items.into_iter().for_each(work);
-        } else {
-            // a pool that cannot be made (threads out of range, no OS
-            // threads left) runs the batch on this thread: same results
-            match pool(threads.min(crate::MAX_THREADS)) {
-                Ok(p) => p.install(|| items.into_par_iter().for_each(work)),
-                Err(_) => items.into_iter().for_each(work),
-            }
-        }
+        run_items(items, threads, work);
     }
 
     /// A uniformly random legal action for every env (uniform over
@@ -427,15 +648,7 @@ impl<G: Game> VecGames<G> {
                     env.next = if env.done { 0 } else { fresh_draw(env, &mut buf) };
                 }
             };
-            if threads <= 1 || n <= chunk {
-                work(&mut self.envs[..]);
-            } else {
-                let envs = &mut self.envs[..];
-                match pool(threads.min(crate::MAX_THREADS)) {
-                    Ok(p) => p.install(|| envs.par_chunks_mut(chunk).for_each(work)),
-                    Err(_) => work(envs),
-                }
-            }
+            run_items(self.envs.chunks_mut(chunk).collect(), threads, work);
         }
         for (o, env) in out.iter_mut().zip(&self.envs) {
             *o = env.next;
@@ -473,7 +686,9 @@ impl<G: Game> VecGames<G> {
             return Err(format!("{} does not fit this batch ({}): observations and actions must have the same shape", game.spec(), first.spec()));
         }
         let na = self.dims.actions;
+        let layout = if game.direct_observation() { layout_index(&mut self.layouts, game.board()) } else { NO_LAYOUT };
         let env = &mut self.envs[i];
+        env.layout = layout;
         env.done = game.is_over() && !game.mid_turn();
         env.game = game;
         env.plies = plies;
@@ -485,6 +700,18 @@ impl<G: Game> VecGames<G> {
             env.next = if env.done { 0 } else { fresh_draw(env, &mut buf) };
         }
         Ok(())
+    }
+}
+
+/// The index of `board`'s layout in `layouts`, added when new.
+fn layout_index(layouts: &mut Vec<CellLayout>, board: &Board) -> u32 {
+    let l = CellLayout::of(board);
+    match layouts.iter().position(|x| *x == l) {
+        Some(k) => k as u32,
+        None => {
+            layouts.push(l);
+            (layouts.len() - 1) as u32
+        }
     }
 }
 
@@ -543,9 +770,11 @@ fn apply<G: Game>(env: &mut Env<G>, a: Action, max_plies: u64) -> (bool, bool) {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn step_env<G: Game>(
+fn step_env<G: BatchGame>(
     env: &mut Env<G>,
     start: &G,
+    start_layout: u32,
+    layouts: &[CellLayout],
     action: Option<i64>,
     max_plies: u64,
     presample: bool,
@@ -559,7 +788,8 @@ fn step_env<G: Game>(
     let rewards = &mut out.rewards[j * dims.players..(j + 1) * dims.players];
     let (mut terminated, mut truncated) = (false, false);
     if env.done {
-        env.game = start.clone();
+        env.game.clone_from(start);
+        env.layout = start_layout;
         env.plies = 0;
         env.done = false;
         env.episode += 1;
@@ -603,6 +833,16 @@ fn step_env<G: Game>(
         m[j * dims.actions..(j + 1) * dims.actions].copy_from_slice(legal);
     }
     let o = dims.obs;
+    if env.layout != NO_LAYOUT {
+        let layout = &layouts[env.layout as usize];
+        match &mut out.obs {
+            Obs::None => {}
+            Obs::F32(buf) => env.game.write_observation(layout, &mut buf[j * o..(j + 1) * o], &mut scratch.bytes),
+            Obs::U8(buf) => env.game.write_observation(layout, &mut buf[j * o..(j + 1) * o], &mut scratch.bytes),
+            Obs::Bool(buf) => env.game.write_observation(layout, &mut buf[j * o..(j + 1) * o], &mut scratch.bytes),
+        }
+        return;
+    }
     match &mut out.obs {
         Obs::None => {}
         Obs::F32(buf) => env.game.observation(&mut buf[j * o..(j + 1) * o]),
@@ -641,7 +881,7 @@ mod tests {
     }
 
     impl Bufs {
-        fn new<G: Game>(v: &VecGames<G>) -> Bufs {
+        fn new<G: BatchGame>(v: &VecGames<G>) -> Bufs {
             let n = v.num_envs();
             let s = v.observation_shape();
             Bufs {
@@ -667,7 +907,7 @@ mod tests {
         }
     }
 
-    fn run_batch<G: Game>(start: &G, n: usize, threads: usize, steps: usize, max_plies: u64) -> (Vec<f32>, Vec<bool>, Vec<f32>, u64) {
+    fn run_batch<G: BatchGame>(start: &G, n: usize, threads: usize, steps: usize, max_plies: u64) -> (Vec<f32>, Vec<bool>, Vec<f32>, u64) {
         let mut v = VecGames::new(vec![start.clone(); n], 5, max_plies).unwrap();
         let mut b = Bufs::new(&v);
         v.reset(None, b.out(), threads).unwrap();
@@ -696,6 +936,68 @@ mod tests {
         assert_eq!(run_batch(&w, 40, 1, 100, 10), run_batch(&w, 40, 2, 100, 10));
         let q = Quintun::new(4, crate::quintun::Placement::Side, true).unwrap();
         assert_eq!(run_batch(&q, 40, 1, 100, u64::MAX), run_batch(&q, 40, 2, 100, u64::MAX));
+    }
+
+    /// The direct writer gives `Game::observation`'s values in every element type.
+    #[test]
+    fn direct_observations_match_the_game() {
+        let boards =
+            [Board::hexhex(2).unwrap(), Board::hexhex(4).unwrap(), Board::hexhex(7).unwrap(), Board::from_sides([2, 3, 4, 2, 3, 4]).unwrap()];
+        for board in boards {
+            let layout = CellLayout::of(&board);
+            for pie in [false, true] {
+                let mut g = Churn::new(Arc::new(board.clone()), pie);
+                let mut rng = rng_for(9, board.num_cells() as u64);
+                let o: usize = g.observation_shape().iter().product();
+                let (mut want, mut f, mut u, mut b) = (vec![0f32; o], vec![7f32; o], vec![7u8; o], vec![true; o]);
+                let (mut buf, mut scratch) = (Vec::new(), Vec::new());
+                for _ in 0..400 {
+                    g.observation(&mut want);
+                    g.write_observation(&layout, &mut f, &mut scratch);
+                    g.write_observation(&layout, &mut u, &mut scratch);
+                    g.write_observation(&layout, &mut b, &mut scratch);
+                    assert_eq!(f, want);
+                    assert!(u.iter().zip(&want).all(|(&x, &y)| x as f32 == y));
+                    assert!(b.iter().zip(&want).all(|(&x, &y)| x == (y != 0.0)));
+                    if g.is_over() {
+                        g = Churn::new(Arc::new(board.clone()), pie);
+                        continue;
+                    }
+                    buf.clear();
+                    g.legal_actions(&mut buf);
+                    g.apply_action(buf[below(&mut rng, buf.len())]);
+                }
+            }
+        }
+    }
+
+    /// Batches draw from `legal_actions`, so its order matters: for Churn it
+    /// is `legal_cells` (cell order) then `swap`.
+    #[test]
+    fn churn_legal_actions_are_the_legal_cells_in_order() {
+        let mut rng = rng_for(3, 0);
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        for board in [Board::hexhex(3).unwrap(), Board::hexhex(7).unwrap(), Board::from_sides([3, 4, 3, 4, 3, 4]).unwrap()] {
+            for pie in [false, true] {
+                for _ in 0..5 {
+                    let mut g = Churn::new(Arc::new(board.clone()), pie);
+                    loop {
+                        got.clear();
+                        g.legal_actions(&mut got);
+                        want.clear();
+                        g.legal_cells(&mut want);
+                        if g.swap_available() {
+                            want.push(board.num_cells() as Action);
+                        }
+                        assert_eq!(got, want, "{}", g.diagram());
+                        if g.is_over() {
+                            break;
+                        }
+                        g.apply_action(got[below(&mut rng, got.len())]);
+                    }
+                }
+            }
+        }
     }
 
     #[test]
