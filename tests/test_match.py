@@ -147,6 +147,8 @@ def test_cli_play_subprocess():
     ("openspiel:200", "openspiel", 200, 0.0, "openspiel:200"),
     ("OpenSpiel:time=1", "openspiel", 0, 1.0, "openspiel:time=1"),
     ("mcts:1000", "mcts", 1000, 0.0, "mcts:1000"),
+    ("mcts:1000,c=0.1", "mcts", 1000, 0.0, "mcts:1000,c=0.1"),
+    ("mcts:time=0.5,c=0", "mcts", 0, 0.5, "mcts:time=0.5,c=0"),
 ])
 def test_player_specs_with_time_and_openspiel(spec, kind, sims, secs, name):
     p = parse_player(spec)
@@ -154,8 +156,23 @@ def test_player_specs_with_time_and_openspiel(spec, kind, sims, secs, name):
     assert parse_player(p.name) == p
 
 
+def test_mcts_player_c_reaches_the_search(monkeypatch):
+    import hexcore.match as hm
+    seen = []
+    real = hm.mcts
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("c"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hm, "mcts", spy)
+    play_match("churn(size=2)", ["mcts:20,c=0.25", "mcts:20"], games=1)
+    assert set(seen) == {0.25, None}
+
+
 @pytest.mark.parametrize("spec", ["openspiel:", "openspiel:0", "mcts:time=0", "mcts:time=-1", "mcts:time=abc",
-                                  "openspiel:time=nan", "mcts:time=inf", "openspiel:time=", "openspiel"])
+                                  "openspiel:time=nan", "mcts:time=inf", "openspiel:time=", "openspiel",
+                                  "mcts:10,c=-1", "mcts:10,c=nan", "mcts:10,x=1", "openspiel:10,c=1", "mcts:10,"])
 def test_bad_time_and_openspiel_specs(spec):
     with pytest.raises(ValueError, match="bad player spec"):
         parse_player(spec)

@@ -3,7 +3,8 @@
 A player is given by a spec: ``random`` (uniformly random actions, one at a
 time, so multi-stone turns need no move list), ``mcts:N`` (UCT with N
 simulations per move, see :func:`hexcore.search.mcts`), ``mcts:time=S``
-(UCT with S seconds per move), or ``openspiel:N`` / ``openspiel:time=S``:
+(UCT with S seconds per move; either takes ``,c=X`` for the exploration
+constant, e.g. ``mcts:1000,c=0.1``), or ``openspiel:N`` / ``openspiel:time=S``:
 OpenSpiel's Python ``MCTSBot`` (UCT, ``uct_c=2``, one random rollout per
 simulation, solver on) driving hexcore's registered OpenSpiel game, with N
 simulations or S seconds per action (needs the ``open_spiel`` package).
@@ -58,27 +59,30 @@ def wilson(wins: int, n: int, z: float = Z95) -> Tuple[float, float]:
 class Player:
     """A parsed player spec: ``kind`` is ``"random"``, ``"mcts"`` or
     ``"openspiel"``, with a budget of ``simulations`` or ``seconds`` per
-    move (0 where unused)."""
+    move (0 where unused) and, for ``mcts``, the exploration constant ``c``
+    (``None``: the default of :func:`hexcore.search.mcts`)."""
 
     kind: str
     simulations: int = 0
     seconds: float = 0.0
+    c: Optional[float] = None
 
     @property
     def name(self) -> str:
         if self.kind == "random":
             return "random"
-        if self.seconds:
-            return f"{self.kind}:time={self.seconds:g}"
-        return f"{self.kind}:{self.simulations}"
+        budget = f"time={self.seconds:g}" if self.seconds else str(self.simulations)
+        return f"{self.kind}:{budget}" + ("" if self.c is None else f",c={self.c:g}")
 
 
-_SPEC_HELP = "use 'random', 'mcts:N', 'mcts:time=S', 'openspiel:N' or 'openspiel:time=S' (e.g. mcts:1000)"
+_SPEC_HELP = ("use 'random', 'mcts:N', 'mcts:time=S', 'openspiel:N' or 'openspiel:time=S' (e.g. mcts:1000; "
+              "mcts takes ',c=X' for its exploration constant)")
 
 
 def parse_player(spec: str) -> Player:
     """``random``, ``mcts:N`` / ``openspiel:N`` (N >= 1 simulations) or
     ``mcts:time=S`` / ``openspiel:time=S`` (S > 0 seconds, at most a day);
+    ``mcts`` also takes ``,c=X`` (X >= 0, e.g. ``mcts:1000,c=0.1``).
     ``ValueError`` otherwise."""
     if not isinstance(spec, str):
         raise TypeError(f"a player spec must be a string, got {type(spec).__name__}")
@@ -87,6 +91,17 @@ def parse_player(spec: str) -> Player:
         return Player("random")
     kind, sep, arg = s.partition(":")
     if kind in ("mcts", "openspiel") and sep:
+        arg, comma, rest = arg.partition(",")
+        c: Optional[float] = None
+        if comma:
+            if kind != "mcts" or not rest.startswith("c="):
+                raise ValueError(f"bad player spec {spec!r}: only mcts takes an option, ',c=X'")
+            try:
+                c = float(rest[2:])
+            except ValueError:
+                c = math.nan
+            if not (math.isfinite(c) and c >= 0):
+                raise ValueError(f"bad player spec {spec!r}: c=X needs a number X >= 0")
         if arg.startswith("time="):
             text = arg[5:]
             try:
@@ -95,11 +110,11 @@ def parse_player(spec: str) -> Player:
                 t = math.nan
             if not (math.isfinite(t) and 0 < t <= 86400):
                 raise ValueError(f"bad player spec {spec!r}: {kind}:time=S needs a number of seconds S > 0")
-            return Player(kind, 0, t)
+            return Player(kind, 0, t, c)
         if not arg.isdigit() or int(arg) < 1:
             raise ValueError(f"bad player spec {spec!r}: {kind}:N needs a whole number N >= 1 of simulations "
                              f"(or {kind}:time=S for S seconds per move)")
-        return Player(kind, int(arg))
+        return Player(kind, int(arg), 0.0, c)
     raise ValueError(f"bad player spec {spec!r}: {_SPEC_HELP}")
 
 
@@ -267,7 +282,8 @@ def _bot_move(g: Any, p: Player, rng: random.Random, seed: int, threads: int,
     if p.kind == "random":
         _random_turn(g, rng)
     elif p.kind == "mcts":
-        r = mcts(g, simulations=p.simulations or None, seconds=p.seconds or None, threads=threads, seed=seed)
+        r = mcts(g, simulations=p.simulations or None, seconds=p.seconds or None, threads=threads, seed=seed,
+                 **({} if p.c is None else {"c": p.c}))
         g.play(r.move)
     else:
         if peer is None:
@@ -360,7 +376,8 @@ def play_loop(spec: str, bot: str = "mcts:2000", human: int = 1, seed: int = 0, 
 
     def search() -> Any:
         sims, secs = ((p.simulations or None), (p.seconds or None)) if p.kind == "mcts" else (1000, None)
-        return mcts(g, simulations=sims, seconds=secs, threads=threads, seed=derive_seed(seed, len(movers), g.ply))
+        return mcts(g, simulations=sims, seconds=secs, threads=threads, seed=derive_seed(seed, len(movers), g.ply),
+                    **({} if p.c is None else {"c": p.c}))
 
     say(f"{g.spec}: you are player {human}, the bot ({p.name}) plays the other seats. {HELP}")
     shown = -1
