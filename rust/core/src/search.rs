@@ -23,6 +23,9 @@
 //! * **Threads**: root parallelism. Thread `t` grows its own tree with the
 //!   generator [`rng_for`]`(seed, t)`; the root statistics are summed. One
 //!   thread with a simulation budget (no time budget) is fully deterministic.
+//! * **Reuse**: [`Mcts`] keeps its trees between calls; [`Mcts::advance`]
+//!   plays a move and keeps the subtree below it. [`search`] is one call of
+//!   a fresh [`Mcts`].
 //!
 //! ```
 //! use std::sync::Arc;
