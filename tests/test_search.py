@@ -275,7 +275,8 @@ def test_mcts_object_bad_input_changes_nothing():
         with pytest.raises(exc):
             m.advance(bad)
         assert (m.game.history, m.root_visits, m.nodes) == state, bad
-    m.advance(g.legal_moves()[0])
+    first = g.legal_actions()[0]  # a numpy integer: an action id like an int
+    assert m.advance(first) == g.action_to_string(int(first))
     state = (m.game.history, m.root_visits, m.nodes)
     occupied = m.game.history[-1]
     with pytest.raises(hc.IllegalMoveError):

@@ -178,6 +178,8 @@ class MCTS:
         keep its subtree; returns the move's text. A bad move raises the
         engine's ``NotationError`` / ``IllegalMoveError`` /
         ``GameOverError`` and changes nothing."""
+        if isinstance(move, np.integer):
+            move = int(move)
         return self._m.advance(move)
 
     @property
