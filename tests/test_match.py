@@ -140,3 +140,66 @@ def test_cli_play_subprocess():
     p = _cli("play", "churn(size=3)", "--bot", "mcts:50", stdin="b2\nnonsense\nquit\n")
     assert p.returncode == 0, p.stderr
     assert "you play b2" in p.stdout and "illegal:" in p.stdout and "goodbye" in p.stdout
+
+
+@pytest.mark.parametrize("spec,kind,sims,secs,name", [
+    ("mcts:time=0.05", "mcts", 0, 0.05, "mcts:time=0.05"),
+    ("openspiel:200", "openspiel", 200, 0.0, "openspiel:200"),
+    ("OpenSpiel:time=1", "openspiel", 0, 1.0, "openspiel:time=1"),
+    ("mcts:1000", "mcts", 1000, 0.0, "mcts:1000"),
+    ("mcts:1000,c=0.1", "mcts", 1000, 0.0, "mcts:1000,c=0.1"),
+    ("mcts:time=0.5,c=0", "mcts", 0, 0.5, "mcts:time=0.5,c=0"),
+])
+def test_player_specs_with_time_and_openspiel(spec, kind, sims, secs, name):
+    p = parse_player(spec)
+    assert (p.kind, p.simulations, p.seconds, p.name) == (kind, sims, secs, name)
+    assert parse_player(p.name) == p
+
+
+def test_mcts_player_c_reaches_the_search(monkeypatch):
+    import hexcore.match as hm
+    seen = []
+    real = hm.mcts
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("c"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hm, "mcts", spy)
+    play_match("churn(size=2)", ["mcts:20,c=0.25", "mcts:20"], games=1)
+    assert set(seen) == {0.25, hm.DEFAULT_C}
+
+
+@pytest.mark.parametrize("spec", ["openspiel:", "openspiel:0", "mcts:time=0", "mcts:time=-1", "mcts:time=abc",
+                                  "openspiel:time=nan", "mcts:time=inf", "openspiel:time=", "openspiel",
+                                  "mcts:10,c=-1", "mcts:10,c=nan", "mcts:10,x=1", "openspiel:10,c=1", "mcts:10,"])
+def test_bad_time_and_openspiel_specs(spec):
+    with pytest.raises(ValueError, match="bad player spec"):
+        parse_player(spec)
+
+
+def test_mcts_time_player_plays_whole_games():
+    r = play_match("quintun(size=4)", ["mcts:time=0.005", "random"], games=2, seed=1)
+    assert r.games == 2 and sum(p.games for p in r.players) == 4
+
+
+def test_openspiel_player_plays_seeded_games():
+    pytest.importorskip("pyspiel", reason="the openspiel player needs open_spiel (pyspiel), which is not installed")
+    a = play_match("churn(size=2)", ["openspiel:20", "random"], games=2, seed=3)
+    b = play_match("churn(size=2)", ["openspiel:20", "random"], games=2, seed=3)
+    assert (a.winners, a.plies) == (b.winners, b.plies)  # simulation budgets are seeded
+    assert sum(p.games for p in a.players) == 4
+    r = play_match("quintun(size=4)", ["openspiel:time=0.005", "mcts:50"], games=2, seed=0)
+    assert r.games == 2 and all(n > 0 for n in r.plies)
+    # a Wunchunk multi-stone turn is played action by action
+    w = play_match("wunchunk(size=5)", ["openspiel:5", "random"], games=1, seed=0)
+    assert w.plies[0] > 0
+
+
+def test_openspiel_player_without_open_spiel_is_a_clear_error(monkeypatch):
+    import sys as _sys
+    monkeypatch.setitem(_sys.modules, "open_spiel", None)
+    monkeypatch.setitem(_sys.modules, "open_spiel.python", None)
+    monkeypatch.setitem(_sys.modules, "open_spiel.python.algorithms", None)
+    with pytest.raises(ImportError, match="the openspiel player needs the open_spiel package"):
+        play_match("churn(size=2)", ["openspiel:10", "random"], games=1)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import hexcore as hc
-from hexcore.search import SearchResult, mcts
+from hexcore.search import MCTS, SearchResult, mcts
 
 
 def random_move(g, rng: random.Random) -> None:
@@ -200,3 +200,141 @@ def test_ctrl_c_stops_a_long_search(threads):
     assert time.monotonic() - t0 < 10
     # the game is still usable
     assert mcts(g, simulations=50, threads=1).simulations == 50
+
+
+# ----------------------------------------------------------------------------- the reusable MCTS object
+
+
+def test_mcts_object_first_search_equals_mcts_and_advance_keeps_visits():
+    g = hc.Churn(size=3)
+    before = g.history
+    m = MCTS(g, threads=1, seed=4)
+    r = m.search(simulations=600)
+    ref = mcts(g, simulations=600, threads=1, seed=4)
+    assert (r.move, r.pv, r.nodes) == (ref.move, ref.pv, ref.nodes)
+    assert np.array_equal(r.visits, ref.visits) and np.array_equal(r.values, ref.values)
+    assert m.root_visits == 600 and m.nodes == m.tree_size == r.nodes
+    kept = int(r.visits[r.action])
+    assert m.advance(r.move) == r.move
+    assert m.root_visits == kept
+    assert m.nodes < r.nodes
+    assert g.history == before  # the caller's game is a separate copy
+    assert m.game.history == before + [r.move]
+    r2 = m.search(simulations=100)
+    assert r2.simulations == 100
+    assert m.root_visits == kept + 100
+    # every simulation but the one that first reached the new root went on below it
+    assert int(r2.visits.sum()) == kept + 100 - (kept > 0)
+
+
+def test_mcts_object_is_deterministic_and_plays_legal_moves_to_the_end():
+    def run():
+        m = MCTS(hc.Churn(size=3, pie=False), threads=1, seed=11)
+        shadow = hc.Churn(size=3, pie=False)
+        out = []
+        while not m.game.is_over:
+            r = m.search(simulations=200)
+            out.append((r.move, r.visits.tolist()))
+            shadow.play(r.move)  # legal in an independent copy
+            m.advance(r.move)
+            assert m.game.history == shadow.history
+        return out, m
+
+    a, m = run()
+    b, _ = run()
+    assert a == b
+    with pytest.raises(hc.GameOverError) as e:
+        m.search(simulations=10)
+    assert e.value.reason == "game_over"
+    with pytest.raises(hc.GameOverError):
+        m.advance("a1")
+
+
+def test_mcts_object_threads_advance_every_tree():
+    m = MCTS(hc.Quintun(size=5), threads=2, seed=1)
+    r = m.search(simulations=800)
+    assert r.simulations == 800 and m.root_visits == 800
+    kept = int(r.visits[r.action])
+    if len(r.pv) and r.move == r.pv[0]:  # a one-action turn: the child is the new root
+        m.advance(r.move)
+        assert m.root_visits == kept
+    else:
+        m.advance(r.move)
+        assert m.root_visits <= kept
+    assert m.search(seconds=0.05).simulations > 0
+
+
+def test_mcts_object_bad_input_changes_nothing():
+    g = hc.Churn(size=3)
+    m = MCTS(g, threads=1)
+    m.search(simulations=300)
+    state = (m.game.history, m.root_visits, m.nodes)
+    for bad, exc in [("zz99", hc.NotationError), ("", hc.NotationError), (10**6, hc.IllegalMoveError),
+                     (-1, hc.IllegalMoveError), (2**70, hc.IllegalMoveError), (1.5, TypeError),
+                     (None, TypeError), (True, TypeError), (["a1"], TypeError)]:
+        with pytest.raises(exc):
+            m.advance(bad)
+        assert (m.game.history, m.root_visits, m.nodes) == state, bad
+    first = g.legal_actions()[0]  # a numpy integer: an action id like an int
+    assert m.advance(first) == g.action_to_string(int(first))
+    state = (m.game.history, m.root_visits, m.nodes)
+    occupied = m.game.history[-1]
+    with pytest.raises(hc.IllegalMoveError):
+        m.advance(occupied)
+    assert (m.game.history, m.root_visits, m.nodes) == state
+    for kwargs, exc in [({}, ValueError), ({"simulations": 0}, ValueError), ({"simulations": -5}, ValueError),
+                        ({"seconds": 0}, ValueError), ({"seconds": float("nan")}, ValueError),
+                        ({"simulations": "10"}, TypeError), ({"simulations": 1.5}, TypeError)]:
+        with pytest.raises(exc):
+            m.search(**kwargs)
+        assert (m.game.history, m.root_visits, m.nodes) == state
+    for kwargs, exc in [({"threads": 0}, ValueError), ({"c": float("nan")}, ValueError), ({"c": -1}, ValueError),
+                        ({"max_nodes": 0}, ValueError), ({"seed": -1}, ValueError), ({"threads": "2"}, TypeError)]:
+        with pytest.raises(exc):
+            MCTS(g, **kwargs)
+    with pytest.raises(TypeError):
+        MCTS("churn(size=3)")  # type: ignore[arg-type]
+    w = hc.Wunchunk(size=6, start="open")
+    w.apply_action(int(w.legal_actions()[0]))
+    with pytest.raises(hc.IllegalMoveError) as e:
+        MCTS(w)
+    assert e.value.reason == "mid_turn"
+
+
+def test_mcts_object_wunchunk_multi_stone_turns():
+    g = hc.Wunchunk(size=6)
+    m = MCTS(g, threads=1, seed=2)
+    multi = 0
+    while not g.is_over and g.ply < 30:
+        r = m.search(simulations=150)
+        kept = int(r.visits[r.action])
+        assert g.play(r.move) == r.move
+        assert m.advance(r.move) == r.move
+        assert m.game.history == g.history
+        assert m.root_visits <= kept
+        multi += len(r.move.split(",")) > 1
+    assert multi >= 3
+    # an action id is accepted only for a whole turn
+    if not g.is_over:
+        h = g.copy()
+        a = int(h.legal_actions()[0])
+        h.apply_action(a)
+        if h.pending_actions:
+            with pytest.raises(hc.IllegalMoveError) as e:
+                m.advance(a)
+            assert e.value.reason == "mid_turn"
+            assert m.game.history == g.history
+
+
+def test_mcts_object_quintun_extend_moves():
+    sample = "j4 j4 m5 j6 m7 p8 m9 p10 m11 Ai1 i3 k3 j2 l2 Bf2 h4 p4 s7 p12 s5 s11 s3 p2 Cb8 j8 g7 g9 Dt2".split()
+    g = hc.Quintun.replay(sample, size=7, placement="side", swap=True)
+    m = MCTS(g, threads=1, seed=0)
+    m.search(simulations=300)
+    assert m.advance("Akm1") == "Akm1"  # an EXTEND: two actions
+    g.play("Akm1")
+    assert m.game.history == g.history
+    r = m.search(simulations=300)
+    g.play(r.move)
+    m.advance(r.move)
+    assert m.game.history == g.history

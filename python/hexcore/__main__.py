@@ -298,7 +298,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     pm = sub.add_parser("match", help="a seeded match between bots, seats alternating game by game")
     pm.add_argument("spec")
-    pm.add_argument("--players", nargs="+", required=True, help="one spec per seat: random or mcts:N")
+    pm.add_argument("--players", nargs="+", required=True,
+                    help="one spec per seat: random, mcts:N, mcts:time=S (either with ,c=X), openspiel:N or openspiel:time=S")
     pm.add_argument("--games", "-n", type=int, default=200)
     pm.add_argument("--threads", type=int, default=1, help="search threads per move (1: deterministic)")
     pm.add_argument("--seed", type=int, default=0)

@@ -1,8 +1,13 @@
 """Matches between bots, and a terminal game against a bot.
 
 A player is given by a spec: ``random`` (uniformly random actions, one at a
-time, so multi-stone turns need no move list) or ``mcts:N`` (UCT with N
-simulations per move, see :func:`hexcore.search.mcts`).
+time, so multi-stone turns need no move list), ``mcts:N`` (UCT with N
+simulations per move, see :func:`hexcore.search.mcts`), ``mcts:time=S``
+(UCT with S seconds per move; either takes ``,c=X`` for the exploration
+constant, e.g. ``mcts:1000,c=0.1``), or ``openspiel:N`` / ``openspiel:time=S``:
+OpenSpiel's Python ``MCTSBot`` (UCT, ``uct_c=2``, one random rollout per
+simulation, solver on) driving hexcore's registered OpenSpiel game, with N
+simulations or S seconds per action (needs the ``open_spiel`` package).
 
 >>> from hexcore.match import play_match
 >>> r = play_match("churn(size=3)", ["mcts:50", "random"], games=2, seed=0)
@@ -22,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
 
@@ -29,9 +35,11 @@ from . import load
 from .errors import HexcoreError
 from .search import mcts
 
-__all__ = ["Player", "Record", "MatchResult", "parse_player", "wilson", "play_match", "play_loop"]
+__all__ = ["Player", "OpenSpielBot", "Record", "MatchResult", "parse_player", "wilson", "play_match", "play_loop"]
 
 Z95 = 1.959963984540054
+# the exploration constant of hexcore.search.mcts
+DEFAULT_C = math.sqrt(2)
 
 
 def wilson(wins: int, n: int, z: float = Z95) -> Tuple[float, float]:
@@ -51,29 +59,126 @@ def wilson(wins: int, n: int, z: float = Z95) -> Tuple[float, float]:
 
 @dataclass(frozen=True)
 class Player:
-    """A parsed player spec: ``kind`` is ``"random"`` or ``"mcts"``."""
+    """A parsed player spec: ``kind`` is ``"random"``, ``"mcts"`` or
+    ``"openspiel"``, with a budget of ``simulations`` or ``seconds`` per
+    move (0 where unused) and, for ``mcts``, the exploration constant ``c``
+    (``None``: the default of :func:`hexcore.search.mcts`)."""
 
     kind: str
     simulations: int = 0
+    seconds: float = 0.0
+    c: Optional[float] = None
 
     @property
     def name(self) -> str:
-        return "random" if self.kind == "random" else f"mcts:{self.simulations}"
+        if self.kind == "random":
+            return "random"
+        budget = f"time={self.seconds:g}" if self.seconds else str(self.simulations)
+        return f"{self.kind}:{budget}" + ("" if self.c is None else f",c={self.c:g}")
+
+
+_SPEC_HELP = ("use 'random', 'mcts:N', 'mcts:time=S', 'openspiel:N' or 'openspiel:time=S' (e.g. mcts:1000; "
+              "mcts takes ',c=X' for its exploration constant)")
 
 
 def parse_player(spec: str) -> Player:
-    """``random`` or ``mcts:N`` (N >= 1 simulations); ``ValueError`` otherwise."""
+    """``random``, ``mcts:N`` / ``openspiel:N`` (N >= 1 simulations) or
+    ``mcts:time=S`` / ``openspiel:time=S`` (S > 0 seconds, at most a day);
+    ``mcts`` also takes ``,c=X`` (X >= 0, e.g. ``mcts:1000,c=0.1``).
+    ``ValueError`` otherwise."""
     if not isinstance(spec, str):
         raise TypeError(f"a player spec must be a string, got {type(spec).__name__}")
     s = spec.strip().lower()
     if s == "random":
         return Player("random")
-    if s.startswith("mcts:"):
-        n = s[5:]
-        if not n.isdigit() or int(n) < 1:
-            raise ValueError(f"bad player spec {spec!r}: mcts:N needs a whole number N >= 1 of simulations")
-        return Player("mcts", int(n))
-    raise ValueError(f"bad player spec {spec!r}: use 'random' or 'mcts:N' (e.g. mcts:1000)")
+    kind, sep, arg = s.partition(":")
+    if kind in ("mcts", "openspiel") and sep:
+        arg, comma, rest = arg.partition(",")
+        c: Optional[float] = None
+        if comma:
+            if kind != "mcts" or not rest.startswith("c="):
+                raise ValueError(f"bad player spec {spec!r}: only mcts takes an option, ',c=X'")
+            try:
+                c = float(rest[2:])
+            except ValueError:
+                c = math.nan
+            if not (math.isfinite(c) and c >= 0):
+                raise ValueError(f"bad player spec {spec!r}: c=X needs a number X >= 0")
+        if arg.startswith("time="):
+            text = arg[5:]
+            try:
+                t = float(text)
+            except ValueError:
+                t = math.nan
+            if not (math.isfinite(t) and 0 < t <= 86400):
+                raise ValueError(f"bad player spec {spec!r}: {kind}:time=S needs a number of seconds S > 0")
+            return Player(kind, 0, t, c)
+        if not arg.isdigit() or int(arg) < 1:
+            raise ValueError(f"bad player spec {spec!r}: {kind}:N needs a whole number N >= 1 of simulations "
+                             f"(or {kind}:time=S for S seconds per move)")
+        return Player(kind, int(arg), 0.0, c)
+    raise ValueError(f"bad player spec {spec!r}: {_SPEC_HELP}")
+
+
+class OpenSpielBot:
+    """OpenSpiel's Python ``MCTSBot`` on hexcore's registered OpenSpiel game
+    for ``spec``: UCT with ``uct_c=2``, one uniformly random rollout per
+    simulation (``RandomRolloutEvaluator``) and the MCTS-solver backup, as
+    in the OpenSpiel examples. It searches every action of a turn on its own
+    with the player's budget (``simulations`` or ``seconds`` per action).
+    Raises ``ImportError`` with the reason when ``open_spiel`` is missing."""
+
+    def __init__(self, spec: str, player: Player, seed: int) -> None:
+        try:
+            import numpy as np
+            from open_spiel.python.algorithms import mcts as osm  # type: ignore[import-not-found, import-untyped, unused-ignore]
+
+            from . import openspiel as hos
+        except ImportError as e:
+            raise ImportError(f"the openspiel player needs the open_spiel package (pip install open_spiel): {e}") from None
+        seconds = player.seconds
+
+        class TimedMCTSBot(osm.MCTSBot):  # type: ignore[misc, name-defined, unused-ignore]
+            """Stops the search after ``seconds`` (after the simulation in
+            progress) by marking the root solved, the loop's exit test, and
+            clears the mark before the move is chosen."""
+
+            deadline = 0.0
+
+            def mcts_search(self, state: Any) -> Any:
+                self.deadline = time.perf_counter() + seconds
+                root = super().mcts_search(state)
+                if root.outcome is _STOP:
+                    root.outcome = None
+                return root
+
+            def _apply_tree_policy(self, root: Any, state: Any) -> Any:
+                out = super()._apply_tree_policy(root, state)
+                if root.outcome is None and time.perf_counter() >= self.deadline:
+                    root.outcome = _STOP
+                return out
+
+        self.game = hos.load_game(spec)
+        rng = np.random.RandomState(seed % 2**32)
+        evaluator = osm.RandomRolloutEvaluator(1, rng)
+        if seconds:
+            self.bot = TimedMCTSBot(self.game, uct_c=2.0, max_simulations=2**62, evaluator=evaluator, random_state=rng)
+        else:
+            self.bot = osm.MCTSBot(self.game, uct_c=2.0, max_simulations=player.simulations, evaluator=evaluator,
+                                   random_state=rng)
+
+    def play_turn(self, g: Any) -> None:
+        """Play one whole turn on the hexcore game ``g``."""
+        state = self.game.state_from_hexcore(g)
+        while True:
+            a = int(self.bot.step(state))
+            g.apply_action(a)
+            if g.is_over or not g.pending_actions:
+                return
+            state.apply_action(a)
+
+
+_STOP = object()
 
 
 @dataclass
@@ -174,12 +279,18 @@ def _random_turn(g: Any, rng: random.Random) -> None:
             return
 
 
-def _bot_move(g: Any, p: Player, rng: random.Random, seed: int, threads: int) -> None:
+def _bot_move(g: Any, p: Player, rng: random.Random, seed: int, threads: int,
+              peer: Optional[OpenSpielBot] = None) -> None:
     if p.kind == "random":
         _random_turn(g, rng)
-    else:
-        r = mcts(g, simulations=p.simulations, threads=threads, seed=seed)
+    elif p.kind == "mcts":
+        r = mcts(g, simulations=p.simulations or None, seconds=p.seconds or None, threads=threads, seed=seed,
+                 c=DEFAULT_C if p.c is None else p.c)
         g.play(r.move)
+    else:
+        if peer is None:
+            peer = OpenSpielBot(g.spec, p, seed)
+        peer.play_turn(g)
 
 
 def _outcome(winners: Sequence[int], seat: int) -> str:
@@ -220,10 +331,12 @@ def play_match(spec: str, players: Sequence[str], games: int = 200, seed: int = 
         # seat s + 1 is taken by player seating[s]
         seating = [(s - gi) % seats for s in range(seats)]
         rngs = [random.Random(derive_seed(seed, gi, i, 1)) for i in range(seats)]
+        peers = [OpenSpielBot(g0.spec, p, derive_seed(seed, gi, i, 2)) if p.kind == "openspiel" else None
+                 for i, p in enumerate(parsed)]
         g = g0.copy()
         while not g.is_over:
             i = seating[g.to_move - 1]
-            _bot_move(g, parsed[i], rngs[i], derive_seed(seed, gi, g.ply), threads)
+            _bot_move(g, parsed[i], rngs[i], derive_seed(seed, gi, g.ply), threads, peers[i])
         winners = list(g.winners)
         for s in range(seats):
             o = _outcome(winners, s + 1)
@@ -256,6 +369,7 @@ def play_loop(spec: str, bot: str = "mcts:2000", human: int = 1, seed: int = 0, 
     if isinstance(human, bool) or not isinstance(human, int) or not 1 <= human <= g.num_players:
         raise ValueError(f"--human must be a seat between 1 and {g.num_players}, got {human!r}")
     rng = random.Random(derive_seed(seed, 0, 0, 1))
+    peer = OpenSpielBot(g.spec, p, derive_seed(seed, 0, 0, 2)) if p.kind == "openspiel" else None
     movers: List[int] = []  # who played each move: the human's seat or 0 for the bot
 
     def say(text: str) -> None:
@@ -263,15 +377,16 @@ def play_loop(spec: str, bot: str = "mcts:2000", human: int = 1, seed: int = 0, 
         out.flush()
 
     def search() -> Any:
-        n = p.simulations if p.kind == "mcts" else 1000
-        return mcts(g, simulations=n, threads=threads, seed=derive_seed(seed, len(movers), g.ply))
+        sims, secs = ((p.simulations or None), (p.seconds or None)) if p.kind == "mcts" else (1000, None)
+        return mcts(g, simulations=sims, seconds=secs, threads=threads, seed=derive_seed(seed, len(movers), g.ply),
+                    c=DEFAULT_C if p.c is None else p.c)
 
     say(f"{g.spec}: you are player {human}, the bot ({p.name}) plays the other seats. {HELP}")
     shown = -1
     while not g.is_over:
         if g.to_move != human:
             seat = g.to_move
-            _bot_move(g, p, rng, derive_seed(seed, len(movers), g.ply), threads)
+            _bot_move(g, p, rng, derive_seed(seed, len(movers), g.ply), threads, peer)
             movers.append(0)
             say(f"bot (player {seat}) plays {g.history[-1]}")
             continue

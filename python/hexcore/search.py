@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass, field
-from typing import List, Optional, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from . import _core
 from ._args import int_arg as _int
 from ._args import number_arg as _number
 
-__all__ = ["SearchResult", "mcts"]
+__all__ = ["MCTS", "SearchResult", "mcts"]
 
 Game = Union[_core.Churn, _core.Quintun, _core.Wunchunk]
 
@@ -99,6 +99,10 @@ def mcts(game: Game, simulations: Optional[int] = None, seconds: Optional[float]
     max_rollout_plies = _int("max_rollout_plies", max_rollout_plies, 0, 2**64 - 1)
     max_nodes = _int("max_nodes", max_nodes, 1, 2**32 - 1)
     r = _core._mcts(game, simulations, seconds, nthreads, seed, c, max_rollout_plies, max_nodes)
+    return _result(r)
+
+
+def _result(r: Dict[str, Any]) -> SearchResult:
     return SearchResult(
         move=r["move"],
         action=r["action"],
@@ -109,6 +113,91 @@ def mcts(game: Game, simulations: Optional[int] = None, seconds: Optional[float]
         seconds=r["seconds"],
         nodes=r["nodes"],
     )
+
+
+def _budget(simulations: Optional[int], seconds: Optional[float]) -> Tuple[Optional[int], Optional[float]]:
+    if simulations is None and seconds is None:
+        raise ValueError("give a budget: simulations, seconds or both")
+    if simulations is not None:
+        simulations = _int("simulations", simulations, 1, 2**63 - 1)
+    if seconds is not None:
+        seconds = _number("seconds", seconds)
+        if not (math.isfinite(seconds) and seconds > 0):
+            raise ValueError(f"seconds must be a positive number, got {seconds}")
+    return simulations, seconds
+
+
+class MCTS:
+    """A UCT search that keeps its tree from move to move.
+
+    ``MCTS(game, ...)`` takes a copy of ``game`` (between turns) and the
+    parameters of :func:`mcts`. :meth:`search` adds simulations to the tree
+    and returns a :class:`SearchResult` whose ``visits`` and ``values``
+    count every simulation in the kept tree (``simulations`` counts this
+    call's). :meth:`advance` plays a whole move on the search's own game and
+    keeps the subtree below it, so the simulations already spent on that
+    line are not lost; the rest of the tree is freed. With ``threads`` > 1
+    each thread keeps and advances its own tree (root parallelism). One
+    thread with simulation budgets only is fully deterministic for a given
+    ``seed``, also across ``advance``.
+
+    >>> import hexcore as hc
+    >>> from hexcore.search import MCTS
+    >>> m = MCTS(hc.Churn(size=3), threads=1)
+    >>> r = m.search(simulations=300)
+    >>> kept = int(r.visits[r.action])
+    >>> m.advance(r.move) == r.move, m.root_visits == kept
+    (True, True)
+    """
+
+    def __init__(self, game: Game, threads: Optional[int] = None, seed: int = 0, c: float = math.sqrt(2),
+                 max_rollout_plies: int = 1000, max_nodes: int = 10_000_000) -> None:
+        nthreads = (os.cpu_count() or 1) if threads is None else _int("threads", threads, 1, 256)
+        nthreads = min(nthreads, 256)
+        seed = _int("seed", seed, 0, 2**64 - 1)
+        c = _number("c", c)
+        if not (math.isfinite(c) and c >= 0):
+            raise ValueError(f"c must be a finite number >= 0, got {c}")
+        max_rollout_plies = _int("max_rollout_plies", max_rollout_plies, 0, 2**64 - 1)
+        max_nodes = _int("max_nodes", max_nodes, 1, 2**32 - 1)
+        self._m = _core._MCTS(game, nthreads, seed, c, max_rollout_plies, max_nodes)
+        self.threads = nthreads
+
+    def search(self, simulations: Optional[int] = None, seconds: Optional[float] = None) -> SearchResult:
+        """Add ``simulations`` (total over the threads) or ``seconds`` of
+        search, whichever ends first, and report the root. Raises
+        ``GameOverError`` when the game is over and ``ValueError`` /
+        ``TypeError`` for a bad budget. The GIL is released and Ctrl-C
+        interrupts (the simulations done so far stay in the tree)."""
+        simulations, seconds = _budget(simulations, seconds)
+        return _result(self._m.search(simulations, seconds))
+
+    def advance(self, move: Union[str, int]) -> str:
+        """Play ``move`` (a whole move in the game's notation, as
+        ``game.play()`` takes it, or an action id that is a whole turn) and
+        keep its subtree; returns the move's text. A bad move raises the
+        engine's ``NotationError`` / ``IllegalMoveError`` /
+        ``GameOverError`` and changes nothing."""
+        if isinstance(move, np.integer):
+            move = int(move)
+        return self._m.advance(move)
+
+    @property
+    def game(self) -> Game:
+        """A copy of the position being searched (with its history)."""
+        return self._m.game
+
+    @property
+    def nodes(self) -> int:
+        """Nodes in the tree(s)."""
+        return self._m.nodes
+
+    tree_size = nodes
+
+    @property
+    def root_visits(self) -> int:
+        """Simulations through the root kept in the tree(s)."""
+        return self._m.root_visits
 
 
 from .puct import BatchedSearchResult, Evaluator, batched_search  # noqa: E402

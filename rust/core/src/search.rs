@@ -23,6 +23,9 @@
 //! * **Threads**: root parallelism. Thread `t` grows its own tree with the
 //!   generator [`rng_for`]`(seed, t)`; the root statistics are summed. One
 //!   thread with a simulation budget (no time budget) is fully deterministic.
+//! * **Reuse**: [`Mcts`] keeps its trees between calls; [`Mcts::advance`]
+//!   plays a move and keeps the subtree below it. [`search`] is one call of
+//!   a fresh [`Mcts`].
 //!
 //! ```
 //! use std::sync::Arc;
@@ -281,44 +284,39 @@ impl Tree {
         }
         (n.first as usize..(n.first + n.len) as usize).find(|&i| self.nodes[i].action == action)
     }
-}
 
-fn grow<G: Game>(
-    root: &G,
-    opts: &SearchOptions,
-    index: usize,
-    sims: Option<u64>,
-    max_nodes: usize,
-    start: Instant,
-    stop: &AtomicBool,
-) -> Result<(Tree, u64), SearchError> {
-    let mut rng = rng_for(opts.seed, index as u64);
-    let mut tree = Tree { nodes: Vec::with_capacity(max_nodes.min(1 << 16)), max_nodes };
-    tree.nodes.push(Node::leaf(0));
-    let mut path = Vec::new();
-    let mut buf = Vec::new();
-    let mut done = 0u64;
-    loop {
-        if sims.is_some_and(|s| done >= s) {
-            break;
+    /// Keep only the subtree below `node` (or nothing but a fresh root for
+    /// `None`), with `node` as the new root at index 0. Children stay
+    /// contiguous, in the same order, with their statistics.
+    fn reroot(&mut self, node: Option<usize>) {
+        let Some(old_root) = node else {
+            self.nodes.clear();
+            self.nodes.push(Node::leaf(0));
+            return;
+        };
+        if old_root == 0 {
+            return;
         }
-        if stop.load(Ordering::Relaxed) {
-            return Err(SearchError::Cancelled);
-        }
-        if let Some(t) = opts.seconds {
-            if start.elapsed().as_secs_f64() >= t {
-                break;
+        let mut out: Vec<Node> = Vec::with_capacity(self.nodes.len().min(1 << 16));
+        out.push(self.nodes[old_root].clone());
+        // out[i] is a copy whose `first` still points into the old arena.
+        let mut i = 0;
+        while i < out.len() {
+            let first = out[i].first;
+            if first != NONE {
+                let len = out[i].len as usize;
+                out[i].first = out.len() as u32;
+                out.extend_from_slice(&self.nodes[first as usize..first as usize + len]);
             }
+            i += 1;
         }
-        tree.simulate(root, opts, &mut rng, &mut path, &mut buf);
-        done += 1;
+        self.nodes = out;
     }
-    Ok((tree, done))
 }
 
 /// Children statistics of the node reached by `path` from the roots,
 /// summed over the trees: `(action, visits, value sum for seat)`.
-fn merged(trees: &[Tree], path: &[Action], seat: usize) -> Vec<(Action, u64, f64)> {
+fn merged(trees: &[&Tree], path: &[Action], seat: usize) -> Vec<(Action, u64, f64)> {
     let mut out: Vec<(Action, u64, f64)> = Vec::new();
     for t in trees {
         let mut node = Some(0);
@@ -351,97 +349,222 @@ fn most_visited(stats: &[(Action, u64, f64)]) -> Option<(Action, u64, f64)> {
     stats.iter().copied().max_by(|a, b| a.1.cmp(&b.1).then(a.2.partial_cmp(&b.2).unwrap_or(std::cmp::Ordering::Equal)).then(b.0.cmp(&a.0)))
 }
 
-/// Search `root` with UCT (see the module documentation). Fails on a
-/// finished position, without a budget, with out-of-range options, or when
-/// `stop` is raised.
-pub fn search<G: Game>(root: &G, opts: &SearchOptions, stop: &AtomicBool) -> Result<SearchResult, SearchError> {
-    let start = Instant::now();
-    let players = root.num_players();
-    if players == 0 || players > MAX_SEATS {
-        return Err(SearchError::Invalid(format!("search handles 1 to {MAX_SEATS} players, this game has {players}")));
-    }
-    if opts.simulations.is_none() && opts.seconds.is_none() {
+/// Budget checks shared by [`search`] and [`Mcts::search`].
+fn check_budget(simulations: Option<u64>, seconds: Option<f64>) -> Result<(), SearchError> {
+    if simulations.is_none() && seconds.is_none() {
         return Err(SearchError::NoBudget);
     }
-    if opts.simulations == Some(0) {
+    if simulations == Some(0) {
         return Err(SearchError::Invalid("simulations must be positive, got 0".into()));
     }
-    if let Some(s) = opts.seconds {
+    if let Some(s) = seconds {
         if !(s.is_finite() && s > 0.0) {
             return Err(SearchError::Invalid(format!("seconds must be a positive number, got {s}")));
         }
     }
-    if !(opts.c.is_finite() && opts.c >= 0.0) {
-        return Err(SearchError::Invalid(format!("c must be a finite number >= 0, got {}", opts.c)));
-    }
-    if !(1..=MAX_THREADS).contains(&opts.threads) {
-        return Err(SearchError::Invalid(format!("threads must be between 1 and {MAX_THREADS}, got {}", opts.threads)));
-    }
-    if opts.max_nodes == 0 || opts.max_nodes > u32::MAX as usize {
-        return Err(SearchError::Invalid(format!("max_nodes must be between 1 and {}, got {}", u32::MAX, opts.max_nodes)));
-    }
-    let mut buf = Vec::new();
-    root.legal_actions(&mut buf);
-    if buf.is_empty() || (root.is_over() && !root.mid_turn()) {
-        return Err(SearchError::GameOver);
-    }
-    let t = opts.threads;
-    let per_tree_nodes = (opts.max_nodes / t).max(1);
-    let share = |i: usize| opts.simulations.map(|s| s / t as u64 + u64::from((i as u64) < s % t as u64));
-    let trees: Vec<(Tree, u64)> = if t == 1 {
-        vec![grow(root, opts, 0, share(0), per_tree_nodes, start, stop)?]
-    } else {
-        install(t, || (0..t).into_par_iter().map(|i| grow(root, opts, i, share(i), per_tree_nodes, start, stop)).collect::<Result<Vec<_>, _>>())
-            .map_err(|e| SearchError::Threads(e.to_string()))??
-    };
-    let simulations = trees.iter().map(|x| x.1).sum();
-    let trees: Vec<Tree> = trees.into_iter().map(|x| x.0).collect();
-    let seat = root.to_move() - 1;
+    Ok(())
+}
 
-    let n = root.num_actions();
-    let mut visits = vec![0u32; n];
-    let mut values = vec![0f32; n];
-    let root_stats = merged(&trees, &[], seat);
-    for &(a, v, s) in &root_stats {
-        visits[a as usize] = v.min(u32::MAX as u64) as u32;
-        values[a as usize] = (s / v as f64) as f32;
+fn check_players(players: usize) -> Result<(), SearchError> {
+    if players == 0 || players > MAX_SEATS {
+        return Err(SearchError::Invalid(format!("search handles 1 to {MAX_SEATS} players, this game has {players}")));
     }
-    // With a time budget of no simulation, fall back to a legal action.
-    let best = most_visited(&root_stats).map(|e| e.0).unwrap_or(buf[0]);
+    Ok(())
+}
 
-    let mut pv = vec![best];
-    loop {
-        let stats = merged(&trees, &pv, 0);
-        let Some((a, _, _)) = most_visited(&stats) else { break };
-        pv.push(a);
-    }
+/// One tree of a [`Mcts`] with its own random generator.
+struct Worker {
+    tree: Tree,
+    rng: Xoshiro256PlusPlus,
+}
 
-    let mut g = root.clone();
-    let mut turn = Vec::new();
-    let mut rng = rng_for(opts.seed, u64::MAX);
-    for &a in &pv {
-        g.apply_action(a);
-        turn.push(a);
-        if !g.mid_turn() {
-            break;
+impl Worker {
+    /// Run simulations from `root` until `sims` are done, `deadline` has
+    /// passed or `stop` is raised.
+    fn grow<G: Game>(&mut self, root: &G, opts: &SearchOptions, sims: Option<u64>, start: Instant, stop: &AtomicBool) -> (u64, bool) {
+        let mut path = Vec::new();
+        let mut buf = Vec::new();
+        let mut done = 0u64;
+        loop {
+            if sims.is_some_and(|s| done >= s) {
+                break;
+            }
+            if stop.load(Ordering::Relaxed) {
+                return (done, true);
+            }
+            if let Some(t) = opts.seconds {
+                if start.elapsed().as_secs_f64() >= t {
+                    break;
+                }
+            }
+            self.tree.simulate(root, opts, &mut self.rng, &mut path, &mut buf);
+            done += 1;
         }
+        (done, false)
     }
-    while g.mid_turn() {
-        let Some(a) = g.random_action(&mut rng, &mut buf) else { break };
-        g.apply_action(a);
-        turn.push(a);
+}
+
+/// A search that keeps its trees from one call to the next, for bots that
+/// play a whole game: [`Mcts::search`] adds simulations to the trees and
+/// [`Mcts::advance`] plays a move on the root position and keeps the
+/// subtree below it (the rest of the tree is dropped and the arena
+/// compacted). With `threads` trees (root parallelism) each tree is kept
+/// and advanced on its own. [`search`] is one call of a fresh `Mcts`.
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::sync::atomic::AtomicBool;
+/// use hexcore_core::{Board, Churn, Game};
+/// use hexcore_core::search::{Mcts, SearchOptions};
+///
+/// let g = Churn::new(Arc::new(Board::hexhex(3).unwrap()), false);
+/// let mut m = Mcts::new(g, &SearchOptions::default()).unwrap();
+/// let r = m.search(Some(300), None, &AtomicBool::new(false)).unwrap();
+/// let kept = r.visits[r.best as usize] as u64;
+/// m.advance(&r.turn);
+/// assert_eq!(m.root_visits(), kept);
+/// ```
+pub struct Mcts<G: Game> {
+    root: G,
+    opts: SearchOptions,
+    workers: Vec<Worker>,
+}
+
+impl<G: Game> Mcts<G> {
+    /// A search of `root` with the parameters of `opts` (its budgets are
+    /// not used: give them to [`Mcts::search`]). Fails on out-of-range
+    /// parameters.
+    pub fn new(root: G, opts: &SearchOptions) -> Result<Self, SearchError> {
+        check_players(root.num_players())?;
+        if !(opts.c.is_finite() && opts.c >= 0.0) {
+            return Err(SearchError::Invalid(format!("c must be a finite number >= 0, got {}", opts.c)));
+        }
+        if !(1..=MAX_THREADS).contains(&opts.threads) {
+            return Err(SearchError::Invalid(format!("threads must be between 1 and {MAX_THREADS}, got {}", opts.threads)));
+        }
+        if opts.max_nodes == 0 || opts.max_nodes > u32::MAX as usize {
+            return Err(SearchError::Invalid(format!("max_nodes must be between 1 and {}, got {}", u32::MAX, opts.max_nodes)));
+        }
+        let t = opts.threads;
+        let per_tree_nodes = (opts.max_nodes / t).max(1);
+        let workers = (0..t)
+            .map(|i| {
+                let mut tree = Tree { nodes: Vec::with_capacity(per_tree_nodes.min(1 << 16)), max_nodes: per_tree_nodes };
+                tree.nodes.push(Node::leaf(0));
+                Worker { tree, rng: rng_for(opts.seed, i as u64) }
+            })
+            .collect();
+        Ok(Mcts { root, opts: SearchOptions { simulations: None, seconds: None, ..opts.clone() }, workers })
     }
 
-    Ok(SearchResult {
-        visits,
-        values,
-        best,
-        pv,
-        turn,
-        simulations,
-        seconds: start.elapsed().as_secs_f64(),
-        nodes: trees.iter().map(|t| t.nodes.len()).sum(),
-    })
+    /// The root position.
+    pub fn game(&self) -> &G {
+        &self.root
+    }
+
+    /// Nodes in all trees.
+    pub fn nodes(&self) -> usize {
+        self.workers.iter().map(|w| w.tree.nodes.len()).sum()
+    }
+
+    /// Simulations through the root, summed over the trees (those of
+    /// earlier calls kept by [`Mcts::advance`] included).
+    pub fn root_visits(&self) -> u64 {
+        self.workers.iter().map(|w| w.tree.nodes[0].visits as u64).sum()
+    }
+
+    /// Add `simulations` (total over the threads) and/or `seconds` of
+    /// simulations to the trees and report the root statistics, which
+    /// count every simulation in the trees (`SearchResult::simulations`
+    /// counts this call's). Fails on a finished position or without a
+    /// budget; when `stop` is raised the simulations done so far stay in
+    /// the trees and `Cancelled` is returned.
+    pub fn search(&mut self, simulations: Option<u64>, seconds: Option<f64>, stop: &AtomicBool) -> Result<SearchResult, SearchError> {
+        let start = Instant::now();
+        check_budget(simulations, seconds)?;
+        let root = &self.root;
+        let mut buf = Vec::new();
+        root.legal_actions(&mut buf);
+        if buf.is_empty() || (root.is_over() && !root.mid_turn()) {
+            return Err(SearchError::GameOver);
+        }
+        let opts = SearchOptions { simulations, seconds, ..self.opts.clone() };
+        let t = self.workers.len();
+        let share = |i: usize| simulations.map(|s| s / t as u64 + u64::from((i as u64) < s % t as u64));
+        let runs: Vec<(u64, bool)> = if t == 1 {
+            vec![self.workers[0].grow(root, &opts, share(0), start, stop)]
+        } else {
+            let workers = &mut self.workers;
+            install(t, || workers.par_iter_mut().enumerate().map(|(i, w)| w.grow(root, &opts, share(i), start, stop)).collect::<Vec<_>>())
+                .map_err(|e| SearchError::Threads(e.to_string()))?
+        };
+        if runs.iter().any(|r| r.1) {
+            return Err(SearchError::Cancelled);
+        }
+        let simulations = runs.iter().map(|x| x.0).sum();
+        let trees: Vec<&Tree> = self.workers.iter().map(|w| &w.tree).collect();
+        let seat = root.to_move() - 1;
+
+        let n = root.num_actions();
+        let mut visits = vec![0u32; n];
+        let mut values = vec![0f32; n];
+        let root_stats = merged(&trees, &[], seat);
+        for &(a, v, s) in &root_stats {
+            visits[a as usize] = v.min(u32::MAX as u64) as u32;
+            values[a as usize] = (s / v as f64) as f32;
+        }
+        // With a time budget of no simulation, fall back to a legal action.
+        let best = most_visited(&root_stats).map(|e| e.0).unwrap_or(buf[0]);
+
+        let mut pv = vec![best];
+        loop {
+            let stats = merged(&trees, &pv, 0);
+            let Some((a, _, _)) = most_visited(&stats) else { break };
+            pv.push(a);
+        }
+
+        let mut g = root.clone();
+        let mut turn = Vec::new();
+        let mut rng = rng_for(self.opts.seed, u64::MAX);
+        for &a in &pv {
+            g.apply_action(a);
+            turn.push(a);
+            if !g.mid_turn() {
+                break;
+            }
+        }
+        while g.mid_turn() {
+            let Some(a) = g.random_action(&mut rng, &mut buf) else { break };
+            g.apply_action(a);
+            turn.push(a);
+        }
+
+        Ok(SearchResult { visits, values, best, pv, turn, simulations, seconds: start.elapsed().as_secs_f64(), nodes: self.nodes() })
+    }
+
+    /// Play the actions `turn` (legal from the root, checked by the caller)
+    /// on the root position and keep, in every tree, the subtree reached by
+    /// them as the new root (a fresh root where the tree does not reach
+    /// that far).
+    pub fn advance(&mut self, turn: &[Action]) {
+        for w in &mut self.workers {
+            let mut node = Some(0);
+            for &a in turn {
+                node = node.and_then(|n| w.tree.child(n, a));
+            }
+            w.tree.reroot(node);
+        }
+        self.root.play_move(turn);
+    }
+}
+
+/// Search `root` with UCT (see the module documentation). Fails on a
+/// finished position, without a budget, with out-of-range options, or when
+/// `stop` is raised.
+pub fn search<G: Game>(root: &G, opts: &SearchOptions, stop: &AtomicBool) -> Result<SearchResult, SearchError> {
+    check_players(root.num_players())?;
+    check_budget(opts.simulations, opts.seconds)?;
+    Mcts::new(root.clone(), opts)?.search(opts.simulations, opts.seconds, stop)
 }
 
 #[cfg(test)]
@@ -587,5 +710,82 @@ mod tests {
         // A time budget alone.
         let r = search(&g, &SearchOptions { seconds: Some(0.05), ..Default::default() }, &never()).unwrap();
         assert!(r.simulations > 0);
+    }
+
+    #[test]
+    fn reuse_keeps_the_subtree() {
+        let g = Wunchunk::new(6, 2, WunchunkStart::Standard, WunchunkBalance::Ap).unwrap();
+        let mut m = Mcts::new(g.clone(), &SearchOptions { seed: 3, ..Default::default() }).unwrap();
+        let r = m.search(Some(2000), None, &never()).unwrap();
+        // The same as a one-off search.
+        assert_eq!(r, SearchResult { seconds: r.seconds, ..search(&g, &SearchOptions { seed: 3, ..sims(2000) }, &never()).unwrap() });
+        assert_eq!(m.root_visits(), 2000);
+        // The subtree below the first action, then below the whole turn.
+        let first = r.visits[r.best as usize] as u64;
+        let mut one = Mcts::new(g.clone(), &SearchOptions { seed: 3, ..Default::default() }).unwrap();
+        one.search(Some(2000), None, &never()).unwrap();
+        one.advance(&r.turn[..1]);
+        assert_eq!(one.root_visits(), first);
+        let before = m.nodes();
+        m.advance(&r.turn);
+        assert!(m.nodes() < before);
+        let mut h = g.clone();
+        h.play_move(&r.turn);
+        assert_eq!(m.game().to_move(), h.to_move());
+        let kept = m.root_visits();
+        let r2 = m.search(Some(500), None, &never()).unwrap();
+        assert_eq!(r2.simulations, 500);
+        assert_eq!(m.root_visits(), kept + 500);
+        assert_eq!(r2.visits.iter().map(|&v| v as u64).sum::<u64>(), m.root_visits() - u64::from(kept > 0));
+        // A move the tree does not know starts a fresh tree.
+        let mut acts = Vec::new();
+        m.game().legal_actions(&mut acts);
+        let unvisited = acts.iter().copied().find(|&a| r2.visits[a as usize] == 0);
+        if let Some(a) = unvisited {
+            let mut mv = vec![a];
+            let mut h = m.game().clone();
+            h.apply_action(a);
+            let mut rng = rng_for(0, 0);
+            let mut buf = Vec::new();
+            while h.mid_turn() {
+                let b = h.random_action(&mut rng, &mut buf).unwrap();
+                h.apply_action(b);
+                mv.push(b);
+            }
+            m.advance(&mv);
+            assert_eq!(m.nodes(), 1);
+            assert_eq!(m.root_visits(), 0);
+        }
+    }
+
+    #[test]
+    fn reuse_with_threads_and_determinism() {
+        let g = Churn::new(Arc::new(Board::hexhex(3).unwrap()), true);
+        let run = |threads: usize| {
+            let mut m = Mcts::new(g.clone(), &SearchOptions { threads, seed: 9, ..Default::default() }).unwrap();
+            let mut out = Vec::new();
+            for _ in 0..3 {
+                let r = m.search(Some(400), None, &never()).unwrap();
+                let kept = r.visits[r.best as usize] as u64;
+                m.advance(&r.turn);
+                assert_eq!(m.root_visits(), kept);
+                out.push(r.visits);
+                if m.game().is_over() {
+                    break;
+                }
+            }
+            out
+        };
+        assert_eq!(run(1), run(1));
+        run(3);
+        let mut over = g.clone();
+        let mut rng = rng_for(0, 0);
+        let mut buf = Vec::new();
+        while let Some(a) = over.random_action(&mut rng, &mut buf) {
+            over.apply_action(a);
+        }
+        let mut m = Mcts::new(over, &SearchOptions::default()).unwrap();
+        assert_eq!(m.search(Some(10), None, &never()), Err(SearchError::GameOver));
+        assert!(matches!(Mcts::new(g, &SearchOptions { threads: 0, ..Default::default() }), Err(SearchError::Invalid(_))));
     }
 }

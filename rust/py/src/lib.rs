@@ -38,6 +38,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Reason", typing.getattr("Union")?.get_item(pyo3::types::PyTuple::new(m.py(), each)?)?)?;
     m.add_function(wrap_pyfunction!(solve::_solve, m)?)?;
     m.add_function(wrap_pyfunction!(search::_mcts, m)?)?;
+    m.add_class::<search::PyMcts>()?;
     vector::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -10,15 +10,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
-use hexcore_core::search::{search, SearchError, SearchOptions, SearchResult};
-use hexcore_core::{Game, Reason};
+use hexcore_core::search::{search, Mcts, SearchError, SearchOptions, SearchResult};
+use hexcore_core::{Action, Churn, Game, Quintun, Reason, Wunchunk};
 use numpy::PyArray1;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
-use crate::errors::{error, mid_turn_error};
-use crate::game::{AnyGame, PyGame};
+use crate::errors::{error, mid_turn_error, move_error, move_text};
+use crate::game::{wrap, AnyGame, PyGame};
+use crate::interrupt::run_with;
+use crate::session::Session;
 
 fn search_error(py: Python<'_>, e: SearchError) -> PyErr {
     match e {
@@ -130,5 +132,145 @@ pub fn _mcts<'py>(
             let (r, g) = run(py, s.g, opts)?;
             result_dict(py, &g, r)
         }
+    }
+}
+
+/// A search tree kept across moves, with its own copy of the game.
+pub enum AnyMcts {
+    Churn(Session<Churn>, Mcts<Churn>),
+    Wunchunk(Session<Wunchunk>, Mcts<Wunchunk>),
+    Quintun(Session<Quintun>, Mcts<Quintun>),
+}
+
+macro_rules! with_mcts {
+    ($any:expr, $s:ident, $m:ident => $body:expr) => {
+        match $any {
+            AnyMcts::Churn($s, $m) => $body,
+            AnyMcts::Wunchunk($s, $m) => $body,
+            AnyMcts::Quintun($s, $m) => $body,
+        }
+    };
+}
+
+/// `hexcore._core._MCTS`: the reusable search behind `hexcore.search.MCTS`
+/// (argument checks and documentation are there).
+#[pyclass(name = "_MCTS", module = "hexcore._core")]
+pub struct PyMcts {
+    inner: AnyMcts,
+}
+
+fn mcts_search<'py, G: Game>(py: Python<'py>, m: &mut Mcts<G>, simulations: Option<u64>, seconds: Option<f64>) -> PyResult<Bound<'py, PyDict>> {
+    let stop = AtomicBool::new(false);
+    let r = run_with(py, "the search", &stop, |_| Ok(()), || m.search(simulations, seconds, &stop))?;
+    let r = r.map_err(|e| search_error(py, e))?;
+    result_dict(py, m.game(), r)
+}
+
+fn mcts_advance<G: Game>(py: Python<'_>, s: &mut Session<G>, m: &mut Mcts<G>, mv: &Bound<'_, PyAny>) -> PyResult<String>
+where
+    G::Undo: Clone,
+{
+    let acts: Vec<Action> = if mv.is_instance_of::<PyString>() {
+        let text = move_text(mv)?;
+        let acts = s.g.check_move(&text).map_err(|e| move_error(py, e))?;
+        acts.to_vec()
+    } else if mv.is_instance_of::<PyInt>() && !mv.is_instance_of::<PyBool>() {
+        let Ok(a) = mv.extract::<i64>() else {
+            let n = s.g.num_actions();
+            return Err(error(py, "IllegalMoveError", format!("action {mv} is out of range 0..{n}"), Some(Reason::ActionOutOfRange.code())));
+        };
+        let a = s.g.check_action(a).map_err(|e| move_error(py, e))?;
+        let mut h = s.g.clone();
+        h.apply_action(a);
+        if h.mid_turn() {
+            return Err(error(
+                py,
+                "IllegalMoveError",
+                format!("action {a} starts a turn of several actions; give the whole move as text"),
+                Some(Reason::MidTurn.code()),
+            ));
+        }
+        vec![a]
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "a move is a str (or an int action id for a one-action turn), got {}",
+            mv.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+        )));
+    };
+    let text = s.g.format_move(&acts);
+    for &a in &acts {
+        s.apply_action(a as i64).map_err(|e| move_error(py, e))?;
+    }
+    m.advance(&acts);
+    Ok(text)
+}
+
+#[pymethods]
+impl PyMcts {
+    #[new]
+    #[pyo3(signature = (game, threads=1, seed=0, c=std::f64::consts::SQRT_2, max_rollout_plies=1000, max_nodes=10_000_000))]
+    fn new(py: Python<'_>, game: &Bound<'_, PyAny>, threads: usize, seed: u64, c: f64, max_rollout_plies: u64, max_nodes: usize) -> PyResult<Self> {
+        let Ok(obj) = game.cast::<PyGame>() else {
+            return Err(PyTypeError::new_err(format!(
+                "MCTS takes a Churn, Wunchunk or Quintun game, got {}",
+                game.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+            )));
+        };
+        let any = {
+            let b = obj.try_borrow().map_err(|e| PyRuntimeError::new_err(format!("the game is in use: {e}")))?;
+            if b.any.mid_turn() {
+                return Err(mid_turn_error(py, "finish it with apply_action() or undo() it before searching"));
+            }
+            b.any.clone()
+        };
+        let opts = SearchOptions { simulations: None, seconds: None, threads, seed, c, max_rollout_plies, max_nodes };
+        let err = |e| search_error(py, e);
+        let inner = match any {
+            AnyGame::Churn(s) => {
+                let m = Mcts::new(s.g.clone(), &opts).map_err(err)?;
+                AnyMcts::Churn(s, m)
+            }
+            AnyGame::Wunchunk(s) => {
+                let m = Mcts::new(s.g.clone(), &opts).map_err(err)?;
+                AnyMcts::Wunchunk(s, m)
+            }
+            AnyGame::Quintun(s) => {
+                let m = Mcts::new(s.g.clone(), &opts).map_err(err)?;
+                AnyMcts::Quintun(s, m)
+            }
+        };
+        Ok(PyMcts { inner })
+    }
+
+    /// Add simulations to the trees; returns the dict of `_mcts`.
+    #[pyo3(signature = (simulations=None, seconds=None))]
+    fn search<'py>(&mut self, py: Python<'py>, simulations: Option<u64>, seconds: Option<f64>) -> PyResult<Bound<'py, PyDict>> {
+        with_mcts!(&mut self.inner, _s, m => mcts_search(py, m, simulations, seconds))
+    }
+
+    /// Play a whole move and keep the subtree below it; returns its text.
+    fn advance(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        with_mcts!(&mut self.inner, s, m => mcts_advance(py, s, m, r#move))
+    }
+
+    /// A copy of the root position (with its history).
+    #[getter]
+    fn game(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let any = match &self.inner {
+            AnyMcts::Churn(s, _) => AnyGame::Churn(s.clone()),
+            AnyMcts::Wunchunk(s, _) => AnyGame::Wunchunk(s.clone()),
+            AnyMcts::Quintun(s, _) => AnyGame::Quintun(s.clone()),
+        };
+        wrap(py, PyGame::new(any))
+    }
+
+    #[getter]
+    fn nodes(&self) -> usize {
+        with_mcts!(&self.inner, _s, m => m.nodes())
+    }
+
+    #[getter]
+    fn root_visits(&self) -> u64 {
+        with_mcts!(&self.inner, _s, m => m.root_visits())
     }
 }
