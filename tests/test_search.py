@@ -338,3 +338,16 @@ def test_mcts_object_quintun_extend_moves():
     g.play(r.move)
     m.advance(r.move)
     assert m.game.history == g.history
+
+
+def test_default_exploration_constant_per_game():
+    from hexcore.search import default_c
+
+    assert default_c(hc.Churn(size=3)) == math.sqrt(2)
+    assert default_c(hc.Quintun(size=4)) == default_c(hc.Wunchunk(size=5)) == 0.1
+    for g in (hc.Churn(size=3), hc.Quintun(size=4), hc.Wunchunk(size=5)):
+        a = mcts(g, simulations=300, threads=1, seed=3)
+        b = mcts(g, simulations=300, threads=1, seed=3, c=default_c(g))
+        assert a.move == b.move and np.array_equal(a.visits, b.visits)
+        m = MCTS(g, threads=1, seed=3).search(simulations=300)
+        assert np.array_equal(m.visits, a.visits)

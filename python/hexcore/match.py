@@ -38,8 +38,6 @@ from .search import mcts
 __all__ = ["Player", "OpenSpielBot", "Record", "MatchResult", "parse_player", "wilson", "play_match", "play_loop"]
 
 Z95 = 1.959963984540054
-# the exploration constant of hexcore.search.mcts
-DEFAULT_C = math.sqrt(2)
 
 
 def wilson(wins: int, n: int, z: float = Z95) -> Tuple[float, float]:
@@ -285,7 +283,7 @@ def _bot_move(g: Any, p: Player, rng: random.Random, seed: int, threads: int,
         _random_turn(g, rng)
     elif p.kind == "mcts":
         r = mcts(g, simulations=p.simulations or None, seconds=p.seconds or None, threads=threads, seed=seed,
-                 c=DEFAULT_C if p.c is None else p.c)
+                 c=p.c)
         g.play(r.move)
     else:
         if peer is None:
@@ -379,7 +377,7 @@ def play_loop(spec: str, bot: str = "mcts:2000", human: int = 1, seed: int = 0, 
     def search() -> Any:
         sims, secs = ((p.simulations or None), (p.seconds or None)) if p.kind == "mcts" else (1000, None)
         return mcts(g, simulations=sims, seconds=secs, threads=threads, seed=derive_seed(seed, len(movers), g.ply),
-                    c=DEFAULT_C if p.c is None else p.c)
+                    c=p.c)
 
     say(f"{g.spec}: you are player {human}, the bot ({p.name}) plays the other seats. {HELP}")
     shown = -1

@@ -30,7 +30,7 @@ from . import _core
 from ._args import int_arg as _int
 from ._args import number_arg as _number
 
-__all__ = ["MCTS", "SearchResult", "mcts"]
+__all__ = ["MCTS", "SearchResult", "mcts", "default_c", "DEFAULT_C"]
 
 Game = Union[_core.Churn, _core.Quintun, _core.Wunchunk]
 
@@ -65,15 +65,33 @@ class SearchResult:
 
 
 
+#: The default exploration constant ``c`` per game (by class name), chosen by
+#: head-to-head matches at 1000 simulations a move (README "Search").
+DEFAULT_C: Dict[str, float] = {"Churn": math.sqrt(2), "Quintun": 0.1, "Wunchunk": 0.1}
+
+
+def default_c(game: Any) -> float:
+    """The exploration constant ``mcts`` and ``MCTS`` use for ``game`` when ``c`` is not given."""
+    return DEFAULT_C.get(type(game).__name__, math.sqrt(2))
+
+
+def _c_arg(game: Any, c: Optional[float]) -> float:
+    c = default_c(game) if c is None else _number("c", c)
+    if not (math.isfinite(c) and c >= 0):
+        raise ValueError(f"c must be a finite number >= 0, got {c}")
+    return c
+
+
 def mcts(game: Game, simulations: Optional[int] = None, seconds: Optional[float] = None,
-         threads: Optional[int] = None, seed: int = 0, c: float = math.sqrt(2),
+         threads: Optional[int] = None, seed: int = 0, c: Optional[float] = None,
          max_rollout_plies: int = 1000, max_nodes: int = 10_000_000) -> SearchResult:
     """Search ``game``'s position (between turns, not finished) with UCT.
 
     Stops after ``simulations`` (total over the threads) or ``seconds``,
     whichever comes first; at least one budget is required. ``threads``
     (default: all cores) grow independent trees from seeds derived from
-    ``seed``. ``c`` is the UCB1 exploration constant. The trees together
+    ``seed``. ``c`` is the UCB1 exploration constant (default: the game's,
+    :func:`default_c`: sqrt(2) for Churn, 0.1 for Quintun and Wunchunk). The trees together
     hold at most ``max_nodes`` nodes; after that simulations continue as
     rollouts from the leaves. The GIL is released and Ctrl-C interrupts.
     The game is not changed.
@@ -93,9 +111,7 @@ def mcts(game: Game, simulations: Optional[int] = None, seconds: Optional[float]
     nthreads = (os.cpu_count() or 1) if threads is None else _int("threads", threads, 1, 256)
     nthreads = min(nthreads, 256)
     seed = _int("seed", seed, 0, 2**64 - 1)
-    c = _number("c", c)
-    if not (math.isfinite(c) and c >= 0):
-        raise ValueError(f"c must be a finite number >= 0, got {c}")
+    c = _c_arg(game, c)
     max_rollout_plies = _int("max_rollout_plies", max_rollout_plies, 0, 2**64 - 1)
     max_nodes = _int("max_nodes", max_nodes, 1, 2**32 - 1)
     r = _core._mcts(game, simulations, seconds, nthreads, seed, c, max_rollout_plies, max_nodes)
@@ -150,14 +166,12 @@ class MCTS:
     (True, True)
     """
 
-    def __init__(self, game: Game, threads: Optional[int] = None, seed: int = 0, c: float = math.sqrt(2),
+    def __init__(self, game: Game, threads: Optional[int] = None, seed: int = 0, c: Optional[float] = None,
                  max_rollout_plies: int = 1000, max_nodes: int = 10_000_000) -> None:
         nthreads = (os.cpu_count() or 1) if threads is None else _int("threads", threads, 1, 256)
         nthreads = min(nthreads, 256)
         seed = _int("seed", seed, 0, 2**64 - 1)
-        c = _number("c", c)
-        if not (math.isfinite(c) and c >= 0):
-            raise ValueError(f"c must be a finite number >= 0, got {c}")
+        c = _c_arg(game, c)
         max_rollout_plies = _int("max_rollout_plies", max_rollout_plies, 0, 2**64 - 1)
         max_nodes = _int("max_nodes", max_nodes, 1, 2**32 - 1)
         self._m = _core._MCTS(game, nthreads, seed, c, max_rollout_plies, max_nodes)
