@@ -24,7 +24,8 @@ job:
   range or subtree; the other units are kept in the checkpoint and in
   ``JobError.partial``.
 * **Ray.** ``address`` is passed to ``ray.init`` when Ray is not yet
-  initialised (without one, a local Ray listening on 127.0.0.1 starts);
+  initialised (without one, a local Ray starts with node address
+  127.0.0.1; its servers still bind every interface, as Ray's do);
   ``ray_options`` is passed to ``.options()`` of every task (for example
   ``{"num_cpus": 2, "max_retries": 5}``). Every task reports the hexcore
   version it ran; a worker with another version stops the job, since seeded
