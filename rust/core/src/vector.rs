@@ -312,6 +312,13 @@ struct Scratch {
     legal: Vec<Action>,
 }
 
+thread_local! {
+    /// Each thread's [`Scratch`], kept from one work item to the next so a
+    /// step allocates nothing once the buffers have grown (taken while in
+    /// use; a nested use starts from an empty one).
+    static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
+}
+
 /// `N` games of type `G` with their start positions.
 pub struct VecGames<G: BatchGame> {
     starts: Vec<G>,
@@ -597,7 +604,7 @@ impl<G: BatchGame> VecGames<G> {
             (envs, legal, out, start) = (e2, l2, o2, start + k);
         }
         let work = |(first, envs, legal, mut out): (usize, &mut [Env<G>], &mut [bool], Out<'_>)| {
-            let mut scratch = Scratch::default();
+            let mut scratch = SCRATCH.with(|s| s.take());
             for (j, env) in envs.iter_mut().enumerate() {
                 let i = first + j;
                 let action = actions.map(|a| a[i]);
@@ -623,6 +630,7 @@ impl<G: BatchGame> VecGames<G> {
                     &mut out,
                 );
             }
+            SCRATCH.with(|s| s.set(scratch));
         };
         run_items(items, threads, work);
     }
