@@ -455,7 +455,21 @@ impl Churn {
         }
         let k = self.to_move as usize - 1;
         if !self.iso[k].is_empty() {
-            out.extend(self.iso[k].iter().map(|c| c as Action));
+            // Word by word into reserved space, the length stored once.
+            let iso = &self.iso[k];
+            let start = out.len();
+            out.reserve(iso.len());
+            let dst = out.spare_capacity_mut().as_mut_ptr();
+            let mut len = 0;
+            for (wi, &w) in iso.words().iter().enumerate() {
+                for t in BitIter(w) {
+                    // SAFETY: `iso.len()` slots were reserved above, one per member.
+                    unsafe { dst.add(len).write(std::mem::MaybeUninit::new((wi * 64 + t as usize) as Action)) };
+                    len += 1;
+                }
+            }
+            // SAFETY: the first `len` spare slots were written above.
+            unsafe { out.set_len(start + len) };
             return;
         }
         // Every empty cell touches a friendly stone: keep the smallest. The

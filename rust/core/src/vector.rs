@@ -16,8 +16,9 @@
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crate::board::Board;
 use crate::game::{Action, Game, WinnerMask};
@@ -312,6 +313,13 @@ struct Scratch {
     legal: Vec<Action>,
 }
 
+thread_local! {
+    /// Each thread's [`Scratch`], kept from one work item to the next so a
+    /// step allocates nothing once the buffers have grown (taken while in
+    /// use; a nested use starts from an empty one).
+    static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
+}
+
 /// `N` games of type `G` with their start positions.
 pub struct VecGames<G: BatchGame> {
     starts: Vec<G>,
@@ -378,15 +386,81 @@ fn run_items<I: Send>(items: Vec<I>, threads: usize, work: impl Fn(I) + Sync + S
             }
         }
     };
-    // This thread takes share 0 (no wake-up needed to go on afterwards).
-    p.in_place_scope(|s| {
-        for k in 1..t {
-            let share = &share;
-            s.spawn(move |_| share(k));
+    if rayon::current_thread_index().is_some() {
+        // On a worker of some pool: a scope, which helps rather than waits.
+        p.in_place_scope(|s| {
+            for k in 1..t {
+                let share = &share;
+                s.spawn(move |_| share(k));
+            }
+            share(0);
+        });
+        return;
+    }
+    // This thread takes share 0, then waits for the helpers by spinning
+    // (a blocking wait costs a wake-up, which on a VM is a good part of a
+    // step), and helpers that have not started by the time every item is
+    // taken are called off instead of waited for.
+    let share_dyn: &(dyn Fn(usize) + Sync) = &share;
+    // SAFETY: a helper calls `share` only after moving its state from
+    // PENDING to RUNNING, and its last access to anything borrowed here is
+    // the store that leaves RUNNING; this function does not return (nor
+    // unwind) before every helper's state has left PENDING and RUNNING, so
+    // `share` and what it borrows outlive every call.
+    let share_static: &'static (dyn Fn(usize) + Sync) =
+        unsafe { std::mem::transmute::<&(dyn Fn(usize) + Sync), &'static (dyn Fn(usize) + Sync)>(share_dyn) };
+    let states: Vec<Arc<AtomicU8>> = (1..t)
+        .map(|k| {
+            let st = Arc::new(AtomicU8::new(PENDING));
+            let mine = st.clone();
+            p.spawn(move || {
+                if mine.compare_exchange(PENDING, RUNNING, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+                    let ok = catch_unwind(AssertUnwindSafe(|| share_static(k))).is_ok();
+                    mine.store(if ok { DONE } else { PANICKED }, Ordering::Release);
+                }
+            });
+            st
+        })
+        .collect();
+    let mine = catch_unwind(AssertUnwindSafe(|| share(0)));
+    // Every item is taken now (each share ends by helping with the others).
+    let mut panicked = false;
+    for st in &states {
+        if st.compare_exchange(PENDING, CALLED_OFF, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+            continue;
         }
-        share(0);
-    });
+        let mut spins = 0u32;
+        loop {
+            match st.load(Ordering::Acquire) {
+                RUNNING => {}
+                PANICKED => {
+                    panicked = true;
+                    break;
+                }
+                _ => break,
+            }
+            spins += 1;
+            if spins < 1 << 14 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+    if let Err(e) = mine {
+        resume_unwind(e);
+    }
+    if panicked {
+        panic!("a batch worker panicked");
+    }
 }
+
+/// States of a helper of [`run_items`].
+const PENDING: u8 = 0;
+const RUNNING: u8 = 1;
+const DONE: u8 = 2;
+const PANICKED: u8 = 3;
+const CALLED_OFF: u8 = 4;
 
 impl<G: BatchGame> VecGames<G> {
     /// One env per start position. Every start must have the same observation
@@ -597,7 +671,7 @@ impl<G: BatchGame> VecGames<G> {
             (envs, legal, out, start) = (e2, l2, o2, start + k);
         }
         let work = |(first, envs, legal, mut out): (usize, &mut [Env<G>], &mut [bool], Out<'_>)| {
-            let mut scratch = Scratch::default();
+            let mut scratch = SCRATCH.with(|s| s.take());
             for (j, env) in envs.iter_mut().enumerate() {
                 let i = first + j;
                 let action = actions.map(|a| a[i]);
@@ -623,6 +697,7 @@ impl<G: BatchGame> VecGames<G> {
                     &mut out,
                 );
             }
+            SCRATCH.with(|s| s.set(scratch));
         };
         run_items(items, threads, work);
     }
