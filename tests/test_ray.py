@@ -133,6 +133,8 @@ def test_job_arguments_checked():
         distributed.random_playouts(g, 3, callback=5)
     with pytest.raises(ValueError, match="chunk must be between 1"):
         distributed.random_playouts(g, 3, chunk=0)
+    with pytest.raises(ValueError, match="give a larger chunk"):
+        distributed.random_playouts(g, 2**40, chunk=1)  # refused before anything is allocated
     with pytest.raises(TypeError, match="summary must be"):
         distributed.random_playouts(g, 3, summary="yes")
 

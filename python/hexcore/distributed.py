@@ -58,6 +58,8 @@ __all__ = ["perft", "random_playouts", "Progress", "JobError", "MAX_TASKS"]
 
 #: Most tasks a job is split into unless ``tasks=`` asks for more.
 MAX_TASKS = 1000
+#: Most tasks any job may have (``tasks=`` and ``chunk=`` are checked against it).
+MAX_JOB_TASKS = 1_000_000
 #: Perft subtrees aimed at per task, so that the tasks come out even.
 UNITS_PER_TASK = 8
 #: Most subtrees the driver lists while splitting a perft.
@@ -117,7 +119,7 @@ def _threads(threads: Optional[int]) -> int:
 def _job_args(tasks: Optional[int], checkpoint: Any, progress: Any, callback: Any, address: Any,
               ray_options: Any, threads: int) -> Tuple[Optional[int], Optional[str], Dict[str, Any]]:
     """Check the job-control arguments; returns (tasks, checkpoint path, task options)."""
-    t = None if tasks is None else _int("tasks", tasks, 1, 1_000_000)
+    t = None if tasks is None else _int("tasks", tasks, 1, MAX_JOB_TASKS)
     if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
         raise TypeError(f"checkpoint must be a path, got {type(checkpoint).__name__}")
     if progress is not None and not isinstance(progress, bool):
@@ -481,6 +483,9 @@ def random_playouts(game: Any, n: int, seed: int = 0, threads: Optional[int] = N
     if summary is not None and not isinstance(summary, bool):
         raise TypeError(f"summary must be None, True or False, got {type(summary).__name__}")
     size = None if chunk is None else _int("chunk", chunk, 1, 2**40)
+    if size is not None and math.ceil(n / size) > MAX_JOB_TASKS:
+        raise ValueError(f"chunk={size} makes {math.ceil(n / size):,} tasks of {n:,} games; at most {MAX_JOB_TASKS:,} "
+                         "are allowed, give a larger chunk")
     n_tasks, path, opts = _job_args(tasks, checkpoint, progress, callback, address, ray_options, t)
     as_summary = n > SUMMARY_ABOVE if summary is None else summary
     players = game.num_players
