@@ -100,22 +100,18 @@ def mcts(game: Game, simulations: Optional[int] = None, seconds: Optional[float]
     (reason ``mid_turn``) in the middle of a turn and ``ValueError`` /
     ``TypeError`` for bad arguments.
     """
-    if simulations is None and seconds is None:
-        raise ValueError("give a budget: simulations, seconds or both")
-    if simulations is not None:
-        simulations = _int("simulations", simulations, 1, 2**63 - 1)
-    if seconds is not None:
-        seconds = _number("seconds", seconds)
-        if not (math.isfinite(seconds) and seconds > 0):
-            raise ValueError(f"seconds must be a positive number, got {seconds}")
-    nthreads = (os.cpu_count() or 1) if threads is None else _int("threads", threads, 1, 256)
-    nthreads = min(nthreads, 256)
-    seed = _int("seed", seed, 0, 2**64 - 1)
-    c = _c_arg(game, c)
-    max_rollout_plies = _int("max_rollout_plies", max_rollout_plies, 0, 2**64 - 1)
-    max_nodes = _int("max_nodes", max_nodes, 1, 2**32 - 1)
-    r = _core._mcts(game, simulations, seconds, nthreads, seed, c, max_rollout_plies, max_nodes)
+    simulations, seconds = _budget(simulations, seconds)
+    r = _core._mcts(game, simulations, seconds, *_options(game, threads, seed, c, max_rollout_plies, max_nodes))
     return _result(r)
+
+
+def _options(game: Game, threads: Optional[int], seed: int, c: Optional[float], max_rollout_plies: int,
+             max_nodes: int) -> Tuple[int, int, float, int, int]:
+    """The checked search options shared by ``mcts`` and ``MCTS``:
+    (threads, seed, c, max_rollout_plies, max_nodes)."""
+    nthreads = (os.cpu_count() or 1) if threads is None else _int("threads", threads, 1, 256)
+    return (min(nthreads, 256), _int("seed", seed, 0, 2**64 - 1), _c_arg(game, c),
+            _int("max_rollout_plies", max_rollout_plies, 0, 2**64 - 1), _int("max_nodes", max_nodes, 1, 2**32 - 1))
 
 
 def _result(r: Dict[str, Any]) -> SearchResult:
@@ -168,14 +164,9 @@ class MCTS:
 
     def __init__(self, game: Game, threads: Optional[int] = None, seed: int = 0, c: Optional[float] = None,
                  max_rollout_plies: int = 1000, max_nodes: int = 10_000_000) -> None:
-        nthreads = (os.cpu_count() or 1) if threads is None else _int("threads", threads, 1, 256)
-        nthreads = min(nthreads, 256)
-        seed = _int("seed", seed, 0, 2**64 - 1)
-        c = _c_arg(game, c)
-        max_rollout_plies = _int("max_rollout_plies", max_rollout_plies, 0, 2**64 - 1)
-        max_nodes = _int("max_nodes", max_nodes, 1, 2**32 - 1)
-        self._m = _core._MCTS(game, nthreads, seed, c, max_rollout_plies, max_nodes)
-        self.threads = nthreads
+        opts = _options(game, threads, seed, c, max_rollout_plies, max_nodes)
+        self._m = _core._MCTS(game, *opts)
+        self.threads = opts[0]
 
     def search(self, simulations: Optional[int] = None, seconds: Optional[float] = None) -> SearchResult:
         """Add ``simulations`` (total over the threads) or ``seconds`` of

@@ -85,6 +85,22 @@ fn result_dict<'py, G: Game>(py: Python<'py>, g: &G, r: SearchResult) -> PyResul
     Ok(d)
 }
 
+/// A copy of the game a search starts from: a hexcore game between turns
+/// (`what` names the caller in the error).
+fn searchable(py: Python<'_>, game: &Bound<'_, PyAny>, what: &str) -> PyResult<AnyGame> {
+    let Ok(obj) = game.cast::<PyGame>() else {
+        return Err(PyTypeError::new_err(format!(
+            "{what} takes a Churn, Wunchunk or Quintun game, got {}",
+            game.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+        )));
+    };
+    let b = obj.try_borrow().map_err(|e| PyRuntimeError::new_err(format!("the game is in use: {e}")))?;
+    if b.any.mid_turn() {
+        return Err(mid_turn_error(py, "finish it with apply_action() or undo() it before searching"));
+    }
+    Ok(b.any.clone())
+}
+
 /// Search the position with UCT and random rollouts. Returns a dict:
 /// `visits` (int64 array over actions), `values` (float32 array, mean value
 /// for the player to move), `action` (most visited), `move` (the whole turn
@@ -105,19 +121,7 @@ pub fn _mcts<'py>(
     max_rollout_plies: u64,
     max_nodes: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let Ok(obj) = game.cast::<PyGame>() else {
-        return Err(PyTypeError::new_err(format!(
-            "mcts takes a Churn, Wunchunk or Quintun game, got {}",
-            game.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
-        )));
-    };
-    let any = {
-        let b = obj.try_borrow().map_err(|e| PyRuntimeError::new_err(format!("the game is in use: {e}")))?;
-        if b.any.mid_turn() {
-            return Err(mid_turn_error(py, "finish it with apply_action() or undo() it before searching"));
-        }
-        b.any.clone()
-    };
+    let any = searchable(py, game, "mcts")?;
     let opts = SearchOptions { simulations, seconds, threads, seed, c, max_rollout_plies, max_nodes };
     match any {
         AnyGame::Churn(s) => {
@@ -210,19 +214,7 @@ impl PyMcts {
     #[new]
     #[pyo3(signature = (game, threads=1, seed=0, c=std::f64::consts::SQRT_2, max_rollout_plies=1000, max_nodes=10_000_000))]
     fn new(py: Python<'_>, game: &Bound<'_, PyAny>, threads: usize, seed: u64, c: f64, max_rollout_plies: u64, max_nodes: usize) -> PyResult<Self> {
-        let Ok(obj) = game.cast::<PyGame>() else {
-            return Err(PyTypeError::new_err(format!(
-                "MCTS takes a Churn, Wunchunk or Quintun game, got {}",
-                game.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
-            )));
-        };
-        let any = {
-            let b = obj.try_borrow().map_err(|e| PyRuntimeError::new_err(format!("the game is in use: {e}")))?;
-            if b.any.mid_turn() {
-                return Err(mid_turn_error(py, "finish it with apply_action() or undo() it before searching"));
-            }
-            b.any.clone()
-        };
+        let any = searchable(py, game, "MCTS")?;
         let opts = SearchOptions { simulations: None, seconds: None, threads, seed, c, max_rollout_plies, max_nodes };
         let err = |e| search_error(py, e);
         let inner = match any {
