@@ -53,6 +53,19 @@ impl AnyGame {
     pub fn mid_turn(&self) -> bool {
         dispatch!(self, s => s.mid_turn())
     }
+
+    /// A copy of the hexcore game `game` (`what` names the caller in the
+    /// `TypeError` for anything else).
+    pub fn copy_of(game: &Bound<'_, PyAny>, what: &str) -> PyResult<AnyGame> {
+        let Ok(obj) = game.cast::<PyGame>() else {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "{what} takes a Churn, Wunchunk or Quintun game, got {}",
+                game.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+            )));
+        };
+        let b = obj.try_borrow().map_err(|e| PyRuntimeError::new_err(format!("the game is in use: {e}")))?;
+        Ok(b.any.clone())
+    }
 }
 
 #[pyclass(name = "_Game", module = "hexcore._core", subclass)]

@@ -88,17 +88,11 @@ fn result_dict<'py, G: Game>(py: Python<'py>, g: &G, r: SearchResult) -> PyResul
 /// A copy of the game a search starts from: a hexcore game between turns
 /// (`what` names the caller in the error).
 fn searchable(py: Python<'_>, game: &Bound<'_, PyAny>, what: &str) -> PyResult<AnyGame> {
-    let Ok(obj) = game.cast::<PyGame>() else {
-        return Err(PyTypeError::new_err(format!(
-            "{what} takes a Churn, Wunchunk or Quintun game, got {}",
-            game.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
-        )));
-    };
-    let b = obj.try_borrow().map_err(|e| PyRuntimeError::new_err(format!("the game is in use: {e}")))?;
-    if b.any.mid_turn() {
+    let any = AnyGame::copy_of(game, what)?;
+    if any.mid_turn() {
         return Err(mid_turn_error(py, "finish it with apply_action() or undo() it before searching"));
     }
-    Ok(b.any.clone())
+    Ok(any)
 }
 
 /// Search the position with UCT and random rollouts. Returns a dict:

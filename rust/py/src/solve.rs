@@ -10,7 +10,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::game::{AnyGame, PyGame};
+use crate::game::AnyGame;
 
 fn solve_error(py: Python<'_>, e: SolveError) -> PyErr {
     let msg = e.to_string();
@@ -72,19 +72,10 @@ pub fn _solve<'py>(
         return Err(PyValueError::new_err(format!("table_mb must be between 1 and 1048576, got {table_mb}")));
     }
     let opts = SolveOptions { max_nodes, max_seconds, threads, table_bytes: table_mb << 20, distances, ..Default::default() };
-    let Ok(obj) = game.cast::<PyGame>() else {
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "solve takes a Churn, Wunchunk or Quintun game, got {}",
-            game.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
-        )));
-    };
-    let any = {
-        let b = obj.try_borrow().map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(format!("the game is in use: {e}")))?;
-        if b.any.mid_turn() {
-            return Err(solve_error(py, SolveError::MidTurn));
-        }
-        b.any.clone()
-    };
+    let any = AnyGame::copy_of(game, "solve")?;
+    if any.mid_turn() {
+        return Err(solve_error(py, SolveError::MidTurn));
+    }
     let sol = match any {
         AnyGame::Churn(s) => run(py, s.g, opts, progress)?,
         AnyGame::Wunchunk(s) => run(py, s.g, opts, progress)?,
