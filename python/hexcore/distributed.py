@@ -327,6 +327,14 @@ def _run(ray: Any, fn: Callable[..., Any], args: List[Tuple[Any, ...]], opts: Di
 # ---------------------------------------------------------------- perft
 
 
+def _after(g: Any, action: int, left: int) -> Tuple[Any, int]:
+    """The position after ``action`` and the moves left to count from it
+    (the same while the turn goes on, one fewer once it is complete)."""
+    c = g.copy()
+    c.apply_action(action)
+    return c, left if c.pending_actions else left - 1
+
+
 def _split(game: Any, depth: int, unit: str, divide: bool, target: int) -> Tuple[List[str], List[int], List[Unit]]:
     """The divide rows, the counts the driver makes itself (subtrees of
     depth 0) and the work units, in a fixed order."""
@@ -340,9 +348,7 @@ def _split(game: Any, depth: int, unit: str, divide: bool, target: int) -> Tuple
             names = [game.action_to_string(a) for a in acts]
             units = []
             for i, a in enumerate(acts):
-                c = game.copy()
-                c.apply_action(a)
-                units.append((i, (a,), depth if c.pending_actions else depth - 1))
+                units.append((i, (a,), _after(game, a, depth)[1]))
     else:
         names, units = [""], [(0, (), depth)]
     fixed = [0] * len(names)
@@ -358,9 +364,7 @@ def _split(game: Any, depth: int, unit: str, divide: bool, target: int) -> Tuple
             if g.is_over and not g.pending_actions:
                 continue
             for a in g.legal_actions():
-                c = g.copy()
-                c.apply_action(int(a))
-                rest = left if c.pending_actions else left - 1
+                c, rest = _after(g, int(a), left)
                 if rest > 0 and c.is_over and not c.pending_actions:
                     continue  # a line that ends early counts 0
                 grown.append((row, steps + (int(a),), rest))
