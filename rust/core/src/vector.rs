@@ -21,7 +21,8 @@ use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::board::Board;
-use crate::game::{Action, Game, WinnerMask};
+use crate::game::{Action, Game};
+use crate::outcome::terminal_rewards;
 use crate::parallel::pool;
 use crate::rng::{below, rng_for};
 use crate::{Churn, Quintun, Wunchunk};
@@ -174,24 +175,6 @@ impl BatchGame for Quintun {}
 
 /// No direct layout: the env's observation goes through [`Game::observation`].
 const NO_LAYOUT: u32 = u32::MAX;
-
-/// Zero-sum rewards of a finished game with winners `mask` among `n` seats,
-/// written to `out[..n]` (the convention of `hexcore._outcome.terminal_rewards`):
-/// a sole winner `+1` and the others `-1/(n-1)`; `k` shared winners `+1/k`
-/// each and the others `-1/(n-k)`; nobody or everybody winning is `0` for all.
-pub fn terminal_rewards(mask: WinnerMask, n: usize, out: &mut [f32]) {
-    let won = |seat: usize| seat < 8 && mask >> seat & 1 != 0;
-    let k = (0..n).filter(|&s| won(s)).count();
-    for (seat, r) in out.iter_mut().enumerate().take(n) {
-        *r = if k == 0 || k == n {
-            0.0
-        } else if won(seat) {
-            (1.0 / k as f64) as f32
-        } else {
-            (-1.0 / (n - k) as f64) as f32
-        };
-    }
-}
 
 /// One env of a batch.
 #[derive(Clone)]
@@ -1073,19 +1056,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn rewards_are_zero_sum() {
-        let mut r = [0f32; 4];
-        terminal_rewards(0b0001, 2, &mut r);
-        assert_eq!(&r[..2], &[1.0, -1.0]);
-        terminal_rewards(0b0011, 2, &mut r);
-        assert_eq!(&r[..2], &[0.0, 0.0]);
-        terminal_rewards(0b0110, 4, &mut r);
-        assert_eq!(r, [-0.5, 0.5, 0.5, -0.5]);
-        terminal_rewards(0b0001, 3, &mut r);
-        assert_eq!(&r[..3], &[1.0, -0.5, -0.5]);
     }
 
     #[test]

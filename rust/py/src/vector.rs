@@ -363,7 +363,7 @@ fn _terminal_rewards(winner_mask: u8, n: usize) -> PyResult<Vec<f32>> {
         return Err(value_error(format!("n must be between 1 and 8, got {n}")));
     }
     let mut out = vec![0f32; n];
-    hexcore_core::vector::terminal_rewards(winner_mask, n, &mut out);
+    hexcore_core::terminal_rewards(winner_mask, n, &mut out);
     Ok(out)
 }
 

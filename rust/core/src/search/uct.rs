@@ -48,12 +48,10 @@ use std::time::Instant;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
-use crate::game::{Action, Game, WinnerMask};
+use crate::game::{Action, Game};
+use crate::outcome::{scores, MAX_SEATS};
 use crate::parallel::{install, MAX_THREADS};
 use crate::rng::{below, rng_for};
-
-/// The most players a search handles (values are kept in `[f32; MAX_SEATS]`).
-pub const MAX_SEATS: usize = 4;
 
 /// Budgets and parameters of [`search`].
 #[derive(Debug, Clone)]
@@ -163,22 +161,6 @@ impl Node {
     }
 }
 
-/// The score of a finished or cut-off playout, per seat.
-fn score(mask: WinnerMask, finished: bool, players: usize) -> [f32; MAX_SEATS] {
-    let mut v = [0.0; MAX_SEATS];
-    let k = (0..players).filter(|&i| mask >> i & 1 != 0).count();
-    if !finished || k == 0 {
-        v[..players].fill(1.0 / players as f32);
-    } else {
-        for (i, x) in v.iter_mut().enumerate().take(players) {
-            if mask >> i & 1 != 0 {
-                *x = 1.0 / k as f32;
-            }
-        }
-    }
-    v
-}
-
 struct Tree {
     nodes: Vec<Node>,
     max_nodes: usize,
@@ -266,7 +248,7 @@ impl Tree {
                 plies += 1;
             }
         }
-        let v = score(g.winner_mask(), finished, g.num_players());
+        let v = scores(g.winner_mask(), finished, g.num_players()).map(|x| x as f32);
         for &i in path.iter() {
             let n = &mut self.nodes[i];
             n.visits = n.visits.saturating_add(1);

@@ -1,0 +1,831 @@
+//! Batched AlphaZero search: one [`Tree`] per game, grown in *waves*. A
+//! wave selects up to `leaves_per_tree` leaves in every tree (PUCT or
+//! Gumbel, [`select`](super::select)), hands all of them to the
+//! [`Evaluator`] in one call, then expands them and backs their values up.
+//!
+//! * **Simulations** are counted per tree: a fresh root's own evaluation is
+//!   its first, so after `s` simulations its children hold `s - 1` visits. A
+//!   leaf that is a finished game is scored by its outcome
+//!   ([`scores`](crate::scores)) at once, without the evaluator.
+//! * **Several leaves per tree** (`leaves_per_tree > 1`): each selected leaf
+//!   counts as a visit of value 0 (a virtual loss) until its evaluation
+//!   arrives, so the next selection goes elsewhere; selecting a leaf that
+//!   already waits ends that tree's wave (the simulation is not counted and
+//!   is run again in the next wave).
+//! * **Root noise**: PUCT mixes the root priors with Dirichlet noise
+//!   (`dirichlet_fraction` of Dirichlet(`dirichlet_alpha`)) drawn when the
+//!   root is expanded and again at the start of each later search of a kept
+//!   tree. Gumbel draws `gumbel_scale` times a Gumbel number per root action
+//!   at the same moments, and runs sequential halving over the root visits
+//!   of the current search.
+//! * **Determinism**: tree `i` draws its random numbers from
+//!   [`rng_for`]`(seed, i)` and the leaves reach the evaluator in tree
+//!   order, so the result is the same for any thread count.
+//! * **Reuse**: [`BatchedMcts::advance`] plays one action per root and
+//!   keeps the subtree below it.
+//! * **Failures** (the evaluator's error, a bad answer, Ctrl-C through
+//!   [`Evaluator::check`]) take back the virtual visits of the wave that
+//!   failed; the waves before it stay in the trees.
+
+use std::fmt;
+use std::ops::Range;
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+
+use super::evaluate::{check_output, Evaluator};
+use super::select;
+use super::tree::{State, Tree, NONE};
+use crate::game::{Action, Game, MoveError};
+use crate::outcome::{scores, MAX_SEATS};
+use crate::parallel::{pool, MAX_THREADS};
+use crate::rng::rng_for;
+
+/// The most leaves a tree may send to one wave.
+pub const MAX_LEAVES_PER_TREE: usize = 4096;
+/// The most simulations per tree in one search (visit counts are `u32`).
+pub const MAX_SIMULATIONS: u64 = 1 << 30;
+
+/// The selection rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Algorithm {
+    /// AlphaZero's PUCT with Dirichlet root noise.
+    Puct,
+    /// Gumbel AlphaZero: sequential halving at the root, the deterministic
+    /// rule below it.
+    Gumbel,
+}
+
+impl std::str::FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "puct" => Ok(Algorithm::Puct),
+            "gumbel" => Ok(Algorithm::Gumbel),
+            _ => Err(format!("algorithm must be 'puct' or 'gumbel', got {s:?}")),
+        }
+    }
+}
+
+/// Parameters of a batched search (see the Python `batched_search`).
+#[derive(Debug, Clone)]
+pub struct BatchedOptions {
+    pub algorithm: Algorithm,
+    /// PUCT exploration constant (`>= 0`).
+    pub c_puct: f64,
+    /// Dirichlet concentration of the PUCT root noise (`> 0` when used).
+    pub dirichlet_alpha: f64,
+    /// Weight of the PUCT root noise, in `[0, 1]` (0: no noise).
+    pub dirichlet_fraction: f64,
+    /// Gumbel: root actions sampled for sequential halving (`>= 1`).
+    pub max_considered: usize,
+    /// Gumbel: scale of the root Gumbel noise (`>= 0`; 0: deterministic).
+    pub gumbel_scale: f64,
+    /// Leaves selected per tree per wave (`1..=MAX_LEAVES_PER_TREE`).
+    pub leaves_per_tree: usize,
+    /// Worker threads for the tree work (`1..=MAX_THREADS`).
+    pub threads: usize,
+    pub seed: u64,
+}
+
+impl Default for BatchedOptions {
+    fn default() -> Self {
+        BatchedOptions {
+            algorithm: Algorithm::Puct,
+            c_puct: 1.25,
+            dirichlet_alpha: 0.3,
+            dirichlet_fraction: 0.25,
+            max_considered: 16,
+            gumbel_scale: 1.0,
+            leaves_per_tree: 1,
+            threads: 1,
+            seed: 0,
+        }
+    }
+}
+
+impl BatchedOptions {
+    /// The one check of every option; the message names the argument.
+    pub fn check(&self) -> Result<(), String> {
+        let finite = |name: &str, x: f64| if x.is_finite() { Ok(()) } else { Err(format!("{name} must be finite, got {x}")) };
+        finite("c_puct", self.c_puct)?;
+        if self.c_puct < 0.0 {
+            return Err(format!("c_puct must be >= 0, got {}", self.c_puct));
+        }
+        finite("dirichlet_alpha", self.dirichlet_alpha)?;
+        finite("dirichlet_fraction", self.dirichlet_fraction)?;
+        if !(0.0..=1.0).contains(&self.dirichlet_fraction) {
+            return Err(format!("dirichlet_fraction must be between 0 and 1, got {}", self.dirichlet_fraction));
+        }
+        if self.dirichlet_fraction > 0.0 && self.dirichlet_alpha <= 0.0 {
+            return Err(format!("dirichlet_alpha must be > 0, got {}", self.dirichlet_alpha));
+        }
+        if self.max_considered == 0 {
+            return Err("max_considered must be >= 1, got 0".into());
+        }
+        finite("gumbel_scale", self.gumbel_scale)?;
+        if self.gumbel_scale < 0.0 {
+            return Err(format!("gumbel_scale must be >= 0, got {}", self.gumbel_scale));
+        }
+        if !(1..=MAX_LEAVES_PER_TREE).contains(&self.leaves_per_tree) {
+            return Err(format!("leaves_per_tree must be between 1 and {MAX_LEAVES_PER_TREE}, got {}", self.leaves_per_tree));
+        }
+        if !(1..=MAX_THREADS).contains(&self.threads) {
+            return Err(format!("threads must be between 1 and {MAX_THREADS}, got {}", self.threads));
+        }
+        Ok(())
+    }
+}
+
+/// Why a batched search failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BatchError<E> {
+    /// The evaluator's own error, unchanged.
+    Evaluator(E),
+    /// The evaluator answered something unusable (the message says what).
+    Output(String),
+    /// A bad argument (the message names it).
+    Invalid(String),
+    /// Game `i` is finished.
+    GameOver(usize),
+    /// The worker threads could not be started.
+    Threads(String),
+}
+
+impl<E> BatchError<E> {
+    /// The same error for an evaluator that cannot fail.
+    pub fn never(e: BatchError<std::convert::Infallible>) -> BatchError<E> {
+        match e {
+            BatchError::Evaluator(x) => match x {},
+            BatchError::Output(m) => BatchError::Output(m),
+            BatchError::Invalid(m) => BatchError::Invalid(m),
+            BatchError::GameOver(i) => BatchError::GameOver(i),
+            BatchError::Threads(m) => BatchError::Threads(m),
+        }
+    }
+}
+
+impl<E: fmt::Display> fmt::Display for BatchError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BatchError::Evaluator(e) => write!(f, "{e}"),
+            BatchError::Output(m) | BatchError::Invalid(m) | BatchError::Threads(m) => f.write_str(m),
+            BatchError::GameOver(i) => write!(f, "game {i} is finished"),
+        }
+    }
+}
+
+/// What a batched search found, one row per tree (row-major arrays).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchedResult {
+    /// The chosen action of each root (`B`): PUCT the most visited (ties:
+    /// higher root prior, then lower id), Gumbel the sequential-halving
+    /// winner.
+    pub actions: Vec<Action>,
+    /// Training targets (`B * A`): PUCT root visit shares (the root priors
+    /// while the root has no visited child), Gumbel the improved policy
+    /// softmax(logits + sigma(completed Q)); 0 on illegal actions.
+    pub policies: Vec<f32>,
+    /// Root child visits (`B * A`), the kept ones included.
+    pub visits: Vec<u32>,
+    /// Mean backed-up value per seat at the root (`B * P`).
+    pub root_values: Vec<f32>,
+    /// The root mover's Q-values (`B * A`): the mean value of visited
+    /// actions, the mixed value of the root for unvisited legal ones, 0 for
+    /// illegal ones.
+    pub q_values: Vec<f32>,
+    /// Simulations per tree in this search.
+    pub simulations: u64,
+    /// Evaluator calls in this search.
+    pub evaluations: u64,
+}
+
+/// A leaf waiting for its evaluation.
+struct Leaf<G> {
+    game: G,
+    node: u32,
+    /// Its path from the root, in `TreeSearch::paths`.
+    path: Range<usize>,
+    /// Its legal actions, in `TreeSearch::legal` (made when written out).
+    legal: Range<usize>,
+    /// The root edge the simulation went through (`NONE`: the root itself).
+    root_edge: u32,
+}
+
+/// One tree and what its current search keeps about the root.
+struct TreeSearch<G> {
+    tree: Tree,
+    rng: Xoshiro256PlusPlus,
+    /// PUCT: the noised root priors (empty: none).
+    noisy: Vec<f64>,
+    /// Gumbel: the root Gumbel numbers.
+    gumbel: Vec<f64>,
+    /// Root child visits in the current search.
+    calls: Vec<u32>,
+    /// Gumbel: root-child simulations of the current search.
+    budget: usize,
+    remaining: u64,
+    leaves: Vec<Leaf<G>>,
+    paths: Vec<u32>,
+    legal: Vec<Action>,
+    scratch: (Vec<f64>, Vec<f64>),
+}
+
+enum Step {
+    Leaf,
+    Done,
+    Collision,
+}
+
+impl<G: Game> TreeSearch<G> {
+    fn new(seed: u64, index: usize) -> Self {
+        TreeSearch {
+            tree: Tree::new(),
+            rng: rng_for(seed, index as u64),
+            noisy: Vec::new(),
+            gumbel: Vec::new(),
+            calls: Vec::new(),
+            budget: 0,
+            remaining: 0,
+            leaves: Vec::new(),
+            paths: Vec::new(),
+            legal: Vec::new(),
+            scratch: (Vec::new(), Vec::new()),
+        }
+    }
+
+    /// Draw the root's noise (the root is expanded).
+    fn root_noise(&mut self, opts: &BatchedOptions) {
+        let edges = self.tree.edges_of(0);
+        let k = edges.len();
+        self.calls.clear();
+        self.calls.resize(k, 0);
+        self.noisy.clear();
+        self.gumbel.clear();
+        match opts.algorithm {
+            Algorithm::Puct if opts.dirichlet_fraction > 0.0 && k > 0 => {
+                self.noisy.resize(k, 0.0);
+                select::dirichlet(&mut self.rng, opts.dirichlet_alpha, &mut self.noisy);
+                let f = opts.dirichlet_fraction;
+                for (x, e) in self.noisy.iter_mut().zip(edges) {
+                    *x = (1.0 - f) * e.prior + f * *x;
+                }
+            }
+            Algorithm::Puct => {}
+            Algorithm::Gumbel => {
+                for _ in 0..k {
+                    let g = select::gumbel(&mut self.rng);
+                    self.gumbel.push(opts.gumbel_scale * g);
+                }
+            }
+        }
+    }
+
+    /// Start a search of `sims` simulations.
+    fn start(&mut self, sims: u64, opts: &BatchedOptions) {
+        self.remaining = sims;
+        if self.tree.nodes[0].state == State::Expanded {
+            self.budget = sims as usize;
+            self.root_noise(opts);
+        } else {
+            self.budget = sims as usize - 1;
+            self.calls.clear();
+            self.noisy.clear();
+            self.gumbel.clear();
+        }
+    }
+
+    /// The root edge a Gumbel simulation takes.
+    fn gumbel_root(&mut self, seat: usize, opts: &BatchedOptions) -> usize {
+        let (a, _) = &mut self.scratch;
+        select::completed_q(&self.tree, 0, seat, a);
+        let considered = opts.max_considered.min(self.calls.len());
+        let index: u64 = self.calls.iter().map(|&c| c as u64).sum();
+        let visit = select::considered_visit(considered, self.budget.max(1), index as usize);
+        select::gumbel_root(&self.tree, &self.gumbel, a, &self.calls, visit)
+    }
+
+    /// Select one leaf from `root`.
+    fn descend(&mut self, root: &G, players: usize, opts: &BatchedOptions) -> Step {
+        let mut g = root.clone();
+        let start = self.paths.len();
+        self.paths.push(0);
+        let mut node = 0u32;
+        let mut root_edge = NONE;
+        loop {
+            let state = self.tree.nodes[node as usize].state;
+            match state {
+                State::New | State::Terminal if state == State::Terminal || g.is_over() => {
+                    self.tree.nodes[node as usize].state = State::Terminal;
+                    let v = scores(g.winner_mask(), true, players);
+                    let path = &self.paths[start..];
+                    self.tree.visit(path);
+                    self.tree.backup(path, &v);
+                    if root_edge != NONE {
+                        self.calls[root_edge as usize] += 1;
+                    }
+                    self.paths.truncate(start);
+                    return Step::Done;
+                }
+                State::New | State::Terminal => {
+                    self.tree.nodes[node as usize].state = State::Pending;
+                    self.tree.visit(&self.paths[start..]);
+                    if root_edge != NONE {
+                        self.calls[root_edge as usize] += 1;
+                    }
+                    self.leaves.push(Leaf { game: g, node, path: start..self.paths.len(), legal: 0..0, root_edge });
+                    return Step::Leaf;
+                }
+                State::Pending => {
+                    self.paths.truncate(start);
+                    return Step::Collision;
+                }
+                State::Expanded => {
+                    let seat = g.to_move() - 1;
+                    let i = match (opts.algorithm, node) {
+                        (Algorithm::Puct, 0) => {
+                            select::puct(&self.tree, 0, seat, opts.c_puct, if self.noisy.is_empty() { None } else { Some(&self.noisy) })
+                        }
+                        (Algorithm::Puct, _) => select::puct(&self.tree, node, seat, opts.c_puct, None),
+                        (Algorithm::Gumbel, 0) => self.gumbel_root(seat, opts),
+                        (Algorithm::Gumbel, _) => {
+                            let (a, b) = &mut self.scratch;
+                            select::gumbel_interior(&self.tree, node, seat, a, b)
+                        }
+                    };
+                    let e = self.tree.edges_of(node)[i];
+                    g.apply_action(e.action);
+                    if node == 0 {
+                        root_edge = i as u32;
+                    }
+                    node = self.tree.child(node, i);
+                    self.paths.push(node);
+                }
+            }
+        }
+    }
+
+    /// Select this tree's leaves of a wave.
+    fn select_wave(&mut self, root: &G, players: usize, opts: &BatchedOptions) {
+        self.leaves.clear();
+        self.paths.clear();
+        self.legal.clear();
+        let mut taken = 0;
+        while taken < opts.leaves_per_tree && self.remaining > 0 {
+            match self.descend(root, players, opts) {
+                Step::Leaf | Step::Done => {
+                    taken += 1;
+                    self.remaining -= 1;
+                }
+                Step::Collision => break,
+            }
+        }
+    }
+
+    /// Write the leaves' observations and masks (`obs_len` and `actions` per
+    /// leaf) and note their legal actions.
+    fn write(&mut self, obs: &mut [f32], masks: &mut [bool], obs_len: usize, actions: usize) {
+        let mut buf = Vec::new();
+        for (j, leaf) in self.leaves.iter_mut().enumerate() {
+            leaf.game.observation(&mut obs[j * obs_len..(j + 1) * obs_len]);
+            buf.clear();
+            leaf.game.legal_actions(&mut buf);
+            buf.sort_unstable();
+            let m = &mut masks[j * actions..(j + 1) * actions];
+            m.fill(false);
+            for &a in &buf {
+                m[a as usize] = true;
+            }
+            let s = self.legal.len();
+            self.legal.extend_from_slice(&buf);
+            leaf.legal = s..self.legal.len();
+        }
+    }
+
+    /// Expand the leaves with their rows of `priors` (checked, normalised)
+    /// and `values`, from row `first` on, and back the values up.
+    fn finish_wave(&mut self, first: usize, priors: &[f64], values: &[f64], actions: usize, players: usize, opts: &BatchedOptions) {
+        let leaves = std::mem::take(&mut self.leaves);
+        for (j, leaf) in leaves.iter().enumerate() {
+            let r = first + j;
+            let mut v = [0.0; MAX_SEATS];
+            v[..players].copy_from_slice(&values[r * players..(r + 1) * players]);
+            let seat = leaf.game.to_move() - 1;
+            let legal = &self.legal[leaf.legal.clone()];
+            let row = &priors[r * actions..(r + 1) * actions];
+            self.tree.expand(leaf.node, legal, legal.iter().map(|&a| row[a as usize]), v[seat]);
+            if leaf.node == 0 {
+                self.root_noise(opts);
+            }
+            self.tree.backup(&self.paths[leaf.path.clone()], &v);
+        }
+        self.leaves = leaves;
+        self.leaves.clear();
+    }
+
+    /// Take back the leaves of a wave that failed.
+    fn abandon_wave(&mut self) {
+        for leaf in self.leaves.drain(..) {
+            self.tree.unvisit(&self.paths[leaf.path.clone()]);
+            self.tree.nodes[leaf.node as usize].state = State::New;
+            if leaf.root_edge != NONE {
+                self.calls[leaf.root_edge as usize] -= 1;
+            }
+            self.remaining += 1;
+        }
+    }
+
+    /// The root's row of the result.
+    fn report(&mut self, root: &G, opts: &BatchedOptions, r: &mut BatchedResult, b: usize, actions: usize, players: usize) {
+        let seat = root.to_move() - 1;
+        let (a, p) = &mut self.scratch;
+        let mixed = select::completed_q(&self.tree, 0, seat, a);
+        let edges = self.tree.edges_of(0);
+        let node = &self.tree.nodes[0];
+        for s in 0..players {
+            r.root_values[b * players + s] = (node.w[s] / node.n.max(1) as f64) as f32;
+        }
+        let total: u64 = edges.iter().map(|e| self.tree.child_stats(e, seat).0 as u64).sum();
+        let row = b * actions..(b + 1) * actions;
+        let (visits, policy, q) = (&mut r.visits[row.clone()], &mut r.policies[row.clone()], &mut r.q_values[row]);
+        for e in edges {
+            let (n, w) = self.tree.child_stats(e, seat);
+            visits[e.action as usize] = n;
+            q[e.action as usize] = if n > 0 { (w / n as f64) as f32 } else { mixed as f32 };
+        }
+        let prior = |i: usize| if self.noisy.is_empty() { edges[i].prior } else { self.noisy[i] };
+        r.actions[b] = match opts.algorithm {
+            Algorithm::Puct => {
+                for (i, e) in edges.iter().enumerate() {
+                    let n = self.tree.child_stats(e, seat).0;
+                    policy[e.action as usize] = if total > 0 { (n as f64 / total as f64) as f32 } else { prior(i) as f32 };
+                }
+                let best = (0..edges.len()).max_by(|&i, &j| {
+                    let (ni, nj) = (self.tree.child_stats(&edges[i], seat).0, self.tree.child_stats(&edges[j], seat).0);
+                    ni.cmp(&nj).then(prior(i).total_cmp(&prior(j))).then(j.cmp(&i))
+                });
+                best.map_or(0, |i| edges[i].action)
+            }
+            Algorithm::Gumbel => {
+                select::improved_policy(&self.tree, 0, a, p);
+                for (e, &x) in edges.iter().zip(p.iter()) {
+                    policy[e.action as usize] = x as f32;
+                }
+                if self.gumbel.len() != edges.len() {
+                    self.gumbel.resize(edges.len(), 0.0);
+                }
+                let considered = self.calls.iter().copied().max().unwrap_or(0);
+                if self.calls.len() != edges.len() {
+                    self.calls.resize(edges.len(), 0);
+                }
+                let i = select::gumbel_root(&self.tree, &self.gumbel, a, &self.calls, considered);
+                edges.get(i).map_or(0, |e| e.action)
+            }
+        };
+    }
+}
+
+/// Batched searches of many games that keep their trees between calls
+/// (see the module documentation). [`batched_search`] is one call of a
+/// fresh one.
+pub struct BatchedMcts<G: Game> {
+    roots: Vec<G>,
+    trees: Vec<TreeSearch<G>>,
+    opts: BatchedOptions,
+    obs_len: usize,
+    actions: usize,
+    players: usize,
+    priors: Vec<f64>,
+    values: Vec<f64>,
+}
+
+/// Run `f` on every tree (with its root and its first row), on the pool or
+/// here.
+fn each<G: Game>(pool: Option<&rayon::ThreadPool>, trees: &mut [TreeSearch<G>], roots: &[G], f: impl Fn(&mut TreeSearch<G>, &G) + Sync + Send) {
+    match pool {
+        Some(p) => p.install(|| trees.par_iter_mut().zip(roots.par_iter()).for_each(|(t, g)| f(t, g))),
+        None => trees.iter_mut().zip(roots).for_each(|(t, g)| f(t, g)),
+    }
+}
+
+impl<G: Game> BatchedMcts<G> {
+    /// Searches of `roots` (at least one, all of one spec, none finished).
+    pub fn new(roots: Vec<G>, opts: &BatchedOptions) -> Result<Self, BatchError<std::convert::Infallible>> {
+        opts.check().map_err(BatchError::Invalid)?;
+        let Some(first) = roots.first() else {
+            return Err(BatchError::Invalid("games must not be empty".into()));
+        };
+        let spec = first.spec();
+        if let Some(i) = roots.iter().position(|g| g.spec() != spec) {
+            return Err(BatchError::Invalid(format!(
+                "games must all have the same type and spec; game {i} is {:?}, game 0 is {spec:?}",
+                roots[i].spec()
+            )));
+        }
+        let players = first.num_players();
+        if !(1..=MAX_SEATS).contains(&players) {
+            return Err(BatchError::Invalid(format!("search handles 1 to {MAX_SEATS} players, this game has {players}")));
+        }
+        if let Some(i) = roots.iter().position(|g| g.is_over()) {
+            return Err(BatchError::GameOver(i));
+        }
+        let [c, h, w] = first.observation_shape();
+        let trees = (0..roots.len()).map(|i| TreeSearch::new(opts.seed, i)).collect();
+        Ok(BatchedMcts {
+            obs_len: c * h * w,
+            actions: first.num_actions(),
+            players,
+            roots,
+            trees,
+            opts: opts.clone(),
+            priors: Vec::new(),
+            values: Vec::new(),
+        })
+    }
+
+    /// The current roots.
+    pub fn games(&self) -> &[G] {
+        &self.roots
+    }
+
+    pub fn options(&self) -> &BatchedOptions {
+        &self.opts
+    }
+
+    /// Simulations through each root (those kept by `advance` included).
+    pub fn root_visits(&self) -> Vec<u32> {
+        self.trees.iter().map(|t| t.tree.nodes[0].n).collect()
+    }
+
+    /// Nodes in all trees.
+    pub fn nodes(&self) -> usize {
+        self.trees.iter().map(|t| t.tree.nodes.len()).sum()
+    }
+
+    /// Run `simulations` more simulations in every tree and report the roots.
+    pub fn search<E: Evaluator>(&mut self, simulations: u64, ev: &mut E) -> Result<BatchedResult, BatchError<E::Error>> {
+        if !(1..=MAX_SIMULATIONS).contains(&simulations) {
+            return Err(BatchError::Invalid(format!("simulations must be between 1 and {MAX_SIMULATIONS}, got {simulations}")));
+        }
+        if let Some(i) = self.roots.iter().position(|g| g.is_over()) {
+            return Err(BatchError::GameOver(i));
+        }
+        let pool = if self.opts.threads > 1 { Some(pool(self.opts.threads).map_err(|e| BatchError::Threads(e.to_string()))?) } else { None };
+        let pool = pool.as_deref();
+        let (players, actions, obs_len) = (self.players, self.actions, self.obs_len);
+        let opts = &self.opts;
+        for t in &mut self.trees {
+            t.start(simulations, opts);
+        }
+        let mut evaluations = 0;
+        loop {
+            if let Err(e) = ev.check() {
+                return Err(BatchError::Evaluator(e));
+            }
+            let (trees, roots) = (&mut self.trees, &self.roots);
+            if trees.iter().all(|t| t.remaining == 0) {
+                break;
+            }
+            ev.run(|| each(pool, trees, roots, |t, g| t.select_wave(g, players, opts)));
+            let total: usize = trees.iter().map(|t| t.leaves.len()).sum();
+            if total == 0 {
+                continue;
+            }
+            let mut fill = |obs: &mut [f32], masks: &mut [bool]| {
+                let mut parts = Vec::with_capacity(trees.len());
+                let (mut obs, mut masks) = (obs, masks);
+                for t in trees.iter() {
+                    let k = t.leaves.len();
+                    let (o, orest) = std::mem::take(&mut obs).split_at_mut(k * obs_len);
+                    let (m, mrest) = std::mem::take(&mut masks).split_at_mut(k * actions);
+                    parts.push((o, m));
+                    (obs, masks) = (orest, mrest);
+                }
+                let work = |(t, (o, m)): (&mut TreeSearch<G>, (&mut [f32], &mut [bool]))| t.write(o, m, obs_len, actions);
+                match pool {
+                    Some(p) => p.install(|| trees.par_iter_mut().zip(parts.into_par_iter()).for_each(work)),
+                    None => trees.iter_mut().zip(parts).for_each(work),
+                }
+            };
+            let answered = ev.evaluate(total, &mut fill, &mut self.priors, &mut self.values);
+            let checked = match answered {
+                Err(e) => Err(BatchError::Evaluator(e)),
+                Ok(()) if self.priors.len() != total * actions || self.values.len() != total * players => Err(BatchError::Output(format!(
+                    "the evaluator must give {} priors and {} values, got {} and {}",
+                    total * actions,
+                    total * players,
+                    self.priors.len(),
+                    self.values.len()
+                ))),
+                Ok(()) => {
+                    let legal = trees.iter().flat_map(|t| t.leaves.iter().map(|l| &t.legal[l.legal.clone()]));
+                    check_output(&mut self.priors, &self.values, legal, actions).map_err(BatchError::Output)
+                }
+            };
+            if let Err(e) = checked {
+                for t in trees.iter_mut() {
+                    t.abandon_wave();
+                }
+                return Err(e);
+            }
+            evaluations += 1;
+            let mut firsts = Vec::with_capacity(trees.len());
+            let mut row = 0;
+            for t in trees.iter() {
+                firsts.push(row);
+                row += t.leaves.len();
+            }
+            let (priors, values) = (&self.priors[..], &self.values[..]);
+            let work = |(t, first): (&mut TreeSearch<G>, usize)| t.finish_wave(first, priors, values, actions, players, opts);
+            ev.run(|| match pool {
+                Some(p) => p.install(|| trees.par_iter_mut().zip(firsts.into_par_iter()).for_each(work)),
+                None => trees.iter_mut().zip(firsts).for_each(work),
+            });
+        }
+        let b = self.roots.len();
+        let mut r = BatchedResult {
+            actions: vec![0; b],
+            policies: vec![0.0; b * actions],
+            visits: vec![0; b * actions],
+            root_values: vec![0.0; b * players],
+            q_values: vec![0.0; b * actions],
+            simulations,
+            evaluations,
+        };
+        for (i, (t, g)) in self.trees.iter_mut().zip(&self.roots).enumerate() {
+            t.report(g, opts, &mut r, i, actions, players);
+        }
+        Ok(r)
+    }
+
+    /// Check that `actions` (one per root) are legal; the first bad one is
+    /// returned with its index.
+    pub fn check_actions(&self, actions: &[i64]) -> Result<Vec<Action>, (usize, MoveError)> {
+        if actions.len() != self.roots.len() {
+            return Err((
+                actions.len().min(self.roots.len()),
+                MoveError::new(
+                    crate::Reason::IllegalAction,
+                    format!("give one action per game: {} games, {} actions", self.roots.len(), actions.len()),
+                ),
+            ));
+        }
+        self.roots.iter().zip(actions).enumerate().map(|(i, (g, &a))| g.check_action(a).map_err(|e| (i, e))).collect()
+    }
+
+    /// Play `actions` (one per root, legal: see [`BatchedMcts::check_actions`])
+    /// and keep each subtree below them.
+    pub fn advance(&mut self, actions: &[Action]) {
+        for ((t, g), &a) in self.trees.iter_mut().zip(&mut self.roots).zip(actions) {
+            let child = t.tree.root_child(a);
+            t.tree.reroot(child);
+            t.calls.clear();
+            t.noisy.clear();
+            t.gumbel.clear();
+            g.apply_action(a);
+        }
+    }
+}
+
+/// One batched search of `roots` with `simulations` per tree.
+pub fn batched_search<G: Game, E: Evaluator>(
+    roots: Vec<G>,
+    simulations: u64,
+    opts: &BatchedOptions,
+    ev: &mut E,
+) -> Result<BatchedResult, BatchError<E::Error>> {
+    BatchedMcts::new(roots, opts).map_err(BatchError::never)?.search(simulations, ev)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::evaluate::FnEvaluator;
+    use crate::{Board, Churn, Wunchunk, WunchunkBalance, WunchunkStart};
+    use std::sync::Arc;
+
+    fn churn(side: usize) -> Churn {
+        Churn::new(Arc::new(Board::hexhex(side).unwrap()), true)
+    }
+
+    /// Priors from a hash of the observation, values constant.
+    fn hashed<G: Game>(g: &G) -> FnEvaluator<impl FnMut(&[f32], &[bool], usize) -> (Vec<f64>, Vec<f64>)> {
+        let [c, h, w] = g.observation_shape();
+        let (len, a, p) = (c * h * w, g.num_actions(), g.num_players());
+        FnEvaluator::new(len, a, move |obs: &[f32], masks: &[bool], l: usize| {
+            let mut priors = vec![0.0; l * a];
+            for i in 0..l {
+                let seed =
+                    obs[i * len..(i + 1) * len].iter().enumerate().fold(0u64, |s, (k, &x)| s.wrapping_mul(31).wrapping_add((x as u64) << (k % 7)));
+                for j in 0..a {
+                    priors[i * a + j] = if masks[i * a + j] { 1.0 + ((seed.wrapping_add(j as u64 * 2654435761) >> 3) % 17) as f64 } else { 0.0 };
+                }
+            }
+            (priors, vec![1.0 / p as f64; l * p])
+        })
+    }
+
+    #[test]
+    fn same_result_for_any_thread_count() {
+        let games = vec![churn(3); 5];
+        for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
+            let run = |threads: usize, leaves_per_tree: usize| {
+                let opts = BatchedOptions { algorithm, threads, leaves_per_tree, seed: 4, ..Default::default() };
+                batched_search(games.clone(), 40, &opts, &mut hashed(&games[0])).unwrap()
+            };
+            for lpt in [1, 4] {
+                let a = run(1, lpt);
+                assert_eq!(a, run(3, lpt));
+                assert_eq!(a.visits.iter().map(|&v| v as u64).sum::<u64>(), 5 * 39);
+                assert!(a.evaluations <= 40);
+            }
+            assert!(run(1, 4).evaluations < run(1, 1).evaluations);
+        }
+    }
+
+    #[test]
+    fn reuse_keeps_the_subtree() {
+        let g = churn(3);
+        for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
+            let opts = BatchedOptions { algorithm, seed: 1, ..Default::default() };
+            let mut m = BatchedMcts::new(vec![g.clone(), g.clone()], &opts).unwrap();
+            let mut ev = hashed(&g);
+            let r = m.search(60, &mut ev).unwrap();
+            let a = r.actions.clone();
+            let kept: Vec<u32> = (0..2).map(|b| r.visits[b * g.num_actions() + a[b] as usize]).collect();
+            let acts: Vec<i64> = a.iter().map(|&x| x as i64).collect();
+            let acts = m.check_actions(&acts).unwrap();
+            m.advance(&acts);
+            assert_eq!(m.root_visits(), kept);
+            let r2 = m.search(10, &mut ev).unwrap();
+            assert_eq!(r2.visits.iter().map(|&v| v as u64).sum::<u64>(), kept.iter().map(|&k| k as u64 + 10 - 1).sum::<u64>());
+            assert!(m.check_actions(&[0]).is_err());
+        }
+    }
+
+    #[test]
+    fn three_players_find_an_immediate_win() {
+        // Play random moves until a position with a one-action win among
+        // several single-action turns; Gumbel and PUCT with values from the
+        // true outcome only (constant elsewhere) pick a win.
+        let start = Wunchunk::new(7, 3, WunchunkStart::Standard, WunchunkBalance::Ap).unwrap();
+        let mut found = 0;
+        for seed in 0..40u64 {
+            let mut g = start.clone();
+            let mut rng = rng_for(seed, 0);
+            let mut buf = Vec::new();
+            while !g.is_over() && found < 3 {
+                let me = g.to_move();
+                let mut acts = Vec::new();
+                g.legal_actions(&mut acts);
+                let wins: Vec<Action> = acts
+                    .iter()
+                    .copied()
+                    .filter(|&a| {
+                        let mut h = g.clone();
+                        h.apply_action(a);
+                        h.is_over() && h.winner_mask() == 1 << (me - 1)
+                    })
+                    .collect();
+                if !wins.is_empty() && wins.len() * 3 <= acts.len() {
+                    for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
+                        let opts = BatchedOptions { algorithm, dirichlet_fraction: 0.0, gumbel_scale: 0.0, max_considered: 64, ..Default::default() };
+                        let sims = acts.len() as u64 * 2 + 1;
+                        let r = batched_search(vec![g.clone()], sims, &opts, &mut hashed(&g)).unwrap();
+                        assert!(wins.contains(&r.actions[0]), "{algorithm:?}: {} is not a win", g.action_to_string(r.actions[0]));
+                        assert_eq!(r.root_values.len(), 3);
+                    }
+                    found += 1;
+                    break;
+                }
+                let a = g.random_action(&mut rng, &mut buf).unwrap();
+                g.apply_action(a);
+            }
+        }
+        assert!(found >= 1, "no position with an immediate win");
+    }
+
+    #[test]
+    fn errors_leave_the_trees_as_they_were() {
+        let g = churn(3);
+        let opts = BatchedOptions::default();
+        assert!(matches!(BatchedMcts::new(Vec::<Churn>::new(), &opts), Err(BatchError::Invalid(_))));
+        assert!(matches!(BatchedMcts::new(vec![g.clone(), churn(4)], &opts), Err(BatchError::Invalid(_))));
+        assert!(matches!(BatchedMcts::new(vec![g.clone()], &BatchedOptions { c_puct: f64::NAN, ..opts.clone() }), Err(BatchError::Invalid(_))));
+        assert!(matches!(BatchedMcts::new(vec![g.clone()], &BatchedOptions { leaves_per_tree: 0, ..opts.clone() }), Err(BatchError::Invalid(_))));
+        let quiet = BatchedOptions { dirichlet_fraction: 0.0, ..opts.clone() };
+        let mut m = BatchedMcts::new(vec![g.clone()], &quiet).unwrap();
+        let mut clean = BatchedMcts::new(vec![g.clone()], &quiet).unwrap();
+        m.search(20, &mut hashed(&g)).unwrap();
+        clean.search(20, &mut hashed(&g)).unwrap();
+        let a = g.num_actions();
+        let mut bad = FnEvaluator::new(4 * 5 * 5, a, |_: &[f32], _: &[bool], l: usize| (vec![-1.0; l * a], vec![0.5; l * 2]));
+        assert!(matches!(m.search(5, &mut bad), Err(BatchError::Output(e)) if e.contains(">= 0")));
+        assert_eq!(m.root_visits(), vec![20]);
+        assert!(matches!(m.search(0, &mut hashed(&g)), Err(BatchError::Invalid(_))));
+        let r = m.search(5, &mut hashed(&g)).unwrap();
+        assert_eq!(r.visits.iter().sum::<u32>(), 20 - 1 + 5);
+        // The failed wave left nothing behind.
+        assert_eq!(r, clean.search(5, &mut hashed(&g)).unwrap());
+    }
+}

@@ -1,0 +1,178 @@
+//! How the batched searches get their leaves evaluated: the [`Evaluator`]
+//! interface, the checks every evaluator output goes through
+//! ([`check_output`]), and [`FnEvaluator`] over a Rust closure.
+//!
+//! A wave hands the evaluator `L` leaves at once: their observations
+//! (`L * C * H * W` float32, exactly [`Game::observation`](crate::Game::observation))
+//! and legal-action masks (`L * num_actions`), written straight into the
+//! evaluator's own buffers by `fill`; it answers with priors
+//! (`L * num_actions`, any scale: they are renormalised over the legal
+//! actions) and values (`L * num_players`, one per seat, seat `k` in
+//! column `k - 1`).
+
+/// Evaluates the leaves of a wave, and hosts the Rust work of the search
+/// (the Python bindings release the GIL around it and poll for Ctrl-C
+/// between the steps of a wave).
+pub trait Evaluator {
+    /// What the evaluator itself fails with (a Python exception, say).
+    type Error;
+
+    /// Run Rust work; the default runs it here.
+    fn run<T: Send>(&mut self, work: impl FnOnce() -> T + Send) -> T {
+        work()
+    }
+
+    /// Called between the steps of a wave; an error stops the search.
+    fn check(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
+
+    /// Evaluate `leaves` positions: first call `fill(observations, masks)`
+    /// with buffers of exactly `leaves * C * H * W` and `leaves * A`
+    /// values, then write the answers to `priors` (`leaves * A`) and `values`
+    /// (`leaves * P`), row by row.
+    fn evaluate(
+        &mut self,
+        leaves: usize,
+        fill: &mut (dyn FnMut(&mut [f32], &mut [bool]) + Send),
+        priors: &mut Vec<f64>,
+        values: &mut Vec<f64>,
+    ) -> Result<(), Self::Error>;
+}
+
+/// An [`Evaluator`] over a closure `f(observations, masks, leaves) ->
+/// (priors, values)` with buffers of its own (for Rust users and tests).
+pub struct FnEvaluator<F> {
+    f: F,
+    obs: Vec<f32>,
+    masks: Vec<bool>,
+    obs_len: usize,
+    actions: usize,
+}
+
+impl<F: FnMut(&[f32], &[bool], usize) -> (Vec<f64>, Vec<f64>)> FnEvaluator<F> {
+    /// `obs_len` is `C * H * W`, `actions` the number of actions.
+    pub fn new(obs_len: usize, actions: usize, f: F) -> Self {
+        FnEvaluator { f, obs: Vec::new(), masks: Vec::new(), obs_len, actions }
+    }
+}
+
+impl<F: FnMut(&[f32], &[bool], usize) -> (Vec<f64>, Vec<f64>)> Evaluator for FnEvaluator<F> {
+    type Error = std::convert::Infallible;
+
+    fn evaluate(
+        &mut self,
+        leaves: usize,
+        fill: &mut (dyn FnMut(&mut [f32], &mut [bool]) + Send),
+        priors: &mut Vec<f64>,
+        values: &mut Vec<f64>,
+    ) -> Result<(), Self::Error> {
+        self.obs.resize(leaves * self.obs_len, 0.0);
+        self.masks.resize(leaves * self.actions, false);
+        fill(&mut self.obs, &mut self.masks);
+        let (p, v) = (self.f)(&self.obs, &self.masks, leaves);
+        *priors = p;
+        *values = v;
+        Ok(())
+    }
+}
+
+/// The sum numpy's `sum` gives for a float64 row: `0.0` plus the pairwise
+/// sum of NumPy's `pairwise_sum` (blocks of 128, eight accumulators), so
+/// that priors are normalised to exactly the numbers NumPy would give.
+pub fn numpy_sum(a: &[f64]) -> f64 {
+    fn pairwise(a: &[f64]) -> f64 {
+        let n = a.len();
+        if n < 8 {
+            let mut r = 0.0;
+            for &x in a {
+                r += x;
+            }
+            r
+        } else if n <= 128 {
+            let mut r = [0.0; 8];
+            r.copy_from_slice(&a[..8]);
+            let mut i = 8;
+            while i < n - n % 8 {
+                for j in 0..8 {
+                    r[j] += a[i + j];
+                }
+                i += 8;
+            }
+            let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+            while i < n {
+                res += a[i];
+                i += 1;
+            }
+            res
+        } else {
+            let mut n2 = n / 2;
+            n2 -= n2 % 8;
+            pairwise(&a[..n2]) + pairwise(&a[n2..])
+        }
+    }
+    0.0 + pairwise(a)
+}
+
+/// Check an evaluator's answer for `legal.len()` leaves (`legal[i]`: the
+/// increasing legal actions of leaf `i`) and renormalise each prior row over
+/// its legal actions (illegal entries become 0). Errors name the first bad
+/// leaf: priors or values that are not finite, negative priors, priors that
+/// are all zero on the legal actions.
+pub fn check_output<'a>(priors: &mut [f64], values: &[f64], legal: impl Iterator<Item = &'a [crate::Action]>, actions: usize) -> Result<(), String> {
+    if priors.iter().any(|x| !x.is_finite()) {
+        return Err("evaluator priors must be finite (got NaN or infinity)".into());
+    }
+    if values.iter().any(|x| !x.is_finite()) {
+        return Err("evaluator values must be finite (got NaN or infinity)".into());
+    }
+    if priors.iter().any(|&x| x < 0.0) {
+        return Err("evaluator priors must be >= 0".into());
+    }
+    let mut row = vec![0.0; actions];
+    for (i, acts) in legal.enumerate() {
+        let p = &mut priors[i * actions..(i + 1) * actions];
+        row.fill(0.0);
+        for &a in acts {
+            row[a as usize] = p[a as usize];
+        }
+        let sum = numpy_sum(&row);
+        if sum <= 0.0 {
+            return Err(format!("evaluator priors are all zero on the legal actions of leaf {i}"));
+        }
+        for (x, &r) in p.iter_mut().zip(&row) {
+            *x = r / sum;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_checks() {
+        let legal: Vec<Vec<u32>> = vec![vec![0, 2], vec![1]];
+        let it = || legal.iter().map(|v| v.as_slice());
+        let mut p = vec![1.0, 5.0, 3.0, 0.0, 2.0, 0.0];
+        check_output(&mut p, &[0.5; 4], it(), 3).unwrap();
+        assert_eq!(p, vec![0.25, 0.0, 0.75, 0.0, 1.0, 0.0]);
+        let mut p = vec![1.0, 5.0, 3.0, 2.0, 0.0, 2.0];
+        assert!(check_output(&mut p, &[0.5; 4], it(), 3).unwrap_err().contains("leaf 1"));
+        let mut p = vec![1.0, -5.0, 3.0, 0.0, 2.0, 0.0];
+        assert!(check_output(&mut p, &[0.5; 4], it(), 3).unwrap_err().contains(">= 0"));
+        let mut p = vec![1.0; 6];
+        assert!(check_output(&mut p, &[0.5, f64::NAN, 0.0, 0.0], it(), 3).unwrap_err().contains("values must be finite"));
+        p[3] = f64::INFINITY;
+        assert!(check_output(&mut p, &[0.5; 4], it(), 3).unwrap_err().contains("priors must be finite"));
+    }
+
+    #[test]
+    fn numpy_sum_is_pairwise() {
+        let a: Vec<f64> = (0..300).map(|i| 1.0 / (i as f64 + 1.0)).collect();
+        let naive: f64 = a.iter().sum();
+        assert!((numpy_sum(&a) - naive).abs() < 1e-12);
+        assert_eq!(numpy_sum(&a[..5]), a[..5].iter().sum::<f64>());
+    }
+}

@@ -1,0 +1,324 @@
+//! Selection rules over the batched search [`Tree`]: which edge a
+//! simulation follows, and what the root reports.
+//!
+//! * **PUCT** (AlphaZero): `argmax Q + c * P * sqrt(N) / (1 + n)`, where `Q`
+//!   is the child's mean value for the seat choosing at the node (0 before
+//!   its first visit), `P` the prior, `N` the visits of all children and `n`
+//!   this child's (`sqrt(max(N, 1))`, so the first choice follows the
+//!   prior). Ties go to the lowest action. The root's priors may be mixed
+//!   with Dirichlet noise.
+//! * **Gumbel** (Danihelka et al., "Policy improvement by planning with
+//!   Gumbel", ICLR 2022, as mctx's `gumbel_muzero_policy`): logits are
+//!   `ln P`; Q-values are *completed* (an unvisited action gets the mixed
+//!   value of the node, [`completed_q`]) and transformed by
+//!   `sigma(q) = (50 + max n) * 0.1 * (q - min) / (max - min)`. The root
+//!   runs sequential halving over the Gumbel-top-k of `max_considered`
+//!   actions ([`considered_visits`], [`gumbel_root`]); below the root the
+//!   deterministic rule `argmax softmax(logits + sigma(q)) - n / (1 + N)`
+//!   ([`gumbel_interior`]). With more than two players every node uses its
+//!   chooser's own seat values.
+
+use rand::RngCore;
+
+use super::tree::{Edge, Tree};
+
+/// mctx's `qtransform_completed_by_mix_value` defaults.
+const VALUE_SCALE: f64 = 0.1;
+const MAXVISIT_INIT: f64 = 50.0;
+const EPSILON: f64 = 1e-8;
+/// mctx's `score_considered` floor.
+const LOW_LOGIT: f64 = -1e9;
+
+/// The child visits of `edges` and their mean values for `seat`.
+fn stats(tree: &Tree, edges: &[Edge], seat: usize, i: usize) -> (u32, f64) {
+    let (n, w) = tree.child_stats(&edges[i], seat);
+    (n, if n > 0 { w / n as f64 } else { 0.0 })
+}
+
+/// The PUCT choice at `node` for `seat`, as an edge index; `priors`
+/// replaces the edges' priors (the noised root priors).
+pub fn puct(tree: &Tree, node: u32, seat: usize, c: f64, priors: Option<&[f64]>) -> usize {
+    let edges = tree.edges_of(node);
+    let total = tree.nodes[node as usize].n.saturating_sub(1).max(1);
+    let sq = (total as f64).sqrt();
+    let mut best = 0;
+    let mut best_score = f64::NEG_INFINITY;
+    for (i, e) in edges.iter().enumerate() {
+        let (n, q) = stats(tree, edges, seat, i);
+        let p = priors.map_or(e.prior, |p| p[i]);
+        let s = q + c * p * sq / (1.0 + n as f64);
+        if s > best_score {
+            best_score = s;
+            best = i;
+        }
+    }
+    best
+}
+
+/// `ln P` as mctx takes the log of a probability (`P` floored at the
+/// smallest positive normal number).
+#[inline]
+pub fn logit(p: f64) -> f64 {
+    p.max(f64::MIN_POSITIVE).ln()
+}
+
+/// The completed and transformed Q-values `sigma(q)` of `node`'s edges for
+/// `seat` into `out` (mctx `qtransform_completed_by_mix_value`): visited
+/// actions keep their mean value, unvisited ones get the mixed value
+/// `(raw + N * sum_visited(P q) / sum_visited(P)) / (N + 1)`; then rescaled
+/// to `[0, 1]` over the node's actions and scaled by `(50 + max n) * 0.1`.
+/// Returns the mixed value (the completed Q of unvisited actions, before
+/// the transform).
+pub fn completed_q(tree: &Tree, node: u32, seat: usize, out: &mut Vec<f64>) -> f64 {
+    let edges = tree.edges_of(node);
+    out.clear();
+    let (mut sum_n, mut max_n, mut sum_p) = (0u64, 0u32, 0.0f64);
+    for (i, e) in edges.iter().enumerate() {
+        let (n, _) = stats(tree, edges, seat, i);
+        sum_n += n as u64;
+        max_n = max_n.max(n);
+        if n > 0 {
+            sum_p += e.prior.max(f64::MIN_POSITIVE);
+        }
+    }
+    let mut weighted = 0.0;
+    for (i, e) in edges.iter().enumerate() {
+        let (n, q) = stats(tree, edges, seat, i);
+        if n > 0 {
+            weighted += e.prior.max(f64::MIN_POSITIVE) * q / sum_p;
+        }
+    }
+    let raw = tree.nodes[node as usize].raw;
+    let mixed = (raw + sum_n as f64 * weighted) / (sum_n as f64 + 1.0);
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for i in 0..edges.len() {
+        let (n, q) = stats(tree, edges, seat, i);
+        let q = if n > 0 { q } else { mixed };
+        lo = lo.min(q);
+        hi = hi.max(q);
+        out.push(q);
+    }
+    let scale = (MAXVISIT_INIT + max_n as f64) * VALUE_SCALE;
+    let span = (hi - lo).max(EPSILON);
+    for q in out.iter_mut() {
+        *q = scale * ((*q - lo) / span);
+    }
+    mixed
+}
+
+/// softmax(logits + sigma) over `node`'s edges into `out` (`sigma` from
+/// [`completed_q`]): the Gumbel improved policy.
+pub fn improved_policy(tree: &Tree, node: u32, sigma: &[f64], out: &mut Vec<f64>) {
+    let edges = tree.edges_of(node);
+    out.clear();
+    out.extend(edges.iter().zip(sigma).map(|(e, s)| logit(e.prior) + s));
+    let m = out.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mut sum = 0.0;
+    for x in out.iter_mut() {
+        *x = (*x - m).exp();
+        sum += *x;
+    }
+    for x in out.iter_mut() {
+        *x /= sum;
+    }
+}
+
+/// The deterministic Gumbel choice below the root: `argmax pi - n / (1 + N)`
+/// with `pi` the improved policy (scratch space in `a`, `b`).
+pub fn gumbel_interior(tree: &Tree, node: u32, seat: usize, a: &mut Vec<f64>, b: &mut Vec<f64>) -> usize {
+    completed_q(tree, node, seat, a);
+    improved_policy(tree, node, a, b);
+    let edges = tree.edges_of(node);
+    let total: u64 = edges.iter().map(|e| tree.child_stats(e, seat).0 as u64).sum();
+    let mut best = 0;
+    let mut best_score = f64::NEG_INFINITY;
+    for (i, e) in edges.iter().enumerate() {
+        let n = tree.child_stats(e, seat).0;
+        let s = b[i] - n as f64 / (1.0 + total as f64);
+        if s > best_score {
+            best_score = s;
+            best = i;
+        }
+    }
+    best
+}
+
+/// mctx's `score_considered` argmax at the root: among the edges whose visits
+/// in this search (`visits`) equal `considered`, the highest
+/// `gumbel + logit - max logit + sigma` (floored at -1e9).
+pub fn gumbel_root(tree: &Tree, gumbel: &[f64], sigma: &[f64], visits: &[u32], considered: u32) -> usize {
+    let edges = tree.edges_of(0);
+    let max_logit = edges.iter().map(|e| logit(e.prior)).fold(f64::NEG_INFINITY, f64::max);
+    let mut best = 0;
+    let mut best_score = f64::NEG_INFINITY;
+    for (i, e) in edges.iter().enumerate() {
+        if visits[i] != considered {
+            continue;
+        }
+        let s = (gumbel[i] + (logit(e.prior) - max_logit) + sigma[i]).max(LOW_LOGIT);
+        if s > best_score {
+            best_score = s;
+            best = i;
+        }
+    }
+    best
+}
+
+/// mctx's `get_sequence_of_considered_visits`: the visit count that the
+/// root's `k`-th simulation goes to (sequential halving of `simulations`
+/// among `considered` actions, halving down to 2).
+pub fn considered_visits(considered: usize, simulations: usize) -> Vec<u32> {
+    if considered <= 1 {
+        return (0..simulations as u32).collect();
+    }
+    let log2max = (considered as f64).log2().ceil() as usize;
+    let mut seq = Vec::with_capacity(simulations);
+    let mut visits = vec![0u32; considered];
+    let mut num = considered;
+    while seq.len() < simulations {
+        let extra = ((simulations as f64 / (log2max * num) as f64) as usize).max(1);
+        for _ in 0..extra {
+            seq.extend_from_slice(&visits[..num]);
+            for v in visits.iter_mut().take(num) {
+                *v += 1;
+            }
+        }
+        num = (num / 2).max(2);
+    }
+    seq.truncate(simulations);
+    seq
+}
+
+/// Element `index` of [`considered_visits`]`(considered, simulations)`,
+/// computed without making the sequence: within a halving phase every
+/// considered action has the same count, so the phases can be skipped
+/// whole.
+pub fn considered_visit(considered: usize, simulations: usize, index: usize) -> u32 {
+    if considered <= 1 {
+        return index as u32;
+    }
+    let log2max = (considered as f64).log2().ceil() as usize;
+    let (mut pos, mut num, mut visit) = (0usize, considered, 0u32);
+    loop {
+        let extra = ((simulations as f64 / (log2max * num) as f64) as usize).max(1);
+        if index < pos + extra * num {
+            return visit + ((index - pos) / num) as u32;
+        }
+        pos += extra * num;
+        visit += extra as u32;
+        num = (num / 2).max(2);
+    }
+}
+
+/// A uniform number in the open interval (0, 1).
+fn uniform<R: RngCore>(rng: &mut R) -> f64 {
+    ((rng.next_u64() >> 11) as f64 + 0.5) * (1.0 / (1u64 << 53) as f64)
+}
+
+/// A standard normal number (Box-Muller).
+fn normal<R: RngCore>(rng: &mut R) -> f64 {
+    let (u, v) = (uniform(rng), uniform(rng));
+    (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+}
+
+/// A Gamma(`alpha`, 1) number (Marsaglia and Tsang; `alpha < 1` boosted).
+fn gamma<R: RngCore>(rng: &mut R, alpha: f64) -> f64 {
+    if alpha < 1.0 {
+        let u = uniform(rng);
+        return gamma(rng, alpha + 1.0) * u.powf(1.0 / alpha);
+    }
+    let d = alpha - 1.0 / 3.0;
+    let c = 1.0 / (9.0 * d).sqrt();
+    loop {
+        let x = normal(rng);
+        let v = 1.0 + c * x;
+        if v <= 0.0 {
+            continue;
+        }
+        let v = v * v * v;
+        let u = uniform(rng);
+        if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
+            return d * v;
+        }
+    }
+}
+
+/// `out.len()` numbers from Dirichlet(`alpha`, ..., `alpha`) into `out`.
+pub fn dirichlet<R: RngCore>(rng: &mut R, alpha: f64, out: &mut [f64]) {
+    for x in out.iter_mut() {
+        *x = gamma(rng, alpha);
+    }
+    let sum: f64 = out.iter().sum();
+    if sum > 0.0 && sum.is_finite() {
+        out.iter_mut().for_each(|x| *x /= sum);
+    } else if !out.is_empty() {
+        // Every draw underflowed (a tiny alpha): all the mass on one action.
+        let k = crate::rng::below(rng, out.len());
+        out.iter_mut().enumerate().for_each(|(i, x)| *x = f64::from(u8::from(i == k)));
+    }
+}
+
+/// A standard Gumbel number.
+pub fn gumbel<R: RngCore>(rng: &mut R) -> f64 {
+    -(-uniform(rng).ln()).ln()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::rng_for;
+
+    #[test]
+    fn sequential_halving_matches_mctx() {
+        // mctx seq_halving_test: get_sequence_of_considered_visits(4, 8) and (2, 8)...
+        assert_eq!(considered_visits(4, 8), vec![0, 0, 0, 0, 1, 1, 2, 2]);
+        assert_eq!(considered_visits(2, 8), vec![0, 0, 1, 1, 2, 2, 3, 3]);
+        assert_eq!(considered_visits(1, 4), vec![0, 1, 2, 3]);
+        assert_eq!(considered_visits(16, 32).len(), 32);
+        assert_eq!(considered_visits(16, 32)[..16], [0; 16]);
+        for m in 0..20 {
+            for n in [1, 2, 3, 7, 8, 16, 31, 32, 50, 200] {
+                let seq = considered_visits(m, n);
+                for (k, &v) in seq.iter().enumerate() {
+                    assert_eq!(considered_visit(m, n, k), v, "m {m} n {n} k {k}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn noise_is_a_distribution() {
+        let mut rng = rng_for(1, 2);
+        let mut d = [0.0; 7];
+        for alpha in [0.03, 0.3, 1.0, 5.0] {
+            dirichlet(&mut rng, alpha, &mut d);
+            assert!((d.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{d:?}");
+            assert!(d.iter().all(|x| (0.0..=1.0).contains(x)));
+        }
+        let g: Vec<f64> = (0..20000).map(|_| gumbel(&mut rng)).collect();
+        let mean = g.iter().sum::<f64>() / g.len() as f64;
+        // The Gumbel mean is the Euler-Mascheroni constant.
+        assert!((mean - 0.5772).abs() < 0.03, "{mean}");
+        let mut m = 0.0;
+        for _ in 0..20000 {
+            m += gamma(&mut rng, 2.5);
+        }
+        assert!((m / 20000.0 - 2.5).abs() < 0.05);
+    }
+
+    #[test]
+    fn completed_q_fills_unvisited_with_the_mixed_value() {
+        let mut t = Tree::new();
+        t.visit(&[0]);
+        t.expand(0, &[0, 1, 2], [0.5, 0.25, 0.25].into_iter(), 0.4);
+        let c = t.child(0, 0);
+        t.visit(&[0, c]);
+        t.backup(&[0, c], &[1.0, 0.0, 0.0, 0.0]);
+        let mut out = Vec::new();
+        let mixed = completed_q(&t, 0, 0, &mut out);
+        // (0.4 + 1 * 1.0) / 2
+        assert!((mixed - 0.7).abs() < 1e-12);
+        let scale = (50.0 + 1.0) * 0.1;
+        assert!((out[0] - scale).abs() < 1e-12 && out[1] == 0.0 && out[2] == 0.0);
+    }
+}
