@@ -27,7 +27,6 @@ STRICT_FILES = [
     "python/hexcore/__main__.py",
     "python/hexcore/perft_suite.py",
     "python/hexcore/search.py",
-    "python/hexcore/puct.py",
     "python/hexcore/solving.py",
     "python/hexcore/spec.py",
     "python/hexcore/reference/churn.py",

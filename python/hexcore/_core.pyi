@@ -236,3 +236,21 @@ class _MCTS:
 def _mcts(game: Union[Churn, Quintun, Wunchunk], simulations: Optional[int] = ..., seconds: Optional[float] = ...,
           threads: int = ..., seed: int = ..., c: float = ..., max_rollout_plies: int = ...,
           max_nodes: int = ...) -> Dict[str, Any]: ...
+
+# ---- Batched PUCT / Gumbel search (hexcore.search, rust/py/src/batched.rs) ----
+
+__all__ += ["_BatchedMCTS"]
+
+@final
+class _BatchedMCTS:
+    def __new__(cls, games: Sequence[Union[Churn, Quintun, Wunchunk]], evaluator: Callable[..., Any],
+                algorithm: str = ..., c_puct: float = ..., dirichlet_alpha: float = ..., dirichlet_fraction: float = ...,
+                max_considered: int = ..., gumbel_scale: float = ..., leaves_per_tree: int = ...,
+                threads: Optional[int] = ..., seed: int = ...) -> Self: ...
+    def search(self, simulations: int) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.float32], npt.NDArray[np.int64],
+                                                npt.NDArray[np.float32], npt.NDArray[np.float32], int, int]: ...
+    def advance(self, actions: Sequence[int]) -> None: ...
+    @property
+    def root_visits(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def games(self) -> List[Union[Churn, Quintun, Wunchunk]]: ...

@@ -22,9 +22,10 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _core
 from ._args import int_arg as _int
@@ -205,6 +206,151 @@ class MCTS:
         return self._m.root_visits
 
 
-from .puct import BatchedSearchResult, Evaluator, batched_search  # noqa: E402
+# ------------------------------------------------------------------ batched
 
-__all__ += ["BatchedSearchResult", "Evaluator", "batched_search"]
+#: ``evaluator(observations, masks) -> (priors, values)``: observations
+#: float32 ``(L, C, H, W)`` (``game.observation()`` stacked), masks bool
+#: ``(L, num_actions)`` (``game.legal_action_mask()`` stacked), both
+#: read-only views of buffers the search reuses (copy them to keep them);
+#: priors ``(L, num_actions)`` (finite, >= 0, renormalised over the legal
+#: actions) and values ``(L, num_players)`` (finite, seat ``k`` in column
+#: ``k - 1``), any numeric dtype.
+Evaluator = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], Tuple[Any, Any]]
+
+
+@dataclass(frozen=True)
+class BatchedSearchResult:
+    """The result of :func:`batched_search` / :meth:`BatchedMCTS.search`, one
+    row per game.
+
+    ``actions`` (int64, ``(B,)``): the chosen action of each root; PUCT the
+    most visited (ties: higher root prior, then lower id), Gumbel the winner
+    of sequential halving (argmax of gumbel + logits + sigma(completed Q)
+    among the most visited considered actions). ``policies`` (float32,
+    ``(B, num_actions)``): the training targets; PUCT the root visit shares
+    (the noised root priors while no child is visited, i.e.
+    ``simulations=1``), Gumbel the improved policy softmax(logits +
+    sigma(completed Q)). ``visits`` (int64, ``(B, num_actions)``): root
+    visit counts, kept ones included; a fresh root's row sums to
+    ``simulations - 1`` (its first simulation evaluates it).
+    ``root_values`` (float32, ``(B, num_players)``): mean backed-up value per
+    seat over the root's simulations, its own evaluation included.
+    ``q_values`` (float32, ``(B, num_actions)``): for the player to move at
+    the root, the mean value of each visited action, the root's mixed value
+    (mctx's completion) for unvisited legal actions, 0 for illegal ones.
+    ``simulations`` is per tree; ``evaluations`` counts the evaluator calls.
+    """
+
+    actions: np.ndarray = field(repr=False)
+    policies: np.ndarray = field(repr=False)
+    visits: np.ndarray = field(repr=False)
+    root_values: np.ndarray = field(repr=False)
+    q_values: np.ndarray = field(repr=False)
+    simulations: int
+    evaluations: int
+
+
+class BatchedMCTS:
+    """Batched AlphaZero searches of many games that keep their trees.
+
+    ``BatchedMCTS(games, evaluator, **options)`` copies ``games`` (at least
+    one, all of one type and spec, none finished; they may be in the middle
+    of a turn: the trees are over actions) and takes the options of
+    :func:`batched_search`. :meth:`search` adds simulations to every tree
+    and reports the roots; :meth:`advance` plays one action per root and
+    keeps the subtree below it (its visits become the new root's);
+    :attr:`games` are the current roots.
+
+    >>> import numpy as np
+    >>> import hexcore as hc
+    >>> from hexcore.search import BatchedMCTS
+    >>> def uniform(obs, masks):
+    ...     return masks, np.full((len(obs), 2), 0.5, np.float32)
+    >>> m = BatchedMCTS([hc.Churn(size=3)] * 2, uniform, algorithm="gumbel", threads=1)
+    >>> r = m.search(32)
+    >>> kept = r.visits[np.arange(2), r.actions]
+    >>> m.advance(r.actions)
+    >>> bool((m.search(8).visits.sum(axis=1) == kept + 8 - 1).all())
+    True
+    """
+
+    def __init__(self, games: Sequence[Game], evaluator: Evaluator, algorithm: str = "puct",
+                 c_puct: float = 1.25, dirichlet_alpha: float = 0.3, dirichlet_fraction: float = 0.25,
+                 max_considered: int = 16, gumbel_scale: float = 1.0, leaves_per_tree: int = 1,
+                 threads: Optional[int] = None, seed: int = 0) -> None:
+        self._m = _core._BatchedMCTS(list(games), evaluator, algorithm, c_puct, dirichlet_alpha, dirichlet_fraction,
+                                     max_considered, gumbel_scale, leaves_per_tree, threads, seed)
+
+    def search(self, simulations: int) -> BatchedSearchResult:
+        """Run ``simulations`` more simulations in every tree (one evaluator
+        call per wave for all trees). Raises ``GameOverError`` when a root
+        is finished, ``ValueError`` for a bad evaluator answer; an exception
+        of the evaluator (KeyboardInterrupt included) comes out unchanged.
+        A failed search keeps the waves finished before the failure."""
+        return BatchedSearchResult(*self._m.search(simulations))
+
+    def advance(self, actions: Sequence[int]) -> None:
+        """Play ``actions[i]`` on root ``i`` and keep the subtrees below them.
+        An illegal action raises ``IllegalMoveError`` (naming the game) and
+        changes nothing."""
+        self._m.advance([int(a) if isinstance(a, np.integer) else a for a in actions])
+
+    @property
+    def games(self) -> List[Game]:
+        """Copies of the current roots (with their histories)."""
+        return self._m.games
+
+    @property
+    def root_visits(self) -> np.ndarray:
+        """Simulations through each root (int64, ``(B,)``), those kept by
+        :meth:`advance` included."""
+        return self._m.root_visits
+
+
+def batched_search(games: Sequence[Game], evaluator: Evaluator, simulations: int, algorithm: str = "puct",
+                   c_puct: float = 1.25, dirichlet_alpha: float = 0.3, dirichlet_fraction: float = 0.25,
+                   max_considered: int = 16, gumbel_scale: float = 1.0, leaves_per_tree: int = 1,
+                   threads: Optional[int] = None, seed: int = 0) -> BatchedSearchResult:
+    """Search every game of ``games`` (AlphaZero style), evaluating the
+    leaves of all trees in one ``evaluator`` call per wave.
+
+    ``simulations`` per tree (the first evaluates the root). ``algorithm``:
+
+    * ``"puct"``: PUCT with ``c_puct``; the root priors are mixed with
+      Dirichlet(``dirichlet_alpha``) noise of weight ``dirichlet_fraction``
+      (0 turns it off). ``policies`` are the root visit shares.
+    * ``"gumbel"``: Gumbel AlphaZero (as mctx's ``gumbel_muzero_policy``):
+      Gumbel-top-k of ``max_considered`` root actions, sequential halving of
+      the budget among them, the deterministic rule below the root;
+      ``policies`` are the improved policy. ``gumbel_scale=0`` makes the
+      root choice deterministic.
+
+    Values are per seat (max^n): every node picks by its own mover's values,
+    so two, three and four players work alike. ``leaves_per_tree`` leaves
+    are selected per tree per wave with a virtual loss (a bigger batch for a
+    few games). The Rust work runs over ``threads`` (default: all cores)
+    without the GIL, which is taken only to call the evaluator; Ctrl-C
+    interrupts. The same ``seed`` gives the same result for any thread
+    count. The games are not changed.
+
+    Raises ``TypeError`` / ``ValueError`` for bad arguments (no games, games
+    of different types or specs, ``simulations < 1``, bad constants), a
+    ``ValueError`` for a bad evaluator answer (shapes, dtypes, NaN or
+    infinity, negative priors, priors all zero on the legal actions),
+    ``GameOverError`` for a finished game; an exception raised by the
+    evaluator propagates unchanged.
+
+    >>> import numpy as np
+    >>> import hexcore as hc
+    >>> from hexcore.search import batched_search
+    >>> def uniform(obs, masks):
+    ...     return masks.astype(np.float32), np.full((len(obs), 2), 0.5, np.float32)
+    >>> r = batched_search([hc.Churn(size=3), hc.Churn(size=3)], uniform, simulations=20)
+    >>> r.policies.shape, r.root_values.shape, r.visits.sum(axis=1).tolist()
+    ((2, 19), (2, 2), [19, 19])
+    """
+    return BatchedMCTS(games, evaluator, algorithm, c_puct, dirichlet_alpha, dirichlet_fraction, max_considered,
+                       gumbel_scale, leaves_per_tree, threads, seed).search(simulations)
+
+
+__all__ += ["BatchedMCTS", "BatchedSearchResult", "Evaluator", "batched_search"]

@@ -39,6 +39,7 @@ macro_rules! dispatch {
         }
     };
 }
+pub(crate) use dispatch;
 
 impl AnyGame {
     pub fn class_name(&self) -> &'static str {

@@ -3,6 +3,7 @@
 
 use pyo3::prelude::*;
 
+pub mod batched;
 pub mod board;
 pub mod churn;
 pub mod errors;
@@ -39,6 +40,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve::_solve, m)?)?;
     m.add_function(wrap_pyfunction!(search::_mcts, m)?)?;
     m.add_class::<search::PyMcts>()?;
+    m.add_class::<batched::PyBatchedMcts>()?;
     vector::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

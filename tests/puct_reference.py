@@ -1,26 +1,14 @@
-"""Batched PUCT search (AlphaZero style) with a Python evaluator.
+"""The batched PUCT search as it was written in Python before it moved to
+Rust (hexcore.search.batched_search): the reference the native PUCT must
+agree with, visit for visit, with one leaf per tree and no root noise.
 
-:func:`batched_search` grows one tree per game, one action at a time. Each
-wave selects one leaf per tree by PUCT, then calls ``evaluator(obs, masks)``
-once for all the leaves that are not terminal: ``obs`` is float32
-``(L, C, H, W)`` (``game.observation()`` stacked) and ``masks`` bool
-``(L, num_actions)`` (``game.legal_action_mask()`` stacked), with
-``1 <= L <= len(games)``. The evaluator returns ``(priors, values)``:
-``priors`` ``(L, num_actions)`` (finite, >= 0; renormalised over the legal
-actions) and ``values`` ``(L, num_players)`` (finite, one value per seat,
-seat ``k`` in column ``k - 1``). A finished leaf is valued by its true
-outcome: 1 for a sole winner, ``1/k`` each for a win shared by ``k`` seats,
-0 for a loss. Values are backed up max^n style: the player to move at a node
-picks the child with the best PUCT score on its own seat's mean value.
-
->>> import numpy as np
->>> import hexcore as hc
->>> from hexcore.search import batched_search
->>> def uniform(obs, masks):
-...     return masks.astype(np.float32), np.full((len(obs), 2), 0.5, np.float32)
->>> r = batched_search([hc.Churn(size=3), hc.Churn(size=3)], uniform, simulations=20)
->>> r.policies.shape, r.root_values.shape, r.visits.sum(axis=1).tolist()
-((2, 19), (2, 2), [19, 19])
+Each wave selects one leaf per tree by PUCT, then calls ``evaluator(obs,
+masks)`` once for all the leaves that are not terminal. Priors are
+renormalised over the legal actions; a finished leaf is valued by its true
+outcome (1 for a sole winner, ``1/k`` each for a win shared by ``k`` seats, 0
+for a loss, ``1/players`` each without a winner). Values are backed up max^n
+style: the player to move at a node picks the child with the best PUCT score
+on its own seat's mean value.
 """
 from __future__ import annotations
 
@@ -31,19 +19,19 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
-from ._args import number_arg
-from .errors import GameOverError
+from hexcore import _core
+from hexcore._args import number_arg
+from hexcore.errors import GameOverError
 
-__all__ = ["BatchedSearchResult", "Evaluator", "batched_search"]
+__all__ = ["ReferenceResult", "reference_search"]
 
 Game = Union[_core.Churn, _core.Quintun, _core.Wunchunk]
 Evaluator = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], Tuple[Any, Any]]
 
 
 @dataclass(frozen=True)
-class BatchedSearchResult:
-    """The result of :func:`batched_search`, one row per game.
+class ReferenceResult:
+    """The result of :func:`reference_search`, one row per game.
 
     ``policies`` (float32, ``(B, num_actions)``): root visit shares (the
     noised root priors where a root has no visits, i.e. ``simulations=1``).
@@ -134,9 +122,9 @@ def _check_output(out: Any, leaves: int, actions: int, players: int,
     return legal / sums[:, None], values
 
 
-def batched_search(games: Sequence[Game], evaluator: Evaluator, simulations: int,
+def reference_search(games: Sequence[Game], evaluator: Evaluator, simulations: int,
                    c_puct: float = 1.25, dirichlet_alpha: float = 0.3,
-                   dirichlet_fraction: float = 0.25, seed: int = 0) -> BatchedSearchResult:
+                   dirichlet_fraction: float = 0.25, seed: int = 0) -> ReferenceResult:
     """Search every game of ``games`` with PUCT, evaluating leaves in batches.
 
     ``simulations`` waves are run; each wave calls ``evaluator`` at most
@@ -241,5 +229,5 @@ def batched_search(games: Sequence[Game], evaluator: Evaluator, simulations: int
         else:
             policies[b, root.actions] = root.priors
         root_values[b] = root.value_sum / max(root.visits, 1)
-    return BatchedSearchResult(policies=policies, root_values=root_values, visits=visits,
+    return ReferenceResult(policies=policies, root_values=root_values, visits=visits,
                                simulations=simulations, evaluations=evaluations)

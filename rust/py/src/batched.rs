@@ -1,0 +1,291 @@
+//! `hexcore._core._BatchedMCTS`: the batched PUCT / Gumbel search of
+//! `hexcore-core` (`search::batched`) with a Python evaluator. Argument
+//! documentation lives in `hexcore.search`.
+//!
+//! The search runs on the calling thread: its Rust steps (selection, writing
+//! observations, expansion and backup) run with the GIL released over the
+//! core's thread pool, the GIL is taken back only to call the evaluator, and
+//! Ctrl-C is checked between waves (a wave is short, so the search stops
+//! within a wave; a KeyboardInterrupt raised inside the evaluator comes out
+//! unchanged, like any other exception of the evaluator).
+//!
+//! Observations and masks are written straight into two numpy arrays the
+//! search keeps and reuses; the evaluator gets read-only views of their
+//! first `L` rows, valid until it returns.
+
+use std::any::Any;
+
+use hexcore_core::search::{Algorithm, BatchError, BatchedMcts, BatchedOptions, BatchedResult, Evaluator};
+use hexcore_core::{Action, Game, MoveError, Reason};
+use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PySlice, PyTuple};
+
+use crate::errors::{error, move_error, Int};
+use crate::game::{dispatch, wrap, AnyGame, PyGame};
+
+/// The evaluator callable and the buffers it is handed.
+struct PyEvaluator<'a, 'py> {
+    py: Python<'py>,
+    f: &'a Bound<'py, PyAny>,
+    obs: &'a mut Option<Py<PyArray4<f32>>>,
+    masks: &'a mut Option<Py<PyArray2<bool>>>,
+    shape: [usize; 3],
+    actions: usize,
+    players: usize,
+}
+
+/// The first `rows` rows of `a`, read-only.
+fn head<'py>(a: &Bound<'py, PyAny>, rows: usize) -> PyResult<Bound<'py, PyAny>> {
+    let v = a.get_item(PySlice::new(a.py(), 0, rows as isize, 1))?;
+    v.call_method1("setflags", (false,))?;
+    Ok(v)
+}
+
+/// `x` as `rows` x `cols` float64 numbers into `out` (`what`: "priors" or
+/// "values", for the messages).
+fn read_rows(x: &Bound<'_, PyAny>, what: &str, rows: usize, cols: usize, out: &mut Vec<f64>) -> PyResult<()> {
+    let py = x.py();
+    let np = py.import("numpy")?;
+    let arr = np.call_method1("asarray", (x,)).map_err(|e| PyValueError::new_err(format!("evaluator output is not numeric: {e}")))?;
+    let dtype = arr.getattr("dtype")?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    if !"biuf".contains(kind.as_str()) || kind.len() != 1 {
+        return Err(PyValueError::new_err(format!("evaluator {what} must be numbers, got dtype {}", dtype.str()?)));
+    }
+    let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    if shape != [rows, cols] {
+        return Err(PyValueError::new_err(format!("evaluator {what} must have shape ({rows}, {cols}), got {}", arr.getattr("shape")?.repr()?)));
+    }
+    out.clear();
+    if let Ok(a) = arr.cast::<PyArray2<f32>>() {
+        out.extend(a.readonly().as_array().iter().map(|&v| v as f64));
+    } else {
+        let a = arr.call_method1("astype", (np.getattr("float64")?,))?;
+        let a = a.cast::<PyArray2<f64>>().map_err(|_| PyValueError::new_err(format!("evaluator {what} must be numbers")))?;
+        out.extend(a.readonly().as_array().iter().copied());
+    }
+    Ok(())
+}
+
+impl Evaluator for PyEvaluator<'_, '_> {
+    type Error = PyErr;
+
+    fn run<T: Send>(&mut self, work: impl FnOnce() -> T + Send) -> T {
+        self.py.detach(work)
+    }
+
+    fn check(&mut self) -> PyResult<()> {
+        self.py.check_signals()
+    }
+
+    fn evaluate(
+        &mut self,
+        leaves: usize,
+        fill: &mut (dyn FnMut(&mut [f32], &mut [bool]) + Send),
+        priors: &mut Vec<f64>,
+        values: &mut Vec<f64>,
+    ) -> PyResult<()> {
+        let py = self.py;
+        let [c, h, w] = self.shape;
+        if self.obs.as_ref().is_none_or(|o| o.bind(py).shape()[0] < leaves) {
+            *self.obs = Some(PyArray4::<f32>::zeros(py, [leaves, c, h, w], false).unbind());
+            *self.masks = Some(PyArray2::<bool>::zeros(py, [leaves, self.actions], false).unbind());
+        }
+        let (Some(obs), Some(masks)) = (self.obs.as_ref(), self.masks.as_ref()) else {
+            return Err(PyRuntimeError::new_err("internal error: no observation buffer"));
+        };
+        let (obs, masks) = (obs.bind(py), masks.bind(py));
+        {
+            let mut o = obs.try_readwrite().map_err(|e| PyRuntimeError::new_err(format!("the observation buffer is in use: {e}")))?;
+            let mut m = masks.try_readwrite().map_err(|e| PyRuntimeError::new_err(format!("the mask buffer is in use: {e}")))?;
+            let o = &mut o.as_slice_mut().map_err(|e| PyRuntimeError::new_err(e.to_string()))?[..leaves * c * h * w];
+            let m = &mut m.as_slice_mut().map_err(|e| PyRuntimeError::new_err(e.to_string()))?[..leaves * self.actions];
+            py.detach(|| fill(o, m));
+        }
+        let out = self.f.call1((head(obs.as_any(), leaves)?, head(masks.as_any(), leaves)?))?;
+        let pair = out.cast::<PyTuple>().ok().filter(|t| t.len() == 2);
+        let Some(pair) = pair else {
+            return Err(PyValueError::new_err("evaluator must return a tuple (priors, values)"));
+        };
+        read_rows(&pair.get_item(0)?, "priors", leaves, self.actions, priors)?;
+        read_rows(&pair.get_item(1)?, "values", leaves, self.players, values)
+    }
+}
+
+fn batch_error(py: Python<'_>, e: BatchError<PyErr>) -> PyErr {
+    match e {
+        BatchError::Evaluator(e) => e,
+        BatchError::Output(m) | BatchError::Invalid(m) => PyValueError::new_err(m),
+        BatchError::GameOver(i) => error(py, "GameOverError", format!("game {i} is finished"), Some(Reason::GameOver.code())),
+        BatchError::Threads(m) => PyRuntimeError::new_err(m),
+    }
+}
+
+/// The searches of one game type, behind one interface.
+trait Searches: Send + Sync {
+    fn search(&mut self, simulations: u64, ev: &mut PyEvaluator<'_, '_>) -> Result<BatchedResult, BatchError<PyErr>>;
+    fn check_actions(&self, actions: &[i64]) -> Result<Vec<Action>, (usize, MoveError)>;
+    fn advance(&mut self, actions: &[Action]);
+    fn num_players(&self) -> usize;
+    fn root_visits(&self) -> Vec<u32>;
+}
+
+impl<G: Game> Searches for BatchedMcts<G> {
+    fn search(&mut self, simulations: u64, ev: &mut PyEvaluator<'_, '_>) -> Result<BatchedResult, BatchError<PyErr>> {
+        BatchedMcts::search(self, simulations, ev)
+    }
+    fn check_actions(&self, actions: &[i64]) -> Result<Vec<Action>, (usize, MoveError)> {
+        BatchedMcts::check_actions(self, actions)
+    }
+    fn advance(&mut self, actions: &[Action]) {
+        BatchedMcts::advance(self, actions)
+    }
+    fn num_players(&self) -> usize {
+        self.games()[0].num_players()
+    }
+    fn root_visits(&self) -> Vec<u32> {
+        BatchedMcts::root_visits(self)
+    }
+}
+
+/// The core games of `games` if they are all `G`s.
+fn all_of<G: Game>(games: &[AnyGame]) -> Option<Vec<G>> {
+    games.iter().map(|a| dispatch!(a, s => (&s.g as &dyn Any).downcast_ref::<G>().cloned())).collect()
+}
+
+fn make<G: Game>(_: &G, games: &[AnyGame], opts: &BatchedOptions) -> PyResult<(Box<dyn Searches>, [usize; 3], usize)> {
+    let Some(gs) = all_of::<G>(games) else {
+        return Err(PyValueError::new_err("games must all have the same type and spec"));
+    };
+    let shape = gs[0].observation_shape();
+    let actions = gs[0].num_actions();
+    let m = BatchedMcts::new(gs, opts).map_err(|e| Python::attach(|py| batch_error(py, BatchError::never(e))))?;
+    Ok((Box::new(m), shape, actions))
+}
+
+/// A count argument: negative numbers become 0 (refused by the core's check
+/// with a message naming the argument), huge ones saturate.
+fn count(x: Int) -> u64 {
+    x.0.max(0) as u64
+}
+
+#[pyclass(name = "_BatchedMCTS", module = "hexcore._core")]
+pub struct PyBatchedMcts {
+    games: Vec<AnyGame>,
+    inner: Box<dyn Searches>,
+    evaluator: Py<PyAny>,
+    obs: Option<Py<PyArray4<f32>>>,
+    masks: Option<Py<PyArray2<bool>>>,
+    shape: [usize; 3],
+    actions: usize,
+}
+
+#[pymethods]
+impl PyBatchedMcts {
+    #[new]
+    #[pyo3(signature = (games, evaluator, algorithm="puct", c_puct=1.25, dirichlet_alpha=0.3, dirichlet_fraction=0.25,
+                        max_considered=Int(16), gumbel_scale=1.0, leaves_per_tree=Int(1), threads=None, seed=Int(0)))]
+    fn new(
+        py: Python<'_>,
+        games: Vec<Bound<'_, PyAny>>,
+        evaluator: Bound<'_, PyAny>,
+        algorithm: &str,
+        c_puct: f64,
+        dirichlet_alpha: f64,
+        dirichlet_fraction: f64,
+        max_considered: Int,
+        gumbel_scale: f64,
+        leaves_per_tree: Int,
+        threads: Option<Int>,
+        seed: Int,
+    ) -> PyResult<Self> {
+        if !evaluator.is_callable() {
+            return Err(PyTypeError::new_err("evaluator must be callable"));
+        }
+        let algorithm: Algorithm = algorithm.parse().map_err(PyValueError::new_err)?;
+        if seed.0 < 0 {
+            return Err(PyValueError::new_err(format!("seed must be >= 0, got {}", seed.0)));
+        }
+        let opts = BatchedOptions {
+            algorithm,
+            c_puct,
+            dirichlet_alpha,
+            dirichlet_fraction,
+            max_considered: count(max_considered).min(usize::MAX as u64) as usize,
+            gumbel_scale,
+            leaves_per_tree: count(leaves_per_tree).min(usize::MAX as u64) as usize,
+            // Default: one thread per core.
+            threads: match threads {
+                Some(t) => count(t).min(usize::MAX as u64) as usize,
+                None => std::thread::available_parallelism().map_or(1, |n| n.get()).min(hexcore_core::MAX_THREADS),
+            },
+            seed: seed.0 as u64,
+        };
+        opts.check().map_err(PyValueError::new_err)?;
+        let any = games.iter().map(|g| AnyGame::copy_of(g, "batched_search")).collect::<PyResult<Vec<_>>>()?;
+        let Some(first) = any.first() else {
+            return Err(PyValueError::new_err("games must not be empty"));
+        };
+        for (i, g) in any.iter().enumerate() {
+            let (spec, spec0) = (dispatch!(g, s => s.g.spec()), dispatch!(first, s => s.g.spec()));
+            if g.class_name() != first.class_name() || spec != spec0 {
+                return Err(PyValueError::new_err(format!(
+                    "games must all have the same type and spec; game {i} is {} {spec:?}, game 0 is {} {spec0:?}",
+                    g.class_name(),
+                    first.class_name()
+                )));
+            }
+        }
+        let (inner, shape, actions) = dispatch!(first, s => make(&s.g, &any, &opts))?;
+        let _ = py;
+        Ok(PyBatchedMcts { games: any, inner, evaluator: evaluator.unbind(), obs: None, masks: None, shape, actions })
+    }
+
+    /// Run `simulations` more simulations per tree; returns (actions,
+    /// policies, visits, root_values, q_values, simulations, evaluations).
+    fn search<'py>(&mut self, py: Python<'py>, simulations: Int) -> PyResult<Bound<'py, PyTuple>> {
+        let f = self.evaluator.bind(py).clone();
+        let players = self.inner.num_players();
+        let mut ev = PyEvaluator { py, f: &f, obs: &mut self.obs, masks: &mut self.masks, shape: self.shape, actions: self.actions, players };
+        let r = self.inner.search(count(simulations), &mut ev).map_err(|e| batch_error(py, e))?;
+        let b = r.actions.len();
+        let a = self.actions;
+        let actions: Vec<i64> = r.actions.iter().map(|&x| x as i64).collect();
+        let visits: Vec<i64> = r.visits.iter().map(|&x| x as i64).collect();
+        (
+            PyArray1::from_vec(py, actions),
+            PyArray1::from_vec(py, r.policies).reshape([b, a])?,
+            PyArray1::from_vec(py, visits).reshape([b, a])?,
+            PyArray1::from_vec(py, r.root_values).reshape([b, players])?,
+            PyArray1::from_vec(py, r.q_values).reshape([b, a])?,
+            r.simulations,
+            r.evaluations,
+        )
+            .into_pyobject(py)
+    }
+
+    /// Play one action per root and keep the subtrees below them.
+    fn advance(&mut self, py: Python<'_>, actions: Vec<Int>) -> PyResult<()> {
+        let raw: Vec<i64> = actions.iter().map(|a| a.0).collect();
+        let acts = self.inner.check_actions(&raw).map_err(|(i, e)| move_error(py, MoveError::new(e.reason, format!("game {i}: {}", e.message))))?;
+        for (g, &a) in self.games.iter_mut().zip(&acts) {
+            dispatch!(g, s => s.apply_action(a as i64)).map_err(|e| move_error(py, e))?;
+        }
+        self.inner.advance(&acts);
+        Ok(())
+    }
+
+    /// Simulations through each root, the kept ones included.
+    #[getter]
+    fn root_visits<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        PyArray1::from_vec(py, self.inner.root_visits().into_iter().map(i64::from).collect())
+    }
+
+    /// Copies of the current roots (with their histories).
+    #[getter]
+    fn games(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
+        self.games.iter().map(|g| wrap(py, PyGame::new(g.clone()))).collect()
+    }
+}
