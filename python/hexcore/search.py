@@ -347,7 +347,7 @@ def batched_search(games: Sequence[Game], evaluator: Evaluator, simulations: int
     ...     return masks.astype(np.float32), np.full((len(obs), 2), 0.5, np.float32)
     >>> r = batched_search([hc.Churn(size=3), hc.Churn(size=3)], uniform, simulations=20)
     >>> r.policies.shape, r.root_values.shape, r.visits.sum(axis=1).tolist()
-    ((2, 19), (2, 2), [19, 19])
+    ((2, 20), (2, 2), [19, 19])
     """
     return BatchedMCTS(games, evaluator, algorithm, c_puct, dirichlet_alpha, dirichlet_fraction, max_considered,
                        gumbel_scale, leaves_per_tree, threads, seed).search(simulations)
