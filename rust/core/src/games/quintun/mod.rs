@@ -47,10 +47,31 @@ use crate::board::Board;
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
 use crate::rng::below;
-use crate::zobrist::{self, Kind};
+use crate::zobrist;
+
+/// The side information Quintun hashes besides the stones, each kind with its
+/// fixed code in the key ([`zobrist::flag`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// The player to move.
+    ToMove = 1,
+    /// The swap is on offer.
+    Swap = 2,
+    /// The neutral placed in the turn in progress.
+    Pending = 3,
+}
 
 mod board;
+mod hooks;
 mod notation;
+
+/// The names Quintun adds to the crate root.
+pub mod public {
+    pub use super::{
+        column_name as quintun_column_name, Placement as QuintunPlacement, Quintun, QuintunBoard, QuintunUndo, MAX_SIZE as QUINTUN_MAX_SIZE,
+        MIN_SIZE as QUINTUN_MIN_SIZE,
+    };
+}
 
 use board::CellSet;
 pub use board::{column_name, QuintunBoard, MAX_SIZE, MIN_SIZE};
@@ -703,12 +724,12 @@ impl Quintun {
 
     #[inline]
     fn full_hash(&self) -> u64 {
-        let mut h = self.hash ^ zobrist::flag(Kind::QuintunToMove, self.to_move as u64);
+        let mut h = self.hash ^ zobrist::flag(Kind::ToMove as u64, self.to_move as u64);
         if self.swap_cell.is_some() {
-            h ^= zobrist::flag(Kind::QuintunSwap, 1);
+            h ^= zobrist::flag(Kind::Swap as u64, 1);
         }
         if let Some(s) = self.pending {
-            h ^= zobrist::flag(Kind::QuintunPending, Quintun::neutral_action(s) as u64);
+            h ^= zobrist::flag(Kind::Pending as u64, Quintun::neutral_action(s) as u64);
         }
         h
     }
@@ -1368,7 +1389,7 @@ mod tests {
 
     /// The Zobrist hash straight from the cells and flags.
     fn fresh_hash(g: &Quintun) -> u64 {
-        let mut h = zobrist::flag(Kind::QuintunToMove, g.to_move as u64);
+        let mut h = zobrist::flag(Kind::ToMove as u64, g.to_move as u64);
         for (c, &v) in g.cells.iter().enumerate() {
             if v > 0 {
                 h ^= zobrist::piece(c, v as u64);
@@ -1377,10 +1398,10 @@ mod tests {
             }
         }
         if g.swap_available() {
-            h ^= zobrist::flag(Kind::QuintunSwap, 1);
+            h ^= zobrist::flag(Kind::Swap as u64, 1);
         }
         if let Some((c, k)) = g.pending {
-            h ^= zobrist::flag(Kind::QuintunPending, (c as usize * KINDS + k as usize) as u64);
+            h ^= zobrist::flag(Kind::Pending as u64, (c as usize * KINDS + k as usize) as u64);
         }
         h
     }

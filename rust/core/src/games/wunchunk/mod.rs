@@ -30,14 +30,40 @@ use crate::board::Board;
 use crate::game::{uniform_action, Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
 use crate::rng::below;
-use crate::zobrist::{self, Kind};
+use crate::zobrist;
+
+/// The side information Wunchunk hashes besides the stones, each kind with its
+/// fixed code in the key ([`zobrist::flag`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// The seat to move.
+    ToMove = 10,
+    /// The phase (or the game being over).
+    Phase = 11,
+    /// Consecutive passes.
+    Passes = 12,
+    /// Regular turns colour 1 has completed (balance rule).
+    Colour1Turns = 13,
+    /// The swap is on offer.
+    SwapReady = 14,
+    /// The seats have swapped.
+    Swapped = 15,
+    /// The turn in progress (placed, last cell, allotment).
+    Turn = 16,
+}
 
 mod balance;
 mod count;
+mod hooks;
 mod notation;
 mod options;
 
 pub use options::{Balance, OptionError, Start};
+
+/// The names Wunchunk adds to the crate root.
+pub mod public {
+    pub use super::{Balance as WunchunkBalance, OptionError as WunchunkOptionError, Start as WunchunkStart, Wunchunk, WunchunkUndo};
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Phase {
@@ -334,22 +360,22 @@ impl Wunchunk {
 
     fn full_hash(&self) -> u64 {
         let s = &self.st;
-        let mut h = self.hash ^ zobrist::flag(Kind::WunchunkToMove, s.to_move as u64);
-        h ^= zobrist::flag(Kind::WunchunkPhase, s.phase as u64);
-        h ^= zobrist::flag(Kind::WunchunkPasses, s.passes as u64);
-        h ^= zobrist::flag(Kind::WunchunkColour1Turns, s.c1_turns as u64);
+        let mut h = self.hash ^ zobrist::flag(Kind::ToMove as u64, s.to_move as u64);
+        h ^= zobrist::flag(Kind::Phase as u64, s.phase as u64);
+        h ^= zobrist::flag(Kind::Passes as u64, s.passes as u64);
+        h ^= zobrist::flag(Kind::Colour1Turns as u64, s.c1_turns as u64);
         if s.swap_ready {
-            h ^= zobrist::flag(Kind::WunchunkSwapReady, 1);
+            h ^= zobrist::flag(Kind::SwapReady as u64, 1);
         }
         if s.swapped {
-            h ^= zobrist::flag(Kind::WunchunkSwapped, 1);
+            h ^= zobrist::flag(Kind::Swapped as u64, 1);
         }
         if s.over {
-            h ^= zobrist::flag(Kind::WunchunkPhase, 99);
+            h ^= zobrist::flag(Kind::Phase as u64, 99);
         }
         if s.placed > 0 {
             let turn = (s.placed as u64) << 32 | (s.last as u64) << 16 | s.allot as u64;
-            h ^= zobrist::flag(Kind::WunchunkTurn, turn);
+            h ^= zobrist::flag(Kind::Turn as u64, turn);
         }
         h
     }

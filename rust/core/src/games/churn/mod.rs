@@ -20,7 +20,25 @@ use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
 use crate::rng::below;
 use crate::unchecked::{get, get_mut};
-use crate::zobrist::{self, Kind};
+use crate::zobrist;
+
+mod hooks;
+mod observation;
+
+/// The names Churn adds to the crate root.
+pub mod public {
+    pub use super::{Churn, ChurnUndo};
+}
+
+/// The side information Churn hashes besides the stones, each kind with its
+/// fixed code in the key ([`zobrist::flag`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// The swap is on offer.
+    Swap = 1,
+    /// The player to move.
+    ToMove = 2,
+}
 
 #[derive(Debug)]
 pub struct Churn {
@@ -345,9 +363,9 @@ impl Churn {
 
     #[inline]
     fn full_hash(&self) -> u64 {
-        let mut h = self.hash ^ zobrist::flag(Kind::ChurnToMove, self.to_move as u64);
+        let mut h = self.hash ^ zobrist::flag(Kind::ToMove as u64, self.to_move as u64);
         if self.swap_available {
-            h ^= zobrist::flag(Kind::ChurnSwap, 1);
+            h ^= zobrist::flag(Kind::Swap as u64, 1);
         }
         h
     }
