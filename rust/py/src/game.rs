@@ -32,16 +32,18 @@ impl PerGame for Sessions {
 /// The game inside a Python game object.
 pub type AnyGame = Any<Sessions>;
 
-/// What each game's binding file supplies to the base class.
+/// The cell value a text stands for in `from_position` (besides ints).
+pub type TextValue = fn(&str) -> Option<i64>;
+
+/// What the base class needs of each game's class (implemented for every
+/// game in `lib.rs`, from its binding file `games/<game>.rs`).
 pub trait GameClass: Member {
     /// A Python object of the game's own class around `init`.
     fn new_object(py: Python<'_>, init: PyClassInitializer<PyGame>) -> PyResult<Py<PyAny>>;
 
-    /// The cell value a text stands for in `from_position` (besides ints),
-    /// if the game has such names (Quintun's neutral colours "A".."E").
-    fn text_value(_text: &str) -> Option<i64> {
-        None
-    }
+    /// The game's names for cell values as text (`TEXT_VALUE` in its file),
+    /// if it has any.
+    const TEXT_VALUE: Option<TextValue>;
 }
 
 impl AnyGame {
@@ -454,12 +456,11 @@ impl PyGame {
         }
         let empty = cls.call((), Some(&ctor))?;
         let empty = empty.cast::<PyGame>()?;
-        type TextValue = fn(&str) -> Option<i64>;
         let (board, text_value): (Arc<hexcore_core::Board>, TextValue) = {
             let g = borrow_game(empty)?;
             let board = Arc::new(dispatch!(&g.any, s => s.g.board().clone()));
             fn text_value_of<G: GameClass>(_: &Session<G>) -> TextValue {
-                G::text_value
+                G::TEXT_VALUE.unwrap_or(|_| None)
             }
             let text_value = dispatch!(&g.any, s => text_value_of(s));
             (board, text_value)

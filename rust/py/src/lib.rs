@@ -19,12 +19,22 @@ pub mod solve;
 pub mod vector;
 
 /// The games' binding files (`games/<game>.rs`, each exporting its class
-/// as `Class`), and adding their classes to the module.
+/// as `Class` and its `TEXT_VALUE`), the base class's hooks into them, and
+/// adding their classes to the module.
 macro_rules! game_classes {
     ([] $($module:ident: $Game:ident,)*) => {
         pub mod games {
             $(pub mod $module;)*
         }
+
+        $(
+            impl game::GameClass for hexcore_core::$Game {
+                fn new_object(py: Python<'_>, init: PyClassInitializer<game::PyGame>) -> PyResult<Py<PyAny>> {
+                    Ok(Py::new(py, init.add_subclass(games::$module::Class))?.into_any())
+                }
+                const TEXT_VALUE: Option<game::TextValue> = games::$module::TEXT_VALUE;
+            }
+        )*
 
         fn add_game_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
             $(m.add_class::<games::$module::Class>()?;)*

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 
 use crate::options::{board, bool_arg, Arg};
 use crate::errors::{options_error, Int};
-use crate::game::{wrap, AnyGame, GameClass, PyGame};
+use crate::game::{wrap, AnyGame, PyGame, TextValue};
 use crate::session::Session;
 
 #[pyclass(name = "Churn", module = "hexcore._core", extends = PyGame, subclass)]
@@ -16,11 +16,8 @@ pub struct PyChurn;
 /// This game's class, as the generated class table names it.
 pub use PyChurn as Class;
 
-impl GameClass for Churn {
-    fn new_object(py: Python<'_>, init: PyClassInitializer<PyGame>) -> PyResult<Py<PyAny>> {
-        Ok(Py::new(py, init.add_subclass(PyChurn))?.into_any())
-    }
-}
+/// No cell values written as text in `from_position`.
+pub const TEXT_VALUE: Option<TextValue> = None;
 
 fn game<R>(slf: &PyRef<'_, PyChurn>, f: impl FnOnce(&Churn) -> R) -> PyResult<R> {
     match &slf.as_super().any {

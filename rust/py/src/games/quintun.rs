@@ -8,7 +8,7 @@ use pyo3::types::PyDict;
 
 use crate::options::{bool_arg, given, int_value, show, str_arg, Arg};
 use crate::errors::{options_error, value_error, Int};
-use crate::game::{wrap, AnyGame, GameClass, PyGame};
+use crate::game::{wrap, AnyGame, PyGame, TextValue};
 use crate::session::Session;
 
 #[pyclass(name = "Quintun", module = "hexcore._core", extends = PyGame, subclass)]
@@ -17,15 +17,8 @@ pub struct PyQuintun;
 /// This game's class, as the generated class table names it.
 pub use PyQuintun as Class;
 
-impl GameClass for Quintun {
-    fn new_object(py: Python<'_>, init: PyClassInitializer<PyGame>) -> PyResult<Py<PyAny>> {
-        Ok(Py::new(py, init.add_subclass(PyQuintun))?.into_any())
-    }
-
-    fn text_value(text: &str) -> Option<i64> {
-        neutral_value(text)
-    }
-}
+/// Cell values written as text in `from_position`: neutral colour letters.
+pub const TEXT_VALUE: Option<TextValue> = Some(neutral_value);
 
 fn game<R>(slf: &PyRef<'_, PyQuintun>, f: impl FnOnce(&Quintun) -> R) -> PyResult<R> {
     match &slf.as_super().any {

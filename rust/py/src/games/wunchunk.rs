@@ -6,7 +6,7 @@ use pyo3::types::PyDict;
 
 use crate::options::{int_arg, str_arg, Arg};
 use crate::errors::{options_error, value_error};
-use crate::game::{wrap, AnyGame, GameClass, PyGame};
+use crate::game::{wrap, AnyGame, PyGame, TextValue};
 use crate::session::Session;
 
 #[pyclass(name = "Wunchunk", module = "hexcore._core", extends = PyGame, subclass)]
@@ -15,11 +15,8 @@ pub struct PyWunchunk;
 /// This game's class, as the generated class table names it.
 pub use PyWunchunk as Class;
 
-impl GameClass for Wunchunk {
-    fn new_object(py: Python<'_>, init: PyClassInitializer<PyGame>) -> PyResult<Py<PyAny>> {
-        Ok(Py::new(py, init.add_subclass(PyWunchunk))?.into_any())
-    }
-}
+/// No cell values written as text in `from_position`.
+pub const TEXT_VALUE: Option<TextValue> = None;
 
 fn game<R>(slf: &PyRef<'_, PyWunchunk>, f: impl FnOnce(&Wunchunk) -> R) -> PyResult<R> {
     match &slf.as_super().any {
