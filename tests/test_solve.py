@@ -255,3 +255,22 @@ def test_mid_turn_and_wrong_type():
         with pytest.raises(hc.IllegalMoveError, match="between turns"):
             hc.solve(w)
     assert ext is not None
+
+
+def test_wunchunk_short_turns_keep_their_value():
+    # issue 21: the root's one-stone turns (allotment 2) were reported as
+    # losses although each wins: a mid-turn position shared its table entry
+    # with another one that had placed more stones
+    pos = {'a1': 1, 'a2': 1, 'a4': 1, 'b1': 2, 'b2': 1, 'b3': 2, 'b4': 2, 'c2': 2, 'c3': 2, 'c5': 2, 'c6': 2,
+           'c7': 1, 'd1': 2, 'd2': 2, 'd3': 1, 'd4': 2, 'd5': 2, 'd6': 2, 'd7': 2, 'd8': 1, 'e1': 1, 'e2': 2,
+           'e3': 1, 'e4': 1, 'e5': 1, 'e6': 1, 'e7': 2, 'e8': 1, 'e9': 1, 'f1': 1, 'f2': 1, 'f3': 2, 'f4': 1,
+           'f5': 1, 'f6': 2, 'f7': 1, 'f8': 2, 'g1': 2, 'g2': 2, 'g3': 1, 'g4': 2, 'g5': 2, 'g6': 1, 'g7': 2,
+           'h1': 2, 'h2': 1, 'h3': 1, 'h4': 2, 'h5': 2, 'h6': 2, 'i1': 1, 'i2': 1, 'i3': 1, 'i4': 1, 'i5': 2}
+    f = hc.Wunchunk.from_position(pos, to_move=2, size=5, balance="none")
+    s = hc.solve(f, threads=1, table_mb=SMALL_TABLE)
+    assert s.complete
+    for m in ("1a3", "2a5", "1b6", "2c1", "2c4"):
+        c = f.copy()
+        c.play(m)
+        assert hc.solve(c, threads=1, table_mb=SMALL_TABLE).value == "loss", m
+        assert s.moves[m] == "win", m

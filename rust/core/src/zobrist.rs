@@ -68,9 +68,11 @@ impl Kind {
     }
 }
 
-/// Key of a small piece of side information of kind `what` with `value`,
-/// e.g. the player to move or a rule flag.
+/// Key of a piece of side information of kind `what` with `value`, e.g.
+/// the player to move, a rule flag or a packed turn in progress. Every bit
+/// of `value` counts: for one kind, distinct values give distinct keys
+/// (`mix` is a bijection), so no two states of one kind hash alike.
 #[inline]
 pub const fn flag(what: Kind, value: u64) -> u64 {
-    mix((what.code() << 32 | (value & 0xFFFF_FFFF)) ^ 0xF1A6_0000_0000_0001)
+    mix(mix(value ^ 0xF1A6_0000_0000_0001) ^ what.code() << 56)
 }
