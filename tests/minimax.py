@@ -84,15 +84,19 @@ def short_turn(g: Any, move: str) -> bool:
 @dataclass(frozen=True)
 class Endgame:
     """Random endgames of one game: ``count`` positions, each with a number
-    of empty cells drawn from ``empty``. ``features`` name kinds of move
-    (a predicate on the position and the move) of which at least one must be
-    checked, so the sample cannot drift away from what it is meant to cover."""
+    of empty cells drawn from ``empty``, for the minimax; ``larger`` empty
+    cells for the positions too large for it, where each move's value and
+    distance are checked against a fresh solve of the position after it.
+    ``features`` name kinds of move (a predicate on the position and the
+    move) of which at least one must be checked, so the sample cannot drift
+    away from what it is meant to cover."""
 
     name: str
     make: Callable[[], Any]
     empty: Tuple[int, ...]
     count: int
     features: Dict[str, Callable[[Any, str], bool]] = field(default_factory=dict)
+    larger: Tuple[int, ...] = ()
 
 
 WUNCHUNK = {
@@ -109,14 +113,14 @@ ENDGAMES = [
     Endgame("churn-2-pie", lambda: hc.Churn(size=2, pie=True), (3, 4, 5, 6), 150, {"swap": lambda g, m: m == "swap"}),
     Endgame("churn-10", lambda: hc.Churn(sides=(2, 2, 3, 2, 2, 3), pie=False), (1, 2, 3, 4, 5), 250),
     Endgame("churn-12-pie", lambda: hc.Churn(sides=(2, 3, 2, 3, 2, 3), pie=True), (1, 2, 3), 250),
-    Endgame("churn-3", lambda: hc.Churn(size=3, pie=False), (1,), 250),
-    Endgame("wunchunk", lambda: hc.Wunchunk(size=5, balance="none"), (1, 2, 3, 3, 3, 4), 250, WUNCHUNK),
-    Endgame("wunchunk-ap", lambda: hc.Wunchunk(size=5, balance="ap"), (1, 2, 3, 3, 3, 4), 250, WUNCHUNK),
-    Endgame("wunchunk-pie", lambda: hc.Wunchunk(size=5, balance="pie"), (1, 2, 3, 3, 3, 4), 250, WUNCHUNK),
+    Endgame("churn-3", lambda: hc.Churn(size=3, pie=False), (1,), 250, larger=(3, 4)),
+    Endgame("wunchunk", lambda: hc.Wunchunk(size=5, balance="none"), (1, 2, 3, 3, 3, 4), 250, WUNCHUNK, (5, 6)),
+    Endgame("wunchunk-ap", lambda: hc.Wunchunk(size=5, balance="ap"), (1, 2, 3, 3, 3, 4), 250, WUNCHUNK, (5, 6)),
+    Endgame("wunchunk-pie", lambda: hc.Wunchunk(size=5, balance="pie"), (1, 2, 3, 3, 3, 4), 250, WUNCHUNK, (5, 6)),
     Endgame("wunchunk-open", lambda: hc.Wunchunk(size=5, start="open"), (1, 2, 3, 3, 3, 4), 250,
-            {**WUNCHUNK, "seats swapped": lambda g, m: g.seat_colour[1] == 2}),
-    Endgame("quintun-side", lambda: hc.Quintun(size=4, placement="side"), (2, 3, 4, 5, 6, 7), 400),
-    Endgame("quintun-gap", lambda: hc.Quintun(size=4, placement="gap", swap=False), (2, 3, 4, 5, 6, 7), 400),
+            {**WUNCHUNK, "seats swapped": lambda g, m: g.seat_colour[1] == 2}, (5, 6)),
+    Endgame("quintun-side", lambda: hc.Quintun(size=4, placement="side"), (2, 3, 4, 5, 6, 7), 400, larger=(9, 11)),
+    Endgame("quintun-gap", lambda: hc.Quintun(size=4, placement="gap", swap=False), (2, 3, 4, 5, 6, 7), 400, larger=(9, 11)),
 ]
 
 

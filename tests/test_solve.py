@@ -6,7 +6,7 @@ import random
 from collections import Counter
 
 import pytest
-from minimax import ENDGAMES, NAMES, Endgame, TooBig, minimax, move_results, preference, random_endgame
+from minimax import ENDGAMES, NAMES, Endgame, minimax, move_results, outcome, preference, random_endgame
 
 import hexcore as hc
 
@@ -55,6 +55,48 @@ def test_solver_matches_minimax_on_random_endgames(eg):
     assert seen["positions"] == eg.count
     # the sample is not degenerate: both results and what it must cover occur
     assert seen["win"] and seen["loss"] and seen["distances"], seen
+    for name in eg.features:
+        assert seen[name], (name, seen)
+
+
+def check_one_step(eg: Endgame, count: int) -> Counter:
+    """Positions too large for the minimax: every move's value and distance
+    in the root's solution must be what a fresh solve of the position after
+    the move gives (a finished game: its result, one ply). The root shares
+    one table among its moves; the fresh solves share nothing with it."""
+    rng = random.Random("larger " + eg.name)
+    seen: Counter = Counter()
+    for i in range(count):
+        g = random_endgame(eg.make(), rng, rng.choice(eg.larger))
+        s = hc.solve(g, threads=1, table_mb=SMALL_TABLE)
+        where = f"{eg.name} #{i}: {g.spec} {g.history}"
+        assert s.complete, where
+        sign = 1 if g.to_move == 1 else -1
+        want = {}
+        for m in s.moves:
+            c = g.copy()
+            c.play(m)
+            if c.is_over:
+                want[m] = (sign * outcome(c), 1)
+                continue
+            t = hc.solve(c, threads=1, table_mb=1)
+            v = {"win": 1, "draw": 0, "loss": -1}[t.value] * (1 if c.to_move == g.to_move else -1)
+            want[m] = (v, None if t.plies_to_end is None else t.plies_to_end + 1)
+        assert s.moves == {m: NAMES[v] for m, (v, _) in want.items()}, where
+        value, plies = max(want.values(), key=lambda r: preference(r[0], r[1] or 0))
+        assert s.value == NAMES[value] and want[s.best_move][0] == value, where
+        assert s.plies_to_end == (plies if value else None) and want[s.best_move][1] == plies, where
+        seen["positions"] += 1
+        seen["moves"] += len(want)
+        for name, has in eg.features.items():
+            seen[name] += sum(1 for m in want if has(g, m))
+    return seen
+
+
+@pytest.mark.parametrize("eg", [eg for eg in ENDGAMES if eg.larger], ids=lambda eg: eg.name)
+def test_solver_agrees_with_fresh_solves_of_each_move(eg):
+    seen = check_one_step(eg, 30)
+    assert seen["positions"] == 30
     for name in eg.features:
         assert seen[name], (name, seen)
 
