@@ -6,9 +6,9 @@ import random
 from collections import Counter
 
 import pytest
-from minimax import ENDGAMES, NAMES, Endgame, minimax, move_results, outcome, preference, random_endgame
 
 import hexcore as hc
+from minimax import ENDGAMES, NAMES, Endgame, minimax, move_results, outcome, preference, random_endgame
 
 SMALL_TABLE = 4  # MB: these solves are tiny
 BUDGET = 100_000  # minimax positions per endgame; running out fails the test

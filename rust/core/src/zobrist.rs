@@ -76,3 +76,20 @@ impl Kind {
 pub const fn flag(what: Kind, value: u64) -> u64 {
     mix(mix(value ^ 0xF1A6_0000_0000_0001) ^ what.code() << 56)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flag_keeps_every_bit_of_the_value() {
+        // Wunchunk packs its turn in progress as placed << 32 | last << 16 | allot:
+        // values that differ only above bit 31 must not share a key
+        let turn = |placed: u64| placed << 32 | 7 << 16 | 3;
+        assert_ne!(flag(Kind::WunchunkTurn, turn(1)), flag(Kind::WunchunkTurn, turn(2)));
+        for bit in 0..64 {
+            assert_ne!(flag(Kind::WunchunkTurn, 0), flag(Kind::WunchunkTurn, 1 << bit), "bit {bit}");
+        }
+        assert_ne!(flag(Kind::WunchunkPasses, 1), flag(Kind::WunchunkTurn, 1));
+    }
+}
