@@ -60,10 +60,11 @@ def test_solver_matches_minimax_on_random_endgames(eg):
 
 
 def check_one_step(eg: Endgame, count: int) -> Counter:
-    """Positions too large for the minimax: every move's value and distance
-    in the root's solution must be what a fresh solve of the position after
-    the move gives (a finished game: its result, one ply). The root shares
-    one table among its moves; the fresh solves share nothing with it."""
+    """Positions too large for the minimax: every move's value in the root's
+    solution, the root's value and distance and the best move's must be what
+    fresh solves of the positions after the moves give (a finished game: its
+    result, one ply). The root shares one table among its moves; the fresh
+    solves share nothing with it."""
     rng = random.Random("larger " + eg.name)
     seen: Counter = Counter()
     for i in range(count):
