@@ -76,8 +76,8 @@ pub use parallel::{pool, RunError, MAX_THREADS, POOL_CACHE};
 pub use perft::{divide, perft, perft_actions, perft_moves, try_divide, try_perft, Unit, MAX_DEPTH, MOVE_LIST_LIMIT};
 pub use playout::{playout, playouts, playouts_into, try_playouts, PlayoutResult};
 pub use quintun::{
-    column_name as quintun_column_name, Placement as QuintunPlacement, Quintun, QuintunBoard, QuintunUndo, MAX_SIZE as QUINTUN_MAX_SIZE,
-    MIN_SIZE as QUINTUN_MIN_SIZE,
+    column_name as quintun_column_name, record_moves as quintun_record_moves, Placement as QuintunPlacement, Quintun, QuintunBoard, QuintunUndo,
+    MAX_SIZE as QUINTUN_MAX_SIZE, MIN_SIZE as QUINTUN_MIN_SIZE,
 };
 pub use rng::{below, rng_for};
 pub use wunchunk::{Balance as WunchunkBalance, OptionError as WunchunkOptionError, Start as WunchunkStart, Wunchunk, WunchunkUndo};

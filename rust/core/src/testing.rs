@@ -22,8 +22,9 @@ use crate::rng::{below, rng_for};
 use crate::{Churn, Quintun, QuintunPlacement, Wunchunk, WunchunkBalance, WunchunkStart};
 
 /// The Zobrist hash recomputed from scratch: every stone's key from the cell
-/// values, XORed with the flags of the side to move and turn state. Each
-/// game implements it next to its state (test builds only).
+/// values, XORed with the flags of the side to move and turn state. The
+/// implementations for every game are at the end of this file (test builds
+/// only).
 pub(crate) trait FreshHash: Game {
     fn fresh_zobrist(&self) -> u64;
 }

@@ -54,6 +54,7 @@ mod notation;
 
 use board::CellSet;
 pub use board::{column_name, QuintunBoard, MAX_SIZE, MIN_SIZE};
+pub use notation::record_moves;
 use notation::{Parsed, LETTERS};
 
 /// Number of neutral colours (A..E).
@@ -643,8 +644,9 @@ impl Quintun {
             self.over = true;
             self.winners = 1 << (other - 1);
         } else if self.num_interior_empty == 0 && self.ring.new_mask == 0 && self.ring.num_extends == 0 {
+            // a draw: every seat is a winner (the one rule of `Game::winner_mask`)
             self.over = true;
-            self.winners = 0;
+            self.winners = 0b11;
         } else {
             self.over = false;
             self.winners = 0;
@@ -1312,7 +1314,7 @@ mod tests {
         assert_eq!(g.count_moves(), 1);
         g.apply_action((interior[interior.len() - 1] * KINDS) as Action);
         assert!(g.is_over());
-        assert_eq!(g.winner_mask(), 0);
+        assert_eq!(g.winner_mask(), 0b11, "a draw: every seat is a winner");
     }
 
     /// Random games: tables kept incrementally equal a fresh set-up from the
