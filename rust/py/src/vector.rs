@@ -2,13 +2,29 @@
 //! stepped together into numpy buffers). The Python wrapper
 //! `python/hexcore/vector.py` allocates the buffers and documents the API.
 
-use hexcore_core::vector::{Obs, Out, StepError, VecGames};
+use std::sync::atomic::AtomicBool;
+
+use hexcore_core::vector::{BatchError, Obs, Out, VecGames};
 use hexcore_core::{Churn, Game, Quintun, Wunchunk};
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2, PyReadwriteArray4};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::errors::{error, value_error, Int};
+use crate::errors::{cancelled, value_error, Int, IntoPyErr};
+use crate::interrupt::run_with;
+
+/// Batches of at least this many envs are built, reset and stepped on a
+/// worker thread while this one waits for Ctrl-C (smaller ones take well
+/// under a second, and starting a thread would be a good part of a step).
+const WAIT_FROM: usize = 1 << 16;
+
+fn batch_error(py: Python<'_>, e: BatchError) -> PyErr {
+    match e {
+        BatchError::Invalid(m) => value_error(m),
+        BatchError::Memory { .. } => pyo3::exceptions::PyMemoryError::new_err(e.to_string()),
+        BatchError::Cancelled => cancelled(py),
+    }
+}
 
 /// A Rust game taken out of a Python game object.
 pub enum AnyGame {
@@ -156,19 +172,6 @@ impl<'py> Buffers<'py> {
     }
 }
 
-fn step_error(py: Python<'_>, e: StepError) -> PyErr {
-    match e.reason {
-        "shape" | "buffer" => value_error(e.message),
-        reason => {
-            let err = error(py, "IllegalMoveError", e.message, Some(reason));
-            let v = err.value(py);
-            let _ = v.setattr("env", e.env);
-            let _ = v.setattr("action", e.action);
-            err
-        }
-    }
-}
-
 fn threads_arg(threads: Int) -> PyResult<usize> {
     if !(1..=hexcore_core::MAX_THREADS as i64).contains(&threads.0) {
         return Err(value_error(format!("threads must be between 1 and {}, got {}", hexcore_core::MAX_THREADS, threads.0)));
@@ -187,30 +190,45 @@ pub struct PyVecGame {
 
 #[pymethods]
 impl PyVecGame {
-    /// One env per start position (game objects, all of one type).
+    /// One env per start position (game objects, all of one type; one
+    /// object given for many envs is read, and kept, once).
     #[new]
     #[pyo3(signature = (games, seed=0, threads=Int(1), max_plies=u64::MAX))]
-    fn new(games: Vec<Bound<'_, PyAny>>, seed: u64, threads: Int, max_plies: u64) -> PyResult<Self> {
+    fn new(py: Python<'_>, games: Vec<Bound<'_, PyAny>>, seed: u64, threads: Int, max_plies: u64) -> PyResult<Self> {
         let threads = threads_arg(threads)?;
         if games.is_empty() {
             return Err(value_error("num_envs must be at least 1, got 0"));
         }
-        let games = games.iter().map(extract_any_game).collect::<PyResult<Vec<_>>>()?;
+        let mut distinct: Vec<&Bound<'_, PyAny>> = Vec::new();
+        let mut index: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
+        let mut start_of: Vec<u32> = Vec::new();
+        start_of.try_reserve_exact(games.len()).map_err(|_| {
+            pyo3::exceptions::PyMemoryError::new_err(format!("cannot allocate a batch of {} envs", games.len()))
+        })?;
+        for g in &games {
+            let k = *index.entry(g.as_ptr() as usize).or_insert_with(|| {
+                distinct.push(g);
+                distinct.len() as u32 - 1
+            });
+            start_of.push(k);
+        }
+        let games = distinct.into_iter().map(extract_any_game).collect::<PyResult<Vec<_>>>()?;
         let kind = games[0].kind();
         if let Some((i, g)) = games.iter().enumerate().find(|(_, g)| g.kind() != kind) {
             return Err(value_error(format!("env {i} is a {} but env 0 is a {kind}; the envs of one batch play one game", g.kind())));
         }
+        let n = start_of.len();
         macro_rules! build {
-            ($variant:ident) => {
-                AnyVec::$variant(
-                    VecGames::new(
-                        games.into_iter().map(|g| if let AnyGame::$variant(g) = g { g } else { unreachable!() }).collect(),
-                        seed,
-                        max_plies,
-                    )
-                    .map_err(value_error)?,
-                )
-            };
+            ($variant:ident) => {{
+                let starts: Vec<_> = games.into_iter().filter_map(|g| if let AnyGame::$variant(g) = g { Some(g) } else { None }).collect();
+                let stop = AtomicBool::new(false);
+                let built = if n >= WAIT_FROM {
+                    run_with(py, "building the batch", &stop, |_| Ok(()), || VecGames::build(starts, start_of, seed, max_plies, &stop))?
+                } else {
+                    VecGames::build(starts, start_of, seed, max_plies, &stop)
+                };
+                AnyVec::$variant(built.map_err(|e| batch_error(py, e))?)
+            }};
         }
         let inner = match kind {
             "Churn" => build!(Churn),
@@ -283,8 +301,15 @@ impl PyVecGame {
         let mut b = Buffers::new(buffers)?;
         let out = b.out()?;
         let threads = self.threads;
+        let big = self.num_envs() >= WAIT_FROM;
         let inner = &mut self.inner;
-        py.detach(move || dispatch!(inner, v => v.reset(seed, out, threads))).map_err(value_error)
+        let stop = AtomicBool::new(false);
+        let work = || dispatch!(inner, v => v.reset_until(seed, out, threads, &stop));
+        let whole = if big { run_with(py, "reset", &stop, |_| Ok(()), work)? } else { py.detach(work) };
+        match whole.map_err(value_error)? {
+            true => Ok(()),
+            false => Err(cancelled(py)),
+        }
     }
 
     /// Step every env with its action (int64 array, one per env); nothing is
@@ -306,8 +331,15 @@ impl PyVecGame {
             None => None,
         };
         let threads = self.threads;
+        let big = self.num_envs() >= WAIT_FROM;
         let inner = &mut self.inner;
-        py.detach(move || dispatch!(inner, v => v.step(actions, active, out, threads))).map_err(|e| step_error(py, e))
+        let stop = AtomicBool::new(false);
+        let work = || dispatch!(inner, v => v.step_until(actions, active, out, threads, &stop));
+        let whole = if big { run_with(py, "step", &stop, |_| Ok(()), work)? } else { py.detach(work) };
+        match whole.map_err(|e| e.into_pyerr(py))? {
+            true => Ok(()),
+            false => Err(cancelled(py)),
+        }
     }
 
     /// Uniformly random legal actions written to `out` (int64, one per env).
