@@ -51,6 +51,14 @@ def test_constructor_and_reason():
     assert hc.GameOverError("over", "game_over").reason == "game_over"
     assert hc.TooManyMovesError("many").reason == "too_many_moves"
     assert str(hc.HexcoreError("plain")) == "plain"
+    class Mine(hc.IllegalMoveError):
+        def __init__(self, message: str) -> None:
+            super().__init__(message, "occupied")
+
+    assert Mine("m").reason == "occupied" and str(Mine("m")) == "m" and isinstance(Mine("m"), ValueError)
+    e = hc.IllegalMoveError("a")
+    hc.IllegalMoveError.__init__(e, "b", "balance")
+    assert (str(e), e.reason) == ("b", "balance")
     with pytest.raises(TypeError):
         hc.IllegalMoveError()
     with pytest.raises(TypeError):

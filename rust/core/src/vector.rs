@@ -760,7 +760,14 @@ impl<G: BatchGame> VecGames<G> {
     /// [`step`](Self::step) that stops early when `stop` is raised; returns
     /// whether every env was stepped (if not, each env was stepped or left
     /// as it was, and the batch steps no more until a reset ends).
-    pub fn step_until(&mut self, actions: &[i64], active: Option<&[bool]>, out: Out<'_>, threads: usize, stop: &AtomicBool) -> Result<bool, StepError> {
+    pub fn step_until(
+        &mut self,
+        actions: &[i64],
+        active: Option<&[bool]>,
+        out: Out<'_>,
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Result<bool, StepError> {
         if self.interrupted {
             return Err(StepError {
                 env: 0,

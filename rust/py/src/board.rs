@@ -66,9 +66,9 @@ impl PyBoard {
 
     fn index(&self, py: Python<'_>, label: &Bound<'_, PyAny>) -> PyResult<usize> {
         let label = crate::errors::lossy_str(label, "a cell label")?;
-        self.inner.index(&label.trim().to_ascii_lowercase()).ok_or_else(|| {
-            illegal(py, hexcore_core::Reason::UnknownCell, format!("{label:?} is not a cell of this board"))
-        })
+        self.inner
+            .index(&label.trim().to_ascii_lowercase())
+            .ok_or_else(|| illegal(py, hexcore_core::Reason::UnknownCell, format!("{label:?} is not a cell of this board")))
     }
 
     fn axial(&self, i: Int) -> PyResult<(i32, i32)> {

@@ -145,6 +145,12 @@ impl ErrorInit {
         })?;
         Ok(f.into_any().unbind())
     }
+
+    /// `Class.__init__(obj, message, reason=None)`, called on the class.
+    #[pyo3(signature = (obj, *args, **kwargs))]
+    fn __call__(&self, obj: &Bound<'_, PyAny>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+        init(obj, self.default, args, kwargs)
+    }
 }
 
 fn init(obj: &Bound<'_, PyAny>, default: &str, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {

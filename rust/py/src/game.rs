@@ -480,9 +480,9 @@ impl PyGame {
         for item in items.try_iter()? {
             let (label, value): (Bound<'py, PyAny>, Bound<'py, PyAny>) = item?.extract()?;
             let label = lossy_str(&label, "a position key (cell label)")?;
-            let cell = board.index(&label.trim().to_ascii_lowercase()).ok_or_else(|| {
-                illegal(py, hexcore_core::Reason::UnknownCell, format!("position: {label:?} is not a cell of this board"))
-            })?;
+            let cell = board
+                .index(&label.trim().to_ascii_lowercase())
+                .ok_or_else(|| illegal(py, hexcore_core::Reason::UnknownCell, format!("position: {label:?} is not a cell of this board")))?;
             let v: i64 = if let Ok(s) = value.cast::<PyString>() {
                 let s = s.to_string_lossy();
                 text_value(&s).ok_or_else(|| value_error(format!("position: value {s:?} for {label} is not a cell value of this game")))?

@@ -202,9 +202,9 @@ impl PyVecGame {
         let mut distinct: Vec<&Bound<'_, PyAny>> = Vec::new();
         let mut index: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
         let mut start_of: Vec<u32> = Vec::new();
-        start_of.try_reserve_exact(games.len()).map_err(|_| {
-            pyo3::exceptions::PyMemoryError::new_err(format!("cannot allocate a batch of {} envs", games.len()))
-        })?;
+        start_of
+            .try_reserve_exact(games.len())
+            .map_err(|_| pyo3::exceptions::PyMemoryError::new_err(format!("cannot allocate a batch of {} envs", games.len())))?;
         for g in &games {
             let k = *index.entry(g.as_ptr() as usize).or_insert_with(|| {
                 distinct.push(g);
