@@ -70,6 +70,8 @@ LONG_RUNS = {
     "perft_one_thread": "hc.perft(hc.Churn(size=5), 12, threads=1)",
     "divide": "hc.perft(hc.Churn(size=5), 12, divide=True)",
     "perft_deep": "hc.perft(hc.Churn(size=6, pie=False), 40000, threads=1)",
+    "mcts": "hc.search.mcts(hc.Churn(size=5), seconds=60, threads=1)",
+    "solve": "hc.solve(hc.Churn(size=5), threads=1)",
 }
 
 
