@@ -269,16 +269,17 @@ impl IntoPyErr for SearchError {
     }
 }
 
-/// A batch step refused: a `ValueError` for buffers and shapes, else an
-/// `IllegalMoveError` with the env and the action as `.env` and `.action`.
+/// A batch step refused: a `ValueError` for shapes and an interrupted
+/// batch, else an `IllegalMoveError` with the env and the action as `.env`
+/// and `.action`.
 impl IntoPyErr for StepError {
     fn into_pyerr(self, py: Python<'_>) -> PyErr {
-        match self.reason {
-            "shape" | "buffer" | "interrupted" => value_error(self.message),
-            reason => {
-                let err = error(py, Class::IllegalMove, self.message, Some(reason));
+        match self {
+            StepError::Shape(_) | StepError::Interrupted => value_error(self.to_string()),
+            StepError::Illegal { env, action, error } => {
+                let err = error.into_pyerr(py);
                 let v = err.value(py);
-                if let Err(e) = v.setattr("env", self.env).and_then(|_| v.setattr("action", self.action)) {
+                if let Err(e) = v.setattr("env", env).and_then(|_| v.setattr("action", action)) {
                     return e;
                 }
                 err
