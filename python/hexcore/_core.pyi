@@ -200,7 +200,7 @@ class Wunchunk(_Game):
 
 __all__ += ["_solve"]
 
-def _solve(game: Union[Churn, Quintun, Wunchunk], max_seconds: Optional[float] = ..., max_nodes: Optional[int] = ...,
+def _solve(game: _Game, max_seconds: Optional[float] = ..., max_nodes: Optional[int] = ...,
            threads: int = ..., table_mb: int = ...,
            progress: Optional[Callable[[int, int, int, float], Any]] = ...,
            distances: bool = ...) -> Dict[str, Any]: ...
@@ -244,17 +244,17 @@ __all__ += ["_mcts", "_MCTS"]
 
 @final
 class _MCTS:
-    def __new__(cls, game: Union[Churn, Quintun, Wunchunk], threads: int = ..., seed: int = ..., c: float = ...,
+    def __new__(cls, game: _Game, threads: int = ..., seed: int = ..., c: float = ...,
                 max_rollout_plies: int = ..., max_nodes: int = ...) -> Self: ...
     def search(self, simulations: Optional[int] = ..., seconds: Optional[float] = ...) -> Dict[str, Any]: ...
     def advance(self, move: Union[str, int]) -> str: ...
     @property
-    def game(self) -> Union[Churn, Quintun, Wunchunk]: ...
+    def game(self) -> _Game: ...
     @property
     def nodes(self) -> int: ...
     @property
     def root_visits(self) -> int: ...
 
-def _mcts(game: Union[Churn, Quintun, Wunchunk], simulations: Optional[int] = ..., seconds: Optional[float] = ...,
+def _mcts(game: _Game, simulations: Optional[int] = ..., seconds: Optional[float] = ...,
           threads: int = ..., seed: int = ..., c: float = ..., max_rollout_plies: int = ...,
           max_nodes: int = ...) -> Dict[str, Any]: ...

@@ -5,11 +5,12 @@
 use std::sync::atomic::AtomicBool;
 
 use hexcore_core::vector::{BatchError, Obs, Out, VecGames};
-use hexcore_core::{Churn, Game, Quintun, Wunchunk};
+use hexcore_core::Game;
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2, PyReadwriteArray4};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
+use crate::any::{Any, Member, PerGame};
 use crate::errors::{cancelled, value_error, Int, IntoPyErr};
 use crate::interrupt::run_with;
 
@@ -26,51 +27,39 @@ fn batch_error(py: Python<'_>, e: BatchError) -> PyErr {
     }
 }
 
-/// A Rust game taken out of a Python game object.
-pub enum AnyGame {
-    Churn(Churn),
-    Wunchunk(Wunchunk),
-    Quintun(Quintun),
+/// The plain games family: a Rust game taken out of a Python game object.
+pub struct Plain;
+
+impl PerGame for Plain {
+    type Of<G: Member> = G;
 }
+
+/// A Rust game taken out of a Python game object.
+pub type AnyGame = Any<Plain>;
 
 /// The one place that reads the Rust game out of a Python game object.
 pub fn extract_any_game(obj: &Bound<'_, PyAny>) -> PyResult<AnyGame> {
     if let Ok(g) = obj.cast::<crate::game::PyGame>() {
         let g = g.try_borrow().map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(format!("the game is in use: {e}")))?;
-        return Ok(match &g.any {
-            crate::game::AnyGame::Churn(s) => AnyGame::Churn(s.g.clone()),
-            crate::game::AnyGame::Wunchunk(s) => AnyGame::Wunchunk(s.g.clone()),
-            crate::game::AnyGame::Quintun(s) => AnyGame::Quintun(s.g.clone()),
-        });
+        return Ok(map_any!(&g.any, s => s.g.clone()));
     }
     let name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
-    Err(PyTypeError::new_err(format!("expected a hexcore game (Churn, Wunchunk or Quintun), got {name}")))
+    Err(PyTypeError::new_err(format!("expected a hexcore game ({}), got {name}", crate::any::class_list())))
 }
 
-impl AnyGame {
-    fn kind(&self) -> &'static str {
-        match self {
-            AnyGame::Churn(_) => "Churn",
-            AnyGame::Wunchunk(_) => "Wunchunk",
-            AnyGame::Quintun(_) => "Quintun",
-        }
-    }
+/// The batches family: the envs of one batch, all of one game.
+struct Batches;
+
+impl PerGame for Batches {
+    type Of<G: Member> = VecGames<G>;
 }
 
-enum AnyVec {
-    Churn(VecGames<Churn>),
-    Wunchunk(VecGames<Wunchunk>),
-    Quintun(VecGames<Quintun>),
-}
+type AnyVec = Any<Batches>;
 
-macro_rules! dispatch {
-    ($e:expr, $v:ident => $body:expr) => {
-        match $e {
-            AnyVec::Churn($v) => $body,
-            AnyVec::Wunchunk($v) => $body,
-            AnyVec::Quintun($v) => $body,
-        }
-    };
+/// The games of `rest` as `G` (the game of the batch's first env), or the
+/// index and class of the first that is another game.
+fn all_like<G: Member>(_first: &G, rest: impl Iterator<Item = AnyGame>) -> Result<Vec<G>, (usize, &'static str)> {
+    rest.enumerate().map(|(i, g)| G::from_any(g).map_err(|other| (i + 1, other.class_name()))).collect()
 }
 
 /// The observation buffer, borrowed for the length of one call.
@@ -199,42 +188,40 @@ impl PyVecGame {
         if games.is_empty() {
             return Err(value_error("num_envs must be at least 1, got 0"));
         }
-        let mut distinct: Vec<&Bound<'_, PyAny>> = Vec::new();
+        // The distinct objects (and the first env of each), and each env's.
+        let (mut distinct, mut first_env) = (Vec::new(), Vec::new());
         let mut index: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
         let mut start_of: Vec<u32> = Vec::new();
         start_of
             .try_reserve_exact(games.len())
             .map_err(|_| pyo3::exceptions::PyMemoryError::new_err(format!("cannot allocate a batch of {} envs", games.len())))?;
-        for g in &games {
+        for (i, g) in games.iter().enumerate() {
             let k = *index.entry(g.as_ptr() as usize).or_insert_with(|| {
                 distinct.push(g);
+                first_env.push(i);
                 distinct.len() as u32 - 1
             });
             start_of.push(k);
         }
         let games = distinct.into_iter().map(extract_any_game).collect::<PyResult<Vec<_>>>()?;
-        let kind = games[0].kind();
-        if let Some((i, g)) = games.iter().enumerate().find(|(_, g)| g.kind() != kind) {
-            return Err(value_error(format!("env {i} is a {} but env 0 is a {kind}; the envs of one batch play one game", g.kind())));
-        }
+        let kind = games[0].class_name();
         let n = start_of.len();
-        macro_rules! build {
-            ($variant:ident) => {{
-                let starts: Vec<_> = games.into_iter().filter_map(|g| if let AnyGame::$variant(g) = g { Some(g) } else { None }).collect();
-                let stop = AtomicBool::new(false);
-                let built = if n >= WAIT_FROM {
-                    run_with(py, "building the batch", &stop, |_| Ok(()), || VecGames::build(starts, start_of, seed, max_plies, &stop))?
-                } else {
-                    VecGames::build(starts, start_of, seed, max_plies, &stop)
-                };
-                AnyVec::$variant(built.map_err(|e| batch_error(py, e))?)
-            }};
-        }
-        let inner = match kind {
-            "Churn" => build!(Churn),
-            "Wunchunk" => build!(Wunchunk),
-            _ => build!(Quintun),
-        };
+        let mut games = games.into_iter();
+        let first = games.next().expect("num_envs is at least 1");
+        let inner: AnyVec = map_any!(first, g0 => {
+            let mut all = all_like(&g0, games).map_err(|(k, other)| {
+                let i = first_env[k];
+                value_error(format!("env {i} is a {other} but env 0 is a {kind}; the envs of one batch play one game"))
+            })?;
+            all.insert(0, g0);
+            let stop = AtomicBool::new(false);
+            let built = if n >= WAIT_FROM {
+                run_with(py, "building the batch", &stop, |_| Ok(()), || VecGames::build(all, start_of, seed, max_plies, &stop))?
+            } else {
+                VecGames::build(all, start_of, seed, max_plies, &stop)
+            };
+            built.map_err(|e| batch_error(py, e))?
+        });
         Ok(PyVecGame { inner, kind, threads })
     }
 
@@ -375,15 +362,9 @@ impl PyVecGame {
         self._env(i)?;
         let i = i.0 as usize;
         let g = extract_any_game(game)?;
-        let kind = g.kind();
+        let kind = g.class_name();
         let bad = || PyTypeError::new_err(format!("this batch plays {}; got a {kind}", self.kind));
-        match (&mut self.inner, g) {
-            (AnyVec::Churn(v), AnyGame::Churn(g)) => v.set_env(i, g, plies),
-            (AnyVec::Wunchunk(v), AnyGame::Wunchunk(g)) => v.set_env(i, g, plies),
-            (AnyVec::Quintun(v), AnyGame::Quintun(g)) => v.set_env(i, g, plies),
-            _ => return Err(bad()),
-        }
-        .map_err(value_error)
+        zip_any!((&mut self.inner, g), (v, g) => v.set_env(i, g, plies), return Err(bad())).map_err(value_error)
     }
 }
 
