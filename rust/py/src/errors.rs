@@ -20,7 +20,7 @@
 
 use hexcore_core::search::SearchError;
 use hexcore_core::solve::SolveError;
-use hexcore_core::vector::StepError;
+use hexcore_core::vector::{BatchError, StepError};
 use hexcore_core::{ErrorKind, MoveError, OptionsError, Reason, RunError};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -265,6 +265,18 @@ impl IntoPyErr for SearchError {
             SearchError::Cancelled => cancelled(py),
             SearchError::Threads(m) => PyRuntimeError::new_err(m),
             SearchError::NoBudget | SearchError::Invalid(_) => value_error(self.to_string()),
+        }
+    }
+}
+
+/// A batch that cannot be built: `ValueError` for starts that do not fit
+/// together, `MemoryError` naming the envs and the bytes, `KeyboardInterrupt`.
+impl IntoPyErr for BatchError {
+    fn into_pyerr(self, py: Python<'_>) -> PyErr {
+        match self {
+            BatchError::Invalid(m) => value_error(m),
+            BatchError::Memory { .. } => PyMemoryError::new_err(self.to_string()),
+            BatchError::Cancelled => cancelled(py),
         }
     }
 }

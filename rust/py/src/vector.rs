@@ -4,7 +4,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use hexcore_core::vector::{BatchError, Obs, Out, VecGames};
+use hexcore_core::vector::{Obs, Out, VecGames};
 use hexcore_core::Game;
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2, PyReadwriteArray4};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
@@ -18,14 +18,6 @@ use crate::interrupt::run_with;
 /// worker thread while this one waits for Ctrl-C (smaller ones take well
 /// under a second, and starting a thread would be a good part of a step).
 const WAIT_FROM: usize = 1 << 16;
-
-fn batch_error(py: Python<'_>, e: BatchError) -> PyErr {
-    match e {
-        BatchError::Invalid(m) => value_error(m),
-        BatchError::Memory { .. } => pyo3::exceptions::PyMemoryError::new_err(e.to_string()),
-        BatchError::Cancelled => cancelled(py),
-    }
-}
 
 /// The plain games family: a Rust game taken out of a Python game object.
 pub struct Plain;
@@ -220,7 +212,7 @@ impl PyVecGame {
             } else {
                 VecGames::build(all, start_of, seed, max_plies, &stop)
             };
-            built.map_err(|e| batch_error(py, e))?
+            built.map_err(|e| e.into_pyerr(py))?
         });
         Ok(PyVecGame { inner, kind, threads })
     }
