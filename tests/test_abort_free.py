@@ -27,11 +27,6 @@ WUNCHUNK_MOVES = ['2j6', '1j5', '1f5', '2h3', '2j7', '2a4,1e4', '2d3', '1j2,2k1'
                   '2c1,2j1', '1a3,2i4', '2a2,2f9,2g8,2h8', '1d1,2i3']
 
 
-# The child sets the handler it is tested with: started from a background
-# job, it would inherit an ignored SIGINT.
-HANDLER = "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
-
-
 def crashed(code: int) -> bool:
     return code in (134, 139) or code < 0 and code != -signal.SIGINT
 
@@ -40,12 +35,25 @@ def run_child(code: str, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
 
 
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def start_interruptible(code: str) -> subprocess.Popen:
+    """Start `code` in a child that sets Python's SIGINT handler itself: a
+    child of a background job inherits SIGINT ignored, and Python then
+    installs no handler. The child is started with SIGINT ignored, as there,
+    so these tests check the same thing however the suite is started."""
+    code = "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n" + code
+    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_ignore_sigint)
+
+
 def interrupt_after(code: str, delay: float = 2.0, timeout: float = 60) -> tuple[int, str, float]:
     """Run `code` (which prints "ready" before the long call), send SIGINT
     `delay` seconds after "ready", and return (exit code, stderr, seconds
     from the signal to the exit)."""
-    p = subprocess.Popen([sys.executable, "-c", HANDLER + code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
+    p = start_interruptible(code)
     try:
         assert p.stdout is not None
         line = p.stdout.readline()
@@ -186,7 +194,7 @@ def test_interrupted_run_leaves_the_game_usable():
         except KeyboardInterrupt:
             print("interrupted", hc.perft(g, 2, threads=1), flush=True)
     """)
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = start_interruptible(code)
     try:
         assert p.stdout is not None and p.stdout.readline().strip() == "ready"
         time.sleep(1.0)
@@ -238,7 +246,7 @@ def _interrupt_vec_call(name: str) -> tuple[float, str, str, int]:
     """Run VEC_CALLS[name] in a child, SIGINT it 0.5 s after "ready"; return
     (seconds from the signal to "caught", the rest of stdout, stderr, exit code)."""
     setup, call, after = VEC_CALLS[name]
-    code = HANDLER + textwrap.dedent("""
+    code = textwrap.dedent("""
         import time
         from hexcore.vector import VecGame
 
@@ -250,7 +258,7 @@ def _interrupt_vec_call(name: str) -> tuple[float, str, str, int]:
             return False
     """) + setup + "\nprint('ready', flush=True)\ntry:\n    while True:\n        " + call + (
         "\nexcept KeyboardInterrupt:\n    print('caught', flush=True)\n" + after + "\nprint('usable', flush=True)\n")
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = start_interruptible(code)
     try:
         assert p.stdout is not None
         line = p.stdout.readline()
