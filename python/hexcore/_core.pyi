@@ -7,7 +7,7 @@ import numpy as np
 import numpy.typing as npt
 
 __version__: str
-__all__ = ["Board", "Churn", "Quintun", "Reason", "Wunchunk", "_Game", "__version__", "_reason_codes"]
+__all__ = ["Board", "Churn", "Quintun", "Reason", "Wunchunk", "_Game", "__version__", "_reason_codes", "_parse_spec", "_load", "_game_options"]
 
 _G = TypeVar("_G", bound="_Game")
 
@@ -41,6 +41,9 @@ Reason = Literal[
 """Every ``IllegalMoveError.reason`` code the engine raises (``_reason_codes()`` at runtime)."""
 
 def _reason_codes() -> List[str]: ...
+def _parse_spec(spec: str) -> Tuple[str, Dict[str, Any]]: ...
+def _load(spec: str) -> _Game: ...
+def _game_options(name: str, given: Optional[Mapping[str, Any]] = None) -> List[Tuple[str, str, Any]]: ...
 
 @final
 class Board:

@@ -91,6 +91,7 @@ mod playout;
 mod rng;
 pub mod search;
 pub mod solve;
+pub mod spec;
 #[cfg(test)]
 mod testing;
 mod unchecked;
