@@ -13,15 +13,13 @@
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any, List, Optional, Tuple, Union
 
 import numpy as np
 
 from . import records, reference, search
-from ._args import int_arg as _int
-from ._core import Board, Churn, Quintun, Wunchunk, __version__, _Game
+from ._core import MAX_DEPTH, MAX_PLAYOUTS, MAX_THREADS, Board, Churn, Quintun, Wunchunk, __version__, _Game
 from .errors import GameOverError, HexcoreError, IllegalMoveError, NotationError, TooManyMovesError
 from .records import from_json, to_json
 from .registry import GAMES
@@ -35,16 +33,6 @@ Game = _Game
 
 
 
-#: The largest ``threads`` that perft and random_playouts accept.
-MAX_THREADS = 256
-
-
-def _threads(threads: Optional[int]) -> int:
-    if threads is None:
-        return min(os.cpu_count() or 1, MAX_THREADS)
-    return _int("threads", threads, 1, MAX_THREADS)
-
-
 def perft(game: Game, depth: int, unit: str = "move", divide: bool = False,
           threads: Optional[int] = None) -> Union[int, List[Tuple[str, int]]]:
     """Number of move sequences of exactly ``depth`` moves from ``game``.
@@ -52,10 +40,11 @@ def perft(game: Game, depth: int, unit: str = "move", divide: bool = False,
     ``unit="move"`` walks whole moves (bulk-counting the last level),
     ``unit="action"`` walks action ids; both count the same tree. With
     ``divide=True`` returns ``[(first step, count), ...]``. The GIL is
-    released and the root is split over ``threads`` (default: all cores).
+    released and the root is split over ``threads`` (default: all cores,
+    ``hexcore._core.default_threads()``). ``depth`` is at most ``MAX_DEPTH``,
+    ``threads`` at most ``MAX_THREADS``; the engine checks both.
     """
-    depth = _int("depth", depth, 0, 100_000)
-    return game._perft(depth, unit, _threads(threads), bool(divide))
+    return game._perft(depth, unit, threads, bool(divide))
 
 
 @dataclass(frozen=True)
@@ -90,11 +79,10 @@ def random_playouts(game: Game, n: int, seed: int = 0, threads: Optional[int] = 
 
     Game ``i`` uses its own generator (Xoshiro256++ seeded with
     SplitMix64(seed + i)), so results are the same for any thread count.
+    ``n`` is at most ``MAX_PLAYOUTS``; ``seed`` and ``max_plies`` are ints
+    of up to 64 bits (the engine checks them).
     """
-    n = _int("n", n, 0, 2**40)
-    seed = _int("seed", seed, 0, 2**64 - 1)
-    limit = 2**64 - 1 if max_plies is None else _int("max_plies", max_plies, 0, 2**64 - 1)
-    plies, actions, winners, finished = game._playouts(n, seed, _threads(threads), limit)
+    plies, actions, winners, finished = game._playouts(n, seed, threads, max_plies)
     return Playouts(plies, actions, winners, finished, game.num_players)
 
 
@@ -111,5 +99,6 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "Board", "Churn", "Quintun", "Wunchunk", "GAMES", "Game", "Playouts", "PlayoutSummary", "load", "perft", "random_playouts", "reference",
     "records", "to_json", "from_json", "HexcoreError", "IllegalMoveError", "NotationError", "GameOverError", "TooManyMovesError", "__version__",
-    "Solution", "solve", "search", "SearchResult", "mcts", "BatchedSearchResult", "batched_search",
+    "Solution", "solve", "search", "SearchResult", "mcts", "BatchedSearchResult", "batched_search", "MAX_THREADS", "MAX_DEPTH",
+    "MAX_PLAYOUTS",
 ]

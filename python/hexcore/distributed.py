@@ -50,8 +50,9 @@ from typing import Any, Callable, Dict, Iterable, List, Literal, Optional, Seque
 
 import numpy as np
 
-from . import MAX_THREADS, Playouts, __version__, to_json
+from . import Playouts, __version__, to_json
 from ._args import int_arg as _int
+from ._core import MAX_DEPTH, MAX_PLAYOUTS
 from .summary import PlayoutSummary
 
 __all__ = ["perft", "random_playouts", "Progress", "JobError", "MAX_TASKS"]
@@ -112,8 +113,9 @@ def _ray(address: Optional[str]) -> Any:
     return ray
 
 
-def _threads(threads: Optional[int]) -> int:
-    return 1 if threads is None else _int("threads", threads, 1, MAX_THREADS)
+def _threads(threads: Optional[int]) -> Any:
+    """Threads per task: 1 unless given (the engine checks the value)."""
+    return 1 if threads is None else threads
 
 
 def _job_args(tasks: Optional[int], checkpoint: Any, progress: Any, callback: Any, address: Any,
@@ -391,7 +393,7 @@ def perft(game: Any, depth: int, unit: str = "move", divide: bool = False, threa
     ``threads`` are per task (default 1, and each task asks Ray for that many
     CPUs). See the module docstring for the other arguments.
     """
-    depth = _int("depth", depth, 0, 100_000)
+    depth = _int("depth", depth, 0, MAX_DEPTH)
     t = _threads(threads)
     divide = bool(divide)
     game._perft(0, unit, t, divide)  # the local checks: unit, threads, a turn in progress
@@ -479,11 +481,10 @@ def random_playouts(game: Any, n: int, seed: int = 0, threads: Optional[int] = N
     :class:`hexcore.PlayoutSummary` of the same games, summed on the workers.
     ``threads`` are per task (default 1).
     """
-    n = _int("n", n, 0, 2**40)
-    seed = _int("seed", seed, 0, 2**64 - 1)
-    limit = 2**64 - 1 if max_plies is None else _int("max_plies", max_plies, 0, 2**64 - 1)
+    n = _int("n", n, 0, MAX_PLAYOUTS)
     t = _threads(threads)
-    game._playouts(0, seed, t, limit)  # the local checks: threads, a turn in progress
+    game._playouts(0, seed, t, max_plies)  # the local checks: seed, threads, max_plies, a turn in progress
+    seed, limit = int(seed), 2**64 - 1 if max_plies is None else int(max_plies)
     if summary is not None and not isinstance(summary, bool):
         raise TypeError(f"summary must be None, True or False, got {type(summary).__name__}")
     size = None if chunk is None else _int("chunk", chunk, 1, 2**40)

@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Optional
 
@@ -78,12 +77,11 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
         max_seconds = float(max_seconds)
     if max_nodes is not None:
         max_nodes = int_arg("max_nodes", max_nodes, 1, 2**63 - 1)
-    nthreads = (os.cpu_count() or 1) if threads is None else int_arg("threads", threads, 1, 256)
     table_mb = int_arg("table_mb", table_mb, 1, 1 << 20)
     n = getattr(game, "num_players", None)
     if n is not None and n != 2:
         raise ValueError(f"the solver handles two-player games only; this game has {n} players")
-    r = _core._solve(game, max_seconds, max_nodes, nthreads, table_mb, progress, bool(distances))
+    r = _core._solve(game, max_seconds, max_nodes, threads, table_mb, progress, bool(distances))
     moves = {text: value for text, value in r["moves"]}
     best = r["best"]
     return Solution(

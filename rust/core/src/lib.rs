@@ -85,6 +85,7 @@ mod bitset;
 mod board;
 mod game;
 mod groups;
+pub mod limits;
 mod parallel;
 mod perft;
 mod playout;

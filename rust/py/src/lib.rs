@@ -74,6 +74,13 @@ fn _reason_codes() -> Vec<&'static str> {
     hexcore_core::Reason::ALL.iter().map(|r| r.code()).collect()
 }
 
+/// The threads a call uses when `threads` is None: one per available core,
+/// at most `MAX_THREADS`.
+#[pyfunction]
+fn default_threads() -> usize {
+    hexcore_core::limits::default_threads()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::PyBoard>()?;
@@ -94,5 +101,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::PyMcts>()?;
     vector::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // The limits the core checks, exported (hexcore_core::limits).
+    m.add("MAX_THREADS", hexcore_core::limits::MAX_THREADS)?;
+    m.add("MAX_DEPTH", hexcore_core::limits::MAX_DEPTH)?;
+    m.add("MAX_PLAYOUTS", hexcore_core::limits::MAX_PLAYOUTS)?;
+    m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     Ok(())
 }

@@ -91,6 +91,22 @@ pub fn int_arg(name: &'static str, v: Arg<'_, '_>) -> PyResult<Option<i64>> {
     v.filter(|v| !v.is_none()).map(|v| spec::int_of(name, &value(v)).map_err(options_error)).transpose()
 }
 
+/// The threads a call uses (`None`: the default), checked by the core.
+pub fn threads(threads: Option<crate::errors::Int>) -> PyResult<usize> {
+    hexcore_core::limits::threads(threads.map(|t| t.0)).map_err(options_error)
+}
+
+/// A non-negative int of up to 64 bits (a seed, a ply limit) from any
+/// Python int: a TypeError for another type, a ValueError naming the
+/// argument and its range when out of `lo..=u64::MAX`.
+pub fn u64_arg(name: &str, v: &Bound<'_, PyAny>, lo: u64) -> PyResult<u64> {
+    if v.is_instance_of::<PyBool>() || v.extract::<pyo3::Bound<'_, pyo3::types::PyInt>>().is_err() && v.call_method0("__index__").is_err() {
+        let t = v.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!("{name} must be an int, got {t}")));
+    }
+    v.extract::<u64>().ok().filter(|&x| x >= lo).ok_or_else(|| value_error(format!("{name} must be between {lo} and {}, got {}", u64::MAX, repr(v))))
+}
+
 /// A board from `size`, `sides` or `board` (at most one of them).
 pub fn board(size: Arg<'_, '_>, sides: Arg<'_, '_>, name: Arg<'_, '_>) -> PyResult<Arc<Board>> {
     let o = options(&[("size", size), ("sides", sides), ("board", name)]);
