@@ -31,11 +31,12 @@ job:
   version it ran; a worker with another version stops the job, since seeded
   results are only stable within one version.
 
->>> # doctest: +SKIP
->>> import ray, hexcore as hc
->>> ray.init(address="auto")
->>> hc.distributed.perft(hc.Churn(size=4), 6, checkpoint="perft6.jsonl")
->>> hc.distributed.random_playouts(hc.Churn(size=5), 10**7, summary=True)
+On a running cluster (not run by the test suite's doctests):
+
+>>> import ray, hexcore as hc  # doctest: +SKIP
+>>> ray.init(address="auto")  # doctest: +SKIP
+>>> hc.distributed.perft(hc.Churn(size=4), 6, checkpoint="perft6.jsonl")  # doctest: +SKIP
+>>> hc.distributed.random_playouts(hc.Churn(size=5), 10**7, summary=True)  # doctest: +SKIP
 """
 from __future__ import annotations
 
@@ -43,16 +44,17 @@ import base64
 import json
 import math
 import os
-import sys
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 
-from . import Playouts, __version__, to_json
 from ._args import int_arg as _int
-from ._core import MAX_DEPTH, MAX_PLAYOUTS
+from ._core import MAX_DEPTH, MAX_PLAYOUTS, __version__
+from .engine import Playouts
+from .progress import Bar
+from .records import to_json
 from .summary import PlayoutSummary
 
 __all__ = ["perft", "random_playouts", "Progress", "JobError", "MAX_TASKS"]
@@ -239,42 +241,6 @@ class _Checkpoint:
 # ---------------------------------------------------------------- the driver loop
 
 
-class _Bar:
-    """A progress bar on stderr (tqdm when installed)."""
-
-    def __init__(self, total: int, what: str, show: Optional[bool]) -> None:
-        self.on = sys.stderr.isatty() if show is None else show
-        self.total, self.what, self.t0 = total, what, time.perf_counter()
-        self._tqdm: Any = None
-        if self.on:
-            try:
-                from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
-
-                self._tqdm = tqdm(total=total, desc=what, unit="unit", file=sys.stderr)
-            except ImportError:
-                pass
-
-    def update(self, done: int, note: str) -> None:
-        if not self.on:
-            return
-        if self._tqdm is not None:
-            self._tqdm.n = done
-            self._tqdm.set_postfix_str(note, refresh=True)
-            return
-        width = 30
-        filled = int(width * done / max(self.total, 1))
-        el = time.perf_counter() - self.t0
-        sys.stderr.write(f"\r{self.what} [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {el:6.1f}s {note}")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        if self._tqdm is not None:
-            self._tqdm.close()
-        elif self.on:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-
-
 def _run(ray: Any, fn: Callable[..., Any], args: List[Tuple[Any, ...]], opts: Dict[str, Any], ckpt: _Checkpoint,
          encode: Callable[[Any], Any], decode: Callable[[Any], Any], add: Callable[[int, Any], None],
          describe: Callable[[int], str], partial: Callable[[], Any], what: str, progress: Optional[bool],
@@ -289,7 +255,7 @@ def _run(ray: Any, fn: Callable[..., Any], args: List[Tuple[Any, ...]], opts: Di
     remote = ray.remote(fn).options(**opts)
     refs = {remote.remote(j, *a): j for j, a in enumerate(args) if j not in ckpt.done}
     failed: List[Tuple[str, str]] = []
-    bar = _Bar(total, what, progress)
+    bar = Bar(total, what, progress)
     bar.update(done, "")
     try:
         while refs:

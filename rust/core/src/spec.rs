@@ -67,6 +67,9 @@ pub enum Value {
     None,
     Bool(bool),
     Int(i64),
+    /// An integer beyond 64 bits, as its digits: out of every range, and
+    /// messages show the number given.
+    BigInt(String),
     Str(String),
     Tuple(Vec<Value>),
     /// A value of no kind an option takes, kept as its text for messages
@@ -81,6 +84,7 @@ impl Value {
             Value::None => "None".into(),
             Value::Bool(b) => (if *b { "True" } else { "False" }).into(),
             Value::Int(i) => i.to_string(),
+            Value::BigInt(s) => s.clone(),
             Value::Str(s) => repr_str(s),
             Value::Tuple(v) if v.len() == 1 => format!("({},)", v[0].repr()),
             Value::Tuple(v) => format!("({})", v.iter().map(Value::repr).collect::<Vec<_>>().join(", ")),
@@ -97,6 +101,7 @@ impl fmt::Display for Value {
             Value::None => f.write_str("none"),
             Value::Bool(b) => f.write_str(if *b { "true" } else { "false" }),
             Value::Int(i) => write!(f, "{i}"),
+            Value::BigInt(s) => f.write_str(s),
             Value::Str(s) if is_bare(s) && matches!(generic(s, 0), Ok(Value::Str(_))) => f.write_str(s),
             Value::Str(s) => f.write_str(&repr_str(s)),
             Value::Tuple(v) => {
@@ -245,7 +250,7 @@ fn generic(text: &str, depth: usize) -> Result<Value, OptionsError> {
         _ => {}
     }
     if is_integer(t) {
-        return t.parse().map(Value::Int).map_err(|_| spec_error(format!("spec value {t} is out of range")));
+        return Ok(t.parse().map(Value::Int).unwrap_or_else(|_| Value::BigInt(t.strip_prefix('+').unwrap_or(t).to_string())));
     }
     let b = t.as_bytes();
     if b.len() >= 2 && b[0] == b[b.len() - 1] && matches!(b[0], b'\'' | b'"') {
@@ -457,6 +462,7 @@ impl<'a> Reader<'a> {
 pub fn int_of(name: &'static str, v: &Value) -> Result<i64, OptionsError> {
     match v {
         Value::Int(i) => Ok(*i),
+        Value::BigInt(digits) => Err(OptionsError::new(name, format!("{name} is out of range, got {digits}"))),
         v => Err(OptionsError::new(name, format!("{name} must be an int, got {}", v.repr()))),
     }
 }
@@ -585,7 +591,7 @@ mod tests {
             "churn(1x=3)",
             "churn(size=(1,2)",
             "churn(size=a b)",
-            "chess(x=99999999999999999999)",
+            "churn(size=99999999999999999999)",
             "churn(x=((((((((((1))))))))))",
         ] {
             assert!(parse(bad).is_err(), "{bad}");

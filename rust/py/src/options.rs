@@ -21,14 +21,15 @@ fn repr(v: &Bound<'_, PyAny>) -> String {
     v.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into())
 }
 
-/// A Python value as a spec value: ints beyond 64 bits saturate (so that the
-/// range check names the argument), sequences become tuples, anything else
-/// is kept as its `repr` for the message.
+/// A Python value as a spec value: a numpy bool is a bool, ints beyond 64
+/// bits are kept as their digits (out of every range; messages show the
+/// number given), sequences become tuples, anything else is kept as its
+/// `repr` for the message.
 pub fn value(v: &Bound<'_, PyAny>) -> Value {
     if v.is_none() {
         return Value::None;
     }
-    if v.is_instance_of::<PyBool>() {
+    if v.is_instance_of::<PyBool>() || is_numpy_bool(v) {
         return Value::Bool(v.is_truthy().unwrap_or(false));
     }
     if let Ok(s) = v.cast::<PyString>() {
@@ -36,7 +37,7 @@ pub fn value(v: &Bound<'_, PyAny>) -> Value {
     }
     match v.extract::<i64>() {
         Ok(x) => return Value::Int(x),
-        Err(e) if e.is_instance_of::<PyOverflowError>(v.py()) => return Value::Int(if v.lt(0i64).unwrap_or(false) { i64::MIN } else { i64::MAX }),
+        Err(e) if e.is_instance_of::<PyOverflowError>(v.py()) => return Value::BigInt(v.str().map(|s| s.to_string()).unwrap_or_default()),
         Err(_) => {}
     }
     if let Ok(items) = v.try_iter() {
@@ -47,12 +48,22 @@ pub fn value(v: &Bound<'_, PyAny>) -> Value {
     Value::Other(repr(v))
 }
 
+/// A numpy bool (`np.True_`), read as a bool like numpy's integers are read
+/// as ints.
+fn is_numpy_bool(v: &Bound<'_, PyAny>) -> bool {
+    let t = v.get_type();
+    let module = t.module().map(|m| m.to_string()).unwrap_or_default();
+    let name = t.name().map(|n| n.to_string()).unwrap_or_default();
+    module == "numpy" && (name == "bool" || name == "bool_")
+}
+
 /// A spec value as Python's.
 pub fn to_python<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
     Ok(match v {
         Value::None => py.None().into_bound(py),
         Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
         Value::Int(i) => i.into_pyobject(py)?.into_any(),
+        Value::BigInt(digits) => py.get_type::<pyo3::types::PyInt>().call1((digits.as_str(),))?,
         Value::Str(s) | Value::Other(s) => PyString::new(py, s).into_any(),
         Value::Tuple(items) => PyTuple::new(py, items.iter().map(|x| to_python(py, x)).collect::<PyResult<Vec<_>>>()?)?.into_any(),
     })
