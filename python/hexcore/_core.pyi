@@ -15,7 +15,8 @@ MAX_PLAYOUTS: int
 """The most games one ``random_playouts`` call plays."""
 
 def default_threads() -> int: ...
-__all__ = ["Board", "Churn", "Quintun", "Reason", "Wunchunk", "_Game", "__version__", "_reason_codes", "_parse_spec", "_load", "_game_options",
+__all__ = ["Board", "Churn", "GameOverError", "HexcoreError", "IllegalMoveError", "NotationError", "Quintun", "Reason",
+           "TooManyMovesError", "Wunchunk", "_Game", "__version__", "_reason_codes", "_parse_spec", "_load", "_game_options",
            "MAX_THREADS", "MAX_DEPTH", "MAX_PLAYOUTS", "default_threads"]
 
 _G = TypeVar("_G", bound="_Game")
@@ -53,6 +54,27 @@ def _reason_codes() -> List[str]: ...
 def _parse_spec(spec: str) -> Tuple[str, Dict[str, Any]]: ...
 def _load(spec: str) -> _Game: ...
 def _game_options(name: str, given: Optional[Mapping[str, Any]] = None) -> List[Tuple[str, str, Any]]: ...
+
+class HexcoreError(Exception):
+    """Base class of hexcore's own errors."""
+
+class IllegalMoveError(HexcoreError, ValueError):
+    """A move or action that the rules do not allow here (``reason``: its code)."""
+
+    reason: Reason
+    def __init__(self, message: str, reason: Optional[Reason] = None) -> None: ...
+
+class NotationError(IllegalMoveError):
+    """Text that does not name a move of this game (bad syntax, unknown cell)."""
+
+class GameOverError(IllegalMoveError):
+    """A move or action after the game has ended."""
+
+class TooManyMovesError(HexcoreError):
+    """``legal_moves()`` would be too long to list; use ``count_moves()``."""
+
+    reason: str
+    def __init__(self, message: str, reason: Optional[str] = None) -> None: ...
 
 @final
 class Board:

@@ -83,6 +83,7 @@ fn default_threads() -> usize {
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
     m.add_class::<board::PyBoard>()?;
     m.add_class::<game::PyGame>()?;
     add_game_classes(m)?;
