@@ -62,7 +62,7 @@ STRICT_FILES = [
     "python/hexcore/reference/quintun.py",
     "python/hexcore/reference/wunchunk.py",
     "python/hexcore/vector.py",
-    "python/hexcore/_vector_bench.py",
+    "benches/vector_workloads.py",
     "python/hexcore/match.py",
 ]
 
