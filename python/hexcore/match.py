@@ -31,9 +31,9 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
 
-from . import load
 from .errors import HexcoreError
 from .search import mcts
+from .spec import load
 
 __all__ = ["Player", "OpenSpielBot", "Record", "MatchResult", "parse_player", "wilson", "play_match", "play_loop"]
 
