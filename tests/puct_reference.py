@@ -199,7 +199,12 @@ def reference_search(games: Sequence[Game], evaluator: Evaluator, simulations: i
         if leaves:
             obs = np.stack([n.game.observation() for n, _ in leaves]).astype(np.float32, copy=False)
             masks = np.stack([n.game.legal_action_mask() for n, _ in leaves]).astype(np.bool_, copy=False)
-            out = evaluator(obs, masks)
+            # The evaluator gets read-only arrays, and masks of its own: the
+            # tree is expanded from `masks`, which it never sees.
+            obs.flags.writeable = False
+            given = masks.copy()
+            given.flags.writeable = False
+            out = evaluator(obs, given)
             evaluations += 1
             priors, values = _check_output(out, len(leaves), num_actions, players, masks)
             for k, (node, path) in enumerate(leaves):

@@ -85,6 +85,7 @@ mod bitset;
 mod board;
 mod game;
 mod groups;
+pub mod limits;
 mod outcome;
 mod parallel;
 mod perft;
@@ -92,6 +93,7 @@ mod playout;
 mod rng;
 pub mod search;
 pub mod solve;
+pub mod spec;
 #[cfg(test)]
 mod testing;
 mod unchecked;

@@ -14,14 +14,14 @@
 //! first `L` rows, valid until it returns.
 
 use hexcore_core::search::{Algorithm, BatchError, BatchedMcts, BatchedOptions, Evaluator};
-use hexcore_core::{Game, MoveError, Reason};
+use hexcore_core::{Game, MoveError};
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PySlice, PyTuple};
 
 use crate::any::{Any, Member, PerGame};
-use crate::errors::{error, move_error, Int};
+use crate::errors::{Int, IntoPyErr};
 use crate::game::{wrap, AnyGame, PyGame};
 
 /// The evaluator callable and the buffers it is handed.
@@ -114,12 +114,7 @@ impl Evaluator for PyEvaluator<'_, '_> {
 }
 
 fn batch_error(py: Python<'_>, e: BatchError<PyErr>) -> PyErr {
-    match e {
-        BatchError::Evaluator(e) => e,
-        BatchError::Output(m) | BatchError::Invalid(m) => PyValueError::new_err(m),
-        BatchError::GameOver(i) => error(py, "GameOverError", format!("game {i} is finished"), Some(Reason::GameOver.code())),
-        BatchError::Threads(m) => PyRuntimeError::new_err(m),
-    }
+    e.into_pyerr(py)
 }
 
 /// The searches family: one [`BatchedMcts`] for whichever game.
@@ -246,9 +241,9 @@ impl PyBatchedMcts {
     fn advance(&mut self, py: Python<'_>, actions: Vec<Int>) -> PyResult<()> {
         let raw: Vec<i64> = actions.iter().map(|a| a.0).collect();
         let acts = dispatch!(&self.inner, m => m.check_actions(&raw))
-            .map_err(|(i, e)| move_error(py, MoveError::new(e.reason, format!("game {i}: {}", e.message))))?;
+            .map_err(|(i, e)| MoveError::new(e.reason, format!("game {i}: {}", e.message)).into_pyerr(py))?;
         for (g, &a) in self.games.iter_mut().zip(&acts) {
-            dispatch!(g, s => s.apply_action(a as i64)).map_err(|e| move_error(py, e))?;
+            dispatch!(g, s => s.apply_action(a as i64)).map_err(|e| e.into_pyerr(py))?;
         }
         dispatch!(&mut self.inner, m => m.advance(&acts));
         Ok(())

@@ -19,7 +19,7 @@ use pyo3::IntoPyObjectExt;
 
 use crate::any::{Any, Member, PerGame};
 use crate::board::PyBoard;
-use crate::errors::{action_id, error, lossy_str, mid_turn_error, move_error, move_text, parse_unit, value_error, Int};
+use crate::errors::{action_id, error, illegal, lossy_str, mid_turn_error, move_text, options_error, parse_unit, value_error, Class, Int, IntoPyErr};
 use crate::session::{Session, Setup};
 
 /// The sessions family: a Python game object holds a [`Session`].
@@ -203,14 +203,6 @@ fn playouts_of<'py, G: Game>(py: Python<'py>, g: G, n: usize, seed: u64, threads
     Ok((PyArray1::from_vec(py, plies), PyArray1::from_vec(py, actions), PyArray1::from_vec(py, winners), PyArray1::from_vec(py, finished)))
 }
 
-fn threads_arg(threads: i64) -> PyResult<usize> {
-    let max = hexcore_core::MAX_THREADS;
-    if !(1..=max as i64).contains(&threads) {
-        return Err(value_error(format!("threads must be between 1 and {max}, got {threads}")));
-    }
-    Ok(threads as usize)
-}
-
 #[pymethods]
 impl PyGame {
     /// The spec string that rebuilds this game's options.
@@ -288,7 +280,7 @@ impl PyGame {
             let mut out = Vec::new();
             match s.g.legal_moves(100_000, &mut out) {
                 Ok(()) => Ok(out.iter().map(|m| s.g.format_move(m)).collect()),
-                Err(n) => Err(error(py, "TooManyMovesError",
+                Err(n) => Err(error(py, Class::TooManyMoves,
                     format!("{n} legal moves is too many to list; use count_moves() or the action API"), None)),
             }
         })
@@ -309,7 +301,7 @@ impl PyGame {
         let py = slf.py();
         let mv = move_text(mv)?;
         let mut this = slf.try_borrow_mut().map_err(busy)?;
-        dispatch!(&mut this.any, s => s.play(&mv)).map_err(|e| move_error(py, e))
+        dispatch!(&mut this.any, s => s.play(&mv)).map_err(|e| e.into_pyerr(py))
     }
 
     /// Undo the last move (or the turn in progress); returns its text.
@@ -360,7 +352,7 @@ impl PyGame {
         let py = slf.py();
         let a = action_id(py, action)?;
         let mut this = slf.try_borrow_mut().map_err(busy)?;
-        dispatch!(&mut this.any, s => s.apply_action(a)).map_err(|e| move_error(py, e))
+        dispatch!(&mut this.any, s => s.apply_action(a)).map_err(|e| e.into_pyerr(py))
     }
 
     fn action_to_string(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<String> {
@@ -370,8 +362,7 @@ impl PyGame {
         dispatch!(&this.any, s => {
             let n = s.g.num_actions();
             if a < 0 || a as u64 >= n as u64 {
-                return Err(error(py, "IllegalMoveError", format!("action {a} is out of range 0..{n}"),
-                    Some(hexcore_core::Reason::ActionOutOfRange.code())));
+                return Err(illegal(py, hexcore_core::Reason::ActionOutOfRange, format!("action {a} is out of range 0..{n}")));
             }
             Ok(s.g.action_to_string(a as Action))
         })
@@ -473,9 +464,9 @@ impl PyGame {
         for item in items.try_iter()? {
             let (label, value): (Bound<'py, PyAny>, Bound<'py, PyAny>) = item?.extract()?;
             let label = lossy_str(&label, "a position key (cell label)")?;
-            let cell = board.index(&label.trim().to_ascii_lowercase()).ok_or_else(|| {
-                error(py, "NotationError", format!("position: {label:?} is not a cell of this board"), Some(hexcore_core::Reason::UnknownCell.code()))
-            })?;
+            let cell = board
+                .index(&label.trim().to_ascii_lowercase())
+                .ok_or_else(|| illegal(py, hexcore_core::Reason::UnknownCell, format!("position: {label:?} is not a cell of this board")))?;
             let v: i64 = if let Ok(s) = value.cast::<PyString>() {
                 let s = s.to_string_lossy();
                 text_value(&s).ok_or_else(|| value_error(format!("position: value {s:?} for {label} is not a cell value of this game")))?
@@ -534,40 +525,40 @@ impl PyGame {
     /// `mid_turn=True` counts from a position in the middle of a turn (the
     /// rest of that turn is the first of the `depth` moves), as the Ray
     /// backend's work units need; the public `perft` refuses such roots.
-    #[pyo3(signature = (depth, unit="move", threads=Int(1), divide=false, mid_turn=false))]
-    fn _perft<'py>(&self, py: Python<'py>, depth: Int, unit: &str, threads: Int, divide: bool, mid_turn: bool) -> PyResult<Bound<'py, PyAny>> {
+    #[pyo3(signature = (depth, unit="move", threads=None, divide=false, mid_turn=false))]
+    fn _perft<'py>(
+        &self,
+        py: Python<'py>,
+        depth: Int,
+        unit: &str,
+        threads: Option<Int>,
+        divide: bool,
+        mid_turn: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let unit = parse_unit(unit)?;
-        let depth = depth.0;
-        let max = hexcore_core::MAX_DEPTH as i64;
-        if !(0..=max).contains(&depth) {
-            return Err(value_error(format!("depth must be between 0 and {max}, got {depth}")));
-        }
-        let threads = threads_arg(threads.0)?;
+        let depth = hexcore_core::limits::depth(depth.0).map_err(options_error)?;
+        let threads = crate::options::threads(threads)?;
         if !mid_turn && dispatch!(&self.any, s => s.mid_turn()) {
-            return Err(error(
-                py,
-                "IllegalMoveError",
-                "perft starts between turns; finish or undo the turn in progress".into(),
-                Some(hexcore_core::Reason::MidTurn.code()),
-            ));
+            return Err(illegal(py, hexcore_core::Reason::MidTurn, "perft starts between turns; finish or undo the turn in progress"));
         }
-        dispatch!(&self.any, s => perft_of(py, s.g.clone(), depth as u32, unit, threads, divide))
+        dispatch!(&self.any, s => perft_of(py, s.g.clone(), depth, unit, threads, divide))
     }
 
-    #[pyo3(signature = (n, seed=0, threads=Int(1), max_plies=u64::MAX))]
-    fn _playouts<'py>(&self, py: Python<'py>, n: Int, seed: u64, threads: Int, max_plies: u64) -> PyResult<PlayoutArrays<'py>> {
-        let n = n.0;
-        if !(0..=1i64 << 40).contains(&n) {
-            return Err(value_error(format!("n must be between 0 and 2**40, got {n}")));
-        }
-        let threads = threads_arg(threads.0)?;
+    #[pyo3(signature = (n, seed=None, threads=None, max_plies=None))]
+    fn _playouts<'py>(
+        &self,
+        py: Python<'py>,
+        n: Int,
+        seed: Option<&Bound<'py, PyAny>>,
+        threads: Option<Int>,
+        max_plies: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<PlayoutArrays<'py>> {
+        let n = hexcore_core::limits::playouts(n.0).map_err(options_error)?;
+        let seed = seed.filter(|v| !v.is_none()).map(|v| crate::options::u64_arg("seed", v, 0)).transpose()?.unwrap_or(0);
+        let max_plies = max_plies.filter(|v| !v.is_none()).map(|v| crate::options::u64_arg("max_plies", v, 0)).transpose()?.unwrap_or(u64::MAX);
+        let threads = crate::options::threads(threads)?;
         if dispatch!(&self.any, s => s.mid_turn()) {
-            return Err(error(
-                py,
-                "IllegalMoveError",
-                "playouts start between turns; finish or undo the turn in progress".into(),
-                Some(hexcore_core::Reason::MidTurn.code()),
-            ));
+            return Err(illegal(py, hexcore_core::Reason::MidTurn, "playouts start between turns; finish or undo the turn in progress"));
         }
         dispatch!(&self.any, s => playouts_of(py, s.g.clone(), n as usize, seed, threads, max_plies))
     }
