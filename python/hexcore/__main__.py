@@ -1,4 +1,4 @@
-"""Command line: ``python -m hexcore [report|perft|bench|stats|show|solve|match|play] ...``.
+"""Command line: ``python -m hexcore [report|perft|bench|stats|show|solve|match|play|train] ...``.
 
 Without arguments it runs a short report on Churn side 3: perft, random
 playouts against the published statistics, and the speed of the Rust engine
@@ -299,7 +299,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     pm = sub.add_parser("match", help="a seeded match between bots, seats alternating game by game")
     pm.add_argument("spec")
     pm.add_argument("--players", nargs="+", required=True,
-                    help="one spec per seat: random, mcts:N, mcts:time=S (either with ,c=X), openspiel:N or openspiel:time=S")
+                    help="one spec per seat: random, mcts:N, mcts:time=S (either with ,c=X), openspiel:N, openspiel:time=S, az:PATH[,sims=N]")
     pm.add_argument("--games", "-n", type=int, default=200)
     pm.add_argument("--threads", type=int, default=1, help="search threads per move (1: deterministic)")
     pm.add_argument("--seed", type=int, default=0)
@@ -307,16 +307,20 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     pl = sub.add_parser("play", help="play a bot in the terminal")
     pl.add_argument("spec")
-    pl.add_argument("--bot", default="mcts:2000", help="random or mcts:N")
+    pl.add_argument("--bot", default="mcts:2000", help="a player spec: random, mcts:N, az:PATH[,sims=N], ...")
     pl.add_argument("--human", type=int, default=1, help="your seat (1 moves first)")
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("--threads", type=int, default=1)
+
+    from .train import cli as _train_cli
+    _train_cli.add_parser(sub)
 
     args = p.parse_args(argv)
     cmds = {"perft": cmd_perft, "stats": cmd_stats, "bench": cmd_bench, "show": cmd_show, "report": cmd_report}
     cmds["solve"] = _solve_cli.cmd_solve
     cmds["match"] = cmd_match
     cmds["play"] = cmd_play
+    cmds["train"] = _train_cli.cmd_train
     try:
         return cmds.get(args.cmd or "report", cmd_report)(args)
     except (CommandError, HexcoreError, ValueError, TypeError, OSError, ImportError, MemoryError) as e:
