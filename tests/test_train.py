@@ -41,10 +41,11 @@ class NumpyLearner:
 
     def _forward(self, obs: Any, masks: Any) -> Tuple[Any, Any]:
         x = np.asarray(obs, np.float64).reshape(len(obs), -1)
-        lg = np.where(masks, x @ self.w, -1e9)
+        # einsum, not @: a small BLAS product can take tens of ms on a loaded machine (thread contention)
+        lg = np.where(masks, np.einsum("ij,jk->ik", x, self.w), -1e9)
         p = np.exp(lg - lg.max(axis=1, keepdims=True)) * masks
         p /= p.sum(axis=1, keepdims=True)
-        vl = x @ self.v
+        vl = np.einsum("ij,jk->ik", x, self.v)
         v = np.exp(vl - vl.max(axis=1, keepdims=True))
         return p, v / v.sum(axis=1, keepdims=True)
 
@@ -55,8 +56,8 @@ class NumpyLearner:
     def train_step(self, obs: Any, masks: Any, policies: Any, values: Any, seed: int) -> Dict[str, float]:
         x = np.asarray(obs, np.float64).reshape(len(obs), -1)
         p, v = self._forward(obs, masks)
-        self.w -= 0.5 * x.T @ (p - policies) / len(x)
-        self.v -= 0.5 * x.T @ (v - values) / len(x)
+        self.w -= 0.5 * np.einsum("ij,ik->jk", x, p - policies) / len(x)
+        self.v -= 0.5 * np.einsum("ij,ik->jk", x, v - values) / len(x)
         pl = float(-(policies * np.log(np.where(masks, p, 1.0))).sum(axis=1).mean())
         vl = float(-(values * np.log(v)).sum(axis=1).mean())
         return {"loss": pl + vl, "policy_loss": pl, "value_loss": vl}
@@ -77,7 +78,8 @@ def uniform(obs: Any, masks: Any) -> Tuple[Any, Any]:
 
 def tiny(spec: str, out: Any, **kw: Any) -> TrainConfig:
     base: Dict[str, Any] = dict(spec=spec, out=str(out), steps=4, threads=1, seed=3, simulations=4, games=6, batch=16,
-                                reuse=2.0, eval_every=1, eval_games=2, eval_simulations=2, opponents=["random"], labelled=4)
+                                reuse=2.0, eval_every=1, eval_games=2, eval_simulations=2, opponents=["random"], labelled=4,
+                                plots=False)
     base.update(kw)
     return TrainConfig(**base)
 
@@ -142,7 +144,7 @@ def test_quintun_has_no_augmentation() -> None:
 
 def test_tiny_run_checkpoint_resume_and_evaluator(tmp_path: Any) -> None:
     straight = tmp_path / "straight"
-    r = train(tiny("churn(size=2,pie=false)", straight, steps=6), make_learner=NumpyLearner, log=quiet)
+    r = train(tiny("churn(size=2,pie=false)", straight, steps=6, plots=True), make_learner=NumpyLearner, log=quiet)
     assert r["step"] == 6 and os.path.exists(r["checkpoint"])
     rows = [json.loads(x) for x in open(straight / "metrics.jsonl")]
     assert {"selfplay", "train", "eval"} <= {x["kind"] for x in rows}
@@ -172,7 +174,7 @@ def test_tiny_run_checkpoint_resume_and_evaluator(tmp_path: Any) -> None:
 
 def test_tiny_run_three_player_wunchunk(tmp_path: Any) -> None:
     out = tmp_path / "w3"
-    train(tiny("wunchunk(size=7,players=3)", out, steps=2, labelled=0), make_learner=NumpyLearner, log=quiet)
+    train(tiny("wunchunk(size=7,players=3)", out, steps=2, games=2, eval_games=1), make_learner=NumpyLearner, log=quiet)
     train(tiny("wunchunk(size=7,players=3)", out, steps=4), resume=True, log=quiet)
     ev = load_evaluator(str(out))
     g = hc.load("wunchunk(size=7,players=3)")
@@ -281,6 +283,15 @@ def test_labelled_positions_agree_with_the_solver() -> None:
         labelled_positions("wunchunk(size=7,players=3)", 2)
 
 
+def test_benchmark_docstring() -> None:
+    import doctest
+
+    import hexcore.train.benchmark
+
+    res = doctest.testmod(hexcore.train.benchmark)
+    assert res.attempted > 0 and res.failed == 0
+
+
 # ---------------------------------------------------------------- PyTorch
 
 def _torch() -> Any:
@@ -291,10 +302,11 @@ def _torch() -> Any:
 def test_torch_tiny_run_resume_and_load(tmp_path: Any, spec: str) -> None:
     _torch()
     out = tmp_path / "t"
-    train(tiny(spec, out, steps=2, labelled=3 if "churn" in spec else 0), log=quiet)
+    kw: Dict[str, Any] = dict(games=2, eval_games=1, channels=8, blocks=1) if "wunchunk" in spec else {}
+    train(tiny(spec, out, steps=2, **kw), log=quiet)
     train(tiny(spec, out, steps=3), resume=True, log=quiet)
     straight = tmp_path / "s"
-    train(tiny(spec, straight, steps=3, labelled=3 if "churn" in spec else 0), log=quiet)
+    train(tiny(spec, straight, steps=3, **kw), log=quiet)
     ev = load_evaluator(str(out))
     ev2 = load_evaluator(str(straight))
     g = hc.load(spec)

@@ -34,13 +34,14 @@ class LabelledPosition:
         return [m for m, v in self.moves.items() if v == "loss"]
 
 
-def labelled_positions(spec: str, n: int, seed: int = 0, max_seconds: Optional[float] = 10.0,
-                       max_games: Optional[int] = None) -> List[LabelledPosition]:
+def labelled_positions(spec: str, n: int, seed: int = 0, max_nodes: int = 1_000_000,
+                       max_games: Optional[int] = None, table_mb: int = 64) -> List[LabelledPosition]:
     """``n`` distinct positions from seeded uniformly random play of ``spec``
     (one position at a random ply of each game) where a mistake is
     possible: the player to move wins with perfect play and some legal move
     loses. Every move's value comes from :func:`hexcore.solve` (positions
-    it does not finish in ``max_seconds`` are skipped). Two-player games
+    it does not finish within ``max_nodes`` nodes are skipped, so the same
+    seed gives the same positions on any machine). Two-player games
     only; small boards (each position is solved exactly). Raises
     ``ValueError`` when the game has other than two players or when
     ``max_games`` games (default ``100 * n + 100``) did not give ``n``
@@ -70,7 +71,7 @@ def labelled_positions(spec: str, n: int, seed: int = 0, max_seconds: Optional[f
         if pos.zobrist in seen:
             continue
         seen.add(pos.zobrist)
-        s = solve(pos, max_seconds=max_seconds, threads=1, distances=False)
+        s = solve(pos, max_nodes=max_nodes, threads=1, table_mb=table_mb, distances=False)
         if not s.complete or s.value != "win":
             continue
         values = {m: v for m, v in s.moves.items() if v is not None}

@@ -29,7 +29,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--eval-games", type=int, default=20, help="games against each opponent per evaluation")
     p.add_argument("--eval-simulations", type=int, default=32)
     p.add_argument("--opponents", nargs="*", default=["random", "mcts:200"], help="fixed opponents (match player specs)")
-    p.add_argument("--labelled", type=int, default=200, help="solver-labelled positions for the mistake rate (0: none)")
+    p.add_argument("--labelled", type=int, default=100, help="solver-labelled positions for the mistake rate (0: none)")
 
 
 def cmd_train(args: Any) -> int:

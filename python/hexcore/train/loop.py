@@ -61,7 +61,7 @@ class TrainConfig:
     eval_games: int = 20
     eval_simulations: int = 32
     opponents: List[str] = field(default_factory=lambda: ["random", "mcts:200"])
-    labelled: int = 200
+    labelled: int = 100
     plots: bool = True
 
 

@@ -114,8 +114,8 @@ class TorchLearner:
             # the part of the losses that learning can remove: minus the targets' own entropy
             pe = -(pt * torch.log(pt.clamp_min(1e-12))).sum(dim=1).mean()
             ve = -(vt * torch.log(vt.clamp_min(1e-12))).sum(dim=1).mean()
-        return {"loss": float(loss), "policy_loss": float(policy_loss), "value_loss": float(value_loss),
-                "policy_kl": float(policy_loss - pe), "value_kl": float(value_loss - ve)}
+        return {"loss": float(loss.detach()), "policy_loss": float(policy_loss.detach()), "value_loss": float(value_loss.detach()),
+                "policy_kl": float(policy_loss.detach() - pe), "value_kl": float(value_loss.detach() - ve)}
 
     # -- checkpoints: plain bytes, so the checkpoint file needs no torch to be read
     def state(self) -> Dict[str, Any]:
