@@ -178,7 +178,7 @@ class Wunchunk(_Game):
 
 __all__ += ["_solve"]
 
-def _solve(game: Union[Churn, Quintun, Wunchunk], max_seconds: Optional[float] = ..., max_nodes: Optional[int] = ...,
+def _solve(game: _Game, max_seconds: Optional[float] = ..., max_nodes: Optional[int] = ...,
            threads: int = ..., table_mb: int = ...,
            progress: Optional[Callable[[int, int, int, float], Any]] = ...,
            distances: bool = ...) -> Dict[str, Any]: ...
@@ -222,18 +222,18 @@ __all__ += ["_mcts", "_MCTS"]
 
 @final
 class _MCTS:
-    def __new__(cls, game: Union[Churn, Quintun, Wunchunk], threads: int = ..., seed: int = ..., c: float = ...,
+    def __new__(cls, game: _Game, threads: int = ..., seed: int = ..., c: float = ...,
                 max_rollout_plies: int = ..., max_nodes: int = ...) -> Self: ...
     def search(self, simulations: Optional[int] = ..., seconds: Optional[float] = ...) -> Dict[str, Any]: ...
     def advance(self, move: Union[str, int]) -> str: ...
     @property
-    def game(self) -> Union[Churn, Quintun, Wunchunk]: ...
+    def game(self) -> _Game: ...
     @property
     def nodes(self) -> int: ...
     @property
     def root_visits(self) -> int: ...
 
-def _mcts(game: Union[Churn, Quintun, Wunchunk], simulations: Optional[int] = ..., seconds: Optional[float] = ...,
+def _mcts(game: _Game, simulations: Optional[int] = ..., seconds: Optional[float] = ...,
           threads: int = ..., seed: int = ..., c: float = ..., max_rollout_plies: int = ...,
           max_nodes: int = ...) -> Dict[str, Any]: ...
 
@@ -243,7 +243,7 @@ __all__ += ["_BatchedMCTS"]
 
 @final
 class _BatchedMCTS:
-    def __new__(cls, games: Sequence[Union[Churn, Quintun, Wunchunk]], evaluator: Callable[..., Any],
+    def __new__(cls, games: Sequence[_Game], evaluator: Callable[..., Any],
                 algorithm: str = ..., c_puct: float = ..., dirichlet_alpha: float = ..., dirichlet_fraction: float = ...,
                 max_considered: int = ..., gumbel_scale: float = ..., leaves_per_tree: int = ...,
                 threads: Optional[int] = ..., seed: int = ...) -> Self: ...
@@ -253,4 +253,4 @@ class _BatchedMCTS:
     @property
     def root_visits(self) -> npt.NDArray[np.int64]: ...
     @property
-    def games(self) -> List[Union[Churn, Quintun, Wunchunk]]: ...
+    def games(self) -> List[_Game]: ...

@@ -30,10 +30,11 @@ import numpy.typing as npt
 from . import _core
 from ._args import int_arg as _int
 from ._args import number_arg as _number
+from .registry import INFO, of_class
 
 __all__ = ["MCTS", "SearchResult", "mcts", "default_c", "DEFAULT_C"]
 
-Game = Union[_core.Churn, _core.Quintun, _core.Wunchunk]
+Game = _core._Game
 
 
 @dataclass(frozen=True)
@@ -67,13 +68,15 @@ class SearchResult:
 
 
 #: The default exploration constant ``c`` per game (by class name), chosen by
-#: head-to-head matches at 1000 simulations a move (README "Search").
-DEFAULT_C: Dict[str, float] = {"Churn": math.sqrt(2), "Quintun": 0.1, "Wunchunk": 0.1}
+#: head-to-head matches at 1000 simulations a move (README "Search"); a view
+#: of ``GameInfo.default_c`` in the registry, where each game declares it.
+DEFAULT_C: Dict[str, float] = {gi.title: gi.default_c for gi in INFO.values()}
 
 
 def default_c(game: Any) -> float:
     """The exploration constant ``mcts`` and ``MCTS`` use for ``game`` when ``c`` is not given."""
-    return DEFAULT_C.get(type(game).__name__, math.sqrt(2))
+    gi = of_class(type(game))
+    return math.sqrt(2) if gi is None else gi.default_c
 
 
 def _c_arg(game: Any, c: Optional[float]) -> float:
@@ -289,7 +292,7 @@ class BatchedMCTS:
         A failed search keeps the waves finished before the failure."""
         return BatchedSearchResult(*self._m.search(simulations))
 
-    def advance(self, actions: Sequence[int]) -> None:
+    def advance(self, actions: Union[Sequence[int], npt.NDArray[np.integer[Any]]]) -> None:
         """Play ``actions[i]`` on root ``i`` and keep the subtrees below them.
         An illegal action raises ``IllegalMoveError`` (naming the game) and
         changes nothing."""
@@ -347,7 +350,7 @@ def batched_search(games: Sequence[Game], evaluator: Evaluator, simulations: int
     ...     return masks.astype(np.float32), np.full((len(obs), 2), 0.5, np.float32)
     >>> r = batched_search([hc.Churn(size=3), hc.Churn(size=3)], uniform, simulations=20)
     >>> r.policies.shape, r.root_values.shape, r.visits.sum(axis=1).tolist()
-    ((2, 19), (2, 2), [19, 19])
+    ((2, 20), (2, 2), [19, 19])
     """
     return BatchedMCTS(games, evaluator, algorithm, c_puct, dirichlet_alpha, dirichlet_fraction, max_considered,
                        gumbel_scale, leaves_per_tree, threads, seed).search(simulations)

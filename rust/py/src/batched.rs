@@ -13,17 +13,16 @@
 //! search keeps and reuses; the evaluator gets read-only views of their
 //! first `L` rows, valid until it returns.
 
-use std::any::Any;
-
-use hexcore_core::search::{Algorithm, BatchError, BatchedMcts, BatchedOptions, BatchedResult, Evaluator};
-use hexcore_core::{Action, Game, MoveError, Reason};
+use hexcore_core::search::{Algorithm, BatchError, BatchedMcts, BatchedOptions, Evaluator};
+use hexcore_core::{Game, MoveError, Reason};
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PySlice, PyTuple};
 
+use crate::any::{Any, Member, PerGame};
 use crate::errors::{error, move_error, Int};
-use crate::game::{dispatch, wrap, AnyGame, PyGame};
+use crate::game::{wrap, AnyGame, PyGame};
 
 /// The evaluator callable and the buffers it is handed.
 struct PyEvaluator<'a, 'py> {
@@ -123,46 +122,23 @@ fn batch_error(py: Python<'_>, e: BatchError<PyErr>) -> PyErr {
     }
 }
 
-/// The searches of one game type, behind one interface.
-trait Searches: Send + Sync {
-    fn search(&mut self, simulations: u64, ev: &mut PyEvaluator<'_, '_>) -> Result<BatchedResult, BatchError<PyErr>>;
-    fn check_actions(&self, actions: &[i64]) -> Result<Vec<Action>, (usize, MoveError)>;
-    fn advance(&mut self, actions: &[Action]);
-    fn num_players(&self) -> usize;
-    fn root_visits(&self) -> Vec<u32>;
-}
+/// The searches family: one [`BatchedMcts`] for whichever game.
+pub struct Batches;
 
-impl<G: Game> Searches for BatchedMcts<G> {
-    fn search(&mut self, simulations: u64, ev: &mut PyEvaluator<'_, '_>) -> Result<BatchedResult, BatchError<PyErr>> {
-        BatchedMcts::search(self, simulations, ev)
-    }
-    fn check_actions(&self, actions: &[i64]) -> Result<Vec<Action>, (usize, MoveError)> {
-        BatchedMcts::check_actions(self, actions)
-    }
-    fn advance(&mut self, actions: &[Action]) {
-        BatchedMcts::advance(self, actions)
-    }
-    fn num_players(&self) -> usize {
-        self.games()[0].num_players()
-    }
-    fn root_visits(&self) -> Vec<u32> {
-        BatchedMcts::root_visits(self)
-    }
+impl PerGame for Batches {
+    type Of<G: Member> = BatchedMcts<G>;
 }
 
 /// The core games of `games` if they are all `G`s.
-fn all_of<G: Game>(games: &[AnyGame]) -> Option<Vec<G>> {
-    games.iter().map(|a| dispatch!(a, s => (&s.g as &dyn Any).downcast_ref::<G>().cloned())).collect()
+fn all_of<G: Member>(games: &[AnyGame]) -> Option<Vec<G>> {
+    games.iter().map(|a| G::from_any(a.clone()).ok().map(|s| s.g)).collect()
 }
 
-fn make<G: Game>(_: &G, games: &[AnyGame], opts: &BatchedOptions) -> PyResult<(Box<dyn Searches>, [usize; 3], usize)> {
+fn make<G: Member>(py: Python<'_>, games: &[AnyGame], opts: &BatchedOptions) -> PyResult<BatchedMcts<G>> {
     let Some(gs) = all_of::<G>(games) else {
         return Err(PyValueError::new_err("games must all have the same type and spec"));
     };
-    let shape = gs[0].observation_shape();
-    let actions = gs[0].num_actions();
-    let m = BatchedMcts::new(gs, opts).map_err(|e| Python::attach(|py| batch_error(py, BatchError::never(e))))?;
-    Ok((Box::new(m), shape, actions))
+    BatchedMcts::new(gs, opts).map_err(|e| batch_error(py, BatchError::never(e)))
 }
 
 /// A count argument: negative numbers become 0 (refused by the core's check
@@ -174,7 +150,7 @@ fn count(x: Int) -> u64 {
 #[pyclass(name = "_BatchedMCTS", module = "hexcore._core")]
 pub struct PyBatchedMcts {
     games: Vec<AnyGame>,
-    inner: Box<dyn Searches>,
+    inner: Any<Batches>,
     evaluator: Py<PyAny>,
     obs: Option<Py<PyArray4<f32>>>,
     masks: Option<Py<PyArray2<bool>>>,
@@ -238,8 +214,8 @@ impl PyBatchedMcts {
                 )));
             }
         }
-        let (inner, shape, actions) = dispatch!(first, s => make(&s.g, &any, &opts))?;
-        let _ = py;
+        let inner: Any<Batches> = map_any!(first, _ => make(py, &any, &opts)?);
+        let (shape, actions) = dispatch!(first, s => (s.g.observation_shape(), s.g.num_actions()));
         Ok(PyBatchedMcts { games: any, inner, evaluator: evaluator.unbind(), obs: None, masks: None, shape, actions })
     }
 
@@ -247,9 +223,9 @@ impl PyBatchedMcts {
     /// policies, visits, root_values, q_values, simulations, evaluations).
     fn search<'py>(&mut self, py: Python<'py>, simulations: Int) -> PyResult<Bound<'py, PyTuple>> {
         let f = self.evaluator.bind(py).clone();
-        let players = self.inner.num_players();
+        let players = dispatch!(&self.inner, m => m.games()[0].num_players());
         let mut ev = PyEvaluator { py, f: &f, obs: &mut self.obs, masks: &mut self.masks, shape: self.shape, actions: self.actions, players };
-        let r = self.inner.search(count(simulations), &mut ev).map_err(|e| batch_error(py, e))?;
+        let r = dispatch!(&mut self.inner, m => m.search(count(simulations), &mut ev)).map_err(|e| batch_error(py, e))?;
         let b = r.actions.len();
         let a = self.actions;
         let actions: Vec<i64> = r.actions.iter().map(|&x| x as i64).collect();
@@ -269,18 +245,19 @@ impl PyBatchedMcts {
     /// Play one action per root and keep the subtrees below them.
     fn advance(&mut self, py: Python<'_>, actions: Vec<Int>) -> PyResult<()> {
         let raw: Vec<i64> = actions.iter().map(|a| a.0).collect();
-        let acts = self.inner.check_actions(&raw).map_err(|(i, e)| move_error(py, MoveError::new(e.reason, format!("game {i}: {}", e.message))))?;
+        let acts = dispatch!(&self.inner, m => m.check_actions(&raw))
+            .map_err(|(i, e)| move_error(py, MoveError::new(e.reason, format!("game {i}: {}", e.message))))?;
         for (g, &a) in self.games.iter_mut().zip(&acts) {
             dispatch!(g, s => s.apply_action(a as i64)).map_err(|e| move_error(py, e))?;
         }
-        self.inner.advance(&acts);
+        dispatch!(&mut self.inner, m => m.advance(&acts));
         Ok(())
     }
 
     /// Simulations through each root, the kept ones included.
     #[getter]
     fn root_visits<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        PyArray1::from_vec(py, self.inner.root_visits().into_iter().map(i64::from).collect())
+        PyArray1::from_vec(py, dispatch!(&self.inner, m => m.root_visits()).into_iter().map(i64::from).collect())
     }
 
     /// Copies of the current roots (with their histories).

@@ -218,8 +218,9 @@ struct TreeSearch<G> {
     rng: Xoshiro256PlusPlus,
     /// PUCT: the noised root priors (empty: none).
     noisy: Vec<f64>,
-    /// Gumbel: the root Gumbel numbers.
+    /// Gumbel: the root Gumbel numbers and logits (`ln P - max ln P`).
     gumbel: Vec<f64>,
+    logits: Vec<f64>,
     /// Root child visits in the current search.
     calls: Vec<u32>,
     /// Gumbel: root-child simulations of the current search.
@@ -229,6 +230,7 @@ struct TreeSearch<G> {
     paths: Vec<u32>,
     legal: Vec<Action>,
     scratch: (Vec<f64>, Vec<f64>),
+    buf: Vec<Action>,
 }
 
 enum Step {
@@ -244,6 +246,7 @@ impl<G: Game> TreeSearch<G> {
             rng: rng_for(seed, index as u64),
             noisy: Vec::new(),
             gumbel: Vec::new(),
+            logits: Vec::new(),
             calls: Vec::new(),
             budget: 0,
             remaining: 0,
@@ -251,6 +254,7 @@ impl<G: Game> TreeSearch<G> {
             paths: Vec::new(),
             legal: Vec::new(),
             scratch: (Vec::new(), Vec::new()),
+            buf: Vec::new(),
         }
     }
 
@@ -273,6 +277,7 @@ impl<G: Game> TreeSearch<G> {
             }
             Algorithm::Puct => {}
             Algorithm::Gumbel => {
+                select::root_logits(&self.tree, &mut self.logits);
                 for _ in 0..k {
                     let g = select::gumbel(&mut self.rng);
                     self.gumbel.push(opts.gumbel_scale * g);
@@ -281,9 +286,14 @@ impl<G: Game> TreeSearch<G> {
         }
     }
 
-    /// Start a search of `sims` simulations.
-    fn start(&mut self, sims: u64, opts: &BatchedOptions) {
+    /// Start a search of `sims` simulations of games with `actions` actions.
+    fn start(&mut self, sims: u64, actions: usize, opts: &BatchedOptions) {
         self.remaining = sims;
+        // Room for the nodes and edges this search will probably make
+        // (bounded: the arenas still grow past it when needed).
+        let more = (sims as usize).min(1 << 12);
+        self.tree.nodes.reserve(more);
+        self.tree.edges.reserve(more * actions.min(1 << 10));
         if self.tree.nodes[0].state == State::Expanded {
             self.budget = sims as usize;
             self.root_noise(opts);
@@ -302,7 +312,7 @@ impl<G: Game> TreeSearch<G> {
         let considered = opts.max_considered.min(self.calls.len());
         let index: u64 = self.calls.iter().map(|&c| c as u64).sum();
         let visit = select::considered_visit(considered, self.budget.max(1), index as usize);
-        select::gumbel_root(&self.tree, &self.gumbel, a, &self.calls, visit)
+        select::gumbel_root(&self.gumbel, &self.logits, a, &self.calls, visit)
     }
 
     /// Select one leaf from `root`.
@@ -385,19 +395,19 @@ impl<G: Game> TreeSearch<G> {
     /// Write the leaves' observations and masks (`obs_len` and `actions` per
     /// leaf) and note their legal actions.
     fn write(&mut self, obs: &mut [f32], masks: &mut [bool], obs_len: usize, actions: usize) {
-        let mut buf = Vec::new();
+        let buf = &mut self.buf;
         for (j, leaf) in self.leaves.iter_mut().enumerate() {
             leaf.game.observation(&mut obs[j * obs_len..(j + 1) * obs_len]);
             buf.clear();
-            leaf.game.legal_actions(&mut buf);
+            leaf.game.legal_actions(buf);
             buf.sort_unstable();
             let m = &mut masks[j * actions..(j + 1) * actions];
             m.fill(false);
-            for &a in &buf {
+            for &a in buf.iter() {
                 m[a as usize] = true;
             }
             let s = self.legal.len();
-            self.legal.extend_from_slice(&buf);
+            self.legal.extend_from_slice(buf);
             leaf.legal = s..self.legal.len();
         }
     }
@@ -471,14 +481,10 @@ impl<G: Game> TreeSearch<G> {
                 for (e, &x) in edges.iter().zip(p.iter()) {
                     policy[e.action as usize] = x as f32;
                 }
-                if self.gumbel.len() != edges.len() {
-                    self.gumbel.resize(edges.len(), 0.0);
-                }
+                // Root noise is drawn when the root is expanded, so these
+                // have one entry per edge.
                 let considered = self.calls.iter().copied().max().unwrap_or(0);
-                if self.calls.len() != edges.len() {
-                    self.calls.resize(edges.len(), 0);
-                }
-                let i = select::gumbel_root(&self.tree, &self.gumbel, a, &self.calls, considered);
+                let i = select::gumbel_root(&self.gumbel, &self.logits, a, &self.calls, considered);
                 edges.get(i).map_or(0, |e| e.action)
             }
         };
@@ -575,7 +581,7 @@ impl<G: Game> BatchedMcts<G> {
         let (players, actions, obs_len) = (self.players, self.actions, self.obs_len);
         let opts = &self.opts;
         for t in &mut self.trees {
-            t.start(simulations, opts);
+            t.start(simulations, actions, opts);
         }
         let mut evaluations = 0;
         loop {

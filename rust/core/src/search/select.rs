@@ -44,9 +44,14 @@ pub fn puct(tree: &Tree, node: u32, seat: usize, c: f64, priors: Option<&[f64]>)
     let mut best = 0;
     let mut best_score = f64::NEG_INFINITY;
     for (i, e) in edges.iter().enumerate() {
-        let (n, q) = stats(tree, edges, seat, i);
         let p = priors.map_or(e.prior, |p| p[i]);
-        let s = q + c * p * sq / (1.0 + n as f64);
+        // An edge never followed: q = 0 and n = 0, the same numbers as below.
+        let s = if e.child == super::tree::NONE {
+            0.0 + c * p * sq / 1.0
+        } else {
+            let (n, q) = stats(tree, edges, seat, i);
+            q + c * p * sq / (1.0 + n as f64)
+        };
         if s > best_score {
             best_score = s;
             best = i;
@@ -72,52 +77,52 @@ pub fn logit(p: f64) -> f64 {
 pub fn completed_q(tree: &Tree, node: u32, seat: usize, out: &mut Vec<f64>) -> f64 {
     let edges = tree.edges_of(node);
     out.clear();
-    let (mut sum_n, mut max_n, mut sum_p) = (0u64, 0u32, 0.0f64);
-    for (i, e) in edges.iter().enumerate() {
-        let (n, _) = stats(tree, edges, seat, i);
+    // One pass for the sums (edges never followed skip the child lookup),
+    // one for the transform.
+    let (mut sum_n, mut max_n, mut sum_p, mut sum_pq) = (0u64, 0u32, 0.0f64, 0.0f64);
+    let (mut lo, mut hi, mut unvisited) = (f64::INFINITY, f64::NEG_INFINITY, false);
+    for e in edges {
+        let (n, w) = if e.child == super::tree::NONE { (0, 0.0) } else { tree.child_stats(e, seat) };
+        if n == 0 {
+            unvisited = true;
+            out.push(f64::NAN);
+            continue;
+        }
+        let q = w / n as f64;
         sum_n += n as u64;
         max_n = max_n.max(n);
-        if n > 0 {
-            sum_p += e.prior.max(f64::MIN_POSITIVE);
-        }
-    }
-    let mut weighted = 0.0;
-    for (i, e) in edges.iter().enumerate() {
-        let (n, q) = stats(tree, edges, seat, i);
-        if n > 0 {
-            weighted += e.prior.max(f64::MIN_POSITIVE) * q / sum_p;
-        }
-    }
-    let raw = tree.nodes[node as usize].raw;
-    let mixed = (raw + sum_n as f64 * weighted) / (sum_n as f64 + 1.0);
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for i in 0..edges.len() {
-        let (n, q) = stats(tree, edges, seat, i);
-        let q = if n > 0 { q } else { mixed };
+        let p = e.prior.max(f64::MIN_POSITIVE);
+        sum_p += p;
+        sum_pq += p * q;
         lo = lo.min(q);
         hi = hi.max(q);
         out.push(q);
     }
+    let weighted = if sum_p > 0.0 { sum_pq / sum_p } else { 0.0 };
+    let raw = tree.nodes[node as usize].raw;
+    let mixed = (raw + sum_n as f64 * weighted) / (sum_n as f64 + 1.0);
+    if unvisited {
+        lo = lo.min(mixed);
+        hi = hi.max(mixed);
+    }
     let scale = (MAXVISIT_INIT + max_n as f64) * VALUE_SCALE;
     let span = (hi - lo).max(EPSILON);
     for q in out.iter_mut() {
-        *q = scale * ((*q - lo) / span);
+        let v = if q.is_nan() { mixed } else { *q };
+        *q = scale * ((v - lo) / span);
     }
     mixed
 }
 
 /// softmax(logits + sigma) over `node`'s edges into `out` (`sigma` from
-/// [`completed_q`]): the Gumbel improved policy.
+/// [`completed_q`]): the Gumbel improved policy, computed as
+/// `P exp(sigma - max sigma)` normalised (the same numbers without a log).
 pub fn improved_policy(tree: &Tree, node: u32, sigma: &[f64], out: &mut Vec<f64>) {
     let edges = tree.edges_of(node);
     out.clear();
-    out.extend(edges.iter().zip(sigma).map(|(e, s)| logit(e.prior) + s));
-    let m = out.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let mut sum = 0.0;
-    for x in out.iter_mut() {
-        *x = (*x - m).exp();
-        sum += *x;
-    }
+    let m = sigma.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    out.extend(edges.iter().zip(sigma).map(|(e, s)| e.prior.max(f64::MIN_POSITIVE) * (s - m).exp()));
+    let sum: f64 = out.iter().sum();
     for x in out.iter_mut() {
         *x /= sum;
     }
@@ -143,19 +148,26 @@ pub fn gumbel_interior(tree: &Tree, node: u32, seat: usize, a: &mut Vec<f64>, b:
     best
 }
 
+/// The root logits `ln P - max ln P` that [`gumbel_root`] takes, into `out`.
+pub fn root_logits(tree: &Tree, out: &mut Vec<f64>) {
+    out.clear();
+    out.extend(tree.edges_of(0).iter().map(|e| logit(e.prior)));
+    let m = out.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    out.iter_mut().for_each(|x| *x -= m);
+}
+
 /// mctx's `score_considered` argmax at the root: among the edges whose visits
 /// in this search (`visits`) equal `considered`, the highest
-/// `gumbel + logit - max logit + sigma` (floored at -1e9).
-pub fn gumbel_root(tree: &Tree, gumbel: &[f64], sigma: &[f64], visits: &[u32], considered: u32) -> usize {
-    let edges = tree.edges_of(0);
-    let max_logit = edges.iter().map(|e| logit(e.prior)).fold(f64::NEG_INFINITY, f64::max);
+/// `gumbel + logit - max logit + sigma` (floored at -1e9); `logits` from
+/// [`root_logits`].
+pub fn gumbel_root(gumbel: &[f64], logits: &[f64], sigma: &[f64], visits: &[u32], considered: u32) -> usize {
     let mut best = 0;
     let mut best_score = f64::NEG_INFINITY;
-    for (i, e) in edges.iter().enumerate() {
+    for i in 0..logits.len() {
         if visits[i] != considered {
             continue;
         }
-        let s = (gumbel[i] + (logit(e.prior) - max_logit) + sigma[i]).max(LOW_LOGIT);
+        let s = (gumbel[i] + logits[i] + sigma[i]).max(LOW_LOGIT);
         if s > best_score {
             best_score = s;
             best = i;

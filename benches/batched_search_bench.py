@@ -1,0 +1,139 @@
+"""Batched AlphaZero search speed: ``python benches/batched_search_bench.py``.
+
+The workload of the native batched search issue: a batch of 256 games, 32
+simulations per tree, a trivial numpy evaluator (uniform priors over the
+legal actions, every seat worth 1/2), Gumbel and PUCT, on Churn side 7 and
+Quintun side 7, with 1 and 2 threads. Each row reports simulations per second
+(256 * 32 per search, best of ``--repeats`` timed searches after one warm-up)
+and the share of the wall time spent inside the evaluator callback.
+
+mctx's ``gumbel_muzero_policy`` over pgx Hex 11x11 (JAX on the CPU, same batch
+and simulations, uniform logits, zero values, jitted and warmed up) is a bench
+extra: its row says it was skipped when jax, mctx or pgx is missing.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from typing import Any, Callable, List, Optional, Tuple
+
+import numpy as np
+
+import hexcore as hc
+from hexcore.search import batched_search
+
+BATCH = 256
+SIMULATIONS = 32
+GAMES = {"Churn side 7": lambda: hc.Churn(size=7), "Quintun side 7": lambda: hc.Quintun(size=7)}
+
+
+class Timed:
+    """The trivial evaluator, timing its own calls."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.seconds = 0.0
+
+    def __call__(self, obs: np.ndarray, masks: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+        t0 = time.perf_counter()
+        out = masks.astype(np.float32), np.full((len(obs), self.players), 0.5, np.float32)
+        self.seconds += time.perf_counter() - t0
+        return out
+
+
+def hexcore_row(name: str, algorithm: str, threads: int, repeats: int) -> Tuple[float, float]:
+    """(simulations/s, evaluator share of the time) of the best timed search."""
+    games = [GAMES[name]() for _ in range(BATCH)]
+    ev = Timed(games[0].num_players)
+    batched_search(games, ev, SIMULATIONS, algorithm=algorithm, threads=threads)
+    best = (0.0, 0.0)
+    for seed in range(repeats):
+        ev.seconds = 0.0
+        t0 = time.perf_counter()
+        batched_search(games, ev, SIMULATIONS, algorithm=algorithm, threads=threads, seed=seed)
+        dt = time.perf_counter() - t0
+        if BATCH * SIMULATIONS / dt > best[0]:
+            best = (BATCH * SIMULATIONS / dt, ev.seconds / dt)
+    return best
+
+
+def mctx_runner() -> Optional[Callable[[], None]]:
+    """One gumbel_muzero_policy search over a batch of pgx Hex 11x11 games, or
+    None without jax, mctx or pgx."""
+    try:
+        import jax
+        import jax.numpy as jnp
+        import mctx
+        import pgx
+    except ImportError:
+        return None
+    env = pgx.make("hex")
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), BATCH))
+
+    def logits_of(s: Any) -> Any:
+        return jnp.where(s.legal_action_mask, 0.0, -1e9)
+
+    def recurrent_fn(params: Any, rng: Any, action: Any, s: Any) -> Any:
+        player = s.current_player
+        s = jax.vmap(env.step)(s, action)
+        reward = s.rewards[jnp.arange(BATCH), player]
+        out = mctx.RecurrentFnOutput(reward=reward, discount=jnp.where(s.terminated, 0.0, -1.0),
+                                     prior_logits=logits_of(s), value=jnp.zeros(BATCH))
+        return out, s
+
+    @jax.jit
+    def search(s: Any, key: Any) -> Any:
+        root = mctx.RootFnOutput(prior_logits=logits_of(s), value=jnp.zeros(BATCH), embedding=s)
+        return mctx.gumbel_muzero_policy(params=None, rng_key=key, root=root, recurrent_fn=recurrent_fn,
+                                         num_simulations=SIMULATIONS, invalid_actions=~s.legal_action_mask,
+                                         max_num_considered_actions=16).action
+
+    key = jax.random.PRNGKey(1)
+
+    def run() -> None:
+        search(state, key).block_until_ready()
+    run()
+    return run
+
+
+def mctx_row(repeats: int) -> Optional[float]:
+    run = mctx_runner()
+    if run is None:
+        return None
+    best = 0.0
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        run()
+        best = max(best, BATCH * SIMULATIONS / (time.perf_counter() - t0))
+    return best
+
+
+def rows(repeats: int = 5, threads: Tuple[int, ...] = (1, 2), algorithms: Tuple[str, ...] = ("gumbel", "puct")) -> List[str]:
+    out = ["| search | game | threads | simulations/s | evaluator share |", "|---|---|---|---|---|"]
+    peer = mctx_row(repeats)
+    for algorithm in algorithms:
+        for name in GAMES:
+            for t in threads:
+                rate, share = hexcore_row(name, algorithm, t, repeats)
+                ratio = f" ({rate / peer:.1f}x mctx)" if peer and algorithm == "gumbel" else ""
+                out.append(f"| hexcore {algorithm} | {name} | {t} | {rate:,.0f}{ratio} | {share:.0%} |")
+    if peer is None:
+        out.append("| mctx gumbel_muzero_policy + pgx | Hex 11x11 | - | skipped: jax, mctx or pgx is not installed | - |")
+    else:
+        out.append(f"| mctx gumbel_muzero_policy + pgx (JAX CPU) | Hex 11x11 | all | {peer:,.0f} | - |")
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    a = p.parse_args()
+    print(f"batch {BATCH}, {SIMULATIONS} simulations, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+    for line in rows(a.repeats, tuple(a.threads)):
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
