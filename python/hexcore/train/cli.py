@@ -30,6 +30,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--eval-simulations", type=int, default=32)
     p.add_argument("--opponents", nargs="*", default=["random", "mcts:200"], help="fixed opponents (match player specs)")
     p.add_argument("--labelled", type=int, default=100, help="solver-labelled positions for the mistake rate (0: none)")
+    p.add_argument("--label-nodes", type=int, default=300_000, help="solver nodes per labelled position (harder ones are skipped)")
 
 
 def cmd_train(args: Any) -> int:
@@ -40,7 +41,8 @@ def cmd_train(args: Any) -> int:
                       batch=args.batch, channels=args.channels, blocks=args.blocks, lr=args.lr,
                       augment=not args.no_augment, checkpoint_minutes=args.checkpoint_minutes,
                       eval_every=args.eval_every, eval_games=args.eval_games, eval_simulations=args.eval_simulations,
-                      opponents=list(args.opponents), labelled=args.labelled)
+                      opponents=list(args.opponents), labelled=args.labelled,
+                      label_nodes=args.label_nodes)
     if cfg.minutes is None and cfg.steps is None and not args.resume:
         cfg.minutes = 10.0
     r = train(cfg, resume=args.resume, log=lambda s: print(s, flush=True))

@@ -62,6 +62,7 @@ class TrainConfig:
     eval_simulations: int = 32
     opponents: List[str] = field(default_factory=lambda: ["random", "mcts:200"])
     labelled: int = 100
+    label_nodes: int = 300_000
     plots: bool = True
 
 
@@ -249,7 +250,8 @@ class _Run:
 
         t0 = time.perf_counter()
         try:
-            self.positions = labelled_positions(self.cfg.spec, self.cfg.labelled, seed=self.cfg.seed)
+            self.positions = labelled_positions(self.cfg.spec, self.cfg.labelled, seed=self.cfg.seed,
+                                                max_nodes=self.cfg.label_nodes)
         except ValueError as e:
             self.log(f"no mistake rate: {e}")
             return
