@@ -110,6 +110,7 @@ class _Run:
         self.turn_start_only = type(g).__name__ != "Churn"
         self.metrics_path = os.path.join(cfg.out, "metrics.jsonl")
         self.positions: Optional[List[Any]] = None
+        self.last_eval_step = -1
 
     # ---------------------------------------------------------------- state
     def fresh(self) -> Dict[str, Any]:
@@ -226,6 +227,7 @@ class _Run:
             row["mistake_rate_search"] = mistake_rate(learner, self.positions, cfg.eval_simulations)
             row["eval_simulations"] = cfg.eval_simulations
         self.write_metrics(st, row)
+        self.last_eval_step = st["step"]
         parts = [f"{k[len('win_rate_vs_'):]} {v:.0%}" for k, v in row.items() if k.startswith("win_rate_vs_")]
         if "mistake_rate_net" in row:
             parts.append(f"mistakes net {row['mistake_rate_net']:.1%} / {cfg.eval_simulations} sims "
@@ -317,7 +319,7 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
             if time.perf_counter() - last_ckpt >= cfg.checkpoint_minutes * 60:
                 saved_path = run.save(st)
                 last_ckpt = time.perf_counter()
-        if cfg.eval_every > 0:
+        if cfg.eval_every > 0 and run.last_eval_step != st["step"]:
             run.evaluate(st)
         saved_path = run.save(st)
     except KeyboardInterrupt:
