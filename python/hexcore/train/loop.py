@@ -27,7 +27,7 @@ import numpy as np
 from ..spec import load
 from .checkpoint import latest_checkpoint, list_checkpoints, load_checkpoint, save_checkpoint
 from .selfplay import Samples, derive_seed, play_generation
-from .symmetry import symmetries
+from .symmetry import augment_mode, symmetries
 
 __all__ = ["TrainConfig", "train", "Learner"]
 
@@ -107,7 +107,7 @@ class _Run:
                            "lr": cfg.lr, "weight_decay": cfg.weight_decay, "threads": cfg.threads}
         self.make_learner = make_learner
         self.syms = symmetries(g) if cfg.augment else symmetries(g)[:1]
-        self.turn_start_only = type(g).__name__ != "Churn"
+        self.turn_start_only = augment_mode(g) != "all"
         self.metrics_path = os.path.join(cfg.out, "metrics.jsonl")
         self.positions: Optional[List[Any]] = None
         self.last_eval_step = -1

@@ -28,7 +28,7 @@ from typing import Any, List, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Symmetry", "symmetries", "action_kinds"]
+__all__ = ["Symmetry", "symmetries", "action_kinds", "augment_mode"]
 
 
 @dataclass(frozen=True)
@@ -56,16 +56,21 @@ class Symmetry:
         return out
 
 
+def augment_mode(game: Any) -> str:
+    """The registry's ``augment`` of the game: ``"all"``, ``"turn_start"`` or ``"none"``."""
+    from ..registry import info
+
+    gi = info(game)
+    return "none" if gi is None else gi.augment
+
+
 def action_kinds(game: Any) -> Optional[int]:
     """Actions per cell when the game's actions are ``cell * kinds + kind``
     followed by cell-free actions and a symmetry may be used on them; None
     when no augmentation applies (see the module's notes)."""
-    name = type(game).__name__
-    if name == "Churn":
-        return 1
-    if name == "Wunchunk":
-        return int(game.num_players)
-    return None
+    if augment_mode(game) == "none":
+        return None
+    return int(game.num_actions) // int(game.board.num_cells)
 
 
 def _transforms() -> List[Any]:
