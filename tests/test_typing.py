@@ -37,6 +37,7 @@ STRICT_FILES = [
     "python/hexcore/cli/show.py",
     "python/hexcore/cli/solve.py",
     "python/hexcore/cli/stats.py",
+    "python/hexcore/cli/train.py",
     "python/hexcore/perft_suite.py",
     "python/hexcore/search.py",
     "python/hexcore/solving.py",
@@ -63,6 +64,16 @@ STRICT_FILES = [
     "python/hexcore/vector.py",
     "benches/vector_workloads.py",
     "python/hexcore/match.py",
+    "python/hexcore/train/agent.py",
+    "python/hexcore/train/benchmark.py",
+    "python/hexcore/train/checkpoint.py",
+    "python/hexcore/train/__init__.py",
+    "python/hexcore/train/loop.py",
+    "python/hexcore/train/matches.py",
+    "python/hexcore/train/plots.py",
+    "python/hexcore/train/selfplay.py",
+    "python/hexcore/train/symmetry.py",
+    "python/hexcore/train/torchnet.py",
 ]
 
 NOT_YET_STRICT: List[str] = []
@@ -71,6 +82,7 @@ NOT_YET_STRICT: List[str] = []
 NEEDS = {
     "python/hexcore/envs.py": ("gymnasium", "pettingzoo"),
     "python/hexcore/openspiel.py": ("pyspiel",),
+    "python/hexcore/train/torchnet.py": ("torch",),
 }
 
 pytest.importorskip("mypy", reason="mypy is not installed (pip install mypy)")

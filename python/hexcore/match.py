@@ -7,7 +7,10 @@ simulations per move, see :func:`hexcore.search.mcts`), ``mcts:time=S``
 constant, e.g. ``mcts:1000,c=0.1``), or ``openspiel:N`` / ``openspiel:time=S``:
 OpenSpiel's Python ``MCTSBot`` (UCT, ``uct_c=2``, one random rollout per
 simulation, solver on) driving hexcore's registered OpenSpiel game, with N
-simulations or S seconds per action (needs the ``open_spiel`` package).
+simulations or S seconds per action (needs the ``open_spiel`` package), or
+``az:PATH`` / ``az:PATH,sims=N``: a trained agent (a checkpoint file or run
+folder of ``python -m hexcore train``), its network alone or with N
+simulations of Gumbel search per action (see :mod:`hexcore.train`).
 
 >>> from hexcore.match import play_match
 >>> r = play_match("churn(size=3)", ["mcts:50", "random"], games=2, seed=0)
@@ -66,26 +69,32 @@ class Player:
     simulations: int = 0
     seconds: float = 0.0
     c: Optional[float] = None
+    path: Optional[str] = None
 
     @property
     def name(self) -> str:
         if self.kind == "random":
             return "random"
+        if self.kind == "az":
+            return f"az:{self.path}" + (f",sims={self.simulations}" if self.simulations else "")
         budget = f"time={self.seconds:g}" if self.seconds else str(self.simulations)
         return f"{self.kind}:{budget}" + ("" if self.c is None else f",c={self.c:g}")
 
 
-_SPEC_HELP = ("use 'random', 'mcts:N', 'mcts:time=S', 'openspiel:N' or 'openspiel:time=S' (e.g. mcts:1000; "
-              "mcts takes ',c=X' for its exploration constant)")
+_SPEC_HELP = ("use 'random', 'mcts:N', 'mcts:time=S', 'openspiel:N', 'openspiel:time=S', 'az:PATH' or 'az:PATH,sims=N' "
+              "(e.g. mcts:1000; mcts takes ',c=X' for its exploration constant)")
 
 
 def parse_player(spec: str) -> Player:
     """``random``, ``mcts:N`` / ``openspiel:N`` (N >= 1 simulations) or
     ``mcts:time=S`` / ``openspiel:time=S`` (S > 0 seconds, at most a day);
-    ``mcts`` also takes ``,c=X`` (X >= 0, e.g. ``mcts:1000,c=0.1``).
+    ``mcts`` also takes ``,c=X`` (X >= 0, e.g. ``mcts:1000,c=0.1``);
+    ``az:PATH`` or ``az:PATH,sims=N`` (N >= 0; the path keeps its case).
     ``ValueError`` otherwise."""
     if not isinstance(spec, str):
         raise TypeError(f"a player spec must be a string, got {type(spec).__name__}")
+    if spec.strip()[:3].lower() == "az:":
+        return _parse_az(spec)
     s = spec.strip().lower()
     if s == "random":
         return Player("random")
@@ -116,6 +125,27 @@ def parse_player(spec: str) -> Player:
                              f"(or {kind}:time=S for S seconds per move)")
         return Player(kind, int(arg), 0.0, c)
     raise ValueError(f"bad player spec {spec!r}: {_SPEC_HELP}")
+
+
+def _parse_az(spec: str) -> Player:
+    arg = spec.strip()[3:]
+    sims = 0
+    head, sep, tail = arg.rpartition(",sims=")
+    if sep:
+        if not tail.isdigit():
+            raise ValueError(f"bad player spec {spec!r}: az:PATH,sims=N needs a whole number N >= 0 of simulations")
+        sims, arg = int(tail), head
+    if not arg:
+        raise ValueError(f"bad player spec {spec!r}: az:PATH needs the path of a checkpoint or run folder")
+    return Player("az", sims, 0.0, None, arg)
+
+
+def az_agent(p: Player) -> Any:
+    """The :class:`hexcore.train.AZAgent` of an ``az`` player spec (loads its checkpoint)."""
+    from .train import AZAgent, load_evaluator
+
+    assert p.path is not None
+    return AZAgent(load_evaluator(p.path), p.simulations)
 
 
 class OpenSpielBot:
@@ -281,9 +311,11 @@ def _random_turn(g: Any, rng: random.Random) -> None:
 
 
 def _bot_move(g: Any, p: Player, rng: random.Random, seed: int, threads: int,
-              peer: Optional[OpenSpielBot] = None) -> None:
+              peer: Optional[Any] = None) -> None:
     if p.kind == "random":
         _random_turn(g, rng)
+    elif p.kind == "az":
+        (peer if peer is not None else az_agent(p)).play_turn(g, seed, threads)
     elif p.kind == "mcts":
         r = mcts(g, simulations=p.simulations or None, seconds=p.seconds or None, threads=threads, seed=seed,
                  c=p.c)
@@ -327,6 +359,7 @@ def play_match(spec: str, players: Sequence[str], games: int = 200, seed: int = 
     if g0.is_over:
         raise ValueError(f"{g0.spec} is already over at the start")
     names = [f"P{i + 1} {p.name}" for i, p in enumerate(parsed)]
+    agents = {i: az_agent(p) for i, p in enumerate(parsed) if p.kind == "az"}
     result = MatchResult(spec=g0.spec, player_specs=[p.name for p in parsed], games=games, seed=seed,
                          players=[Record(n) for n in names], seats=[Record(f"seat {s + 1}") for s in range(seats)])
     t0 = time.perf_counter()
@@ -334,7 +367,7 @@ def play_match(spec: str, players: Sequence[str], games: int = 200, seed: int = 
         # seat s + 1 is taken by player seating[s]
         seating = [(s - gi) % seats for s in range(seats)]
         rngs = [random.Random(derive_seed(seed, gi, i, 1)) for i in range(seats)]
-        peers = [OpenSpielBot(g0.spec, p, derive_seed(seed, gi, i, 2)) if p.kind == "openspiel" else None
+        peers = [OpenSpielBot(g0.spec, p, derive_seed(seed, gi, i, 2)) if p.kind == "openspiel" else agents.get(i)
                  for i, p in enumerate(parsed)]
         g = g0.copy()
         while not g.is_over:
@@ -372,7 +405,8 @@ def play_loop(spec: str, bot: str = "mcts:2000", human: int = 1, seed: int = 0, 
     if isinstance(human, bool) or not isinstance(human, int) or not 1 <= human <= g.num_players:
         raise ValueError(f"--human must be a seat between 1 and {g.num_players}, got {human!r}")
     rng = random.Random(derive_seed(seed, 0, 0, 1))
-    peer = OpenSpielBot(g.spec, p, derive_seed(seed, 0, 0, 2)) if p.kind == "openspiel" else None
+    peer = (OpenSpielBot(g.spec, p, derive_seed(seed, 0, 0, 2)) if p.kind == "openspiel"
+            else az_agent(p) if p.kind == "az" else None)
     movers: List[int] = []  # who played each move: the human's seat or 0 for the bot
 
     def say(text: str) -> None:

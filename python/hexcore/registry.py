@@ -38,6 +38,12 @@ class GameInfo:
     """Shape of the game's Abstract Play record: ``"moves"`` (a JSON list of
     moves), ``"rounds"`` (an object with rounds of one move per seat) or None
     (no Abstract Play records)."""
+    augment: str = "none"
+    """Which training positions a board symmetry may map (``hexcore.train.symmetry``):
+    ``"all"``, ``"turn_start"`` (positions before the first action of a turn)
+    or ``"none"``. Where it is not ``"none"``, action ``cell * kinds + kind``
+    (``kinds = num_actions // num_cells``) places on ``cell`` and the actions
+    after the cell actions name no cell."""
 
     @property
     def options(self) -> Mapping[str, str]:
@@ -66,11 +72,11 @@ class GameInfo:
 
 INFO: Dict[str, GameInfo] = {
     "churn": GameInfo("churn", Churn, ("Red", "Blue"),
-                      abstractplay="moves"),
+                      abstractplay="moves", augment="all"),
     "quintun": GameInfo("quintun", Quintun, ("Black", "White"), stone_colours={1: "#111111", 2: "#f4f4f4"},
                         shade_ring=True, default_c=0.1),
     "wunchunk": GameInfo("wunchunk", Wunchunk, ("colour 1", "colour 2", "colour 3", "colour 4"),
-                         default_c=0.1, abstractplay="rounds"),
+                         default_c=0.1, abstractplay="rounds", augment="turn_start"),
 }
 
 GAMES: Dict[str, Any] = {name: gi.cls for name, gi in INFO.items()}

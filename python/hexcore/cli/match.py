@@ -12,7 +12,7 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser("match", help="a seeded match between bots, seats alternating game by game")
     p.add_argument("spec")
     p.add_argument("--players", nargs="+", required=True,
-                    help="one spec per seat: random, mcts:N, mcts:time=S (either with ,c=X), openspiel:N or openspiel:time=S")
+                    help="one spec per seat: random, mcts:N, mcts:time=S (either with ,c=X), openspiel:N, openspiel:time=S, az:PATH[,sims=N]")
     p.add_argument("--games", "-n", type=int, default=200)
     p.add_argument("--threads", type=int, default=1, help="search threads per move (1: deterministic)")
     p.add_argument("--seed", type=int, default=0)

@@ -1,0 +1,87 @@
+"""Playing with a trained evaluator: ``load_evaluator`` and the ``az`` player.
+
+An agent picks each action with ``simulations`` simulations of Gumbel
+search with no root noise (``gumbel_scale=0``: deterministic), or, with
+``simulations=0``, the legal action of highest prior (the network alone).
+Many positions are decided together, one evaluator call per wave.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable, Dict, List, Sequence, Tuple
+
+import numpy as np
+
+from ..search import batched_search
+from .checkpoint import load_checkpoint
+
+__all__ = ["load_evaluator", "learner_from_checkpoint", "choose_actions", "play_turns", "AZAgent"]
+
+Evaluator = Callable[..., Tuple[Any, Any]]
+
+
+def learner_from_checkpoint(data: Dict[str, Any]) -> Any:
+    """Rebuilds the learner a checkpoint was written by."""
+    where = data.get("learner")
+    if not isinstance(where, str) or ":" not in where:
+        raise ValueError(f"checkpoint {data.get('path')} names no learner class")
+    mod, _, qual = where.partition(":")
+    try:
+        obj: Any = importlib.import_module(mod)
+    except ImportError as e:
+        raise ImportError(f"the checkpoint's learner {where} cannot be imported: {e}") from None
+    for part in qual.split("."):
+        obj = getattr(obj, part)
+    return obj.from_state(data["learner_state"])
+
+
+def load_evaluator(path: str) -> Evaluator:
+    """The evaluator of a training checkpoint (a ``.ckpt`` file, or a run
+    folder: its newest checkpoint), for :func:`hexcore.search.batched_search`
+    and :class:`hexcore.search.BatchedMCTS`. ``FileNotFoundError`` /
+    ``ValueError`` say what is wrong with the path or file; a checkpoint of
+    the PyTorch network needs torch (``pip install "hexcore[train]"``)."""
+    data = load_checkpoint(path)
+    learner = learner_from_checkpoint(data)
+    learner.spec = data["config"]["spec"]
+    return learner  # type: ignore[no-any-return]
+
+
+def choose_actions(games: Sequence[Any], evaluator: Evaluator, simulations: int = 0, seed: int = 0,
+                   threads: int = 1) -> List[int]:
+    """One action per game (all between or within turns, none finished)."""
+    if simulations <= 0:
+        obs = np.stack([g.observation() for g in games]).astype(np.float32)
+        masks = np.stack([g.legal_action_mask() for g in games])
+        priors, _ = evaluator(obs, masks)
+        p = np.where(masks, np.asarray(priors, np.float64), -np.inf)
+        return [int(a) for a in p.argmax(axis=1)]
+    r = batched_search(list(games), evaluator, simulations, algorithm="gumbel", gumbel_scale=0.0, seed=seed,
+                       threads=threads)
+    return [int(a) for a in r.actions]
+
+
+def play_turns(games: Sequence[Any], evaluator: Evaluator, simulations: int = 0, seed: int = 0,
+               threads: int = 1) -> None:
+    """Plays one whole turn in each game (in place), all games at once."""
+    todo = [g for g in games if not g.is_over]
+    while todo:
+        acts = choose_actions(todo, evaluator, simulations, seed, threads)
+        for g, a in zip(todo, acts):
+            g.apply_action(a)
+        todo = [g for g in todo if not g.is_over and g.pending_actions]
+
+
+class AZAgent:
+    """A player for ``python -m hexcore match`` / ``play``: ``az:PATH`` or
+    ``az:PATH,sims=N``."""
+
+    def __init__(self, evaluator: Evaluator, simulations: int = 0) -> None:
+        self.evaluator = evaluator
+        self.simulations = simulations
+
+    def play_turn(self, g: Any, seed: int = 0, threads: int = 1) -> None:
+        spec = getattr(self.evaluator, "spec", None)
+        if spec is not None and g.spec != spec:
+            raise ValueError(f"this agent was trained on {spec}, not {g.spec}")
+        play_turns([g], self.evaluator, self.simulations, seed, threads)

@@ -1,0 +1,319 @@
+"""hexcore.train: self-play, the training loop, checkpoints and resume,
+evaluators and players from checkpoints, symmetries, solver-labelled
+positions and the mistake rate. The loop is driven by a plain numpy learner
+here (it needs no torch); the PyTorch network's tests skip without torch."""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Dict, Tuple
+
+import numpy as np
+import pytest
+
+import hexcore as hc
+from hexcore.search import batched_search
+from hexcore.train import (
+    CheckpointError,
+    LabelledPosition,
+    TrainConfig,
+    labelled_positions,
+    list_checkpoints,
+    load_checkpoint,
+    load_evaluator,
+    mistake_rate,
+    play_generation,
+    symmetries,
+    train,
+)
+
+
+class NumpyLearner:
+    """A linear softmax policy and value on the flattened planes, trained by
+    plain gradient descent: enough to drive the loop without a framework."""
+
+    def __init__(self, config: Dict[str, Any], seed: int = 0) -> None:
+        self.config = dict(config)
+        d = int(np.prod(config["shape"]))
+        rng = np.random.default_rng(seed)
+        self.w = rng.normal(0, 0.01, (d, config["num_actions"]))
+        self.v = rng.normal(0, 0.01, (d, config["players"]))
+
+    def _forward(self, obs: Any, masks: Any) -> Tuple[Any, Any]:
+        x = np.asarray(obs, np.float64).reshape(len(obs), -1)
+        # einsum, not @: a small BLAS product can take tens of ms on a loaded machine (thread contention)
+        lg = np.where(masks, np.einsum("ij,jk->ik", x, self.w), -1e9)
+        p = np.exp(lg - lg.max(axis=1, keepdims=True)) * masks
+        p /= p.sum(axis=1, keepdims=True)
+        vl = np.einsum("ij,jk->ik", x, self.v)
+        v = np.exp(vl - vl.max(axis=1, keepdims=True))
+        return p, v / v.sum(axis=1, keepdims=True)
+
+    def __call__(self, obs: Any, masks: Any) -> Tuple[Any, Any]:
+        p, v = self._forward(obs, masks)
+        return p.astype(np.float32), v.astype(np.float32)
+
+    def train_step(self, obs: Any, masks: Any, policies: Any, values: Any, seed: int) -> Dict[str, float]:
+        x = np.asarray(obs, np.float64).reshape(len(obs), -1)
+        p, v = self._forward(obs, masks)
+        self.w -= 0.5 * np.einsum("ij,ik->jk", x, p - policies) / len(x)
+        self.v -= 0.5 * np.einsum("ij,ik->jk", x, v - values) / len(x)
+        pl = float(-(policies * np.log(np.where(masks, p, 1.0))).sum(axis=1).mean())
+        vl = float(-(values * np.log(v)).sum(axis=1).mean())
+        return {"loss": pl + vl, "policy_loss": pl, "value_loss": vl}
+
+    def state(self) -> Dict[str, Any]:
+        return {"config": self.config, "w": self.w.copy(), "v": self.v.copy()}
+
+    @classmethod
+    def from_state(cls, state: Dict[str, Any]) -> "NumpyLearner":
+        x = cls(state["config"])
+        x.w, x.v = state["w"].copy(), state["v"].copy()
+        return x
+
+
+def uniform(obs: Any, masks: Any) -> Tuple[Any, Any]:
+    return masks.astype(np.float32), np.full((len(obs), 2), 0.5, np.float32)
+
+
+def tiny(spec: str, out: Any, **kw: Any) -> TrainConfig:
+    base: Dict[str, Any] = dict(spec=spec, out=str(out), steps=4, threads=1, seed=3, simulations=4, games=6, batch=16,
+                                reuse=2.0, eval_every=1, eval_games=2, eval_simulations=2, opponents=["random"], labelled=4,
+                                plots=False)
+    base.update(kw)
+    return TrainConfig(**base)
+
+
+def quiet(_: str) -> None:
+    pass
+
+
+# ---------------------------------------------------------------- self-play
+
+def test_numpy_evaluator_drives_self_play() -> None:
+    g = hc.Churn(size=2, pie=False)
+    s, stats = play_generation(g, uniform, games=5, simulations=4, seed=1, threads=1)
+    assert stats.games == 5 and stats.moves == len(s) > 5
+    assert s.observations.shape[1:] == g.observation().shape and s.masks.shape[1] == g.num_actions
+    np.testing.assert_allclose(s.policies.sum(axis=1), 1, atol=1e-5)
+    assert not (s.policies[~s.masks] > 0).any()
+    np.testing.assert_allclose(s.values.sum(axis=1), 1, atol=1e-6)
+    assert set(np.unique(s.values)) <= {0.0, 1.0}            # Churn has no draws
+    s2, _ = play_generation(g, uniform, games=5, simulations=4, seed=1, threads=2)
+    np.testing.assert_array_equal(s.policies, s2.policies)
+    s3, _ = play_generation(g, uniform, games=5, simulations=4, seed=2, threads=1)
+    assert len(s3) != len(s) or not np.array_equal(s3.policies, s.policies)
+
+
+def test_self_play_three_players_values_per_seat() -> None:
+    g = hc.load("wunchunk(size=7,players=3)")
+
+    def ev(obs: Any, masks: Any) -> Tuple[Any, Any]:
+        return masks.astype(np.float32), np.full((len(obs), 3), 1 / 3, np.float32)
+
+    s, stats = play_generation(g, ev, games=3, simulations=4, seed=0, algorithm="puct", threads=1)
+    assert s.values.shape[1] == 3
+    np.testing.assert_allclose(s.values.sum(axis=1), 1, atol=1e-6)
+    assert stats.wins is not None and stats.wins.sum() == pytest.approx(3)
+
+
+# ---------------------------------------------------------------- symmetries
+
+def test_churn_symmetries_map_positions_onto_positions() -> None:
+    g = hc.Churn(size=3, pie=False)
+    for m in ["c3", "a1", "e3"]:
+        g.play(m)
+    syms = symmetries(g)
+    assert len(syms) == 12
+    board = g.board
+    cells = g.cells()
+    for s in syms:
+        perm = {i: int(s.actions[i]) for i in range(board.num_cells)}
+        pos = {board.label(perm[i]): int(c) for i, c in enumerate(cells) if c}
+        img = hc.Churn.from_position(pos, to_move=g.to_move, pie=False)
+        np.testing.assert_array_equal(s.observation(g.observation()), img.observation())
+        np.testing.assert_array_equal(s.vector(g.legal_action_mask()), img.legal_action_mask())
+    assert len({tuple(s.actions) for s in syms}) == 12
+
+
+def test_quintun_has_no_augmentation() -> None:
+    assert len(symmetries(hc.Quintun(size=5))) == 1
+
+
+# ---------------------------------------------------------------- the loop with numpy
+
+def test_tiny_run_checkpoint_resume_and_evaluator(tmp_path: Any) -> None:
+    straight = tmp_path / "straight"
+    r = train(tiny("churn(size=2,pie=false)", straight, steps=6, plots=True), make_learner=NumpyLearner, log=quiet)
+    assert r["step"] == 6 and os.path.exists(r["checkpoint"])
+    rows = [json.loads(x) for x in open(straight / "metrics.jsonl")]
+    assert {"selfplay", "train", "eval"} <= {x["kind"] for x in rows}
+    assert any("mistake_rate_net" in x for x in rows)
+    for name in ("losses.png", "win_rate.png", "mistakes.png"):
+        assert (straight / name).stat().st_size > 1000
+    # stopped at step 3 and resumed to step 6: the same weights, bit for bit
+    parts = tmp_path / "parts"
+    train(tiny("churn(size=2,pie=false)", parts, steps=3), make_learner=NumpyLearner, log=quiet)
+    first = list_checkpoints(str(parts))
+    train(tiny("churn(size=2,pie=false)", parts, steps=6), resume=True, log=quiet)
+    a, b = load_checkpoint(str(straight)), load_checkpoint(str(parts))
+    np.testing.assert_array_equal(a["learner_state"]["w"], b["learner_state"]["w"])
+    np.testing.assert_array_equal(a["learner_state"]["v"], b["learner_state"]["v"])
+    assert a["step"] == b["step"] == 6
+
+    def games(path: Any) -> Any:
+        return [(x["generation"], x["moves"], x["seat_scores"]) for x in map(json.loads, open(path)) if x["kind"] == "selfplay"]
+
+    assert games(straight / "metrics.jsonl") == games(parts / "metrics.jsonl")
+    assert all(os.path.exists(p) for p in first)   # the earlier checkpoint is still there
+    ev = load_evaluator(str(parts))
+    assert isinstance(ev, NumpyLearner)
+    res = batched_search([hc.Churn(size=2, pie=False)], ev, simulations=8, threads=1)
+    assert res.policies.shape == (1, 8)
+
+
+def test_tiny_run_three_player_wunchunk(tmp_path: Any) -> None:
+    out = tmp_path / "w3"
+    train(tiny("wunchunk(size=7,players=3)", out, steps=2, games=2, eval_games=1), make_learner=NumpyLearner, log=quiet)
+    train(tiny("wunchunk(size=7,players=3)", out, steps=4), resume=True, log=quiet)
+    ev = load_evaluator(str(out))
+    g = hc.load("wunchunk(size=7,players=3)")
+    p, v = ev(g.observation()[None], g.legal_action_mask()[None])
+    assert v.shape == (1, 3) and p.shape == (1, g.num_actions)
+
+
+def test_az_player_in_match(tmp_path: Any) -> None:
+    from hexcore.match import parse_player, play_match
+
+    out = tmp_path / "Run"
+    train(tiny("churn(size=2,pie=false)", out, steps=1, eval_every=0, labelled=0), make_learner=NumpyLearner, log=quiet)
+    p = parse_player(f"az:{out},sims=4")
+    assert p.kind == "az" and p.path == str(out) and p.simulations == 4
+    r = play_match("churn(size=2,pie=false)", [f"az:{out}", "random"], games=2, seed=0)
+    assert r.games == 2 and r.players[0].name.startswith("P1 az:")
+    r = play_match("churn(size=2,pie=false)", [f"az:{out},sims=4", "random"], games=2, seed=0)
+    assert r.games == 2
+    with pytest.raises(ValueError, match="trained on"):
+        play_match("churn(size=3,pie=false)", [f"az:{out}", "random"], games=1)
+    with pytest.raises(ValueError, match="sims=N"):
+        parse_player(f"az:{out},sims=x")
+
+
+# ---------------------------------------------------------------- bad arguments
+
+def test_bad_arguments_keep_earlier_checkpoints(tmp_path: Any, capsys: Any) -> None:
+    from hexcore.__main__ import main
+
+    out = tmp_path / "run"
+    with pytest.raises(ValueError, match="unknown game"):
+        train(tiny("nosuchgame(size=2)", out), make_learner=NumpyLearner, log=quiet)
+    with pytest.raises(ValueError, match="minutes must be a positive number"):
+        train(tiny("churn(size=2)", out, steps=None, minutes=-1.0), make_learner=NumpyLearner, log=quiet)
+    assert main(["train", "nosuchgame(size=2)", "--out", str(out), "--steps", "1"]) == 2
+    assert "unknown game" in capsys.readouterr().err
+    assert main(["train", "churn(size=2)", "--out", str(out), "--minutes", "-1"]) == 2
+    assert "minutes" in capsys.readouterr().err
+    assert not out.exists()
+    with pytest.raises(FileNotFoundError, match="no checkpoint"):
+        train(tiny("churn(size=2,pie=false)", out), resume=True, make_learner=NumpyLearner, log=quiet)
+    with pytest.raises(FileNotFoundError):
+        load_evaluator(str(tmp_path / "missing.ckpt"))
+    train(tiny("churn(size=2,pie=false)", out, steps=2, eval_every=0, labelled=0), make_learner=NumpyLearner, log=quiet)
+    (good,) = list_checkpoints(str(out))
+    before = open(good, "rb").read()
+    # a run folder that holds a run is not started over
+    with pytest.raises(ValueError, match="--resume"):
+        train(tiny("churn(size=2,pie=false)", out), make_learner=NumpyLearner, log=quiet)
+    with pytest.raises(ValueError, match="is a run of"):
+        train(tiny("churn(size=3,pie=false)", out), resume=True, log=quiet)
+    # a corrupt newest checkpoint is reported, and the one before is kept
+    bad = os.path.join(os.path.dirname(good), "step-00000009.ckpt")
+    with open(bad, "wb") as f:
+        f.write(before[: len(before) // 2])
+    with pytest.raises(CheckpointError, match="truncated"):
+        load_evaluator(str(out))
+    with pytest.raises(CheckpointError, match="truncated"):
+        train(tiny("churn(size=2,pie=false)", out, steps=4), resume=True, log=quiet)
+    with open(bad, "wb") as f:
+        f.write(b"garbage")
+    with pytest.raises(CheckpointError, match="not a hexcore training checkpoint"):
+        load_evaluator(bad)
+    assert open(good, "rb").read() == before
+    os.remove(bad)
+    assert main(["train", "churn(size=2,pie=false)", "--out", str(out), "--steps", "3", "--resume"]) == 0
+    assert load_checkpoint(str(out))["step"] == 3 and os.path.exists(good)
+
+
+# ---------------------------------------------------------------- the benchmark
+
+def test_mistake_rate_on_known_positions() -> None:
+    g = hc.Churn(size=2, pie=False)       # hc.solve: b2 wins, a1 loses (the solve doctest)
+    moves = {"a1": "loss", "b2": "win"}
+    pos = [LabelledPosition(g.copy(), "win", {**{m: "win" for m in g.legal_moves()}, **moves})]
+
+    def prefer(label: str) -> Any:
+        cell = g.board.index(label)
+
+        def ev(obs: Any, masks: Any) -> Tuple[Any, Any]:
+            p = masks.astype(np.float32)
+            p[:, cell] += 10
+            return p, np.full((len(obs), 2), 0.5, np.float32)
+        return ev
+
+    assert mistake_rate(prefer("a1"), pos) == 1.0
+    assert mistake_rate(prefer("b2"), pos) == 0.0
+    two = pos + [LabelledPosition(g.copy(), "win", {m: "win" for m in g.legal_moves()})]
+    assert mistake_rate(prefer("a1"), two) == 0.5
+    with pytest.raises(ValueError):
+        mistake_rate(prefer("a1"), [])
+
+
+def test_labelled_positions_agree_with_the_solver() -> None:
+    pos = labelled_positions("churn(size=2,pie=false)", 4, seed=5)
+    assert len(pos) == 4 and len({p.game.zobrist for p in pos}) == 4
+    for p in pos:
+        assert not p.game.is_over and p.value == "win" and p.losing_moves
+        for m, v in p.moves.items():
+            c = p.game.copy()
+            c.play(m)
+            after = hc.solve(c).value if not c.is_over else ("loss" if c.winners == (c.to_move,) else "win")
+            assert {"win": "loss", "loss": "win"}[after] == v
+    assert [p.game.zobrist for p in labelled_positions("churn(size=2,pie=false)", 4, seed=5)] == [p.game.zobrist for p in pos]
+    with pytest.raises(ValueError, match="two-player"):
+        labelled_positions("wunchunk(size=7,players=3)", 2)
+
+
+def test_benchmark_docstring() -> None:
+    import doctest
+
+    import hexcore.train.benchmark
+
+    res = doctest.testmod(hexcore.train.benchmark)
+    assert res.attempted > 0 and res.failed == 0
+
+
+# ---------------------------------------------------------------- PyTorch
+
+def _torch() -> Any:
+    return pytest.importorskip("torch", reason="torch is not installed (pip install 'hexcore[train]'); the PyTorch network is not tested")
+
+
+@pytest.mark.parametrize("spec", ["churn(size=2,pie=false)", "wunchunk(size=7,players=3)"])
+def test_torch_tiny_run_resume_and_load(tmp_path: Any, spec: str) -> None:
+    _torch()
+    out = tmp_path / "t"
+    kw: Dict[str, Any] = dict(games=2, eval_games=1, channels=8, blocks=1) if "wunchunk" in spec else {}
+    train(tiny(spec, out, steps=2, **kw), log=quiet)
+    train(tiny(spec, out, steps=3), resume=True, log=quiet)
+    straight = tmp_path / "s"
+    train(tiny(spec, straight, steps=3, **kw), log=quiet)
+    ev = load_evaluator(str(out))
+    ev2 = load_evaluator(str(straight))
+    g = hc.load(spec)
+    p, v = ev(g.observation()[None], g.legal_action_mask()[None])
+    p2, v2 = ev2(g.observation()[None], g.legal_action_mask()[None])
+    np.testing.assert_array_equal(p, p2)
+    np.testing.assert_array_equal(v, v2)
+    assert v.shape == (1, g.num_players)
+    np.testing.assert_allclose(p.sum(), 1, atol=1e-5)
+    batched_search([g], ev, simulations=4, threads=1)
