@@ -73,6 +73,15 @@ def write_json(path: str, data: Any) -> None:
     print(f"results written to {path}")
 
 
+def add_ray_arguments(p: argparse.ArgumentParser, split: str) -> None:
+    """The Ray switches of a command; ``split`` says how its work is divided."""
+    p.add_argument("--backend", choices=["local", "ray"], default="local", help="ray: the same as --ray")
+    p.add_argument("--ray", action="store_true", help=f"run on a Ray cluster ({split}), with a progress bar")
+    p.add_argument("--address", help="with --ray: the cluster to join (e.g. auto); default: a local Ray")
+    p.add_argument("--checkpoint", help="with --ray: record finished units in this file and resume from it")
+    p.add_argument("--tasks", type=int, help="with --ray: the number of tasks (default 4 per cluster CPU, at most 1000)")
+
+
 def ray_job(args: argparse.Namespace) -> Dict[str, Any]:
     """The job arguments of ``--ray`` (address, checkpoint, tasks)."""
     return {"address": args.address, "checkpoint": args.checkpoint, "tasks": args.tasks}

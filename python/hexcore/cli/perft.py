@@ -8,7 +8,7 @@ from typing import Any
 
 from ..engine import perft
 from ..progress import Bar
-from ._common import game, ray_job, ray_module, root_moves, use_ray
+from ._common import add_ray_arguments, game, ray_job, ray_module, root_moves, use_ray
 
 
 def add_parser(sub: Any) -> None:
@@ -19,11 +19,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--divide", action="store_true", help="one line per first step")
     p.add_argument("--unit", choices=["move", "action"], default="move")
     p.add_argument("--threads", type=int, default=None)
-    p.add_argument("--backend", choices=["local", "ray"], default="local", help="ray: the same as --ray")
-    p.add_argument("--ray", action="store_true", help="run on a Ray cluster (subtrees split into tasks), with a progress bar")
-    p.add_argument("--address", help="with --ray: the cluster to join (e.g. auto); default: a local Ray")
-    p.add_argument("--checkpoint", help="with --ray: record finished units in this file and resume from it")
-    p.add_argument("--tasks", type=int, help="with --ray: the number of tasks (default 4 per cluster CPU, at most 1000)")
+    add_ray_arguments(p, "subtrees split into tasks")
 
 
 def run(args: argparse.Namespace) -> int:

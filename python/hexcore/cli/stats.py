@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from ..engine import random_playouts
-from ._common import CommandError, game, ray_job, ray_module, use_ray
+from ._common import CommandError, add_ray_arguments, game, ray_job, ray_module, use_ray
 
 
 def add_parser(sub: Any) -> None:
@@ -18,11 +18,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--moves", nargs="*", default=[])
     p.add_argument("--plot", help="write a histogram of game lengths (needs matplotlib)")
-    p.add_argument("--backend", choices=["local", "ray"], default="local", help="ray: the same as --ray")
-    p.add_argument("--ray", action="store_true", help="run on a Ray cluster (ranges of games summed on the workers), with a progress bar")
-    p.add_argument("--address", help="with --ray: the cluster to join (e.g. auto); default: a local Ray")
-    p.add_argument("--checkpoint", help="with --ray: record finished units in this file and resume from it")
-    p.add_argument("--tasks", type=int, help="with --ray: the number of tasks (default 4 per cluster CPU, at most 1000)")
+    add_ray_arguments(p, "ranges of games summed on the workers")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -19,7 +19,7 @@ use std::fmt;
 
 use crate::board::Board;
 use crate::rng::below;
-use crate::spec::{OptionInfo, Reader, Value};
+use crate::spec::Configure;
 
 /// An action id in `0..num_actions()`.
 pub type Action = u32;
@@ -177,24 +177,12 @@ pub fn winners_of(mask: WinnerMask) -> Vec<usize> {
     (0..8).filter(|k| mask >> k & 1 != 0).map(|k| k + 1).collect()
 }
 
-pub trait Game: Clone + Send + Sync + 'static {
+pub trait Game: Configure + Clone + Send + Sync + 'static {
     /// What `undo_action` needs to restore the state before an action.
     type Undo: Send;
 
     /// Game name as used in spec strings, lower case (`"churn"`).
     const NAME: &'static str;
-
-    /// The game's options, each with its kind and its default (declared
-    /// here, once: constructors, spec strings and Python read this table).
-    const OPTIONS: &'static [OptionInfo];
-
-    /// A new game from its options (see [`crate::spec::build`]); errors
-    /// name the offending option.
-    fn from_options(options: &Reader<'_>) -> Result<Self, OptionsError>;
-
-    /// The value of each option of this game, in the table's order (the
-    /// ones that describe it: a hexhex board by `size`, another by `sides`).
-    fn option_values(&self) -> Vec<(&'static str, Value)>;
 
     /// The spec string that rebuilds this game's options (`"churn(size=3)"`),
     /// printed by [`crate::spec::print_game`].
