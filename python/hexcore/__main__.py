@@ -1,4 +1,4 @@
-"""Command line: ``python -m hexcore [report|perft|bench|stats|show|solve|match|play] ...``.
+"""Command line: ``python -m hexcore [report|perft|bench|stats|show|solve|match|play|analyze] ...``.
 
 Without arguments it runs a short report on Churn side 3: perft, random
 playouts against the published statistics, and the speed of the Rust engine
@@ -320,6 +320,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     from . import solving as _solve_cli
     _solve_cli.add_parser(sub)
+    from .analysis import cli as _analyze_cli
+    _analyze_cli.add_parser(sub)
 
     pm = sub.add_parser("match", help="a seeded match between bots, seats alternating game by game")
     pm.add_argument("spec")
@@ -343,6 +345,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     cmds["solve"] = _solve_cli.cmd_solve
     cmds["match"] = cmd_match
     cmds["play"] = cmd_play
+    cmds["analyze"] = _analyze_cli.cmd_analyze
     try:
         return cmds.get(args.cmd or "report", cmd_report)(args)
     except (CommandError, HexcoreError, ValueError, TypeError, OSError, ImportError, MemoryError) as e:

@@ -38,6 +38,11 @@ class GameInfo:
     """The exploration constant ``hexcore.search.mcts`` uses when ``c`` is not
     given, chosen by head-to-head matches at 1000 simulations a move (README
     "Search")."""
+    pie_rule: Optional[Tuple[str, Any, Any]] = None
+    """The option that turns the pie (swap) rule on, as ``(option, value
+    when on, value when off)``, or None when the game has no such rule: the
+    swap map of ``hexcore.analysis`` values the openings with the rule off
+    and states what the rule does to them."""
     abstractplay: Optional[str] = None
     """Shape of the game's Abstract Play record: ``"moves"`` (a JSON list of
     moves), ``"rounds"`` (an object with rounds of one move per seat) or None
@@ -57,12 +62,13 @@ class GameInfo:
 INFO: Dict[str, GameInfo] = {
     "churn": GameInfo("churn", Churn, ("Red", "Blue"),
                       options={"size": "int", "sides": "ints", "board": "str", "pie": "bool"},
-                      abstractplay="moves"),
+                      pie_rule=("pie", True, False), abstractplay="moves"),
     "quintun": GameInfo("quintun", Quintun, ("Black", "White"), stone_colours={1: "#111111", 2: "#f4f4f4"},
-                        shade_ring=True, options={"size": "int", "placement": "str", "swap": "bool"}, default_c=0.1),
+                        shade_ring=True, options={"size": "int", "placement": "str", "swap": "bool"}, default_c=0.1,
+                        pie_rule=("swap", True, False)),
     "wunchunk": GameInfo("wunchunk", Wunchunk, ("colour 1", "colour 2", "colour 3", "colour 4"),
                          options={"size": "int", "players": "int", "start": "str", "balance": "str"},
-                         default_c=0.1, abstractplay="rounds"),
+                         default_c=0.1, pie_rule=("balance", "pie", "none"), abstractplay="rounds"),
 }
 
 GAMES: Dict[str, Any] = {name: gi.cls for name, gi in INFO.items()}
