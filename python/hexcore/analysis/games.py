@@ -74,6 +74,7 @@ class _Recorder:
         self.prev: Any = None
         self.ever: Any = None
         self.seen: set[int] = set()
+        self.mover = 0
 
     def __call__(self, g: Any, r: Optional[SearchResult]) -> None:
         if self.stop.is_set():

@@ -48,7 +48,7 @@ DEFINITIONS: Dict[str, str] = {
 }
 
 
-def mean_ci(xs: Sequence[float]) -> Dict[str, Any]:
+def mean_ci(xs: Sequence[Optional[float]]) -> Dict[str, Any]:
     """Mean with a 95% normal interval (``None`` values are left out)."""
     vals = [float(x) for x in xs if x is not None]
     if not vals:
@@ -162,9 +162,9 @@ def play_quality(logs: Sequence[GameLog], num_players: int) -> Optional[Dict[str
         return None
     out: Dict[str, Any] = {}
     for key in ("decisiveness", "lead_changes", "stability"):
-        out[key] = mean_ci([r[key] for r in rows if r.get(key) is not None])  # type: ignore[misc]
+        out[key] = mean_ci([r[key] for r in rows if r.get(key) is not None])
     drama = [r["drama"] for r in rows if r["drama"] is not None]
-    out["drama"] = _rate(sum(drama), len(drama)) if drama else None  # type: ignore[arg-type]
+    out["drama"] = _rate(sum(d for d in drama if d is not None), len(drama)) if drama else None
     return out
 
 
