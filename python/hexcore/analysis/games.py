@@ -118,11 +118,11 @@ def play_games(start: Any, players: Sequence[Player], games: int, seed: int, thr
 
     With as many ``players`` as seats they rotate seats game by game; with one
     player it takes every seat (self-play); ``seats(index)`` overrides the
-    seating. ``progress(1)`` is called after each game. Returns the logs of
-    the finished games in game order and whether all were played (False
-    after Ctrl-C, which is then raised again by the caller's choice: here the
-    KeyboardInterrupt propagates after the finished games are kept in
-    ``partial``)."""
+    seating (player index per seat). ``progress(1)`` is called after each
+    game. Returns the logs of the finished games in game order and whether
+    every game was played: Ctrl-C stops the games after their current turn
+    and returns the finished ones with False.
+    """
     stop = threading.Event()
     done: Dict[int, GameLog] = {}
     if threads <= 1:
