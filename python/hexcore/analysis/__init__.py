@@ -11,7 +11,7 @@ quality, the swap map and the skill ladder (``python -m hexcore analyze``).
 The modules: ``games`` (playing seeded games in parallel, turn-by-turn
 logs), ``metrics`` (the metrics and their definitions), ``swap`` (the swap
 map), ``ladder`` (matches and Elo), ``html`` (the page), ``report``
-(:func:`analyze`), ``cli`` (the command).
+(:func:`analyze`); the command is ``hexcore.cli.analyze``.
 """
 from __future__ import annotations
 

@@ -84,10 +84,10 @@ def _ladder_arg(ladder: Union[str, Sequence[str]]) -> List[Tuple[str, Player]]:
 
 class _Progress:
     def __init__(self, total: int, show: Optional[bool], callback: Optional[Callable[[int, int, str], None]]) -> None:
-        from ..distributed import _Bar
+        from ..progress import Bar
 
         self.total, self.done, self.phase = total, 0, ""
-        self.bar = _Bar(total, "analyze", show)
+        self.bar = Bar(total, "analyze", show)
         self.callback = callback
 
     def __call__(self, k: int) -> None:

@@ -1,13 +1,13 @@
 """``python -m hexcore analyze SPEC ...``: the designer's report as an HTML page (and JSON)."""
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any
 
-from .report import DEFAULT_LADDER, AnalysisInterrupted, Report, analyze
+from ..analysis import DEFAULT_LADDER, AnalysisInterrupted, Report, analyze
+from ._common import check_output
 
-__all__ = ["add_parser", "cmd_analyze"]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Any) -> None:
@@ -38,17 +38,10 @@ def _write(rep: Report, args: Any) -> None:
         print(f"JSON written to {args.json}")
 
 
-def _check_path(path: str, flag: str) -> None:
-    parent = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path) or not os.path.isdir(parent) or not os.access(parent, os.W_OK):
-        raise ValueError(f"{flag} {path}: cannot write there")
-
-
-def cmd_analyze(args: Any) -> int:
-    _check_path(args.out, "--out")
-    if args.json:
-        _check_path(args.json, "--json")
-    from .html import _plt
+def run(args: Any) -> int:
+    check_output(args.out, "--out")
+    check_output(args.json, "--json")
+    from ..analysis.html import _plt
 
     _plt()  # matplotlib is needed for the page: say so before the run
     try:
