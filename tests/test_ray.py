@@ -290,3 +290,11 @@ def test_without_address_a_private_ray_starts():
         assert out.stdout.strip().splitlines()[-1] == "True"
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_analyze_on_ray_gives_the_local_report(local_ray):
+    from hexcore.analysis import analyze
+
+    kw = dict(games=2, ladder="random", swap_map="off", playouts=3000, seed=5, progress=False)
+    on_ray, local = analyze("churn(size=3)", ray=True, **kw), analyze("churn(size=3)", **kw)
+    assert on_ray.metrics == local.metrics

@@ -74,6 +74,14 @@ STRICT_FILES = [
     "python/hexcore/train/selfplay.py",
     "python/hexcore/train/symmetry.py",
     "python/hexcore/train/torchnet.py",
+    "python/hexcore/analysis/__init__.py",
+    "python/hexcore/cli/analyze.py",
+    "python/hexcore/analysis/games.py",
+    "python/hexcore/analysis/html.py",
+    "python/hexcore/analysis/ladder.py",
+    "python/hexcore/analysis/metrics.py",
+    "python/hexcore/analysis/report.py",
+    "python/hexcore/analysis/swap.py",
 ]
 
 NOT_YET_STRICT: List[str] = []

@@ -35,10 +35,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
 
 from .errors import HexcoreError
-from .search import mcts
+from .search import SearchResult, mcts
 from .spec import load
 
-__all__ = ["Player", "OpenSpielBot", "Record", "MatchResult", "parse_player", "wilson", "play_match", "play_loop"]
+__all__ = ["Player", "OpenSpielBot", "Record", "MatchResult", "parse_player", "wilson", "play_game", "play_match", "play_loop",
+           "seating"]
 
 Z95 = 1.959963984540054
 
@@ -311,7 +312,10 @@ def _random_turn(g: Any, rng: random.Random) -> None:
 
 
 def _bot_move(g: Any, p: Player, rng: random.Random, seed: int, threads: int,
-              peer: Optional[Any] = None) -> None:
+              peer: Optional[Any] = None) -> Optional[SearchResult]:
+    """Plays one whole turn of ``p`` on ``g``; returns the search that chose
+    it for an ``mcts`` player (None otherwise). ``peer`` is the player's
+    OpenSpiel bot or loaded ``az`` agent, made here when not given."""
     if p.kind == "random":
         _random_turn(g, rng)
     elif p.kind == "az":
@@ -320,10 +324,46 @@ def _bot_move(g: Any, p: Player, rng: random.Random, seed: int, threads: int,
         r = mcts(g, simulations=p.simulations or None, seconds=p.seconds or None, threads=threads, seed=seed,
                  c=p.c)
         g.play(r.move)
+        return r
     else:
         if peer is None:
             peer = OpenSpielBot(g.spec, p, seed)
         peer.play_turn(g)
+    return None
+
+
+#: ``on_turn(game, search)``: called by :func:`play_game` once before the
+#: first turn (``search`` None) and after every turn (``search`` is the
+#: :class:`SearchResult` that chose an ``mcts`` player's turn, else None).
+OnTurn = Callable[[Any, Optional[SearchResult]], None]
+
+
+def play_game(start: Any, players: Sequence[Player], seating: Sequence[int], seed: int, index: int,
+              threads: int = 1, on_turn: Optional[OnTurn] = None, agents: Optional[Dict[int, Any]] = None) -> Any:
+    """Plays game number ``index`` of a match seeded with ``seed`` from the
+    position ``start`` (not changed) to the end: seat ``s + 1`` is taken by
+    ``players[seating[s]]``. Returns the finished game. The seeds depend on
+    ``(seed, index)`` only, so games can be played in any order or at once.
+    ``agents`` maps a player index to its loaded ``az`` agent (loaded per
+    turn when missing)."""
+    rngs = [random.Random(derive_seed(seed, index, i, 1)) for i in range(len(players))]
+    peers = [OpenSpielBot(start.spec, p, derive_seed(seed, index, i, 2)) if p.kind == "openspiel"
+             else (agents or {}).get(i) for i, p in enumerate(players)]
+    g = start.copy()
+    if on_turn is not None:
+        on_turn(g, None)
+    while not g.is_over:
+        i = seating[g.to_move - 1]
+        r = _bot_move(g, players[i], rngs[i], derive_seed(seed, index, g.ply), threads, peers[i])
+        if on_turn is not None:
+            on_turn(g, r)
+    return g
+
+
+def seating(index: int, seats: int) -> List[int]:
+    """The player (index into the match's players) in each seat of game
+    ``index``: seats rotate game by game."""
+    return [(s - index) % seats for s in range(seats)]
 
 
 def _outcome(winners: Sequence[int], seat: int) -> str:
@@ -365,21 +405,15 @@ def play_match(spec: str, players: Sequence[str], games: int = 200, seed: int = 
     t0 = time.perf_counter()
     for gi in range(games):
         # seat s + 1 is taken by player seating[s]
-        seating = [(s - gi) % seats for s in range(seats)]
-        rngs = [random.Random(derive_seed(seed, gi, i, 1)) for i in range(seats)]
-        peers = [OpenSpielBot(g0.spec, p, derive_seed(seed, gi, i, 2)) if p.kind == "openspiel" else agents.get(i)
-                 for i, p in enumerate(parsed)]
-        g = g0.copy()
-        while not g.is_over:
-            i = seating[g.to_move - 1]
-            _bot_move(g, parsed[i], rngs[i], derive_seed(seed, gi, g.ply), threads, peers[i])
+        seats_of = seating(gi, seats)
+        g = play_game(g0, parsed, seats_of, seed, gi, threads, agents=agents)
         winners = list(g.winners)
         for s in range(seats):
             o = _outcome(winners, s + 1)
             result.seats[s].add(o)
-            result.players[seating[s]].add(o)
+            result.players[seats_of[s]].add(o)
         result.winners.append(winners)
-        result.seating.append(seating)
+        result.seating.append(seats_of)
         result.plies.append(g.ply)
         if progress is not None:
             progress(gi + 1, games)

@@ -34,6 +34,11 @@ class GameInfo:
     """The exploration constant ``hexcore.search.mcts`` uses when ``c`` is not
     given, chosen by head-to-head matches at 1000 simulations a move (README
     "Search")."""
+    pie_rule: Optional[Tuple[str, Any, Any]] = None
+    """The option that turns the pie (swap) rule on, as ``(option, value
+    when on, value when off)``, or None when the game has no such rule: the
+    swap map of ``hexcore.analysis`` values the openings with the rule off
+    and states what the rule does to them."""
     abstractplay: Optional[str] = None
     """Shape of the game's Abstract Play record: ``"moves"`` (a JSON list of
     moves), ``"rounds"`` (an object with rounds of one move per seat) or None
@@ -72,11 +77,11 @@ class GameInfo:
 
 INFO: Dict[str, GameInfo] = {
     "churn": GameInfo("churn", Churn, ("Red", "Blue"),
-                      abstractplay="moves", augment="all"),
+                      pie_rule=("pie", True, False), abstractplay="moves", augment="all"),
     "quintun": GameInfo("quintun", Quintun, ("Black", "White"), stone_colours={1: "#111111", 2: "#f4f4f4"},
-                        shade_ring=True, default_c=0.1),
+                        shade_ring=True, default_c=0.1, pie_rule=("swap", True, False)),
     "wunchunk": GameInfo("wunchunk", Wunchunk, ("colour 1", "colour 2", "colour 3", "colour 4"),
-                         default_c=0.1, abstractplay="rounds", augment="turn_start"),
+                         default_c=0.1, pie_rule=("balance", "pie", "none"), abstractplay="rounds", augment="turn_start"),
 }
 
 GAMES: Dict[str, Any] = {name: gi.cls for name, gi in INFO.items()}

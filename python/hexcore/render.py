@@ -8,7 +8,7 @@ carry their letter, and the last move is ringed.
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Mapping, Optional
 
 from .registry import info
 
@@ -16,16 +16,12 @@ PLAYER_COLOURS: Dict[int, str] = {1: "#d62728", 2: "#1f5fbf", 3: "#2ca02c", 4: "
 NEUTRAL_COLOURS: Dict[int, str] = {-1: "#8c564b", -2: "#e377c2", -3: "#17becf", -4: "#bcbd22", -5: "#9467bd"}
 
 
-def _last_cells(game: Any) -> List[int]:
-    """Cells touched by the last move, if its text names cells."""
-    hist = getattr(game, "history", [])
-    if not hist:
-        return []
-    board = game.board
-    out = []
+def move_cells(board: Any, move: str) -> List[int]:
+    """The cells a move's text names (none for ``swap``, ``pass``, ...)."""
     import re
 
-    for token in re.split(r"[,\s]+", hist[-1]):
+    out = []
+    for token in re.split(r"[,\s]+", move):
         m = re.fullmatch(r"[1-9]?([a-z]+[0-9]+)", token)
         if m:
             try:
@@ -35,9 +31,20 @@ def _last_cells(game: Any) -> List[int]:
     return out
 
 
+def _last_cells(game: Any) -> List[int]:
+    """Cells touched by the last move, if its text names cells."""
+    hist = getattr(game, "history", [])
+    if not hist:
+        return []
+    return move_cells(game.board, hist[-1])
+
+
 def svg(game: Any, size: float = 28.0, labels: bool = True, last_move: bool = True,
-        title: Optional[str] = None) -> str:
-    """An SVG picture of the game's position."""
+        title: Optional[str] = None, fills: Optional[Mapping[int, str]] = None,
+        notes: Optional[Mapping[int, str]] = None) -> str:
+    """An SVG picture of the game's position. ``fills`` colours cells by
+    index (a heat map) and ``notes`` writes a short text on empty cells in
+    place of their label."""
     board = game.board
     cells = game.cells()
     n = board.num_cells
@@ -68,6 +75,8 @@ def svg(game: Any, size: float = 28.0, labels: bool = True, last_move: bool = Tr
         pts = " ".join(f"{x + r * math.cos(math.radians(60 * k - 30)):.1f},{y + r * math.sin(math.radians(60 * k - 30)):.1f}"
                        for k in range(6))
         fill = "#e9dcc0" if (shade_ring and i in ring) else "#f3e9d2"
+        if fills is not None and i in fills:
+            fill = fills[i]
         out.append(f'<polygon class="cell" data-cell="{board.label(i)}" points="{pts}" fill="{fill}" stroke="#8a7a5a" stroke-width="1"/>')
     for i, (x, y) in enumerate(centres):
         v = int(cells[i])
@@ -82,6 +91,9 @@ def svg(game: Any, size: float = 28.0, labels: bool = True, last_move: bool = Tr
                        f'r="{r * 0.72:.1f}" fill="{colour}" stroke="#222" stroke-width="1"/>')
             out.append(f'<text x="{x:.1f}" y="{y + r * 0.28:.1f}" text-anchor="middle" font-size="{r * 0.8:.0f}" '
                        f'fill="#ffffff">{letter}</text>')
+        elif notes is not None and i in notes:
+            out.append(f'<text x="{x:.1f}" y="{y + r * 0.2:.1f}" text-anchor="middle" font-size="{r * 0.5:.0f}" '
+                       f'fill="#000000">{notes[i]}</text>')
         elif labels:
             out.append(f'<text x="{x:.1f}" y="{y + r * 0.2:.1f}" text-anchor="middle" font-size="{r * 0.5:.0f}" '
                        f'fill="#8a7a5a">{board.label(i)}</text>')

@@ -1,4 +1,4 @@
-"""Command line: ``python -m hexcore [report|perft|bench|stats|show|solve|match|play|train] ...``
+"""Command line: ``python -m hexcore [report|perft|bench|stats|show|solve|match|play|train|analyze] ...``
 (one module per command in ``hexcore.cli``).
 
 Without arguments it runs a short report on Churn side 3: perft, random
@@ -12,12 +12,12 @@ import sys
 from typing import Callable, Dict, Optional, Sequence
 
 from ..errors import HexcoreError
-from . import bench, match, perft, play, report, show, solve, stats, train
+from . import analyze, bench, match, perft, play, report, show, solve, stats, train
 from ._common import CommandError, one_line
 
 #: The commands in ``--help`` order, each a module with ``add_parser(sub)`` and ``run(args)``.
 COMMANDS = {"report": report, "perft": perft, "stats": stats, "bench": bench, "show": show, "solve": solve,
-            "match": match, "play": play, "train": train}
+            "match": match, "play": play, "train": train, "analyze": analyze}
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
