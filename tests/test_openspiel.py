@@ -7,7 +7,9 @@ module is skipped, and says so.
 from __future__ import annotations
 
 import pickle
+import sys
 import time
+import types
 
 import numpy as np
 import pytest
@@ -109,6 +111,65 @@ def test_set_up_positions_and_errors():
     with pytest.raises(Exception):
         st.apply_action(9)  # occupied: the engine refuses, the state is unchanged
     assert st.history() == [9] and st.hexcore_game.history == ["c3"]
+
+
+def test_str_identifies_the_state():
+    # a1 a2 (Red to move) and a2 swap a1 (Blue to move) show the same board
+    game = hos.load_game("churn(size=2)")
+    a, b = game.new_initial_state(), game.new_initial_state()
+    for state, moves in ((a, ["a1", "a2"]), (b, ["a2", "swap", "a1"])):
+        for m in moves:
+            state.apply_action(_action(state, m))
+    assert a.hexcore_game.diagram() == b.hexcore_game.diagram()
+    assert str(a) != str(b)
+    assert "to move: player 1" in str(a) and "to move: player 2" in str(b)
+    # a turn in progress is shown
+    if "wunchunk" in hc.GAMES:
+        w = hos.load_game("wunchunk(size=5)").new_initial_state()
+        while not w.hexcore_game.pending_actions:
+            w.apply_action(w.legal_actions()[0])
+        assert "turn in progress: " in str(w)
+
+
+def _action(state, move):
+    g = state.hexcore_game
+    for a in state.legal_actions():
+        if g.action_to_string(a) == move:
+            return a
+    raise AssertionError(f"{move} is not legal")
+
+
+def test_value_iteration_equals_the_solver_at_every_node(monkeypatch):
+    """OpenSpiel's value_iteration keys states by str(state): on Churn side 2
+    with the pie rule it must give the exact value of every game-tree node."""
+    try:
+        import cvxpy  # noqa: F401
+    except ImportError:
+        # value_iteration imports OpenSpiel's LP solver (which needs cvxpy) for
+        # simultaneous-move games only; these games are sequential
+        monkeypatch.setitem(sys.modules, "open_spiel.python.algorithms.lp_solver",
+                            types.ModuleType("open_spiel.python.algorithms.lp_solver"))
+    from open_spiel.python.algorithms import get_all_states, value_iteration
+
+    game = hos.load_game("churn(size=2)")
+    values = value_iteration.value_iteration(game, depth_limit=-1, threshold=1e-9)
+    nodes = get_all_states.get_all_states(game, depth_limit=-1, include_terminals=True,
+                                          include_chance_states=False, to_string=lambda s: s.history_str())
+    assert len(nodes) > 9000
+    score = {"win": 1.0, "loss": -1.0, "draw": 0.0}
+    wrong = []
+    for history, state in nodes.items():
+        g = state.hexcore_game
+        if g.is_over:
+            expected = state.returns()[0]
+        else:
+            sol = hc.solve(g, threads=1, table_mb=1, distances=False)
+            assert sol.complete
+            v = score[sol.value]
+            expected = v if g.to_move == 1 else -v
+        if abs(values[str(state)] - expected) > 1e-6:
+            wrong.append((g.history, values[str(state)], expected))
+    assert not wrong, f"{len(wrong)} of {len(nodes)} nodes wrong, e.g. {wrong[:3]}"
 
 
 def _match(spec, sims, games=20):

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from ._core import _Game
 
 __all__ = ["HexcoreGame", "HexcoreState", "HexcoreObserver", "load_game", "short_name", "register",
-           "from_hexcore", "encode_spec", "decode_spec", "DEFAULT_MAX_GAME_LENGTH"]
+           "from_hexcore", "state_string", "encode_spec", "decode_spec", "DEFAULT_MAX_GAME_LENGTH"]
 
 DEFAULT_MAX_GAME_LENGTH = 10**9
 _PREFIX = "hexcore_"
@@ -220,7 +220,26 @@ class HexcoreState(pyspiel.State):  # type: ignore[misc]
         return game_rewards(self._hgame)
 
     def __str__(self) -> str:
-        return str(self._hgame)
+        return state_string(self._hgame)
+
+
+def state_string(g: "_Game") -> str:
+    """The text OpenSpiel's ``str(state)`` shows: the diagram, then who is to
+    move (or the winners), the actions of a turn in progress and the
+    position's Zobrist key, which covers what the diagram does not show
+    (the seat to move, a pending swap offer, a turn in progress). Equal
+    strings mean the same position, which OpenSpiel's tabular algorithms
+    (``value_iteration``, ``get_all_states(to_string=str)``) rely on."""
+    lines = [g.diagram().rstrip("\n")]
+    if g.is_over:
+        lines.append(f"game over: winners {list(g.winners)}")
+    else:
+        lines.append(f"to move: player {int(g.to_move)}")
+    pending = list(g.pending_actions)
+    if pending:
+        lines.append("turn in progress: " + " ".join(g.action_to_string(int(a)) for a in pending))
+    lines.append(f"position key: {int(g.zobrist):016x}")
+    return "\n".join(lines)
 
 
 class HexcoreObserver:
