@@ -197,3 +197,56 @@ def test_mcts_beats_random(spec, sims):
     elapsed = time.perf_counter() - start
     assert wins >= 14, f"MCTS won only {wins} of 20 against uniform random on {spec}"
     assert elapsed < 120, f"the match took {elapsed:.0f} s"
+
+
+@pytest.mark.parametrize("spec", SPECS + [s for s in ["wunchunk(size=7,players=3)", "quintun(size=7)"]
+                                          if s.split("(")[0] in hc.GAMES])
+def test_max_game_length_is_true(spec):
+    """AlphaZero allocates by max_game_length(): it is a true bound, not 10**9."""
+    game = hos.load_game(spec)
+    bound = game.max_game_length()
+    assert bound < 10**6
+    proven = hos.game_length_bound(hc.load(spec))
+    if proven is not None:
+        assert bound == proven and game.cut is None
+        lengths = hc.random_playouts(hc.load(spec), 300, seed=5).actions
+        assert lengths.max() <= bound
+    else:
+        assert bound == hos.CUTOFF and game.cut == bound
+    # a game string with the bound reads back
+    assert pyspiel.load_game(str(game)).max_game_length() == bound
+
+
+def test_a_game_is_cut_at_max_game_length():
+    game = hos.load_game("churn(size=4)", max_game_length=30)
+    assert game.max_game_length() == 30 and game.cut == 30
+    rng = np.random.default_rng(1)
+    cut = 0
+    for _ in range(5):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        assert len(state.history()) <= 30
+        if state.is_cut():
+            cut += 1
+            assert len(state.history()) == 30 and not state.hexcore_game.is_over
+            assert state.returns() == [0.0, 0.0] and "cut" in str(state)
+            assert state.legal_actions() == []
+    assert cut > 0  # random Churn on side 4 runs hundreds of actions
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    with pytest.raises(ValueError, match="max_game_length"):
+        hos.load_game("churn(size=3)", max_game_length=-1)
+
+
+def test_launcher_runs_an_openspiel_example(tmp_path):
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "hexcore.openspiel", "open_spiel.python.examples.mcts",
+           "--game=hexcore_churn(spec=churn[size:2])", "--player1=mcts", "--player2=random",
+           "--max_simulations=20", "--num_games=2", "--quiet", "--seed=1"]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "Number of games played: 2" in out.stdout + out.stderr
+    usage = subprocess.run([sys.executable, "-m", "hexcore.openspiel", "--help"], capture_output=True, text=True)
+    assert usage.returncode == 0 and "hexcore_churn" in usage.stdout

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
 from ._core import Churn, Quintun, Wunchunk
 
@@ -38,6 +38,11 @@ class GameInfo:
     """The exploration constant ``hexcore.search.mcts`` uses when ``c`` is not
     given, chosen by head-to-head matches at 1000 simulations a move (README
     "Search")."""
+    max_actions: Optional[Callable[[Any], int]] = None
+    """``max_actions(game)``: a proven upper bound on the number of actions in
+    a game of ``game``'s variant from its start, or None when the game has no
+    small one (Churn: removals let games run long; random games on side 7
+    take about 1.2 million actions). OpenSpiel's ``max_game_length`` uses it."""
     abstractplay: Optional[str] = None
     """Shape of the game's Abstract Play record: ``"moves"`` (a JSON list of
     moves), ``"rounds"`` (an object with rounds of one move per seat) or None
@@ -54,15 +59,28 @@ class GameInfo:
         return str(self.cls.__name__)
 
 
+def _quintun_max_actions(game: Any) -> int:
+    # every action puts a stone on an empty cell and nothing is removed, besides one swap
+    return int(game.board.num_cells) + 1
+
+
+def _wunchunk_max_actions(game: Any) -> int:
+    # nothing is removed: at most one stone action per cell, one "end" per turn that
+    # placed stones, fewer than N passes in a row (N end the game) between them, one swap
+    cells, n = int(game.board.num_cells), int(game.num_players)
+    return cells + cells + (n - 1) * (cells + 1) + 1
+
+
 INFO: Dict[str, GameInfo] = {
     "churn": GameInfo("churn", Churn, ("Red", "Blue"),
                       options={"size": "int", "sides": "ints", "board": "str", "pie": "bool"},
                       abstractplay="moves"),
     "quintun": GameInfo("quintun", Quintun, ("Black", "White"), stone_colours={1: "#111111", 2: "#f4f4f4"},
-                        shade_ring=True, options={"size": "int", "placement": "str", "swap": "bool"}, default_c=0.1),
+                        shade_ring=True, options={"size": "int", "placement": "str", "swap": "bool"}, default_c=0.1,
+                        max_actions=_quintun_max_actions),
     "wunchunk": GameInfo("wunchunk", Wunchunk, ("colour 1", "colour 2", "colour 3", "colour 4"),
                          options={"size": "int", "players": "int", "start": "str", "balance": "str"},
-                         default_c=0.1, abstractplay="rounds"),
+                         default_c=0.1, abstractplay="rounds", max_actions=_wunchunk_max_actions),
 }
 
 GAMES: Dict[str, Any] = {name: gi.cls for name, gi in INFO.items()}

@@ -25,7 +25,8 @@ use crate::game::{Action, Game, WinnerMask};
 use crate::parallel::pool;
 use crate::rng::{below, rng_for};
 
-/// An observation element type of the batch buffers.
+/// An observation element type of the batch buffers. A `u8` holds a plane
+/// value `v` in [0, 1] as `round(255 v)` (an indicator is 0 or 255).
 pub trait ObsElem: Copy {
     fn from_bool(b: bool) -> Self;
 }
@@ -40,7 +41,11 @@ impl ObsElem for bool {
 impl ObsElem for u8 {
     #[inline(always)]
     fn from_bool(b: bool) -> u8 {
-        b as u8
+        if b {
+            255
+        } else {
+            0
+        }
     }
 }
 
@@ -893,7 +898,7 @@ fn step_env<G: BatchGame>(
             scratch.planes.resize(o, 0.0);
             env.game.observation(&mut scratch.planes);
             for (d, &s) in buf[j * o..(j + 1) * o].iter_mut().zip(&scratch.planes) {
-                *d = s.clamp(0.0, 255.0) as u8;
+                *d = (s.clamp(0.0, 1.0) * 255.0).round() as u8;
             }
         }
         Obs::Bool(buf) => {
