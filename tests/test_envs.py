@@ -433,3 +433,14 @@ def test_is_success_at_the_end_of_an_episode():
     _, info = env.reset(seed=0)
     _, r, term, _, info = env.step(int(np.flatnonzero(~env.action_masks())[0]))
     assert term and r == -1 and info["is_success"] is False and info["illegal_action"]
+
+
+def test_pettingzoo_state():
+    env = HexcoreAECEnv("churn(size=3)")
+    env.reset(seed=0)
+    assert env.state() in env.state_space
+    first = env.state()
+    env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    s = env.state()
+    assert s in env.state_space and not np.array_equal(s, first)
+    np.testing.assert_array_equal(s, env.game.observation())

@@ -170,6 +170,7 @@ class HexcoreAECEnv(AECEnv):  # type: ignore[misc]
         self._obs_spaces = {a: spaces.Dict({"observation": obs_box, "action_mask": mask_box})
                             for a in self.possible_agents}
         self._act_spaces = {a: spaces.Discrete(int(self._template.num_actions)) for a in self.possible_agents}
+        self.state_space = obs_box
         self.actions_taken = 0
         self._reset_state()
 
@@ -202,6 +203,12 @@ class HexcoreAECEnv(AECEnv):  # type: ignore[misc]
         if not self.game.is_over and agent == agent_name(int(self.game.to_move)):
             mask = self.game.legal_action_mask().astype(np.int8)
         return {"observation": self.game.observation(), "action_mask": mask}
+
+    def state(self) -> Observation:
+        """The whole position (the games have perfect information): the planes
+        of ``game.observation()``, drawn for the player to move, who is part of
+        them (``state_space`` is their Box)."""
+        return self.game.observation()
 
     def step(self, action: Optional[int]) -> None:
         agent = self.agent_selection

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 try:
-    from stable_baselines3.common.vec_env import VecEnv
+    from stable_baselines3.common.vec_env import VecEnv  # type: ignore[import-not-found,unused-ignore]
 except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError("hexcore.envs.SB3VecEnv needs stable-baselines3: pip install 'hexcore[sb3]' "
                       "(or pip install stable-baselines3 sb3-contrib)") from e
@@ -45,7 +45,7 @@ from .vector import BatchPolicy, HexcoreVectorEnv
 __all__ = ["SB3VecEnv"]
 
 
-class SB3VecEnv(VecEnv):  # type: ignore[misc]
+class SB3VecEnv(VecEnv):  # type: ignore[misc,unused-ignore]  (VecEnv is Any where SB3 is absent)
     """An SB3 ``VecEnv`` of ``num_envs`` hexcore games (see the module doc).
 
     The arguments are :class:`hexcore.vector.HexcoreVectorEnv`'s;

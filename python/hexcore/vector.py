@@ -92,7 +92,8 @@ def as_dtype(planes: npt.NDArray[np.float32], dtype: Any) -> npt.NDArray[Any]:
     ``bool`` is ``plane != 0``, ``uint8`` is ``round(255 * plane)``."""
     dt = np.dtype(dtype)
     if dt == np.uint8:
-        return np.rint(np.clip(planes, 0.0, 1.0) * 255.0).astype(np.uint8)
+        out: npt.NDArray[Any] = np.rint(np.clip(planes, 0.0, 1.0) * 255.0).astype(np.uint8)
+        return out
     return planes.astype(dt)
 
 
