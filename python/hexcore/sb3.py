@@ -45,7 +45,7 @@ from .vector import BatchPolicy, HexcoreVectorEnv
 __all__ = ["SB3VecEnv"]
 
 
-class SB3VecEnv(VecEnv):  # type: ignore[misc,unused-ignore]  (VecEnv is Any where SB3 is absent)
+class SB3VecEnv(VecEnv):  # type: ignore[misc,unused-ignore]
     """An SB3 ``VecEnv`` of ``num_envs`` hexcore games (see the module doc).
 
     The arguments are :class:`hexcore.vector.HexcoreVectorEnv`'s;
