@@ -259,3 +259,12 @@ def test_command_line(local_ray, capsys):
     ray_rows = capsys.readouterr().out.split("Nodes searched")
     assert main(["perft", "churn(size=3)", "-d", "4", "--divide"]) == 0
     assert ray_rows[0] == capsys.readouterr().out.split("Nodes searched")[0]
+
+
+def test_use_with_ray_example(local_ray):
+    from use_with import examples, run
+
+    blocks = examples()["Ray"]
+    assert blocks
+    for i, code in enumerate(blocks):
+        run(code, f"Ray_{i}")
