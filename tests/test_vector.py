@@ -443,19 +443,24 @@ def test_vector_env_illegal_action_loses_by_default(spec):
         forfeits += int(illegal.sum())
         prev_done = term | trunc
     assert forfeits > 0
-    # after a forfeit the env starts again from its start position
-    env = HexcoreVectorEnv(spec, num_envs=2, seed=1)
-    _, infos = env.reset(seed=0)
-    bad = int(np.flatnonzero(~infos["action_mask"][0])[0])
-    _, rew, term, _, infos = env.step(np.array([bad, int(np.flatnonzero(infos["action_mask"][1])[0])]))
-    assert term[0] and rew[0] == -1 and infos["illegal_action"].tolist() == [True, False]
-    _, rew, term, trunc, infos = env.step(np.zeros(2, np.int64))
-    assert not term[0] and rew[0] == 0 and infos["action_mask"][0].any()
-    assert env.vec.get_state(0).ply <= 1
+    # after a forfeit the env starts again from its start position (the opponent
+    # moving first when the learner is seat 2)
+    for player in (1, 2):
+        env = HexcoreVectorEnv(spec, num_envs=2, seed=1, player=player)
+        _, infos = env.reset(seed=0)
+        bad = int(np.flatnonzero(~infos["action_mask"][0])[0])
+        _, rew, term, _, infos = env.step(np.array([bad, int(np.flatnonzero(infos["action_mask"][1])[0])]))
+        assert term[0] and rew[0] == -1 and infos["illegal_action"].tolist() == [True, False]
+        _, rew, term, trunc, infos = env.step(np.zeros(2, np.int64))
+        g = env.vec.get_state(0)
+        assert not term[0] and rew[0] == 0 and infos["action_mask"][0].any()
+        assert g.to_move == player and g.ply == player - 1
+        np.testing.assert_array_equal(infos["action_mask"][0], g.legal_action_mask())
     strict = HexcoreVectorEnv(spec, num_envs=2, seed=1, illegal_action="raise")
     _, infos = strict.reset(seed=0)
+    bad = int(np.flatnonzero(~infos["action_mask"][0])[0])
     with pytest.raises(IllegalMoveError):
-        strict.step(np.array([bad, bad]))
+        strict.step(np.array([bad, int(np.flatnonzero(infos["action_mask"][1])[0])]))
     with pytest.raises(ValueError, match="illegal_action"):
         HexcoreVectorEnv(spec, num_envs=2, illegal_action="ignore")
 
