@@ -1122,7 +1122,8 @@ mod tests {
         assert_eq!(run_batch(&q, 40, 1, 100, u64::MAX), run_batch(&q, 40, 2, 100, u64::MAX));
     }
 
-    /// The direct writer gives `Game::observation`'s values in every element type.
+    /// The direct writer gives `Game::observation`'s values in every element
+    /// type (a `u8` holds `round(255 v)`).
     #[test]
     fn direct_observations_match_the_game() {
         let boards =
@@ -1141,7 +1142,7 @@ mod tests {
                     g.write_observation(&layout, &mut u, &mut scratch);
                     g.write_observation(&layout, &mut b, &mut scratch);
                     assert_eq!(f, want);
-                    assert!(u.iter().zip(&want).all(|(&x, &y)| x as f32 == y));
+                    assert!(u.iter().zip(&want).all(|(&x, &y)| x as f32 == (y * 255.0).round()));
                     assert!(b.iter().zip(&want).all(|(&x, &y)| x == (y != 0.0)));
                     if g.is_over() {
                         g = Churn::new(Arc::new(board.clone()), pie);
