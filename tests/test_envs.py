@@ -230,7 +230,7 @@ def test_pettingzoo_env_from_a_game_and_render():
     assert env.game == g
     assert env.metadata["name"] == "hexcore_churn_v0"
     with pytest.raises(ValueError):
-        HexcoreAECEnv("churn(size=3)", render_mode="rgb_array")
+        HexcoreAECEnv("churn(size=3)", render_mode="svg")
     with pytest.raises(ValueError):
         HexcoreAECEnv("nosuchgame(size=3)")
     with pytest.raises(ValueError):
@@ -372,3 +372,75 @@ def test_observation_box_is_zero_to_one_and_reached(spec):
         n = g.num_players if hasattr(g, "num_players") else 2
         left = obs[n + 1]
         assert np.allclose(left, (g.allotment - len(g.pending_actions)) / g.board.num_cells)
+
+
+# ----------------------------------------------------------------------------- rgb_array, is_success
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_rgb_array_render(spec):
+    env = gymnasium.make(gym_id(spec.split("(")[0]), game=spec, render_mode="rgb_array")
+    env.reset(seed=0)
+    before = env.render()
+    assert isinstance(before, np.ndarray) and before.dtype == np.uint8
+    assert before.ndim == 3 and before.shape[2] == 3 and min(before.shape[:2]) >= 40
+    mask = env.unwrapped.action_masks()
+    env.step(int(np.flatnonzero(mask)[0]))
+    after = env.render()
+    assert after.shape == before.shape and (after != before).any()
+    # every stone on the board shows in its colour
+    from hexcore.registry import info
+    from hexcore.render import PLAYER_COLOURS
+
+    g = env.unwrapped.game
+    palette = {**PLAYER_COLOURS, **info(g).stone_colours}
+    for v in {int(x) for x in g.cells() if x > 0}:
+        rgb = tuple(int(palette[v][k:k + 2], 16) for k in (1, 3, 5))
+        assert (after == rgb).all(axis=2).sum() > 20, v
+    aec = HexcoreAECEnv(spec, render_mode="rgb_array")
+    aec.reset()
+    assert aec.render().shape == before.shape
+
+
+def test_rgb_array_of_an_empty_and_a_full_board():
+    from hexcore.render import rgb_array
+
+    g = hc.load("churn(size=2)")
+    img = rgb_array(g)
+    empty = (0xF3, 0xE9, 0xD2)
+    # seven cells, each about cell**2 * sqrt(3)/2 pixels of the empty colour
+    area = (img == empty).all(axis=2).sum()
+    assert 7 * 24 * 24 * 0.6 < area < 7 * 24 * 24 * 0.9
+    assert (img[0, 0] == 255).all()
+
+
+def test_is_success_at_the_end_of_an_episode():
+    env = HexcoreGymEnv("churn(size=3)", player=1)
+    rng = np.random.default_rng(0)
+    outcomes = set()
+    for ep in range(12):
+        _, info = env.reset(seed=ep)
+        assert "is_success" not in info
+        done = False
+        while not done:
+            a = int(rng.choice(np.flatnonzero(env.action_masks())))
+            _, r, term, trunc, info = env.step(a)
+            done = term or trunc
+            assert ("is_success" in info) == done
+        assert info["is_success"] == (r > 0)
+        outcomes.add(info["is_success"])
+    assert outcomes == {True, False}
+    _, info = env.reset(seed=0)
+    _, r, term, _, info = env.step(int(np.flatnonzero(~env.action_masks())[0]))
+    assert term and r == -1 and info["is_success"] is False and info["illegal_action"]
+
+
+def test_pettingzoo_state():
+    env = HexcoreAECEnv("churn(size=3)")
+    env.reset(seed=0)
+    assert env.state() in env.state_space
+    first = env.state()
+    env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    s = env.state()
+    assert s in env.state_space and not np.array_equal(s, first)
+    np.testing.assert_array_equal(s, env.game.observation())

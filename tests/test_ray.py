@@ -267,6 +267,15 @@ def test_command_line(local_ray, capsys):
     assert ray_rows[0] == capsys.readouterr().out.split("Nodes searched")[0]
 
 
+def test_use_with_ray_example(local_ray):
+    from use_with import examples, run
+
+    blocks = examples()["Ray"]
+    assert blocks
+    for i, code in enumerate(blocks):
+        run(code, f"Ray_{i}")
+
+
 def test_without_address_a_private_ray_starts():
     # The last `ray start` on a machine records its address in
     # $RAY_TMPDIR/ray/ray_current_cluster, and ray.init() without an address

@@ -82,6 +82,7 @@ STRICT_FILES = [
     "python/hexcore/analysis/metrics.py",
     "python/hexcore/analysis/report.py",
     "python/hexcore/analysis/swap.py",
+    "python/hexcore/sb3.py",
 ]
 
 NOT_YET_STRICT: List[str] = []
@@ -91,6 +92,7 @@ NEEDS = {
     "python/hexcore/envs.py": ("gymnasium", "pettingzoo"),
     "python/hexcore/openspiel.py": ("pyspiel",),
     "python/hexcore/train/torchnet.py": ("torch",),
+    "python/hexcore/sb3.py": ("stable_baselines3", "gymnasium"),
 }
 
 pytest.importorskip("mypy", reason="mypy is not installed (pip install mypy)")
@@ -131,7 +133,7 @@ def readme_python() -> str:
 
 def test_every_package_file_is_classified():
     files = sorted(str(p.relative_to(ROOT)) for p in PACKAGE.rglob("*.py"))
-    listed = sorted(STRICT_FILES + NOT_YET_STRICT)
+    listed = sorted(f for f in STRICT_FILES + NOT_YET_STRICT if f.startswith("python/"))  # benches/ are listed too
     assert files == listed, "add new modules to STRICT_FILES (or, for now, NOT_YET_STRICT)"
 
 

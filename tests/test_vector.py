@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 import hexcore as hc
 from hexcore._core import _terminal_rewards
 from hexcore._outcome import game_rewards, terminal_rewards
-from hexcore.vector import HexcoreVectorEnv, VecGame
+from hexcore.vector import HexcoreVectorEnv, VecGame, as_dtype
 
 SPECS = [
     "churn(size=2)",
@@ -88,7 +88,7 @@ def test_observation_dtypes_agree(spec):
     for _ in range(30):
         rs = [v.step(v.sample_actions()) for v in vs]
         f = rs[0].observations
-        np.testing.assert_array_equal(rs[1].observations, np.clip(f, 0, 255).astype(np.uint8))
+        np.testing.assert_array_equal(rs[1].observations, np.rint(f * 255).astype(np.uint8))
         np.testing.assert_array_equal(rs[2].observations, f != 0)
         assert rs[3].observations is None
         for r in rs[1:]:
@@ -111,7 +111,7 @@ def test_observations_are_the_games_own(threads, dtype):
                 if r.terminated[i] or r.truncated[i]:
                     continue  # the final observation is checked by the property test
                 want = v.get_state(i).observation()
-                np.testing.assert_array_equal(r.observations[i], want.astype(np.dtype(dtype)))
+                np.testing.assert_array_equal(r.observations[i], as_dtype(want, dtype))
 
 
 def run(v, steps):
@@ -379,3 +379,116 @@ def test_gymnasium_vector_env_batch_policy():
         *_, infos = env.step(infos["action_mask"].argmax(axis=1))
     with pytest.raises(ValueError, match="player"):
         HexcoreVectorEnv("churn(size=3)", 2, player=3)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_vector_env_spaces_agree_with_the_single_env(spec):
+    """A model trained on one env loads onto the other: the same float32 Box(0, 1)."""
+    pytest.importorskip("gymnasium")
+    from hexcore.envs import HexcoreGymEnv
+
+    single = HexcoreGymEnv(spec).observation_space
+    env = HexcoreVectorEnv(spec, num_envs=3)
+    assert env.single_observation_space == single
+    obs, infos = env.reset(seed=0)
+    assert obs in env.observation_space
+    for dtype, high in (("uint8", 255), ("bool", 1)):
+        e = HexcoreVectorEnv(spec, num_envs=3, observation_dtype=dtype)
+        space = e.single_observation_space
+        assert space.dtype == np.dtype(dtype) and (space.high == high).all() and (space.low == 0).all()
+        o, _ = e.reset(seed=0)
+        assert o in e.observation_space
+
+
+def test_uint8_observations_keep_the_stones_left_plane():
+    if "wunchunk" not in hc.GAMES:
+        pytest.skip("no Wunchunk in this build")
+    f = VecGame("wunchunk(size=5)", 4, seed=1, observation_dtype="float32")
+    u = VecGame("wunchunk(size=5)", 4, seed=1, observation_dtype="uint8")
+    for _ in range(20):
+        rf, ru = f.step(f.sample_actions()), u.step(u.sample_actions())
+        left = rf.observations[:, -1]
+        assert (left > 0).any()
+        np.testing.assert_array_equal(ru.observations[:, -1], np.rint(left * 255).astype(np.uint8))
+        assert (ru.observations[:, -1][left > 0] > 0).all()
+    g = hc.load("wunchunk(size=5)")
+    u.set_state(0, g)
+    np.testing.assert_array_equal(u._obs[0], as_dtype(g.observation(), "uint8"))
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_vector_env_illegal_action_loses_by_default(spec):
+    """``envs.step(envs.action_space.sample())``, the usual smoke test, runs."""
+    pytest.importorskip("gymnasium")
+    from hexcore.errors import IllegalMoveError
+
+    env = HexcoreVectorEnv(spec, num_envs=6, seed=3)
+    assert env.illegal_action == "lose"
+    env.action_space.seed(0)
+    obs, infos = env.reset(seed=0)
+    forfeits = 0
+    prev_done = np.zeros(6, bool)
+    for _ in range(60):
+        mask = infos["action_mask"]
+        acts = env.action_space.sample()
+        obs, rew, term, trunc, infos = env.step(acts)
+        illegal = infos["illegal_action"]
+        was_legal = np.array([bool(mask[i, a]) for i, a in enumerate(acts)])
+        np.testing.assert_array_equal(illegal, ~was_legal & ~prev_done)
+        assert (rew[illegal] == -1).all() and term[illegal].all() and not infos["is_success"][illegal].any()
+        assert not infos["action_mask"][illegal].any()
+        going = ~(term | trunc)
+        assert infos["action_mask"][going].any(axis=1).all()
+        assert (env.vec._to_move[going] == env.player).all()
+        forfeits += int(illegal.sum())
+        prev_done = term | trunc
+    assert forfeits > 0
+    # after a forfeit the env starts again from its start position (the opponent
+    # moving first when the learner is seat 2)
+    for player in (1, 2):
+        env = HexcoreVectorEnv(spec, num_envs=2, seed=1, player=player)
+        _, infos = env.reset(seed=0)
+        bad = int(np.flatnonzero(~infos["action_mask"][0])[0])
+        _, rew, term, _, infos = env.step(np.array([bad, int(np.flatnonzero(infos["action_mask"][1])[0])]))
+        assert term[0] and rew[0] == -1 and infos["illegal_action"].tolist() == [True, False]
+        _, rew, term, trunc, infos = env.step(np.zeros(2, np.int64))
+        g = env.vec.get_state(0)
+        assert not term[0] and rew[0] == 0 and infos["action_mask"][0].any()
+        assert g.to_move == player and g.ply == player - 1
+        np.testing.assert_array_equal(infos["action_mask"][0], g.legal_action_mask())
+    strict = HexcoreVectorEnv(spec, num_envs=2, seed=1, illegal_action="raise")
+    _, infos = strict.reset(seed=0)
+    bad = int(np.flatnonzero(~infos["action_mask"][0])[0])
+    with pytest.raises(IllegalMoveError):
+        strict.step(np.array([bad, int(np.flatnonzero(infos["action_mask"][1])[0])]))
+    with pytest.raises(ValueError, match="illegal_action"):
+        HexcoreVectorEnv(spec, num_envs=2, illegal_action="ignore")
+
+
+def test_vector_env_with_a_python_opponent_after_a_forfeit():
+    pytest.importorskip("gymnasium")
+
+    def first_legal(obs, masks, rng):
+        return masks.argmax(axis=1)
+
+    env = HexcoreVectorEnv("churn(size=3)", num_envs=3, player=2, opponent=first_legal)
+    _, infos = env.reset(seed=0)
+    bad = int(np.flatnonzero(~infos["action_mask"][0])[0])
+    acts = infos["action_mask"].argmax(axis=1)
+    acts[0] = bad
+    _, rew, term, _, infos = env.step(acts)
+    assert term[0] and rew[0] == -1
+    _, rew, term, _, infos = env.step(infos["action_mask"].argmax(axis=1))
+    assert not term[0] and env.vec._to_move[0] == 2 and env.vec.get_state(0).ply == 1
+
+
+def test_make_vec_returns_the_fast_vector_env():
+    gymnasium = pytest.importorskip("gymnasium")
+    import hexcore.envs  # noqa: F401  (registers the ids)
+
+    env = gymnasium.make_vec("hexcore/Churn-v0", num_envs=4)
+    assert isinstance(env.unwrapped, HexcoreVectorEnv) and env.num_envs == 4
+    obs, infos = env.reset(seed=0)
+    assert obs.shape == (4, *hc.load("churn(size=3)").observation_shape)
+    env = gymnasium.make_vec("hexcore/Churn-v0", num_envs=2, game="churn(size=4)", player=2)
+    assert isinstance(env, HexcoreVectorEnv) and env.vec.specs[0] == "churn(size=4)" and env.player == 2

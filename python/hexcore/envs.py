@@ -58,6 +58,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from ._outcome import game_rewards
 from .errors import IllegalMoveError
+from .render import rgb_array
 from .spec import load
 
 if TYPE_CHECKING:
@@ -116,6 +117,21 @@ def _observation_box(game: "_Game") -> spaces.Box:
     return spaces.Box(low=0.0, high=1.0, shape=shape, dtype=np.float32)
 
 
+def _render(game: "_Game", mode: Optional[str]) -> Union[str, npt.NDArray[np.uint8], None]:
+    """``"ansi"``: the text diagram; ``"rgb_array"``: an ``(H, W, 3)`` uint8
+    picture (``hexcore.render.rgb_array``); ``"human"``: print the diagram."""
+    if mode is None:
+        gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi', 'rgb_array' or 'human'")
+        return None
+    if mode == "rgb_array":
+        return rgb_array(game)
+    text = str(game)
+    if mode == "ansi":
+        return text
+    print(text)
+    return None
+
+
 def _is_legal(game: "_Game", action: Any) -> bool:
     try:
         a = operator.index(action)
@@ -134,7 +150,7 @@ class HexcoreAECEnv(AECEnv):  # type: ignore[misc]
     the text diagram) or ``"human"`` (prints it).
     """
 
-    metadata: Dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "hexcore_v0",
+    metadata: Dict[str, Any] = {"render_modes": ["human", "ansi", "rgb_array"], "name": "hexcore_v0",
                                 "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, game: Union[str, "_Game"] = "churn(size=3)", render_mode: Optional[str] = None,
@@ -154,6 +170,7 @@ class HexcoreAECEnv(AECEnv):  # type: ignore[misc]
         self._obs_spaces = {a: spaces.Dict({"observation": obs_box, "action_mask": mask_box})
                             for a in self.possible_agents}
         self._act_spaces = {a: spaces.Discrete(int(self._template.num_actions)) for a in self.possible_agents}
+        self.state_space = obs_box
         self.actions_taken = 0
         self._reset_state()
 
@@ -186,6 +203,12 @@ class HexcoreAECEnv(AECEnv):  # type: ignore[misc]
         if not self.game.is_over and agent == agent_name(int(self.game.to_move)):
             mask = self.game.legal_action_mask().astype(np.int8)
         return {"observation": self.game.observation(), "action_mask": mask}
+
+    def state(self) -> Observation:
+        """The whole position (the games have perfect information): the planes
+        of ``game.observation()``, drawn for the player to move, who is part of
+        them (``state_space`` is their Box)."""
+        return self.game.observation()
 
     def step(self, action: Optional[int]) -> None:
         agent = self.agent_selection
@@ -224,15 +247,8 @@ class HexcoreAECEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> Optional[str]:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
-            return None
-        text = str(self.game)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+    def render(self) -> Union[str, npt.NDArray[np.uint8], None]:
+        return _render(self.game, self.render_mode)
 
     def close(self) -> None:
         pass
@@ -252,11 +268,13 @@ class HexcoreGymEnv(gymnasium.Env[Observation, np.int64]):
     ``player=None`` draws the learner's seat uniformly at every reset. The other
     seats are played by ``opponent`` (a :data:`Policy`; default
     :func:`random_policy`), or by ``opponents={seat: policy}`` per seat.
-    ``info`` holds ``"action_mask"`` (int8), ``"player"`` (the learner's seat)
-    and, when the game is over, ``"winners"``.
+    ``info`` holds ``"action_mask"`` (int8), ``"player"`` (the learner's seat),
+    when the game is over ``"winners"``, and at the end of an episode
+    ``"is_success"`` (the learner won; SB3 logs its mean as the success rate).
+    ``render_mode`` is ``"ansi"``, ``"human"`` or ``"rgb_array"``.
     """
 
-    metadata: Dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata: Dict[str, Any] = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(self, game: Union[str, "_Game"] = "churn(size=3)", player: Optional[int] = 1,
                  opponent: Optional[Policy] = None, opponents: Optional[Dict[int, Policy]] = None,
@@ -335,7 +353,7 @@ class HexcoreGymEnv(gymnasium.Env[Observation, np.int64]):
             g.apply_action(operator.index(action))  # the engine raises on an illegal action
         elif not _is_legal(g, action):
             self._done = True
-            return g.observation(), -1.0, True, False, self._info(illegal_action=True)
+            return g.observation(), -1.0, True, False, self._info(illegal_action=True, is_success=False)
         else:
             g.apply_action(operator.index(action))
         self.actions_taken += 1
@@ -346,17 +364,11 @@ class HexcoreGymEnv(gymnasium.Env[Observation, np.int64]):
         self._done = terminated or truncated
         if self.render_mode == "human":
             self.render()
-        return g.observation(), float(reward), terminated, bool(truncated), self._info()
+        extra = {"is_success": reward > 0} if self._done else {}
+        return g.observation(), float(reward), terminated, bool(truncated), self._info(**extra)
 
-    def render(self) -> Optional[str]:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
-            return None
-        text = str(self.game)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+    def render(self) -> Union[str, npt.NDArray[np.uint8], None]:
+        return _render(self.game, self.render_mode)
 
 
 def gym_id(name: str) -> str:
@@ -368,7 +380,9 @@ def register_gym_envs() -> List[str]:
     """Register ``hexcore/<Game>-v0`` with Gymnasium for every game in
     ``hexcore.GAMES`` (done on import; idempotent). ``gymnasium.make`` takes
     the :class:`HexcoreGymEnv` arguments, e.g.
-    ``gymnasium.make("hexcore/Churn-v0", game="churn(size=4)", player=2)``."""
+    ``gymnasium.make("hexcore/Churn-v0", game="churn(size=4)", player=2)``;
+    ``gymnasium.make_vec("hexcore/Churn-v0", num_envs=64)`` builds the batched
+    :class:`hexcore.vector.HexcoreVectorEnv` (its ``vector_entry_point``)."""
     from .registry import GAMES
 
     ids = []
@@ -376,9 +390,19 @@ def register_gym_envs() -> List[str]:
         env_id = gym_id(name)
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="hexcore.envs:HexcoreGymEnv",
+                               vector_entry_point="hexcore.vector:HexcoreVectorEnv",
                                kwargs={"game": GAMES[name]().spec})
         ids.append(env_id)
     return ids
+
+
+def __getattr__(name: str) -> Any:
+    # SB3VecEnv needs stable-baselines3: imported when asked for
+    if name == "SB3VecEnv":
+        from .sb3 import SB3VecEnv
+
+        return SB3VecEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 register_gym_envs()

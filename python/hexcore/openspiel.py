@@ -9,9 +9,16 @@ Importing this module registers one OpenSpiel game per entry of
   or ``=`` inside a value, so there the spec is written with ``[ ] ; :``
   instead: ``pyspiel.load_game("hexcore_churn(spec=churn[size:4;pie:false])")``
   (a parameter dict takes either form);
-* ``max_game_length`` (int): the bound reported in the ``GameInfo``
-  (OpenSpiel needs one; default 10**9 -- hexcore games have no small proven
-  bound, e.g. random Churn on side 7 runs about 1.2 million plies).
+* ``max_game_length`` (int): the most actions a game lasts, reported by
+  ``game.max_game_length()`` (AlphaZero and others allocate by it). The
+  default (``0``: automatic) is the variant's proven bound where it has one
+  (``GameInfo.max_actions`` in ``hexcore.registry``: Quintun cells + 1,
+  Wunchunk (N+1) * cells + N - 1 ...), else :data:`CUTOFF` (10,000) actions:
+  Churn has no small bound (its removals let random games on side 7 run
+  about 1.2 million actions). A game that reaches ``max_game_length`` actions
+  before its end is cut there: the state is terminal and every return is 0
+  (a draw), so ``max_game_length()`` is always true. Give a larger value for
+  long random games, e.g. ``load_game("churn(size=7)", max_game_length=10**7)``.
 
 ``load_game("churn(size=4,pie=false)")`` is the convenient way to build one::
 
@@ -19,6 +26,11 @@ Importing this module registers one OpenSpiel game per entry of
     game = hos.load_game("churn(size=3)")
     state = game.new_initial_state()
     state.apply_action(state.legal_actions()[0])
+
+OpenSpiel's own example programs run with the games registered through
+``python -m hexcore.openspiel MODULE_OR_SCRIPT [ARGS...]``, e.g.
+``python -m hexcore.openspiel open_spiel.python.examples.mcts
+--game="hexcore_churn(spec=churn[size:3])" --player1=mcts --player2=random``.
 
 The games are sequential, deterministic, perfect information, with terminal
 rewards only. OpenSpiel actions are hexcore action ids; OpenSpiel players are
@@ -52,9 +64,13 @@ if TYPE_CHECKING:
     from ._core import _Game
 
 __all__ = ["HexcoreGame", "HexcoreState", "HexcoreObserver", "load_game", "short_name", "register",
-           "from_hexcore", "encode_spec", "decode_spec", "DEFAULT_MAX_GAME_LENGTH"]
+           "from_hexcore", "state_string", "encode_spec", "decode_spec", "DEFAULT_MAX_GAME_LENGTH", "CUTOFF",
+           "game_length_bound", "main"]
 
-DEFAULT_MAX_GAME_LENGTH = 10**9
+CUTOFF = 10_000
+"""Default ``max_game_length`` of the variants without a proven bound (Churn)."""
+DEFAULT_MAX_GAME_LENGTH = 0
+"""The parameter's default: 0 picks the variant's bound (see the module doc)."""
 _PREFIX = "hexcore_"
 
 
@@ -78,6 +94,15 @@ def encode_spec(spec: str) -> str:
 def decode_spec(text: str) -> str:
     """Inverse of :func:`encode_spec` (a plain spec is returned as it is)."""
     return text.translate(_DECODE)
+
+
+def game_length_bound(game: "_Game") -> Optional[int]:
+    """The proven most actions of a game of ``game``'s variant from its start
+    (``GameInfo.max_actions``), or None when the registry knows none."""
+    gi = INFO.get(parse(game.spec)[0])
+    if gi is None or gi.max_actions is None:
+        return None
+    return int(gi.max_actions(game))
 
 
 def _game_type(name: str, num_players: int, default_spec: str) -> Any:
@@ -112,7 +137,12 @@ class HexcoreGame(pyspiel.Game):  # type: ignore[misc]
         if game_name != name:
             raise ValueError(f"spec {spec!r} is not a {name} spec (registered as {short_name(name)})")
         proto: _Game = load(spec)
+        bound = game_length_bound(proto)
         max_len = int(params.get("max_game_length", DEFAULT_MAX_GAME_LENGTH))
+        if max_len < 0:
+            raise ValueError(f"max_game_length must be positive (or 0: the variant's bound), got {max_len}")
+        if max_len == 0:
+            max_len = CUTOFF if bound is None else bound
         n = int(proto.num_players)
         # zero-sum rewards in [-1, 1]: +1 for a sole winner, -1 for a sole loser
         info = pyspiel.GameInfo(
@@ -137,6 +167,13 @@ class HexcoreGame(pyspiel.Game):  # type: ignore[misc]
     def spec(self) -> str:
         """The hexcore spec string of this variant."""
         return decode_spec(str(self.get_parameters()["spec"]))
+
+    @property
+    def cut(self) -> Optional[int]:
+        """Actions after which a game is cut (a draw), or None when its end always comes first."""
+        max_len = int(self.max_game_length())
+        bound = game_length_bound(self._proto)
+        return max_len if bound is None or max_len < bound else None
 
     @property
     def _proto(self) -> "_Game":
@@ -180,11 +217,16 @@ class HexcoreState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: HexcoreGame, hgame: Optional["_Game"] = None) -> None:
         super().__init__(game)
         self._hgame: _Game = hgame if hgame is not None else game._proto.copy()
+        self._cut_at: Optional[int] = game.cut
+        self._length = 0
         self._player = self._player_of(self._hgame)
 
-    @staticmethod
-    def _player_of(g: "_Game") -> int:
-        return int(pyspiel.PlayerId.TERMINAL) if g.is_over else int(g.to_move) - 1
+    def _player_of(self, g: "_Game") -> int:
+        return int(pyspiel.PlayerId.TERMINAL) if g.is_over or self.is_cut() else int(g.to_move) - 1
+
+    def is_cut(self) -> bool:
+        """The game reached ``max_game_length`` actions before its end (returns 0)."""
+        return self._cut_at is not None and self._length >= self._cut_at and not self._hgame.is_over
 
     @property
     def hexcore_game(self) -> "_Game":
@@ -202,6 +244,7 @@ class HexcoreState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         self._hgame.apply_action(int(action))
+        self._length += 1
         self._player = self._player_of(self._hgame)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -214,13 +257,36 @@ class HexcoreState(pyspiel.State):  # type: ignore[misc]
         return self._player < 0
 
     def returns(self) -> List[float]:
+        if self.is_cut():
+            return [0.0] * int(self._hgame.num_players)
         return game_rewards(self._hgame)
 
     def rewards(self) -> List[float]:
-        return game_rewards(self._hgame)
+        return self.returns()
 
     def __str__(self) -> str:
-        return str(self._hgame)
+        return state_string(self._hgame, self.is_cut())
+
+
+def state_string(g: "_Game", cut: bool = False) -> str:
+    """The text OpenSpiel's ``str(state)`` shows: the diagram, then who is to
+    move (or the winners), the actions of a turn in progress and the
+    position's Zobrist key, which covers what the diagram does not show
+    (the seat to move, a pending swap offer, a turn in progress). Equal
+    strings mean the same position, which OpenSpiel's tabular algorithms
+    (``value_iteration``, ``get_all_states(to_string=str)``) rely on."""
+    lines = [g.diagram().rstrip("\n")]
+    if cut:
+        lines.append("game cut at max_game_length")
+    elif g.is_over:
+        lines.append(f"game over: winners {list(g.winners)}")
+    else:
+        lines.append(f"to move: player {int(g.to_move)}")
+    pending = list(g.pending_actions)
+    if pending:
+        lines.append("turn in progress: " + " ".join(g.action_to_string(int(a)) for a in pending))
+    lines.append(f"position key: {int(g.zobrist):016x}")
+    return "\n".join(lines)
 
 
 class HexcoreObserver:
@@ -268,7 +334,8 @@ def register(name: str) -> Any:
 
 
 def load_game(spec: str, max_game_length: int = DEFAULT_MAX_GAME_LENGTH) -> Any:
-    """The OpenSpiel game for a hexcore spec string, e.g. ``load_game("churn(size=3)")``."""
+    """The OpenSpiel game for a hexcore spec string, e.g. ``load_game("churn(size=3)")``
+    (``max_game_length``: see the module doc; 0 is the variant's bound)."""
     name, _ = parse(spec)
     register(name)
     canonical = load(spec).spec
@@ -280,5 +347,34 @@ def from_hexcore(game: "_Game") -> Any:
     return load_game(game.spec).state_from_hexcore(game)
 
 
-for _name in list(GAMES):
-    register(_name)
+def main(argv: Optional[List[str]] = None) -> int:
+    """``python -m hexcore.openspiel MODULE_OR_SCRIPT [ARGS...]``: run an
+    OpenSpiel example (or any program) with the hexcore games registered, e.g.
+    ``python -m hexcore.openspiel open_spiel.python.examples.mcts
+    --game="hexcore_churn(spec=churn[size:3])" --player1=mcts --player2=random``."""
+    import runpy
+    import sys
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help"):
+        print("usage: python -m hexcore.openspiel MODULE_OR_SCRIPT [ARGS...]\n\n"
+              "Runs an OpenSpiel example module (open_spiel.python.examples.mcts) or a script (path.py)\n"
+              "with the hexcore games registered: " + ", ".join(short_name(n) for n in GAMES) + ".\n"
+              'Game strings: hexcore_churn(spec=churn[size:4;pie:false]) (spec with [ ] ; : for ( ) , =).')
+        return 0 if args else 2
+    import hexcore.openspiel  # noqa: F401  (registers the games in the importable module)
+
+    target, rest = args[0], args[1:]
+    sys.argv = [target, *rest]
+    if target.endswith(".py"):
+        runpy.run_path(target, run_name="__main__")
+    else:
+        runpy.run_module(target, run_name="__main__", alter_sys=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+else:
+    for _name in list(GAMES):
+        register(_name)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
 from ._core import Churn, Quintun, Wunchunk, _game_options
 
@@ -39,6 +39,11 @@ class GameInfo:
     when on, value when off)``, or None when the game has no such rule: the
     swap map of ``hexcore.analysis`` values the openings with the rule off
     and states what the rule does to them."""
+    max_actions: Optional[Callable[[Any], int]] = None
+    """``max_actions(game)``: a proven upper bound on the number of actions in
+    a game of ``game``'s variant from its start, or None when the game has no
+    small one (Churn: removals let games run long; random games on side 7
+    take about 1.2 million actions). OpenSpiel's ``max_game_length`` uses it."""
     abstractplay: Optional[str] = None
     """Shape of the game's Abstract Play record: ``"moves"`` (a JSON list of
     moves), ``"rounds"`` (an object with rounds of one move per seat) or None
@@ -75,13 +80,26 @@ class GameInfo:
         return str(self.cls.__name__)
 
 
+def _quintun_max_actions(game: Any) -> int:
+    # every action puts a stone on an empty cell and nothing is removed, besides one swap
+    return int(game.board.num_cells) + 1
+
+
+def _wunchunk_max_actions(game: Any) -> int:
+    # nothing is removed: at most one stone action per cell, one "end" per turn that
+    # placed stones, fewer than N passes in a row (N end the game) between them, one swap
+    cells, n = int(game.board.num_cells), int(game.num_players)
+    return cells + cells + (n - 1) * (cells + 1) + 1
+
+
 INFO: Dict[str, GameInfo] = {
     "churn": GameInfo("churn", Churn, ("Red", "Blue"),
                       pie_rule=("pie", True, False), abstractplay="moves", augment="all"),
     "quintun": GameInfo("quintun", Quintun, ("Black", "White"), stone_colours={1: "#111111", 2: "#f4f4f4"},
-                        shade_ring=True, default_c=0.1, pie_rule=("swap", True, False)),
+                        shade_ring=True, default_c=0.1, pie_rule=("swap", True, False), max_actions=_quintun_max_actions),
     "wunchunk": GameInfo("wunchunk", Wunchunk, ("colour 1", "colour 2", "colour 3", "colour 4"),
-                         default_c=0.1, pie_rule=("balance", "pie", "none"), abstractplay="rounds", augment="turn_start"),
+                         default_c=0.1, pie_rule=("balance", "pie", "none"), abstractplay="rounds", augment="turn_start",
+                         max_actions=_wunchunk_max_actions),
 }
 
 GAMES: Dict[str, Any] = {name: gi.cls for name, gi in INFO.items()}

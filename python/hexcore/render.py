@@ -1,5 +1,6 @@
 """SVG pictures of any hexcore game (``svg(game)``; notebooks use
-``game._repr_svg_()``).
+``game._repr_svg_()``), and the same picture as an RGB array
+(``rgb_array(game)``, for Gymnasium's ``render_mode="rgb_array"``).
 
 Cells are pointy-top hexagons laid out from the board's axial coordinates;
 stones are filled circles in the player's colour, neutral stones (Quintun)
@@ -8,7 +9,10 @@ carry their letter, and the last move is ringed.
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+
+import numpy as np
+import numpy.typing as npt
 
 from .registry import info
 
@@ -102,3 +106,73 @@ def svg(game: Any, size: float = 28.0, labels: bool = True, last_move: bool = Tr
                        f'stroke="#ff9900" stroke-width="3"/>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _rgb(colour: str) -> Tuple[int, int, int]:
+    c = colour.lstrip("#")
+    return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
+
+
+def rgb_array(game: Any, cell: int = 24) -> "npt.NDArray[np.uint8]":
+    """The position as an ``(H, W, 3)`` uint8 picture (Gymnasium's
+    ``render_mode="rgb_array"``): the cells of :func:`svg` without labels,
+    ``cell`` pixels between the centres of neighbouring cells, stones in the
+    same colours. Pure numpy: no image library needed."""
+    board = game.board
+    cells = game.cells()
+    n = board.num_cells
+    r = cell / math.sqrt(3)  # circumradius of a cell
+    axial = np.array([board.axial(i) for i in range(n)], dtype=np.float64).reshape(n, 2)
+    cx = r * math.sqrt(3) * (axial[:, 0] + axial[:, 1] / 2.0)
+    cy = r * 1.5 * axial[:, 1]
+    pad = r * 1.2
+    cx, cy = cx - cx.min() + pad, cy - cy.min() + pad
+    width, height = int(math.ceil(cx.max() + pad)), int(math.ceil(cy.max() + pad))
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float64) + 0.5
+    # the cell under every pixel: round its fractional axial coordinates (cube rounding)
+    q0, r0 = axial[:, 0].min(), axial[:, 1].min()
+    x0 = cx[0] - r * math.sqrt(3) * ((axial[0, 0] - q0) + (axial[0, 1] - r0) / 2.0)
+    y0 = cy[0] - r * 1.5 * (axial[0, 1] - r0)
+    fr = (ys - y0) / (1.5 * r)
+    fq = (xs - x0) / (r * math.sqrt(3)) - fr / 2.0
+    fs = -fq - fr
+    rq, rr, rs = np.rint(fq), np.rint(fr), np.rint(fs)
+    dq, dr, ds = np.abs(rq - fq), np.abs(rr - fr), np.abs(rs - fs)
+    fix_q = (dq > dr) & (dq > ds)
+    fix_r = ~fix_q & (dr > ds)
+    rq = np.where(fix_q, -rr - rs, rq)
+    rr = np.where(fix_r, -rq - rs, rr)
+    gq, gr = (axial[:, 0] - q0).astype(int), (axial[:, 1] - r0).astype(int)
+    grid = np.full((gq.max() + 3, gr.max() + 3), -1, dtype=np.int64)
+    grid[gq + 1, gr + 1] = np.arange(n)
+    iq = np.clip(rq.astype(int) + 1, 0, grid.shape[0] - 1)
+    ir = np.clip(rr.astype(int) + 1, 0, grid.shape[1] - 1)
+    near = grid[iq, ir]
+    off = near < 0
+    near = np.where(off, 0, near)
+    dx, dy = np.abs(xs - cx[near]), np.abs(ys - cy[near])
+    half = r * math.sqrt(3) / 2
+    # how far inside its hexagon a pixel lies (pointy-top; in pixels)
+    inside = np.minimum(half - dx, half - (dx * 0.5 + dy * math.sqrt(3) / 2))
+    inside[off] = -1.0
+    dist = np.hypot(dx, dy)
+    gi = info(game)
+    palette = dict(PLAYER_COLOURS)
+    if gi is not None:
+        palette.update(gi.stone_colours)
+    ring = set(board.ring) if gi is not None and gi.shade_ring else set()
+    lut = np.zeros((n, 3), np.uint8)
+    for i in range(n):
+        v = int(cells[i])
+        if v > 0:
+            lut[i] = _rgb(palette.get(v, "#555555"))
+        elif v < 0:
+            lut[i] = _rgb(NEUTRAL_COLOURS.get(v, "#777777"))
+        else:
+            lut[i] = _rgb("#e9dcc0" if i in ring else "#f3e9d2")
+    empty = np.array([_rgb("#e9dcc0" if i in ring else "#f3e9d2") for i in range(n)], np.uint8).reshape(n, 3)
+    stone = (cells[near] != 0) & (dist <= r * 0.72)
+    img = np.where(stone[..., None], lut[near], empty[near])
+    img[inside < 1.0] = _rgb("#8a7a5a")
+    img[inside < 0.0] = 255
+    return np.ascontiguousarray(img, dtype=np.uint8)

@@ -57,7 +57,7 @@ from ._core import _Game, _VecGame
 from .errors import IllegalMoveError
 from .spec import load
 
-__all__ = ["VecGame", "StepResult", "HexcoreVectorEnv"]
+__all__ = ["VecGame", "StepResult", "HexcoreVectorEnv", "as_dtype"]
 
 _DTYPES = {np.dtype(np.bool_): "bool", np.dtype(np.uint8): "uint8", np.dtype(np.float32): "float32"}
 
@@ -91,6 +91,16 @@ def _game(spec: Any) -> Any:
 MAX_ENVS = 1 << 24
 
 
+def as_dtype(planes: npt.NDArray[np.float32], dtype: Any) -> npt.NDArray[Any]:
+    """Float planes (values in [0, 1]) as a batch of ``dtype`` holds them:
+    ``bool`` is ``plane != 0``, ``uint8`` is ``round(255 * plane)``."""
+    dt = np.dtype(dtype)
+    if dt == np.uint8:
+        out: npt.NDArray[Any] = np.rint(np.clip(planes, 0.0, 1.0) * 255.0).astype(np.uint8)
+        return out
+    return planes.astype(dt)
+
+
 
 
 class VecGame:
@@ -99,9 +109,11 @@ class VecGame:
     ``spec`` is a spec string or game object (every env starts there), or a
     sequence of ``num_envs`` of them (per-env starts: one game type, the same
     observation shape, number of actions and players). ``observation_dtype``
-    is ``"bool"`` (plane != 0), ``"uint8"`` or ``"float32"`` (the planes of
-    ``game.observation()``; Wunchunk's stones-left plane is a count, which
-    ``"bool"`` reduces to "any left"); ``None`` skips observations (then
+    is ``"bool"`` (plane != 0), ``"uint8"`` (``round(255 * plane)``: an
+    indicator is 0 or 255, the image convention of CNN libraries) or
+    ``"float32"`` (the planes of ``game.observation()``, in [0, 1];
+    Wunchunk's stones-left plane is the count divided by the number of cells,
+    which ``"bool"`` reduces to "any left"); ``None`` skips observations (then
     ``observations`` is ``None``). ``max_plies`` truncates an episode after
     that many complete moves (of every seat).
 
@@ -309,7 +321,7 @@ class VecGame:
         self._override[i] = (episode, game.copy())
         done = bool(self._v._env(i)[2])
         if self._obs is not None:
-            self._obs[i] = game.observation().astype(self.observation_dtype)
+            self._obs[i] = as_dtype(game.observation(), self.observation_dtype)
         self._mask[i] = False if done else game.legal_action_mask()
         self._to_move[i] = int(game.to_move)
 
@@ -327,6 +339,8 @@ except ImportError:  # pragma: no cover - gymnasium is optional
 #: ``opponent(observations, action_masks, rng) -> actions``: a batched policy
 #: for the seats the learner does not play (rows of envs that are not
 #: waiting for an opponent are ignored).
+RENDER_MODES = ("rgb_array", "ansi")
+
 BatchPolicy = Callable[[npt.NDArray[Any], npt.NDArray[np.bool_], np.random.Generator], npt.NDArray[np.integer]]
 
 
@@ -337,18 +351,33 @@ class HexcoreVectorEnv(VectorEnv):  # type: ignore[misc,valid-type,unused-ignore
     :data:`BatchPolicy`). One step is one learner action per env; the opponents
     reply within the same step. ``infos["action_mask"]`` is the learner's
     legal mask (bool, ``(N, num_actions)``). Rewards are the learner's seat's
-    (``+1`` win, ``-1`` loss, as in ``hexcore.envs``). Autoreset is
-    Gymnasium's next-step mode (``metadata["autoreset_mode"]``). With
-    ``copy=False`` the returned arrays are the batch's reused buffers.
+    (``+1`` win, ``-1`` loss, as in ``hexcore.envs``); ``infos["is_success"]``
+    (bool per env) is True where the learner won the episode that just ended.
+    Autoreset is Gymnasium's next-step mode (``metadata["autoreset_mode"]``).
+    With ``copy=False`` the returned arrays are the batch's reused buffers.
+
+    ``single_observation_space`` is the single env's (``HexcoreGymEnv``) for
+    float32 observations: ``Box(0, 1)``; ``uint8`` planes are the same values
+    times 255 (``Box(0, 255)``), ``bool`` planes ``plane != 0``.
+
+    ``illegal_action`` is as in ``HexcoreGymEnv``: ``"lose"`` (default) ends the
+    episode of an env whose action is illegal (reward ``-1``, terminated,
+    ``infos["illegal_action"]`` True there; the next step resets it), and
+    ``"raise"`` raises ``IllegalMoveError`` before any env moves.
     """
 
     def __init__(self, game: Union[str, Any] = "churn(size=3)", num_envs: int = 8, player: int = 1,
                  opponent: Union[str, BatchPolicy] = "random", seed: int = 0, threads: Optional[int] = None,
-                 observation_dtype: Any = "float32", max_plies: Optional[int] = None, copy: bool = True) -> None:
+                 observation_dtype: Any = "float32", max_plies: Optional[int] = None, copy: bool = True,
+                 illegal_action: str = "lose", render_mode: Optional[str] = None) -> None:
         if gymnasium is None:  # pragma: no cover
             raise ImportError("HexcoreVectorEnv needs gymnasium: pip install 'hexcore[envs]'")
         if observation_dtype is None:
             raise ValueError("HexcoreVectorEnv needs observations: observation_dtype 'float32', 'uint8' or 'bool'")
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {list(RENDER_MODES)} or None, got {render_mode!r}")
         builtin = isinstance(opponent, str) and opponent == "random"
         self.vec = VecGame(game, num_envs, seed=seed, threads=threads, observation_dtype=observation_dtype,
                            max_plies=max_plies, player=player if builtin else None)
@@ -361,40 +390,49 @@ class HexcoreVectorEnv(VectorEnv):  # type: ignore[misc,valid-type,unused-ignore
             raise TypeError("opponent must be 'random' or a callable (observations, masks, rng) -> actions")
         self.player = player
         self.opponent = opponent
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
         self.num_envs = self.vec.num_envs
-        self.metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+        self.metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": list(RENDER_MODES)}
         shape = self.vec.observation_shape
         dtype: Any = self.vec.observation_dtype
-        high = 1 if dtype == np.bool_ else max(1, shape[1] * shape[2])
+        high = 255 if dtype == np.uint8 else 1
         self.single_observation_space = spaces.Box(0, high, shape=shape, dtype=dtype)
         self.single_action_space = spaces.Discrete(self.vec.num_actions)
         self.observation_space = spaces.Box(0, high, shape=(self.num_envs, *shape), dtype=dtype)
         self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, self.vec.num_actions))
         self._rng = np.random.default_rng(seed)
+        n = self.num_envs
+        self._ended = np.zeros(n, bool)     # envs whose episode ended on the last step (reset by the next)
+        self._forfeit = np.zeros(n, bool)   # ... of those, the ones ended by an illegal action
 
     def _opponents(self, ended: npt.NDArray[np.bool_], rewards: npt.NDArray[np.float32],
-                   term: npt.NDArray[np.bool_], trunc: npt.NDArray[np.bool_]) -> Any:
+                   term: npt.NDArray[np.bool_], trunc: npt.NDArray[np.bool_]) -> None:
         """Step a Python opponent policy until the learner is to move in every
         env that goes on (the built-in random opponent moves in Rust)."""
         v = self.vec
-        res = None
-        while not self._builtin:
+        while True:
             need = ~ended & (v._to_move != self.player)
             if not need.any():
-                return res
-            policy: BatchPolicy = self.opponent  # type: ignore[assignment]
-            acts = np.asarray(policy(self._obs_buf, v._mask, self._rng))
+                return
+            if self._builtin:  # only envs put back at their start by a forfeit
+                acts = v.sample_actions()
+            else:
+                policy: BatchPolicy = self.opponent  # type: ignore[assignment]
+                acts = np.asarray(policy(self._obs_buf, v._mask, self._rng))
             res = v.step(acts, active=need)
             rewards += res.rewards[:, self.player - 1]
             term |= res.terminated
             trunc |= res.truncated
             ended |= res.terminated | res.truncated
 
-    def _result(self, rewards: Any, term: Any, trunc: Any) -> Any:
+    def _result(self, rewards: Any, term: Any, trunc: Any, illegal: Any) -> Any:
         v = self.vec
         c = self._copy
         infos = {"action_mask": v._mask.copy() if c else v._mask,
-                 "episode_lengths": v._lengths.copy() if c else v._lengths}
+                 "episode_lengths": v._lengths.copy() if c else v._lengths,
+                 "is_success": (term | trunc) & (rewards > 0),
+                 "illegal_action": illegal}
         return self._obs_buf.copy() if c else self._obs_buf, rewards, term, trunc, infos
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Any:
@@ -406,18 +444,62 @@ class HexcoreVectorEnv(VectorEnv):  # type: ignore[misc,valid-type,unused-ignore
         self._opponents(np.zeros(n, bool), rewards, term, trunc)
         if (term | trunc).any():
             raise ValueError("the opponents ended a game before the learner's first move")
-        obs, _, _, _, infos = self._result(rewards, term, trunc)
+        self._ended[:] = False
+        self._forfeit[:] = False
+        obs, _, _, _, infos = self._result(rewards, term, trunc, np.zeros(n, bool))
         return obs, infos
 
-    def step(self, actions: Any) -> Any:
+    def _illegal(self, actions: Any) -> npt.NDArray[np.bool_]:
+        """Envs (among those not being reset) whose action is not a legal one."""
         v = self.vec
-        res = v.step(actions)
-        rewards = res.rewards[:, self.player - 1].copy()
-        term, trunc = res.terminated.copy(), res.truncated.copy()
+        a = v._actions_array(actions)
+        ok = (a >= 0) & (a < v.num_actions)
+        rows = np.flatnonzero(ok)
+        ok[rows] = v._mask[rows, a[rows]]
+        return ~ok & ~self._ended
+
+    def step(self, actions: Any) -> Any:
+        return self._step(actions, None)
+
+    def _step(self, actions: Any, active: Optional[npt.NDArray[np.bool_]]) -> Any:
+        """One step of the envs flagged ``active`` (all when None)."""
+        v = self.vec
+        n = self.num_envs
+        act = np.ones(n, bool) if active is None else active
+        illegal = np.zeros(n, bool)
+        if self.illegal_action == "lose":
+            illegal = self._illegal(actions) & act
+        # envs ended by an illegal action are put back at their start here (VecGame never saw them end)
+        restart = self._forfeit & act
+        for i in np.flatnonzero(restart):
+            v.set_state(int(i), v._starts[int(i)])
+        go = act & ~illegal & ~restart
+        safe = np.where(go, v._actions_array(actions), 0)
+        res = v.step(safe, active=go)
+        rewards = np.where(go, res.rewards[:, self.player - 1], 0).astype(np.float32)
+        term, trunc = res.terminated & go, res.truncated & go
         # Envs reset by this step (they ended on the previous one) may now
         # wait for the opponents, like those where the learner just moved.
-        self._opponents(term | trunc, rewards, term, trunc)
-        return self._result(rewards, term, trunc)
+        self._opponents(~act | illegal | term | trunc, rewards, term, trunc)
+        if illegal.any():
+            rewards[illegal] = -1.0
+            term |= illegal
+            v._mask[illegal] = False
+        self._ended = np.where(act, term | trunc, self._ended)
+        self._forfeit = np.where(act, illegal, self._forfeit & ~restart)
+        return self._result(rewards, term, trunc, illegal)
+
+    def render(self) -> Any:
+        """``render_mode="rgb_array"``: a tuple of ``(H, W, 3)`` uint8 pictures, one
+        per env; ``"ansi"``: a tuple of text diagrams."""
+        if self.render_mode is None:
+            return None
+        from .render import rgb_array
+
+        games = [self.vec.get_state(i) for i in range(self.num_envs)]
+        if self.render_mode == "ansi":
+            return tuple(str(g) for g in games)
+        return tuple(rgb_array(g) for g in games)
 
     def close(self, **kwargs: Any) -> None:
         pass

@@ -30,7 +30,8 @@ use crate::outcome::terminal_rewards;
 use crate::parallel::pool;
 use crate::rng::{below, rng_for};
 
-/// An observation element type of the batch buffers.
+/// An observation element type of the batch buffers. A `u8` holds a plane
+/// value `v` in [0, 1] as `round(255 v)` (an indicator is 0 or 255).
 pub trait ObsElem: Copy {
     fn from_bool(b: bool) -> Self;
 }
@@ -45,7 +46,11 @@ impl ObsElem for bool {
 impl ObsElem for u8 {
     #[inline(always)]
     fn from_bool(b: bool) -> u8 {
-        b as u8
+        if b {
+            255
+        } else {
+            0
+        }
     }
 }
 
@@ -1012,7 +1017,7 @@ fn step_env<G: BatchGame>(
             scratch.planes.resize(o, 0.0);
             env.game.observation(&mut scratch.planes);
             for (d, &s) in buf[j * o..(j + 1) * o].iter_mut().zip(&scratch.planes) {
-                *d = s.clamp(0.0, 255.0) as u8;
+                *d = (s.clamp(0.0, 1.0) * 255.0).round() as u8;
             }
         }
         Obs::Bool(buf) => {
@@ -1100,7 +1105,8 @@ mod tests {
         assert_eq!(run_batch(&q, 40, 1, 100, u64::MAX), run_batch(&q, 40, 2, 100, u64::MAX));
     }
 
-    /// The direct writer gives `Game::observation`'s values in every element type.
+    /// The direct writer gives `Game::observation`'s values in every element
+    /// type (a `u8` holds `round(255 v)`).
     #[test]
     fn direct_observations_match_the_game() {
         let boards =
@@ -1119,7 +1125,7 @@ mod tests {
                     g.write_observation(&layout, &mut u, &mut scratch);
                     g.write_observation(&layout, &mut b, &mut scratch);
                     assert_eq!(f, want);
-                    assert!(u.iter().zip(&want).all(|(&x, &y)| x as f32 == y));
+                    assert!(u.iter().zip(&want).all(|(&x, &y)| x as f32 == (y * 255.0).round()));
                     assert!(b.iter().zip(&want).all(|(&x, &y)| x == (y != 0.0)));
                     if g.is_over() {
                         g = Churn::new(Arc::new(board.clone()), pie);
