@@ -47,6 +47,7 @@ Opponents (Gymnasium)
 """
 from __future__ import annotations
 
+import importlib
 import operator
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Union, cast
 
@@ -399,9 +400,9 @@ def register_gym_envs() -> List[str]:
 def __getattr__(name: str) -> Any:
     # SB3VecEnv needs stable-baselines3: imported when asked for
     if name == "SB3VecEnv":
-        from .sb3 import SB3VecEnv
-
-        return SB3VecEnv
+        # by name, so that type checks follow hexcore.sb3 only where
+        # stable-baselines3 is installed (tests/test_typing.py NEEDS)
+        return importlib.import_module("hexcore.sb3").SB3VecEnv
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -83,7 +83,7 @@ class SB3VecEnv(VecEnv):  # type: ignore[misc,unused-ignore]
         self._mask = infos["action_mask"]
         self._returns[:] = 0
         self._lengths[:] = 0
-        self.reset_infos = [{} for _ in range(self.num_envs)]
+        self.reset_infos: List[Dict[str, Any]] = [{} for _ in range(self.num_envs)]
         return np.asarray(obs)
 
     def step_async(self, actions: npt.NDArray[Any]) -> None:

@@ -15,6 +15,7 @@ count: floating-point sums may be ordered differently on another).
 """
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import os
@@ -90,9 +91,11 @@ def _check(cfg: TrainConfig) -> None:
 
 
 def _torch_learner(config: Dict[str, Any], seed: int) -> Learner:
-    from .torchnet import TorchLearner
-
-    return TorchLearner(config, seed)
+    # by name, so that type checks follow hexcore.train.torchnet only where
+    # torch is installed (tests/test_typing.py NEEDS)
+    torchnet = importlib.import_module("hexcore.train.torchnet")
+    learner: Learner = torchnet.TorchLearner(config, seed)
+    return learner
 
 
 class _Run:
