@@ -356,6 +356,12 @@ def _split(game: Any, depth: int, unit: str, divide: bool, target: int) -> Tuple
     return names, fixed, kept
 
 
+def _int_in(value: Any, lo: int, hi: int) -> bool:
+    """True for an int (not a bool) in ``lo..=hi``; otherwise the local call
+    is made with ``value``, so the error is the local one, word for word."""
+    return not isinstance(value, bool) and isinstance(value, (int, np.integer)) and lo <= value <= hi
+
+
 def perft(game: Any, depth: int, unit: str = "move", divide: bool = False, threads: Optional[int] = None, *,
           tasks: Optional[int] = None, checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
           progress: Optional[bool] = None, callback: Optional[Callable[[Progress], None]] = None,
@@ -365,7 +371,9 @@ def perft(game: Any, depth: int, unit: str = "move", divide: bool = False, threa
     ``threads`` are per task (default 1, and each task asks Ray for that many
     CPUs). See the module docstring for the other arguments.
     """
-    depth = _int("depth", depth, 0, MAX_DEPTH)
+    if not _int_in(depth, 0, MAX_DEPTH):
+        game._perft(depth, unit, threads, divide)  # raises the local error for this depth, before any work
+    depth = int(depth)
     t = _threads(threads)
     divide = bool(divide)
     game._perft(0, unit, t, divide)  # the local checks: unit, threads, a turn in progress
@@ -453,7 +461,9 @@ def random_playouts(game: Any, n: int, seed: int = 0, threads: Optional[int] = N
     :class:`hexcore.PlayoutSummary` of the same games, summed on the workers.
     ``threads`` are per task (default 1).
     """
-    n = _int("n", n, 0, MAX_PLAYOUTS)
+    if not _int_in(n, 0, MAX_PLAYOUTS):
+        game._playouts(n, seed, threads, max_plies)  # raises the local error for this n, before any work
+    n = int(n)
     t = _threads(threads)
     game._playouts(0, seed, t, max_plies)  # the local checks: seed, threads, max_plies, a turn in progress
     seed, limit = int(seed), 2**64 - 1 if max_plies is None else int(max_plies)
