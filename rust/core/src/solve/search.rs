@@ -142,7 +142,7 @@ impl<'a, G: Solvable> Searcher<'a, G> {
         (!self.aborted).then_some(v)
     }
 
-    pub fn search(&mut self, mut alpha: i32, beta: i32, depth: usize) -> i32 {
+    pub fn search(&mut self, alpha: i32, beta: i32, depth: usize) -> i32 {
         self.tick();
         if self.aborted {
             return 0;
@@ -150,6 +150,17 @@ impl<'a, G: Solvable> Searcher<'a, G> {
         if self.g.is_over() {
             return self.terminal();
         }
+        // every score lies within (-top, top): a window outside it is
+        // decided, and a score reaching it ends the search of this node
+        let top = if self.dtm { MATE } else { 1 };
+        if alpha >= top {
+            return top;
+        }
+        if beta <= -top {
+            return -top;
+        }
+        let beta = beta.min(top);
+        let mut alpha = alpha.max(-top);
         self.acts.clear();
         self.g.legal_actions(&mut self.acts);
         if self.acts.len() == 1 {
