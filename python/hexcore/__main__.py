@@ -14,7 +14,7 @@ import tempfile
 import time
 from typing import Any, Dict, List, Optional, Sequence
 
-from . import load, perft, random_playouts
+from . import __version__, load, perft, random_playouts
 from .errors import HexcoreError, TooManyMovesError
 from .registry import INFO
 
@@ -280,6 +280,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     p = argparse.ArgumentParser(prog="python -m hexcore", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"hexcore {__version__}")
     sub = p.add_subparsers(dest="cmd")
     sub.add_parser("report", help="the default short report on Churn side 3")
 
