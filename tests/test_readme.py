@@ -3,6 +3,8 @@ import importlib
 import pkgutil
 from pathlib import Path
 
+import pytest
+
 import hexcore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -11,6 +13,22 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_readme_examples():
     res = doctest.testfile(str(ROOT / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert res.attempted > 10 and res.failed == 0
+
+
+# the pages of the documentation site whose Python examples run (the others hold none)
+DOC_PAGES = sorted(p for p in (ROOT / "docs").rglob("*.md") if ">>> " in p.read_text())
+
+
+def test_docs_pages_have_examples():
+    names = {p.relative_to(ROOT / "docs").as_posix() for p in DOC_PAGES}
+    assert {"index.md", "getting-started.md", "games/churn.md", "guides/search.md", "guides/solving.md",
+            "guides/batched.md"} <= names, names
+
+
+@pytest.mark.parametrize("page", DOC_PAGES, ids=lambda p: p.relative_to(ROOT / "docs").as_posix())
+def test_docs_examples(page):
+    res = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert res.attempted > 0 and res.failed == 0
 
 
 def test_package_docstring_examples():
