@@ -1,6 +1,7 @@
 import doctest
 import importlib
 import pkgutil
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,14 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_readme_examples():
     res = doctest.testfile(str(ROOT / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert res.attempted > 10 and res.failed == 0
+
+
+def test_readme_is_short_and_its_links_resolve():
+    text = (ROOT / "README.md").read_text()
+    assert len(text.splitlines()) <= 300  # the details live in docs/ (the site)
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text)
+    assert any(link.startswith("docs/reference/") for link in links)
+    assert [link for link in links if not (ROOT / link).is_file()] == []
 
 
 # the pages of the documentation site whose Python examples run (the others hold none)
