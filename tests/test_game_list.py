@@ -24,7 +24,7 @@ GAME_DIRS = [ROOT / "rust/core/src/games", ROOT / "rust/py/src/games"]
 PY_ALLOWED = ["python/hexcore/registry.py", "python/hexcore/__init__.py", "python/hexcore/reference/"]
 # Content, not dispatch: the default report is a tour of Churn side 3 (it
 # prints Churn's published figures).
-PY_CONTENT = {("python/hexcore/__main__.py", "churn")}
+PY_CONTENT = {("python/hexcore/cli/report.py", "churn")}
 
 
 def games() -> List[Tuple[str, str]]:
