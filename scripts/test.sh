@@ -1,24 +1,30 @@
 #!/usr/bin/env bash
-# Installs hexcore with its test extras (release build) and runs every check:
-# Rust formatting and lints, the Rust tests of the core crate, the Python
-# lint, then the Python suite. The Ray tests start a local Ray, so they run in a
-# second pass inside a private network namespace holding only the loopback
-# device (scripts/in-private-network); in the first pass they are skipped.
+# Installs hexcore with its test and docs extras (release build) and runs every
+# check: Rust formatting and lints, the Rust tests of the core crate, the Python
+# lint, the documentation site (mkdocs build --strict), then the Python suite.
+# The Ray tests start a local Ray, so they run in a second pass inside a private
+# network namespace holding only the loopback device (scripts/in-private-network);
+# in the first pass they are skipped. Last, one Linux wheel is built and installed
+# into a fresh environment without Rust (scripts/build-wheels.sh, scripts/check-wheel.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install --quiet --disable-pip-version-check -e ".[test]"
+python3 -m pip install --quiet --disable-pip-version-check -e ".[test,docs]"
 if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
     rustup component add rustfmt clippy
 fi
 cargo fmt --all --check
 cargo clippy --release --quiet --all-targets -p hexcore-core -p hexcore-py -- -D warnings
 cargo test --release --quiet -p hexcore-core
-python3 -m ruff check python tests benches
-python3 -m pytest -q "$@"
+python3 -m ruff check python tests benches scripts docs
+NO_MKDOCS_2_WARNING=1 python3 -m mkdocs build --strict --quiet --site-dir target/site
+HEXCORE_SITE=target/site python3 -m pytest -q "$@"
 if [ $# -eq 0 ]; then
     if bash scripts/in-private-network true; then
         bash scripts/in-private-network python3 -m pytest -q -p no:cacheprovider tests/test_ray.py
     else
         echo "warning: no private network namespace (unshare --net) here: the Ray tests did not run" >&2
     fi
+    # one wheel (x86_64, manylinux2014) is enough here; the release workflow builds and tests every platform
+    HEXCORE_WHEEL_TARGETS=x86_64-unknown-linux-gnu HEXCORE_SDIST=0 bash scripts/build-wheels.sh target/wheels
+    bash scripts/check-wheel.sh target/wheels/hexcore-"$(python3 -c 'import hexcore; print(hexcore.__version__)')"-*manylinux*x86_64*.whl
 fi

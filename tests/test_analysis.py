@@ -19,11 +19,11 @@ TINY = dict(games=4, ladder="random,mcts:10", playouts=300, progress=False)
 
 
 def _readme_side3_openings():
-    """The solver's opening values of Churn side 3 without the pie rule, as the README records them."""
-    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    """The solver's opening values of Churn side 3 without the pie rule, as the docs record them."""
+    text = " ".join((ROOT / "docs" / "guides" / "solving.md").read_text(encoding="utf-8").split())
     m = re.search(r"first player wins with the centre `(\w+)` and the six edge midpoints `([a-z0-9 ]+)`, "
                   r"and loses with the other twelve \(`([a-z0-9 ]+)`\)", text)
-    assert m, "the README's Churn side 3 opening values moved"
+    assert m, "the solving guide's Churn side 3 opening values moved"
     wins = [m.group(1)] + m.group(2).split()
     losses = m.group(3).split()
     return {**{c: "win" for c in wins}, **{c: "loss" for c in losses}}

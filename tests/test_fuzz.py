@@ -3,7 +3,7 @@
 Every input a caller can give -- notation strings for ``play``, action ids,
 constructor arguments, spec strings for ``hexcore.load``, ``from_position``
 set-ups and tampered pickle payloads -- must either work or raise one of the
-documented exceptions (README, "Errors"): a ``hexcore.HexcoreError``
+documented exceptions (docs/guides/games-api.md, "Errors"): a ``hexcore.HexcoreError``
 subclass, ``ValueError``, ``TypeError`` or ``IndexError``. A
 ``pyo3_runtime.PanicException`` (a ``BaseException``) is always a failure,
 and so is any other exception type. A failed ``play`` / ``apply_action``

@@ -1,8 +1,8 @@
-"""Runs the README's "Use with other libraries" examples (Stable-Baselines3,
+"""Runs the "Use with other libraries" examples of docs/guides/use-with.md (Stable-Baselines3,
 Gymnasium, PettingZoo, OpenSpiel; the Ray one runs in tests/test_ray.py, which
 starts a local Ray). An example whose library is not installed is skipped,
 saying which extra brings it. The blocks are fenced ```py, not ```python: they
-drive third-party libraries whose type stubs are optional, so the README's
+drive third-party libraries whose type stubs are optional, so the type check
 mypy check (tests/test_typing.py) leaves them out, and this file runs them."""
 import importlib.util
 

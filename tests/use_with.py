@@ -1,10 +1,9 @@
-"""The examples of the README's "Use with other libraries" section, by library."""
+"""The examples of the "Use with other libraries" page (docs/guides/use-with.md), by library."""
 import re
 from pathlib import Path
 from typing import Dict, List
 
-README = Path(__file__).resolve().parent.parent / "README.md"
-SECTION = "## Use with other libraries"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "guides" / "use-with.md"
 # the module each library's examples need
 NEEDS = {"Stable-Baselines3": "sb3_contrib", "Gymnasium": "gymnasium", "PettingZoo": "pettingzoo",
          "OpenSpiel": "pyspiel", "Ray": "ray"}
@@ -12,12 +11,9 @@ NEEDS = {"Stable-Baselines3": "sb3_contrib", "Gymnasium": "gymnasium", "PettingZ
 
 def examples() -> Dict[str, List[str]]:
     """``{library: [code of each ```py block]}``."""
-    text = README.read_text(encoding="utf-8")
-    start = text.index(SECTION) + len(SECTION)
-    end = text.find("\n## ", start)
-    body = text[start:end if end >= 0 else len(text)]
+    body = PAGE.read_text(encoding="utf-8")
     out: Dict[str, List[str]] = {}
-    for part in re.split(r"^### ", body, flags=re.M)[1:]:
+    for part in re.split(r"^## ", body, flags=re.M)[1:]:
         name, _, rest = part.partition("\n")
         out[name.strip()] = re.findall(r"^```py\n(.*?)^```", rest, re.S | re.M)
     return out
@@ -25,5 +21,5 @@ def examples() -> Dict[str, List[str]]:
 
 def run(code: str, name: str) -> Dict[str, object]:
     namespace: Dict[str, object] = {"__name__": f"use_with_{name}"}
-    exec(compile(code, f"README.md ({name})", "exec"), namespace)
+    exec(compile(code, f"use-with.md ({name})", "exec"), namespace)
     return namespace

@@ -11,6 +11,7 @@ import argparse
 import sys
 from typing import Callable, Dict, Optional, Sequence
 
+from .._core import __version__
 from ..errors import HexcoreError
 from . import analyze, bench, match, perft, play, report, show, solve, stats, train
 from ._common import CommandError, one_line
@@ -23,6 +24,7 @@ COMMANDS = {"report": report, "perft": perft, "stats": stats, "bench": bench, "s
 def main(argv: Optional[Sequence[str]] = None) -> int:
     p = argparse.ArgumentParser(prog="python -m hexcore", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"hexcore {__version__}")
     sub = p.add_subparsers(dest="cmd")
     for module in COMMANDS.values():
         module.add_parser(sub)
