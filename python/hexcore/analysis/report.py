@@ -123,7 +123,9 @@ def analyze(spec: str, games: int = 100, ladder: Union[str, Sequence[str]] = DEF
         spec = getattr(spec, "spec", spec)
     g = load(spec)
     games = int_arg("games", games, 1, 10**9)
-    threads = int_arg("threads", threads, 1, 256)
+    if threads is None or isinstance(threads, bool) or not isinstance(threads, int):
+        raise TypeError(f"threads must be an int, got {type(threads).__name__}")
+    g._playouts(0, 0, threads, None)  # the engine's own check of a thread count (1..MAX_THREADS), no games played
     seed = int_arg("seed", seed, 0, 2**63 - 1)
     playouts = int_arg("playouts", playouts, 1, 2**40)
     if solver_nodes is not None:
