@@ -9,8 +9,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from .. import random_playouts
 from .._args import int_arg
+from ..engine import random_playouts
 from ..match import Player, derive_seed, parse_player
 from ..spec import load
 from . import ladder as _ladder
