@@ -359,7 +359,7 @@ def _split(game: Any, depth: int, unit: str, divide: bool, target: int) -> Tuple
 def _int_in(value: Any, lo: int, hi: int) -> bool:
     """True for an int (not a bool) in ``lo..=hi``; otherwise the local call
     is made with ``value``, so the error is the local one, word for word."""
-    return not isinstance(value, bool) and isinstance(value, (int, np.integer)) and lo <= value <= hi
+    return bool(not isinstance(value, bool) and isinstance(value, (int, np.integer)) and lo <= value <= hi)
 
 
 def perft(game: Any, depth: int, unit: str = "move", divide: bool = False, threads: Optional[int] = None, *,
