@@ -54,6 +54,8 @@ mod board;
 mod churn;
 mod game;
 mod groups;
+#[path = "games/hex/mod.rs"]
+mod hex;
 mod parallel;
 mod perft;
 mod playout;
@@ -68,10 +70,11 @@ pub mod vector;
 mod wunchunk;
 mod zobrist;
 
-pub use board::{row_name, Board, BoardError, MAX_CELLS, NAMED_BOARDS, NO_CELL};
+pub use board::{row_name, Board, BoardError, Shape, MAX_CELLS, MAX_RHOMBUS, NAMED_BOARDS, NO_CELL};
 pub use churn::{Churn, ChurnUndo};
 pub use game::{uniform_action, winners_of, Action, ErrorKind, Game, MoveActions, MoveError, OptionsError, Reason, WinnerMask};
 pub use groups::Groups;
+pub use hex::public::*;
 pub use parallel::{pool, RunError, MAX_THREADS, POOL_CACHE};
 pub use perft::{divide, perft, perft_actions, perft_moves, try_divide, try_perft, Unit, MAX_DEPTH, MOVE_LIST_LIMIT};
 pub use playout::{playout, playouts, playouts_into, try_playouts, PlayoutResult};
