@@ -38,7 +38,7 @@ pub const MAX_RHOMBUS: usize = 25;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Shape {
     /// A hexagon with 120-degree corners (six side lengths).
-    Hexagon,
+    SixSided,
     /// The rhombus of Hex, `rows` x `cols`.
     Rhombus { rows: usize, cols: usize },
 }
@@ -180,7 +180,7 @@ impl Board {
         let side6: Vec<u16> = (0..s6).rev().map(first).collect();
         let row_names = (0..nrows).map(row_name).collect();
         let sides_len = [s1 as u16, s2 as u16, s3 as u16, s4 as u16, s5 as u16, s6 as u16];
-        Ok(Board::build(Shape::Hexagon, sides_len, coords, labels, rows, row_names, [side1, side2, side3, side4, side5, side6]))
+        Ok(Board::build(Shape::SixSided, sides_len, coords, labels, rows, row_names, [side1, side2, side3, side4, side5, side6]))
     }
 
     /// The rhombus of Hex: `rows` x `cols` cells (each 1 to
@@ -355,7 +355,7 @@ impl Board {
 
     /// True for a regular hexagon.
     pub fn is_hexhex(&self) -> bool {
-        self.shape == Shape::Hexagon && self.sides_len.iter().all(|&s| s == self.sides_len[0])
+        self.shape == Shape::SixSided && self.sides_len.iter().all(|&s| s == self.sides_len[0])
     }
 
     pub fn shape(&self) -> Shape {
@@ -366,7 +366,7 @@ impl Board {
     pub fn rhombus_dims(&self) -> Option<(usize, usize)> {
         match self.shape {
             Shape::Rhombus { rows, cols } => Some((rows, cols)),
-            Shape::Hexagon => None,
+            Shape::SixSided => None,
         }
     }
 
