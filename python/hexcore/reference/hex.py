@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ._board import row_name
 from ._errors import IllegalMove
 
-X, O = 1, 2
+X, O_ = 1, 2
 
 
 class Hex:
@@ -47,7 +47,7 @@ class Hex:
         for label, v in position.items():
             g.cell[g.labels.index(label)] = v
         g.to_move = to_move
-        for colour in (X, O):
+        for colour in (X, O_):
             if g.connected(colour):
                 g.is_over, g.winners = True, (colour,)
         return g
@@ -82,7 +82,7 @@ class Hex:
         return False
 
     def swap_allowed(self) -> bool:
-        return self.swap and not self.is_over and len(self.history) == 1 and self.to_move == O
+        return self.swap and not self.is_over and len(self.history) == 1 and self.to_move == O_
 
     def legal_actions(self) -> List[int]:
         """Empty cells in increasing order, then ``num_cells`` for the swap."""
@@ -110,7 +110,7 @@ class Hex:
             x_cell = self.cell.index(X)
             r, c = divmod(x_cell, self.cols)
             self.cell[x_cell] = 0
-            self.cell[c * self.cols + r] = O
+            self.cell[c * self.cols + r] = O_
             self.to_move = X
             self.history.append("swap")
             return "swap"
@@ -131,7 +131,7 @@ class Hex:
         return self.play("swap" if action == self.num_cells else self.labels[action])
 
     def scores(self) -> Tuple[int, int]:
-        return (1, -1) if self.winners == (X,) else (-1, 1) if self.winners == (O,) else (0, 0)
+        return (1, -1) if self.winners == (X,) else (-1, 1) if self.winners == (O_,) else (0, 0)
 
     def cells(self) -> List[int]:
         return list(self.cell)
