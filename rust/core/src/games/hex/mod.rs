@@ -427,6 +427,17 @@ impl Game for Hex {
             return None;
         }
         let count = self.num_empty as usize;
+        let n = self.board.num_cells();
+        if !self.swap_available && 2 * count >= n {
+            // At least half the cells are empty: draw cells until an empty
+            // one comes (two draws on average at worst), uniform over them.
+            loop {
+                let c = below(rng, n);
+                if self.empty.contains(c) {
+                    return Some(c as Action);
+                }
+            }
+        }
         let i = below(rng, count + self.swap_available as usize);
         Some(if i == count { self.board.num_cells() as Action } else { self.empty.select(i).expect("i < number of empty cells") as Action })
     }
