@@ -101,7 +101,16 @@ mod conformance {
 
     #[test]
     fn hex_conforms() {
-        for (rows, cols, swap, games) in [(1, 1, false, 2), (1, 4, false, 5), (4, 1, false, 5), (2, 2, true, 30), (3, 3, true, 20), (3, 5, false, 10), (5, 5, true, 6), (11, 11, true, 2)] {
+        for (rows, cols, swap, games) in [
+            (1, 1, false, 2),
+            (1, 4, false, 5),
+            (4, 1, false, 5),
+            (2, 2, true, 30),
+            (3, 3, true, 20),
+            (3, 5, false, 10),
+            (5, 5, true, 6),
+            (11, 11, true, 2),
+        ] {
             conformance(&Hex::new(rows, cols, swap).unwrap(), games, 400);
         }
     }

@@ -279,11 +279,7 @@ impl Hex {
     }
 
     fn swap_error(&self) -> MoveError {
-        let why = if !self.swap {
-            "the swap rule is off"
-        } else {
-            "swap is only allowed as o's first move"
-        };
+        let why = if !self.swap { "the swap rule is off" } else { "swap is only allowed as o's first move" };
         MoveError::new(Reason::SwapNotAllowed, format!("swap is not allowed here: {why}"))
     }
 }
@@ -297,11 +293,7 @@ impl Game for Hex {
     }
 
     fn spec(&self) -> String {
-        let shape = if self.rows == self.cols {
-            format!("size={}", self.rows)
-        } else {
-            format!("rows={},cols={}", self.rows, self.cols)
-        };
+        let shape = if self.rows == self.cols { format!("size={}", self.rows) } else { format!("rows={},cols={}", self.rows, self.cols) };
         if self.swap {
             format!("hex({shape},swap=true)")
         } else {

@@ -36,7 +36,9 @@ fn flood_winner(g: &Hex) -> WinnerMask {
 fn wins_agree_with_flood_fill() {
     let mut buf = Vec::new();
     let mut ends = [0usize; 3];
-    for (rows, cols, swap) in [(1, 1, false), (1, 3, false), (3, 1, false), (2, 2, true), (3, 4, false), (5, 5, true), (7, 3, false), (11, 11, true), (13, 13, false)] {
+    for (rows, cols, swap) in
+        [(1, 1, false), (1, 3, false), (3, 1, false), (2, 2, true), (3, 4, false), (5, 5, true), (7, 3, false), (11, 11, true), (13, 13, false)]
+    {
         for i in 0..200 {
             let mut rng = rng_for(rows as u64 * 100 + cols as u64, i);
             let mut g = Hex::new(rows, cols, swap).unwrap();
