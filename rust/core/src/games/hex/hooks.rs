@@ -1,37 +1,12 @@
-//! Hex's hooks into the shared machinery: its Zobrist kinds, the solver's
-//! keys (the rhombus's 180-degree turn), the batched observation writer and
-//! the conformance harness.
+//! What the shared engines need of Hex beyond [`Game`]: solver keys
+//! ([`Solvable`], with the rhombus's half turn), the batch observation
+//! writer ([`crate::vector::BatchGame`], in `observation.rs`), and in tests
+//! the recomputed hash and the conformance run.
 
 use crate::game::{Action, Game};
 use crate::solve::Solvable;
-use crate::vector::{BatchGame, CellLayout, ObsElem};
 
 use super::Hex;
-
-/// The side information Hex hashes besides the stones.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// The player to move.
-    ToMove,
-    /// The swap is on offer.
-    Swap,
-}
-
-impl Kind {
-    /// The kind's code in the key.
-    pub const fn code(self) -> u64 {
-        match self {
-            Kind::ToMove => 1,
-            Kind::Swap => 2,
-        }
-    }
-}
-
-/// The key of side information `what` with `value`.
-#[inline]
-pub(super) fn flag(what: Kind, value: u64) -> u64 {
-    crate::zobrist::mix((what.code() << 32 | (value & 0xFFFF_FFFF)) ^ 0xF1A6_0000_0000_0001)
-}
 
 impl Solvable for Hex {
     fn cell_bits(&self) -> u32 {
@@ -58,31 +33,6 @@ impl Solvable for Hex {
         } else {
             vec![identity]
         }
-    }
-}
-
-impl BatchGame for Hex {
-    fn direct_observation(&self) -> bool {
-        true
-    }
-
-    /// [`Hex`]'s planes (see [`Game::observation`]); the rhombus fills its
-    /// grid, cell `c` at plane index `c`.
-    fn write_observation<T: ObsElem>(&self, _layout: &CellLayout, out: &mut [T], _scratch: &mut Vec<u8>) {
-        let n = self.board().num_cells();
-        let me = self.to_move() as u8;
-        let colours = self.groups().colours();
-        let (mine, rest) = out.split_at_mut(n);
-        let (theirs, rest) = rest.split_at_mut(n);
-        let (o_to_move, swap) = rest.split_at_mut(n);
-        for (m, &c) in mine.iter_mut().zip(colours) {
-            *m = T::from_bool(c == me);
-        }
-        for (t, &c) in theirs.iter_mut().zip(colours) {
-            *t = T::from_bool(c == 3 - me);
-        }
-        o_to_move.fill(T::from_bool(me == 2));
-        swap[..n].fill(T::from_bool(self.swap_available()));
     }
 }
 

@@ -1,6 +1,7 @@
 use std::collections::HashMap;
 
 use super::*;
+use crate::game::{Game, Reason};
 use crate::rng::rng_for;
 use crate::solve::{solve, Monitor, Outcome, Solvable, SolveOptions};
 use crate::{perft, Unit};
