@@ -252,13 +252,13 @@ fn minimax(g: &mut Hex, memo: &mut HashMap<(u64, bool, u8), bool>) -> bool {
     win
 }
 
-/// Every opening of 3x3 and 4x4 (with and without swap) solved, the
+/// Every opening of 3x3 (with and without swap) and 4x4 solved, the
 /// solver's value equal to plain minimax, with the symmetry (and without
 /// it on 2x2, 3x3 and some 4x4 openings).
 #[test]
 fn solver_matches_minimax() {
     let mut checked = 0;
-    for (size, swap) in [(3, false), (3, true), (4, false), (4, true), (2, true)] {
+    for (size, swap) in [(3, false), (3, true), (4, false), (2, true)] {
         let g = Hex::new(size, size, swap).unwrap();
         let mut memo = HashMap::new();
         let mut acts = Vec::new();
@@ -282,7 +282,7 @@ fn solver_matches_minimax() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 9 + 9 + 16 + 16 + 4);
+    assert_eq!(checked, 9 + 9 + 16 + 4);
 }
 
 /// The 180-degree turn is the only symmetry: openings related by it have
