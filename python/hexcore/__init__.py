@@ -21,7 +21,7 @@ import numpy as np
 
 from . import records, reference, search
 from ._args import int_arg as _int
-from ._core import Board, Churn, Quintun, Wunchunk, __version__
+from ._core import Board, Churn, Hex, Quintun, Wunchunk, __version__, _Game
 from .errors import GameOverError, HexcoreError, IllegalMoveError, NotationError, TooManyMovesError
 from .records import from_json, to_json
 from .registry import GAMES
@@ -30,7 +30,7 @@ from .solving import Solution, solve
 from .spec import load
 from .summary import PlayoutSummary
 
-Game = Union[Churn, Quintun, Wunchunk]
+Game = _Game
 
 
 
@@ -109,7 +109,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "Board", "Churn", "Quintun", "Wunchunk", "GAMES", "Game", "Playouts", "PlayoutSummary", "load", "perft", "random_playouts", "reference",
+    "Board", "Churn", "Hex", "Quintun", "Wunchunk", "GAMES", "Game", "Playouts", "PlayoutSummary", "load", "perft", "random_playouts", "reference",
     "records", "to_json", "from_json", "HexcoreError", "IllegalMoveError", "NotationError", "GameOverError", "TooManyMovesError", "__version__",
     "Solution", "solve", "search", "SearchResult", "mcts", "BatchedSearchResult", "batched_search",
 ]

@@ -7,7 +7,7 @@ import numpy as np
 import numpy.typing as npt
 
 __version__: str
-__all__ = ["Board", "Churn", "Quintun", "Reason", "Wunchunk", "_Game", "__version__", "_reason_codes"]
+__all__ = ["Board", "Churn", "Hex", "Quintun", "Reason", "Wunchunk", "_Game", "__version__", "_reason_codes"]
 
 _G = TypeVar("_G", bound="_Game")
 
@@ -141,6 +141,24 @@ class Churn(_Game):
     def pie(self) -> bool: ...
     def scores(self) -> Tuple[int, int]: ...
 
+class Hex(_Game):
+    """Hex on a ``rows`` x ``cols`` rhombus (OpenSpiel's rules, notation and
+    action ids); x (1) joins top and bottom, o (2) left and right."""
+
+    def __new__(cls, size: Optional[int] = ..., *, rows: Optional[int] = ..., cols: Optional[int] = ...,
+                swap: Optional[bool] = ...) -> Self: ...
+    @property
+    def rows(self) -> int: ...
+    @property
+    def cols(self) -> int: ...
+    @property
+    def size(self) -> Optional[int]: ...
+    @property
+    def swap(self) -> bool: ...
+    @property
+    def swap_available(self) -> bool: ...
+    def scores(self) -> Tuple[int, int]: ...
+
 class Quintun(_Game):
     """Quintun; moves and the board's cell labels in the record notation
     (``j4``, ``Ai1``, ``Akm1``, ``Ag1,Af2``, ``swap``)."""
@@ -180,7 +198,7 @@ class Wunchunk(_Game):
 
 __all__ += ["_solve"]
 
-def _solve(game: Union[Churn, Quintun, Wunchunk], max_seconds: Optional[float] = ..., max_nodes: Optional[int] = ...,
+def _solve(game: _Game, max_seconds: Optional[float] = ..., max_nodes: Optional[int] = ...,
            threads: int = ..., table_mb: int = ...,
            progress: Optional[Callable[[int, int, int, float], Any]] = ...,
            distances: bool = ...) -> Dict[str, Any]: ...
@@ -224,17 +242,17 @@ __all__ += ["_mcts", "_MCTS"]
 
 @final
 class _MCTS:
-    def __new__(cls, game: Union[Churn, Quintun, Wunchunk], threads: int = ..., seed: int = ..., c: float = ...,
+    def __new__(cls, game: _Game, threads: int = ..., seed: int = ..., c: float = ...,
                 max_rollout_plies: int = ..., max_nodes: int = ...) -> Self: ...
     def search(self, simulations: Optional[int] = ..., seconds: Optional[float] = ...) -> Dict[str, Any]: ...
     def advance(self, move: Union[str, int]) -> str: ...
     @property
-    def game(self) -> Union[Churn, Quintun, Wunchunk]: ...
+    def game(self) -> _Game: ...
     @property
     def nodes(self) -> int: ...
     @property
     def root_visits(self) -> int: ...
 
-def _mcts(game: Union[Churn, Quintun, Wunchunk], simulations: Optional[int] = ..., seconds: Optional[float] = ...,
+def _mcts(game: _Game, simulations: Optional[int] = ..., seconds: Optional[float] = ...,
           threads: int = ..., seed: int = ..., c: float = ..., max_rollout_plies: int = ...,
           max_nodes: int = ...) -> Dict[str, Any]: ...

@@ -102,7 +102,7 @@ def _game_type(name: str, num_players: int, default_spec: str) -> Any:
 class HexcoreGame(pyspiel.Game):  # type: ignore[misc]
     """An OpenSpiel game wrapping one hexcore variant (given by its spec)."""
 
-    game_name = "churn"  # set per registered subclass
+    game_name = next(iter(GAMES))  # set per registered subclass
 
     def __init__(self, params: Optional[Dict[str, Any]] = None) -> None:
         name = self.game_name

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -37,7 +37,7 @@ from .errors import GameOverError
 
 __all__ = ["BatchedSearchResult", "Evaluator", "batched_search"]
 
-Game = Union[_core.Churn, _core.Quintun, _core.Wunchunk]
+Game = _core._Game
 Evaluator = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], Tuple[Any, Any]]
 
 
@@ -172,7 +172,7 @@ def batched_search(games: Sequence[Game], evaluator: Evaluator, simulations: int
     if not games:
         raise ValueError("games must not be empty")
     first = games[0]
-    if not isinstance(first, (_core.Churn, _core.Quintun, _core.Wunchunk)):
+    if not isinstance(first, _core._Game):
         raise TypeError(f"games must be hexcore games, got {type(first).__name__}")
     for i, g in enumerate(games):
         if type(g) is not type(first) or g.spec != first.spec:

@@ -7,12 +7,13 @@ own per-game branches.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Dict, Mapping, Optional, Tuple
 
-from ._core import Churn, Quintun, Wunchunk
+from ._core import Churn, Hex, Quintun, Wunchunk
 
-__all__ = ["GameInfo", "GAMES", "INFO", "info", "lookup", "name_of"]
+__all__ = ["GameInfo", "GAMES", "INFO", "info", "lookup", "name_of", "of_class"]
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,13 @@ class GameInfo:
     """The constructor's keyword options and the kind of value each takes
     (``"int"``, ``"ints"``, ``"str"``, ``"bool"``): spec strings are read by it
     (a bare word is a string for a ``"str"`` option, ``none`` included)."""
+    default_c: float = math.sqrt(2)
+    """The exploration constant ``hexcore.search.mcts`` uses when ``c`` is not
+    given, chosen by head-to-head matches at 1000 simulations a move (README
+    "Search")."""
+    edges: Mapping[int, int] = field(default_factory=dict)
+    """Sides of the board (``board.sides`` index) that belong to a seat, drawn
+    in its colour: ``{side: seat}`` (a connection game's goal edges)."""
     abstractplay: Optional[str] = None
     """Shape of the game's Abstract Play record: ``"moves"`` (a JSON list of
     moves), ``"rounds"`` (an object with rounds of one move per seat) or None
@@ -54,13 +62,22 @@ INFO: Dict[str, GameInfo] = {
                       options={"size": "int", "sides": "ints", "board": "str", "pie": "bool"},
                       abstractplay="moves"),
     "quintun": GameInfo("quintun", Quintun, ("Black", "White"), stone_colours={1: "#111111", 2: "#f4f4f4"},
-                        shade_ring=True, options={"size": "int", "placement": "str", "swap": "bool"}),
+                        shade_ring=True, options={"size": "int", "placement": "str", "swap": "bool"}, default_c=0.1),
     "wunchunk": GameInfo("wunchunk", Wunchunk, ("colour 1", "colour 2", "colour 3", "colour 4"),
                          options={"size": "int", "players": "int", "start": "str", "balance": "str"},
-                         abstractplay="rounds"),
+                         default_c=0.1, abstractplay="rounds"),
+    "hex": GameInfo("hex", Hex, ("x", "o"), options={"size": "int", "rows": "int", "cols": "int", "swap": "bool"},
+                    edges={0: 1, 3: 1, 1: 2, 4: 2}),
 }
 
 GAMES: Dict[str, Any] = {name: gi.cls for name, gi in INFO.items()}
+
+_BY_CLASS: Dict[Any, GameInfo] = {gi.cls: gi for gi in INFO.values()}
+
+
+def of_class(cls: Any) -> Optional[GameInfo]:
+    """The :class:`GameInfo` of the engine class ``cls`` (exactly that class), or None."""
+    return _BY_CLASS.get(cls)
 
 
 def lookup(name: str) -> GameInfo:

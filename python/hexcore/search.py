@@ -29,10 +29,11 @@ import numpy as np
 from . import _core
 from ._args import int_arg as _int
 from ._args import number_arg as _number
+from .registry import INFO, of_class
 
 __all__ = ["MCTS", "SearchResult", "mcts", "default_c", "DEFAULT_C"]
 
-Game = Union[_core.Churn, _core.Quintun, _core.Wunchunk]
+Game = _core._Game
 
 
 @dataclass(frozen=True)
@@ -66,13 +67,15 @@ class SearchResult:
 
 
 #: The default exploration constant ``c`` per game (by class name), chosen by
-#: head-to-head matches at 1000 simulations a move (README "Search").
-DEFAULT_C: Dict[str, float] = {"Churn": math.sqrt(2), "Quintun": 0.1, "Wunchunk": 0.1}
+#: head-to-head matches at 1000 simulations a move (README "Search"); a view
+#: of ``GameInfo.default_c`` in the registry, where each game declares it.
+DEFAULT_C: Dict[str, float] = {gi.title: gi.default_c for gi in INFO.values()}
 
 
 def default_c(game: Any) -> float:
     """The exploration constant ``mcts`` and ``MCTS`` use for ``game`` when ``c`` is not given."""
-    return DEFAULT_C.get(type(game).__name__, math.sqrt(2))
+    gi = of_class(type(game))
+    return math.sqrt(2) if gi is None else gi.default_c
 
 
 def _c_arg(game: Any, c: Optional[float]) -> float:

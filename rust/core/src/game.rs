@@ -357,8 +357,8 @@ mod tests {
     /// not exist is `bad_colour`, a notation error.
     #[test]
     fn unknown_colour_is_a_notation_error() {
-        let w = Wunchunk::new(6, 2, crate::wunchunk::Start::Standard, crate::wunchunk::Balance::Ap).unwrap();
-        let q = Quintun::new(7, crate::quintun::Placement::Side, true).unwrap();
+        let w = Wunchunk::new(6, 2, crate::WunchunkStart::Standard, crate::WunchunkBalance::Ap).unwrap();
+        let q = Quintun::new(7, crate::QuintunPlacement::Side, true).unwrap();
         for e in [w.parse_move("3e1").unwrap_err(), q.parse_move("Fi1").unwrap_err()] {
             assert_eq!(e.reason, Reason::BadColour);
             assert_eq!(e.kind(), ErrorKind::Notation);
@@ -379,7 +379,7 @@ mod tests {
         assert_eq!(g.try_play("c3").unwrap_err().reason, Reason::Occupied);
         g.try_apply(0).unwrap();
 
-        let mut w = Wunchunk::new(6, 2, crate::wunchunk::Start::Open, crate::wunchunk::Balance::Ap).unwrap();
+        let mut w = Wunchunk::new(6, 2, crate::WunchunkStart::Open, crate::WunchunkBalance::Ap).unwrap();
         let mut legal = Vec::new();
         w.legal_actions(&mut legal);
         w.try_apply(legal[0] as i64).unwrap();

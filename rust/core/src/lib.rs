@@ -45,21 +45,50 @@
 //! Shared mechanisms live one per (private) module: geometry (`board`),
 //! incremental groups (`groups`), bit sets (`bitset`), Zobrist keys
 //! (`zobrist`), random numbers (`rng`), thread pools (`parallel`), perft
-//! (`perft`) and playouts (`playout`); each game has its own module. The
-//! public API is re-exported here; the exact solver ([`solve`]), Monte Carlo
-//! tree search ([`search`]) and batched games ([`vector`]) are public modules.
+//! (`perft`) and playouts (`playout`). Each game is one folder,
+//! `games/<game>/`, holding everything about it (rules, options, notation,
+//! hash kinds, observation, solver keys, conformance hooks, tests), and is
+//! named once, in [`for_each_game!`]. The public API is re-exported here;
+//! the exact solver ([`solve`]), Monte Carlo tree search ([`search`]) and
+//! batched games ([`vector`]) are public modules.
+
+/// The list of games, one line each: `module: Type`, the module being the
+/// game's folder `games/<module>/` and `Type` its [`Game`] (also the name of
+/// its Python class). Everything that dispatches over the games (the module
+/// tree below, the bindings' enums and class table) is generated from this
+/// list by handing it a macro: `for_each_game!(then, args...)` expands to
+/// `then! { [args...] churn: Churn, wunchunk: Wunchunk, ... }`.
+#[macro_export]
+macro_rules! for_each_game {
+    ($then:ident $(, $($args:tt)*)?) => {
+        $then! { [$($($args)*)?]
+            churn: Churn,
+            wunchunk: Wunchunk,
+            quintun: Quintun,
+            hex: Hex,
+        }
+    };
+}
+
+/// The games' modules, and the names each adds to the crate root (its
+/// `public` module).
+macro_rules! declare_games {
+    ([] $($module:ident: $Game:ident,)*) => {
+        mod games {
+            $(pub mod $module;)*
+        }
+        $(pub use games::$module::public::*;)*
+    };
+}
+for_each_game!(declare_games);
 
 mod bitset;
 mod board;
-mod churn;
 mod game;
 mod groups;
-#[path = "games/hex/mod.rs"]
-mod hex;
 mod parallel;
 mod perft;
 mod playout;
-mod quintun;
 mod rng;
 pub mod search;
 pub mod solve;
@@ -67,20 +96,12 @@ pub mod solve;
 mod testing;
 mod unchecked;
 pub mod vector;
-mod wunchunk;
 mod zobrist;
 
 pub use board::{row_name, Board, BoardError, Shape, MAX_CELLS, MAX_RHOMBUS, NAMED_BOARDS, NO_CELL};
-pub use churn::{Churn, ChurnUndo};
 pub use game::{uniform_action, winners_of, Action, ErrorKind, Game, MoveActions, MoveError, OptionsError, Reason, WinnerMask};
 pub use groups::Groups;
-pub use hex::public::*;
 pub use parallel::{pool, RunError, MAX_THREADS, POOL_CACHE};
 pub use perft::{divide, perft, perft_actions, perft_moves, try_divide, try_perft, Unit, MAX_DEPTH, MOVE_LIST_LIMIT};
 pub use playout::{playout, playouts, playouts_into, try_playouts, PlayoutResult};
-pub use quintun::{
-    column_name as quintun_column_name, Placement as QuintunPlacement, Quintun, QuintunBoard, QuintunUndo, MAX_SIZE as QUINTUN_MAX_SIZE,
-    MIN_SIZE as QUINTUN_MIN_SIZE,
-};
 pub use rng::{below, rng_for};
-pub use wunchunk::{Balance as WunchunkBalance, OptionError as WunchunkOptionError, Start as WunchunkStart, Wunchunk, WunchunkUndo};

@@ -14,16 +14,14 @@
 //!   equals one recomputed from the cells ([`FreshHash`]) at every ply.
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
-use crate::board::Board;
 use crate::game::{Action, Game, MoveActions};
 use crate::rng::{below, rng_for};
-use crate::{Churn, Quintun, QuintunPlacement, Wunchunk, WunchunkBalance, WunchunkStart};
 
 /// The Zobrist hash recomputed from scratch: every stone's key from the cell
 /// values, XORed with the flags of the side to move and turn state. Each
-/// game implements it next to its state (test builds only).
+/// game implements it in its folder (`games/<game>/hooks.rs`, test builds
+/// only) and runs [`conformance`] there.
 pub(crate) trait FreshHash: Game {
     fn fresh_zobrist(&self) -> u64;
 }
@@ -163,74 +161,5 @@ pub(crate) fn conformance<G: FreshHash>(start: &G, games: u64, max_actions: usiz
             played.pop();
             assert_eq!(snapshot(&g), *snaps.last().unwrap(), "{name} game {i}: undo back to {played:?}");
         }
-    }
-}
-
-impl FreshHash for Churn {
-    fn fresh_zobrist(&self) -> u64 {
-        let b = self.board();
-        (0..b.num_cells()).filter(|&c| self.cell_value(c) > 0).fold(self.flags_hash(), |h, c| h ^ b.zobrist_key(c, self.cell_value(c) as usize))
-    }
-}
-
-impl FreshHash for Wunchunk {
-    fn fresh_zobrist(&self) -> u64 {
-        let cells = 0..self.board().num_cells();
-        cells.filter(|&c| self.cell_value(c) > 0).fold(self.flags_hash(), |h, c| h ^ crate::zobrist::piece(c, self.cell_value(c) as u64))
-    }
-}
-
-impl FreshHash for Quintun {
-    /// Players' stones are kinds 1..=2, neutral colour k is kind 2 + k.
-    fn fresh_zobrist(&self) -> u64 {
-        (0..self.board().num_cells()).fold(self.flags_hash(), |h, c| match self.cell_value(c) {
-            0 => h,
-            v if v > 0 => h ^ crate::zobrist::piece(c, v as u64),
-            v => h ^ crate::zobrist::piece(c, 2 + (-v) as u64),
-        })
-    }
-}
-
-fn churn(board: Board, pie: bool) -> Churn {
-    Churn::new(Arc::new(board), pie)
-}
-
-#[test]
-fn churn_conforms() {
-    for pie in [true, false] {
-        conformance(&churn(Board::hexhex(2).unwrap(), pie), 20, 400);
-        conformance(&churn(Board::hexhex(3).unwrap(), pie), 10, 400);
-        conformance(&churn(Board::hexhex(4).unwrap(), pie), 3, 300);
-        conformance(&churn(Board::from_sides([3, 4, 3, 4, 3, 4]).unwrap(), pie), 3, 300);
-    }
-}
-
-#[test]
-fn wunchunk_conforms() {
-    use WunchunkBalance as B;
-    use WunchunkStart as S;
-    for (size, players, start, balance, games) in [
-        (5, 2, S::Standard, B::Ap, 6),
-        (5, 2, S::Standard, B::Pie, 4),
-        (5, 2, S::Standard, B::None, 4),
-        (5, 2, S::Open, B::Ap, 4),
-        (5, 2, S::Open, B::Pie, 3),
-        (6, 2, S::Standard, B::Ap, 2),
-        (7, 3, S::Standard, B::Ap, 2),
-        (7, 4, S::Standard, B::Ap, 2),
-    ] {
-        conformance(&Wunchunk::new(size, players, start, balance).unwrap(), games, 200);
-    }
-}
-
-#[test]
-fn quintun_conforms() {
-    for (size, placement, swap, games) in [
-        (4, QuintunPlacement::Side, true, 6),
-        (4, QuintunPlacement::Gap, false, 6),
-        (5, QuintunPlacement::Gap, true, 3),
-        (7, QuintunPlacement::Side, true, 2),
-    ] {
-        conformance(&Quintun::new(size, placement, swap).unwrap(), games, 400);
     }
 }

@@ -24,7 +24,6 @@ use crate::board::Board;
 use crate::game::{Action, Game, WinnerMask};
 use crate::parallel::pool;
 use crate::rng::{below, rng_for};
-use crate::{Churn, Quintun, Wunchunk};
 
 /// An observation element type of the batch buffers.
 pub trait ObsElem: Copy {
@@ -57,11 +56,11 @@ impl ObsElem for f32 {
 /// are cells.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CellLayout {
-    plane: usize,
+    pub(crate) plane: usize,
     /// (first cell, its index in the plane, length), by plane index.
     runs: Vec<(usize, usize, usize)>,
     /// 0xff on cells, 0 elsewhere (one per plane index).
-    mask: Vec<u8>,
+    pub(crate) mask: Vec<u8>,
 }
 
 /// Bytes per block copy in [`CellLayout::spread`].
@@ -93,7 +92,7 @@ impl CellLayout {
     /// copied in whole blocks of [`BLOCK`] bytes, by increasing plane index,
     /// so a block's spill past its run is overwritten by the next run or
     /// lands off the board.
-    fn spread<'s>(&self, values: &[u8], scratch: &'s mut Vec<u8>) -> &'s [u8] {
+    pub(crate) fn spread<'s>(&self, values: &[u8], scratch: &'s mut Vec<u8>) -> &'s [u8] {
         if scratch.len() < self.plane + BLOCK {
             scratch.resize(self.plane + BLOCK, 0);
         }
@@ -137,40 +136,6 @@ pub trait BatchGame: Game {
         unreachable!("no direct observation writer")
     }
 }
-
-impl BatchGame for Churn {
-    fn direct_observation(&self) -> bool {
-        true
-    }
-
-    /// [`Churn`]'s planes: stones of the player to move, opponent stones,
-    /// cells on the board, and a constant plane equal to 1 when Blue is to
-    /// move.
-    fn write_observation<T: ObsElem>(&self, layout: &CellLayout, out: &mut [T], scratch: &mut Vec<u8>) {
-        let plane = layout.plane;
-        let (mine, rest) = out.split_at_mut(plane);
-        let (theirs, rest) = rest.split_at_mut(plane);
-        let (cells, blue) = rest.split_at_mut(plane);
-        let to_move_blue = self.to_move() == 2;
-        blue[..plane].fill(T::from_bool(to_move_blue));
-        let (me, them) = if to_move_blue { (2u8, 1u8) } else { (1u8, 2u8) };
-        // The cell colours spread over the plane, then masked to the board.
-        let grid = layout.spread(self.groups().colours(), scratch);
-        let (grid, on) = (&grid[..plane], &layout.mask[..plane]);
-        for p in 0..plane {
-            mine[p] = T::from_bool((grid[p] & on[p]).min(2) == me);
-        }
-        for p in 0..plane {
-            theirs[p] = T::from_bool((grid[p] & on[p]).min(2) == them);
-        }
-        for p in 0..plane {
-            cells[p] = T::from_bool(on[p] != 0);
-        }
-    }
-}
-
-impl BatchGame for Wunchunk {}
-impl BatchGame for Quintun {}
 
 /// No direct layout: the env's observation goes through [`Game::observation`].
 const NO_LAYOUT: u32 = u32::MAX;
@@ -1007,9 +972,9 @@ mod tests {
         assert!(one.3 > 0);
         assert_eq!(one, run_batch(&c, 100, 2, 200, u64::MAX));
         assert_eq!(one, run_batch(&c, 100, 3, 200, u64::MAX));
-        let w = Wunchunk::new(5, 2, crate::wunchunk::Start::Standard, crate::wunchunk::Balance::Ap).unwrap();
+        let w = Wunchunk::new(5, 2, crate::WunchunkStart::Standard, crate::WunchunkBalance::Ap).unwrap();
         assert_eq!(run_batch(&w, 40, 1, 100, 10), run_batch(&w, 40, 2, 100, 10));
-        let q = Quintun::new(4, crate::quintun::Placement::Side, true).unwrap();
+        let q = Quintun::new(4, crate::QuintunPlacement::Side, true).unwrap();
         assert_eq!(run_batch(&q, 40, 1, 100, u64::MAX), run_batch(&q, 40, 2, 100, u64::MAX));
     }
 

@@ -16,61 +16,11 @@ pub const fn piece(cell: usize, kind: u64) -> u64 {
     mix(((cell as u64) << 6 | (kind & 63)) ^ 0x5EED_C0DE_0000_0000)
 }
 
-/// The kinds of side information the games hash besides the pieces: every
-/// game's kinds, in one place. Each kind has a fixed code (its place in the
-/// key), and kinds of different games may share a code, since their hashes
-/// are never compared.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// Churn: the swap is on offer.
-    ChurnSwap,
-    /// Churn: the player to move.
-    ChurnToMove,
-    /// Quintun: the player to move.
-    QuintunToMove,
-    /// Quintun: the swap is on offer.
-    QuintunSwap,
-    /// Quintun: the neutral placed in the turn in progress.
-    QuintunPending,
-    /// Wunchunk: the seat to move.
-    WunchunkToMove,
-    /// Wunchunk: the phase (or the game being over).
-    WunchunkPhase,
-    /// Wunchunk: consecutive passes.
-    WunchunkPasses,
-    /// Wunchunk: regular turns colour 1 has completed (balance rule).
-    WunchunkColour1Turns,
-    /// Wunchunk: the swap is on offer.
-    WunchunkSwapReady,
-    /// Wunchunk: the seats have swapped.
-    WunchunkSwapped,
-    /// Wunchunk: the turn in progress (placed, last cell, allotment).
-    WunchunkTurn,
-}
-
-impl Kind {
-    /// The kind's code in the key.
-    pub const fn code(self) -> u64 {
-        match self {
-            Kind::ChurnSwap => 1,
-            Kind::ChurnToMove => 2,
-            Kind::QuintunToMove => 1,
-            Kind::QuintunSwap => 2,
-            Kind::QuintunPending => 3,
-            Kind::WunchunkToMove => 10,
-            Kind::WunchunkPhase => 11,
-            Kind::WunchunkPasses => 12,
-            Kind::WunchunkColour1Turns => 13,
-            Kind::WunchunkSwapReady => 14,
-            Kind::WunchunkSwapped => 15,
-            Kind::WunchunkTurn => 16,
-        }
-    }
-}
-
-/// Key of a small piece of side information of kind `what` with `value`,
-/// e.g. the player to move or a rule flag.
+/// Key of a small piece of side information of kind `code` with `value`,
+/// e.g. the player to move or a rule flag. Each game numbers its own kinds
+/// (a `Kind` enum in its folder); kinds of different games may share a code,
+/// since their hashes are never compared.
 #[inline]
-pub const fn flag(what: Kind, value: u64) -> u64 {
-    mix((what.code() << 32 | (value & 0xFFFF_FFFF)) ^ 0xF1A6_0000_0000_0001)
+pub const fn flag(code: u64, value: u64) -> u64 {
+    mix((code << 32 | (value & 0xFFFF_FFFF)) ^ 0xF1A6_0000_0000_0001)
 }

@@ -1,6 +1,6 @@
 //! The methods every game shares, on one base class `_Game` holding an
-//! [`AnyGame`]; `Churn`, `Wunchunk` and `Quintun` extend it with their
-//! constructors and extras (see their files).
+//! [`AnyGame`]; each game's class extends it with its constructor and
+//! extras (`games/<game>.rs`, which also implements [`GameClass`]).
 //!
 //! Methods that take Python objects convert them before borrowing the game,
 //! so an argument whose `__index__`/`__eq__`/`__str__` re-enters the same
@@ -10,45 +10,43 @@
 
 use std::sync::{Arc, OnceLock};
 
-use hexcore_core::{winners_of, Action, Churn, Game, Quintun, Unit, Wunchunk};
+use hexcore_core::{winners_of, Action, Game, Unit};
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 use pyo3::IntoPyObjectExt;
 
+use crate::any::{Any, Member, PerGame};
 use crate::board::PyBoard;
 use crate::errors::{action_id, error, lossy_str, mid_turn_error, move_error, move_text, parse_unit, value_error, Int};
 use crate::session::{Session, Setup};
 
-/// The game inside a Python game object.
-#[derive(Clone)]
-pub enum AnyGame {
-    Churn(Session<Churn>),
-    Wunchunk(Session<Wunchunk>),
-    Quintun(Session<Quintun>),
+/// The sessions family: a Python game object holds a [`Session`].
+pub struct Sessions;
+
+impl PerGame for Sessions {
+    type Of<G: Member> = Session<G>;
 }
 
-/// Run `$body` with `$s` bound to the session, whatever the game.
-macro_rules! dispatch {
-    ($any:expr, $s:ident => $body:expr) => {
-        match $any {
-            AnyGame::Churn($s) => $body,
-            AnyGame::Wunchunk($s) => $body,
-            AnyGame::Quintun($s) => $body,
-        }
-    };
+/// The game inside a Python game object.
+pub type AnyGame = Any<Sessions>;
+
+/// The cell value a text stands for in `from_position` (besides ints).
+pub type TextValue = fn(&str) -> Option<i64>;
+
+/// What the base class needs of each game's class (implemented for every
+/// game in `lib.rs`, from its binding file `games/<game>.rs`).
+pub trait GameClass: Member {
+    /// A Python object of the game's own class around `init`.
+    fn new_object(py: Python<'_>, init: PyClassInitializer<PyGame>) -> PyResult<Py<PyAny>>;
+
+    /// The game's names for cell values as text (`TEXT_VALUE` in its file),
+    /// if it has any.
+    const TEXT_VALUE: Option<TextValue>;
 }
 
 impl AnyGame {
-    pub fn class_name(&self) -> &'static str {
-        match self {
-            AnyGame::Churn(_) => "Churn",
-            AnyGame::Wunchunk(_) => "Wunchunk",
-            AnyGame::Quintun(_) => "Quintun",
-        }
-    }
-
     /// True while a turn is in progress (actions played, the move not complete).
     pub fn mid_turn(&self) -> bool {
         dispatch!(self, s => s.mid_turn())
@@ -59,7 +57,8 @@ impl AnyGame {
     pub fn copy_of(game: &Bound<'_, PyAny>, what: &str) -> PyResult<AnyGame> {
         let Ok(obj) = game.cast::<PyGame>() else {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                "{what} takes a Churn, Wunchunk or Quintun game, got {}",
+                "{what} takes a {} game, got {}",
+                crate::any::class_list(),
                 game.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
             )));
         };
@@ -88,15 +87,13 @@ impl PyGame {
     }
 }
 
-/// A Python object of the game's own class (`Churn`, ...) around `game`.
+/// A Python object of the game's own class around `game`.
 pub fn wrap(py: Python<'_>, game: PyGame) -> PyResult<Py<PyAny>> {
-    let name = game.any.class_name();
-    let init = PyClassInitializer::from(game);
-    Ok(match name {
-        "Churn" => Py::new(py, init.add_subclass(crate::churn::PyChurn))?.into_any(),
-        "Wunchunk" => Py::new(py, init.add_subclass(crate::wunchunk::PyWunchunk))?.into_any(),
-        _ => Py::new(py, init.add_subclass(crate::quintun::PyQuintun))?.into_any(),
-    })
+    fn new_object<G: GameClass>(_: &Session<G>) -> fn(Python<'_>, PyClassInitializer<PyGame>) -> PyResult<Py<PyAny>> {
+        G::new_object
+    }
+    let make = dispatch!(&game.any, s => new_object(s));
+    make(py, PyClassInitializer::from(game))
 }
 
 fn busy(_: impl std::fmt::Debug) -> PyErr {
@@ -421,12 +418,7 @@ impl PyGame {
         let Ok(o) = other.cast::<PyGame>() else { return Ok(false) };
         let a = slf.try_borrow().map_err(busy)?;
         let b = borrow_game(o)?;
-        Ok(match (&a.any, &b.any) {
-            (AnyGame::Churn(x), AnyGame::Churn(y)) => same_position(x, y),
-            (AnyGame::Wunchunk(x), AnyGame::Wunchunk(y)) => same_position(x, y),
-            (AnyGame::Quintun(x), AnyGame::Quintun(y)) => same_position(x, y),
-            _ => false,
-        })
+        Ok(zip_any!((&a.any, &b.any), (x, y) => same_position(x, y), false))
     }
 
     fn __hash__(&self) -> u64 {
@@ -464,14 +456,13 @@ impl PyGame {
         }
         let empty = cls.call((), Some(&ctor))?;
         let empty = empty.cast::<PyGame>()?;
-        type TextValue = fn(&str) -> Option<i64>;
         let (board, text_value): (Arc<hexcore_core::Board>, TextValue) = {
             let g = borrow_game(empty)?;
             let board = Arc::new(dispatch!(&g.any, s => s.g.board().clone()));
-            let text_value: TextValue = match &g.any {
-                AnyGame::Quintun(_) => crate::quintun::neutral_value,
-                _ => |_| None,
-            };
+            fn text_value_of<G: GameClass>(_: &Session<G>) -> TextValue {
+                G::TEXT_VALUE.unwrap_or(|_| None)
+            }
+            let text_value = dispatch!(&g.any, s => text_value_of(s));
             (board, text_value)
         };
         let items = position

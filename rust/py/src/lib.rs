@@ -1,20 +1,48 @@
 //! Python bindings of hexcore (`hexcore._core`). No game rules live here:
-//! each file wraps one type of `hexcore-core`.
+//! each file wraps one type of `hexcore-core`; each game's class (its
+//! constructor and extras) is its file under `games/`, and everything that
+//! dispatches over the games is generated from the core's list of games
+//! (see `any.rs`).
 
 use pyo3::prelude::*;
 
+#[macro_use]
+pub mod any;
 pub mod board;
-pub mod churn;
 pub mod errors;
 pub mod game;
 pub mod interrupt;
 pub mod options;
-pub mod quintun;
 pub mod search;
 pub mod session;
 pub mod solve;
 pub mod vector;
-pub mod wunchunk;
+
+/// The games' binding files (`games/<game>.rs`, each exporting its class
+/// as `Class` and its `TEXT_VALUE`), the base class's hooks into them, and
+/// adding their classes to the module.
+macro_rules! game_classes {
+    ([] $($module:ident: $Game:ident,)*) => {
+        pub mod games {
+            $(pub mod $module;)*
+        }
+
+        $(
+            impl game::GameClass for hexcore_core::$Game {
+                fn new_object(py: Python<'_>, init: PyClassInitializer<game::PyGame>) -> PyResult<Py<PyAny>> {
+                    Ok(Py::new(py, init.add_subclass(games::$module::Class))?.into_any())
+                }
+                const TEXT_VALUE: Option<game::TextValue> = games::$module::TEXT_VALUE;
+            }
+        )*
+
+        fn add_game_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $(m.add_class::<games::$module::Class>()?;)*
+            Ok(())
+        }
+    };
+}
+hexcore_core::for_each_game!(game_classes);
 
 /// Every `IllegalMoveError.reason` code the engine raises, in the core's order.
 #[pyfunction]
@@ -26,9 +54,7 @@ fn _reason_codes() -> Vec<&'static str> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::PyBoard>()?;
     m.add_class::<game::PyGame>()?;
-    m.add_class::<churn::PyChurn>()?;
-    m.add_class::<quintun::PyQuintun>()?;
-    m.add_class::<wunchunk::PyWunchunk>()?;
+    add_game_classes(m)?;
     m.add_function(wrap_pyfunction!(_reason_codes, m)?)?;
     // `Reason = Literal["syntax", ...]` as in the stub (at runtime the union
     // of one Literal per code, which is what the stub's Literal means).

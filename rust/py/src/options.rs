@@ -1,30 +1,28 @@
-//! Constructor options of every game (and of `Board`), read one way: `None`
-//! or a missing argument takes the default; any other bad value raises
-//! ValueError naming the argument.
+//! Reading constructor options (of every game, in its file under `games/`,
+//! and of `Board`) one way: `None` or a missing argument takes the default;
+//! any other bad value raises ValueError naming the argument.
 
 use std::sync::Arc;
 
 use hexcore_core::Board;
-use hexcore_core::{QuintunPlacement as Placement, QUINTUN_MAX_SIZE as MAX_SIZE, QUINTUN_MIN_SIZE as MIN_SIZE};
-use hexcore_core::{WunchunkBalance as Balance, WunchunkStart as Start};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString};
 
 use crate::errors::value_error;
 
-type Arg<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
+pub type Arg<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
 
-fn given<'a, 'py>(v: Arg<'a, 'py>) -> Option<&'a Bound<'py, PyAny>> {
+pub fn given<'a, 'py>(v: Arg<'a, 'py>) -> Option<&'a Bound<'py, PyAny>> {
     v.filter(|v| !v.is_none())
 }
 
-fn show(v: &Bound<'_, PyAny>) -> String {
+pub fn show(v: &Bound<'_, PyAny>) -> String {
     v.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into())
 }
 
 /// An int (not a bool); values beyond 64 bits saturate so that the range
 /// check that follows names the argument.
-fn int_value(name: &str, v: &Bound<'_, PyAny>) -> PyResult<i64> {
+pub fn int_value(name: &str, v: &Bound<'_, PyAny>) -> PyResult<i64> {
     let bad = || value_error(format!("{name} must be an int, got {}", show(v)));
     if v.is_instance_of::<PyBool>() {
         return Err(bad());
@@ -98,51 +96,4 @@ pub fn board(size: Arg<'_, '_>, sides: Arg<'_, '_>, name: Arg<'_, '_>, default: 
         Board::hexhex(n as usize).map_err(|e| value_error(e.to_string()))?
     };
     Ok(Arc::new(b))
-}
-
-/// Churn: (board, pie).
-pub fn churn(size: Arg<'_, '_>, sides: Arg<'_, '_>, name: Arg<'_, '_>, pie: Arg<'_, '_>) -> PyResult<(Arc<Board>, bool)> {
-    Ok((board(size, sides, name, 3)?, bool_arg("pie", pie, true)?))
-}
-
-/// Wunchunk: (size, players, start, balance); the size range is checked by
-/// the core (it depends on the players).
-pub fn wunchunk(size: Arg<'_, '_>, players: Arg<'_, '_>, start: Arg<'_, '_>, balance: Arg<'_, '_>) -> PyResult<(usize, usize, Start, Balance)> {
-    let players = int_arg("players", players)?.unwrap_or(2);
-    if !(2..=4).contains(&players) {
-        return Err(value_error(format!("players must be 2, 3 or 4, got {players}")));
-    }
-    let size = int_arg("size", size)?.unwrap_or(if players == 2 { 6 } else { 8 });
-    if !(5..=8).contains(&size) {
-        return Err(value_error(format!("size must be between 5 and 8, got {size}")));
-    }
-    let start_s = str_arg("start", start)?.unwrap_or_else(|| "standard".into());
-    let start = Start::parse(&start_s).ok_or_else(|| value_error(format!("start must be 'standard' or 'open', got {start_s:?}")))?;
-    let balance_s = str_arg("balance", balance)?.unwrap_or_else(|| "ap".into());
-    let balance = Balance::parse(&balance_s).ok_or_else(|| value_error(format!("balance must be 'ap', 'pie' or 'none', got {balance_s:?}")))?;
-    Ok((size as usize, players as usize, start, balance))
-}
-
-/// Quintun: (size, placement, swap).
-pub fn quintun(size: Arg<'_, '_>, placement: Arg<'_, '_>, swap: Arg<'_, '_>) -> PyResult<(usize, Placement, bool)> {
-    let bad_size = |got: String| value_error(format!("size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {got}"));
-    let n = match given(size) {
-        None => 7,
-        Some(v) => {
-            let n = int_value("size", v).map_err(|_| bad_size(show(v)))?;
-            if !(MIN_SIZE as i64..=MAX_SIZE as i64).contains(&n) {
-                return Err(bad_size(show(v)));
-            }
-            n
-        }
-    };
-    let placement = match given(placement) {
-        None => Placement::Side,
-        Some(v) => {
-            let bad = || value_error(format!("placement must be 'side' or 'gap', got {}", show(v)));
-            let s = str_arg("placement", Some(v)).map_err(|_| bad())?.unwrap_or_default();
-            Placement::parse(&s).ok_or_else(bad)?
-        }
-    };
-    Ok((n as usize, placement, bool_arg("swap", swap, true)?))
 }

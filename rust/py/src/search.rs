@@ -11,12 +11,13 @@ use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 use hexcore_core::search::{search, Mcts, SearchError, SearchOptions, SearchResult};
-use hexcore_core::{Action, Churn, Game, Quintun, Reason, Wunchunk};
+use hexcore_core::{Action, Game, Reason};
 use numpy::PyArray1;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
+use crate::any::{Any, Member, PerGame};
 use crate::errors::{error, mid_turn_error, move_error, move_text};
 use crate::game::{wrap, AnyGame, PyGame};
 use crate::interrupt::run_with;
@@ -117,38 +118,22 @@ pub fn _mcts<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let any = searchable(py, game, "mcts")?;
     let opts = SearchOptions { simulations, seconds, threads, seed, c, max_rollout_plies, max_nodes };
-    match any {
-        AnyGame::Churn(s) => {
-            let (r, g) = run(py, s.g, opts)?;
-            result_dict(py, &g, r)
-        }
-        AnyGame::Wunchunk(s) => {
-            let (r, g) = run(py, s.g, opts)?;
-            result_dict(py, &g, r)
-        }
-        AnyGame::Quintun(s) => {
-            let (r, g) = run(py, s.g, opts)?;
-            result_dict(py, &g, r)
-        }
-    }
+    dispatch!(any, s => {
+        let (r, g) = run(py, s.g, opts)?;
+        result_dict(py, &g, r)
+    })
 }
 
-/// A search tree kept across moves, with its own copy of the game.
-pub enum AnyMcts {
-    Churn(Session<Churn>, Mcts<Churn>),
-    Wunchunk(Session<Wunchunk>, Mcts<Wunchunk>),
-    Quintun(Session<Quintun>, Mcts<Quintun>),
+/// The search trees family: a tree kept across moves, with its own copy of
+/// the game.
+pub struct Trees;
+
+impl PerGame for Trees {
+    type Of<G: Member> = (Session<G>, Mcts<G>);
 }
 
-macro_rules! with_mcts {
-    ($any:expr, $s:ident, $m:ident => $body:expr) => {
-        match $any {
-            AnyMcts::Churn($s, $m) => $body,
-            AnyMcts::Wunchunk($s, $m) => $body,
-            AnyMcts::Quintun($s, $m) => $body,
-        }
-    };
-}
+/// A search tree kept across moves, whatever the game.
+pub type AnyMcts = Any<Trees>;
 
 /// `hexcore._core._MCTS`: the reusable search behind `hexcore.search.MCTS`
 /// (argument checks and documentation are there).
@@ -211,52 +196,38 @@ impl PyMcts {
         let any = searchable(py, game, "MCTS")?;
         let opts = SearchOptions { simulations: None, seconds: None, threads, seed, c, max_rollout_plies, max_nodes };
         let err = |e| search_error(py, e);
-        let inner = match any {
-            AnyGame::Churn(s) => {
-                let m = Mcts::new(s.g.clone(), &opts).map_err(err)?;
-                AnyMcts::Churn(s, m)
-            }
-            AnyGame::Wunchunk(s) => {
-                let m = Mcts::new(s.g.clone(), &opts).map_err(err)?;
-                AnyMcts::Wunchunk(s, m)
-            }
-            AnyGame::Quintun(s) => {
-                let m = Mcts::new(s.g.clone(), &opts).map_err(err)?;
-                AnyMcts::Quintun(s, m)
-            }
-        };
+        let inner: AnyMcts = map_any!(any, s => {
+            let m = Mcts::new(s.g.clone(), &opts).map_err(err)?;
+            (s, m)
+        });
         Ok(PyMcts { inner })
     }
 
     /// Add simulations to the trees; returns the dict of `_mcts`.
     #[pyo3(signature = (simulations=None, seconds=None))]
     fn search<'py>(&mut self, py: Python<'py>, simulations: Option<u64>, seconds: Option<f64>) -> PyResult<Bound<'py, PyDict>> {
-        with_mcts!(&mut self.inner, _s, m => mcts_search(py, m, simulations, seconds))
+        dispatch!(&mut self.inner, (_s, m) => mcts_search(py, m, simulations, seconds))
     }
 
     /// Play a whole move and keep the subtree below it; returns its text.
     fn advance(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
-        with_mcts!(&mut self.inner, s, m => mcts_advance(py, s, m, r#move))
+        dispatch!(&mut self.inner, (s, m) => mcts_advance(py, s, m, r#move))
     }
 
     /// A copy of the root position (with its history).
     #[getter]
     fn game(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let any = match &self.inner {
-            AnyMcts::Churn(s, _) => AnyGame::Churn(s.clone()),
-            AnyMcts::Wunchunk(s, _) => AnyGame::Wunchunk(s.clone()),
-            AnyMcts::Quintun(s, _) => AnyGame::Quintun(s.clone()),
-        };
+        let any: AnyGame = map_any!(&self.inner, (s, _) => s.clone());
         wrap(py, PyGame::new(any))
     }
 
     #[getter]
     fn nodes(&self) -> usize {
-        with_mcts!(&self.inner, _s, m => m.nodes())
+        dispatch!(&self.inner, (_s, m) => m.nodes())
     }
 
     #[getter]
     fn root_visits(&self) -> u64 {
-        with_mcts!(&self.inner, _s, m => m.root_visits())
+        dispatch!(&self.inner, (_s, m) => m.root_visits())
     }
 }

@@ -76,11 +76,7 @@ pub fn _solve<'py>(
     if any.mid_turn() {
         return Err(solve_error(py, SolveError::MidTurn));
     }
-    let sol = match any {
-        AnyGame::Churn(s) => run(py, s.g, opts, progress)?,
-        AnyGame::Wunchunk(s) => run(py, s.g, opts, progress)?,
-        AnyGame::Quintun(s) => run(py, s.g, opts, progress)?,
-    };
+    let sol = dispatch!(any, s => run(py, s.g, opts, progress)?);
     let d = PyDict::new(py);
     d.set_item("value", sol.value.map(|v| v.name()))?;
     let moves = PyList::empty(py);

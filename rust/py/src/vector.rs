@@ -3,58 +3,47 @@
 //! `python/hexcore/vector.py` allocates the buffers and documents the API.
 
 use hexcore_core::vector::{Obs, Out, StepError, VecGames};
-use hexcore_core::{Churn, Game, Quintun, Wunchunk};
+use hexcore_core::Game;
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2, PyReadwriteArray4};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
+use crate::any::{Any, Member, PerGame};
 use crate::errors::{error, value_error, Int};
 
-/// A Rust game taken out of a Python game object.
-pub enum AnyGame {
-    Churn(Churn),
-    Wunchunk(Wunchunk),
-    Quintun(Quintun),
+/// The plain games family: a Rust game taken out of a Python game object.
+pub struct Plain;
+
+impl PerGame for Plain {
+    type Of<G: Member> = G;
 }
+
+/// A Rust game taken out of a Python game object.
+pub type AnyGame = Any<Plain>;
 
 /// The one place that reads the Rust game out of a Python game object.
 pub fn extract_any_game(obj: &Bound<'_, PyAny>) -> PyResult<AnyGame> {
     if let Ok(g) = obj.cast::<crate::game::PyGame>() {
         let g = g.try_borrow().map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(format!("the game is in use: {e}")))?;
-        return Ok(match &g.any {
-            crate::game::AnyGame::Churn(s) => AnyGame::Churn(s.g.clone()),
-            crate::game::AnyGame::Wunchunk(s) => AnyGame::Wunchunk(s.g.clone()),
-            crate::game::AnyGame::Quintun(s) => AnyGame::Quintun(s.g.clone()),
-        });
+        return Ok(map_any!(&g.any, s => s.g.clone()));
     }
     let name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
-    Err(PyTypeError::new_err(format!("expected a hexcore game (Churn, Wunchunk or Quintun), got {name}")))
+    Err(PyTypeError::new_err(format!("expected a hexcore game ({}), got {name}", crate::any::class_list())))
 }
 
-impl AnyGame {
-    fn kind(&self) -> &'static str {
-        match self {
-            AnyGame::Churn(_) => "Churn",
-            AnyGame::Wunchunk(_) => "Wunchunk",
-            AnyGame::Quintun(_) => "Quintun",
-        }
-    }
+/// The batches family: the envs of one batch, all of one game.
+struct Batches;
+
+impl PerGame for Batches {
+    type Of<G: Member> = VecGames<G>;
 }
 
-enum AnyVec {
-    Churn(VecGames<Churn>),
-    Wunchunk(VecGames<Wunchunk>),
-    Quintun(VecGames<Quintun>),
-}
+type AnyVec = Any<Batches>;
 
-macro_rules! dispatch {
-    ($e:expr, $v:ident => $body:expr) => {
-        match $e {
-            AnyVec::Churn($v) => $body,
-            AnyVec::Wunchunk($v) => $body,
-            AnyVec::Quintun($v) => $body,
-        }
-    };
+/// The games of `rest` as `G` (the game of the batch's first env), or the
+/// index and class of the first that is another game.
+fn all_like<G: Member>(_first: &G, rest: impl Iterator<Item = AnyGame>) -> Result<Vec<G>, (usize, &'static str)> {
+    rest.enumerate().map(|(i, g)| G::from_any(g).map_err(|other| (i + 1, other.class_name()))).collect()
 }
 
 /// The observation buffer, borrowed for the length of one call.
@@ -196,27 +185,16 @@ impl PyVecGame {
             return Err(value_error("num_envs must be at least 1, got 0"));
         }
         let games = games.iter().map(extract_any_game).collect::<PyResult<Vec<_>>>()?;
-        let kind = games[0].kind();
-        if let Some((i, g)) = games.iter().enumerate().find(|(_, g)| g.kind() != kind) {
-            return Err(value_error(format!("env {i} is a {} but env 0 is a {kind}; the envs of one batch play one game", g.kind())));
-        }
-        macro_rules! build {
-            ($variant:ident) => {
-                AnyVec::$variant(
-                    VecGames::new(
-                        games.into_iter().map(|g| if let AnyGame::$variant(g) = g { g } else { unreachable!() }).collect(),
-                        seed,
-                        max_plies,
-                    )
-                    .map_err(value_error)?,
-                )
-            };
-        }
-        let inner = match kind {
-            "Churn" => build!(Churn),
-            "Wunchunk" => build!(Wunchunk),
-            _ => build!(Quintun),
-        };
+        let kind = games[0].class_name();
+        let mut games = games.into_iter();
+        let first = games.next().expect("num_envs is at least 1");
+        let inner: AnyVec = map_any!(first, g0 => {
+            let mut all = all_like(&g0, games).map_err(|(i, other)| {
+                value_error(format!("env {i} is a {other} but env 0 is a {kind}; the envs of one batch play one game"))
+            })?;
+            all.insert(0, g0);
+            VecGames::new(all, seed, max_plies).map_err(value_error)?
+        });
         Ok(PyVecGame { inner, kind, threads })
     }
 
@@ -343,15 +321,9 @@ impl PyVecGame {
         self._env(i)?;
         let i = i.0 as usize;
         let g = extract_any_game(game)?;
-        let kind = g.kind();
+        let kind = g.class_name();
         let bad = || PyTypeError::new_err(format!("this batch plays {}; got a {kind}", self.kind));
-        match (&mut self.inner, g) {
-            (AnyVec::Churn(v), AnyGame::Churn(g)) => v.set_env(i, g, plies),
-            (AnyVec::Wunchunk(v), AnyGame::Wunchunk(g)) => v.set_env(i, g, plies),
-            (AnyVec::Quintun(v), AnyGame::Quintun(g)) => v.set_env(i, g, plies),
-            _ => return Err(bad()),
-        }
-        .map_err(value_error)
+        zip_any!((&mut self.inner, g), (v, g) => v.set_env(i, g, plies), return Err(bad())).map_err(value_error)
     }
 }
 

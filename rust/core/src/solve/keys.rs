@@ -5,10 +5,9 @@
 use crate::board::Board;
 use crate::game::{Action, Game};
 use crate::zobrist;
-use crate::{Churn, Quintun, Wunchunk};
 
-/// What the solver needs from a game beyond [`Game`]. Implemented for the
-/// three games in this file; the defaults fit all of them.
+/// What the solver needs from a game beyond [`Game`]. Each game implements
+/// it in its folder (`games/<game>/hooks.rs`); the defaults fit all of them.
 pub trait Solvable: Game {
     /// Bits needed for one cell's code (see [`cell_code`]).
     fn cell_bits(&self) -> u32;
@@ -45,47 +44,6 @@ pub fn cell_code(v: i8) -> u32 {
         v as u32
     } else {
         2 + (-(v as i32)) as u32
-    }
-}
-
-impl Solvable for Churn {
-    fn cell_bits(&self) -> u32 {
-        2
-    }
-    fn action_cell(&self, action: Action) -> Option<(usize, u32)> {
-        ((action as usize) < self.board().num_cells()).then_some((action as usize, 0))
-    }
-    fn cell_action(&self, cell: usize, _rest: u32) -> Action {
-        cell as Action
-    }
-}
-
-impl Solvable for Wunchunk {
-    fn cell_bits(&self) -> u32 {
-        if self.players() <= 3 {
-            2
-        } else {
-            3
-        }
-    }
-    fn action_cell(&self, action: Action) -> Option<(usize, u32)> {
-        let n = self.players();
-        ((action as usize) < n * self.board().num_cells()).then(|| (action as usize / n, action % n as u32))
-    }
-    fn cell_action(&self, cell: usize, rest: u32) -> Action {
-        (cell * self.players()) as Action + rest
-    }
-}
-
-impl Solvable for Quintun {
-    fn cell_bits(&self) -> u32 {
-        3
-    }
-    fn action_cell(&self, action: Action) -> Option<(usize, u32)> {
-        ((action as usize) < 6 * self.board().num_cells()).then_some((action as usize / 6, action % 6))
-    }
-    fn cell_action(&self, cell: usize, rest: u32) -> Action {
-        (cell * 6) as Action + rest
     }
 }
 
@@ -269,6 +227,7 @@ impl Keyer {
 mod tests {
     use super::*;
     use crate::rng::rng_for;
+    use crate::Churn;
     use std::collections::HashSet;
     use std::sync::Arc;
 

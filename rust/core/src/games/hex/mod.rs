@@ -40,6 +40,7 @@ use crate::bitset::BitSet;
 use crate::board::Board;
 use crate::game::{Action, MoveError, OptionsError, Reason, WinnerMask};
 use crate::groups::Groups;
+use crate::zobrist;
 
 /// What the crate root re-exports.
 pub mod public {
@@ -53,19 +54,13 @@ pub const HEX_MAX_SIZE: usize = crate::board::MAX_RHOMBUS;
 pub const HEX_OBSERVATION_PLANES: usize = 4;
 
 /// The side information Hex hashes besides the stones, each kind with its
-/// fixed code in the key.
+/// fixed code in the key ([`zobrist::flag`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     /// The player to move.
     ToMove = 1,
     /// The swap is on offer.
     Swap = 2,
-}
-
-/// The key of side information `what` with `value`.
-#[inline]
-fn flag(what: Kind, value: u64) -> u64 {
-    crate::zobrist::mix(((what as u64) << 32 | (value & 0xFFFF_FFFF)) ^ 0xF1A6_0000_0000_0001)
 }
 
 const X: u8 = 1;
@@ -285,9 +280,9 @@ impl Hex {
 
     /// The hash of the side information (player to move, swap offer).
     pub(crate) fn flags_hash(&self) -> u64 {
-        let mut h = flag(Kind::ToMove, self.to_move as u64);
+        let mut h = zobrist::flag(Kind::ToMove as u64, self.to_move as u64);
         if self.swap_available {
-            h ^= flag(Kind::Swap, 1);
+            h ^= zobrist::flag(Kind::Swap as u64, 1);
         }
         h
     }

@@ -1,20 +1,34 @@
 //! `hexcore.Churn`.
 
-use hexcore_core::Churn;
+use std::sync::Arc;
+
+use hexcore_core::{Board, Churn};
 use pyo3::prelude::*;
 
+use crate::options::{board, bool_arg, Arg};
 use crate::errors::{options_error, Int};
-use crate::game::{wrap, AnyGame, PyGame};
+use crate::game::{wrap, AnyGame, PyGame, TextValue};
 use crate::session::Session;
 
 #[pyclass(name = "Churn", module = "hexcore._core", extends = PyGame, subclass)]
 pub struct PyChurn;
+
+/// This game's class, as the generated class table names it.
+pub use PyChurn as Class;
+
+/// No cell values written as text in `from_position`.
+pub const TEXT_VALUE: Option<TextValue> = None;
 
 fn game<R>(slf: &PyRef<'_, PyChurn>, f: impl FnOnce(&Churn) -> R) -> PyResult<R> {
     match &slf.as_super().any {
         AnyGame::Churn(s) => Ok(f(&s.g)),
         _ => Err(pyo3::exceptions::PyTypeError::new_err("not a Churn game")),
     }
+}
+
+/// Churn: (board, pie).
+fn options(size: Arg<'_, '_>, sides: Arg<'_, '_>, name: Arg<'_, '_>, pie: Arg<'_, '_>) -> PyResult<(Arc<Board>, bool)> {
+    Ok((board(size, sides, name, 3)?, bool_arg("pie", pie, true)?))
 }
 
 #[pymethods]
@@ -29,7 +43,7 @@ impl PyChurn {
         board: Option<&Bound<'_, PyAny>>,
         pie: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
-        let (b, pie) = crate::options::churn(size, sides, board, pie)?;
+        let (b, pie) = options(size, sides, board, pie)?;
         let g = PyGame::new(AnyGame::Churn(Session::new(Churn::new(b, pie), None)));
         Ok(PyClassInitializer::from(g).add_subclass(PyChurn))
     }
@@ -46,7 +60,7 @@ impl PyChurn {
         board: Option<&Bound<'_, PyAny>>,
         pie: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let (b, pie) = crate::options::churn(size, sides, board, pie)?;
+        let (b, pie) = options(size, sides, board, pie)?;
         let to_move = to_move.0;
         let cells = crate::errors::small_cells(&cells)?;
         if !(1..=2).contains(&to_move) {

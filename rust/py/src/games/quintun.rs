@@ -2,16 +2,23 @@
 
 use std::sync::Arc;
 
-use hexcore_core::{Quintun, QuintunBoard};
+use hexcore_core::{Quintun, QuintunBoard, QuintunPlacement as Placement, QUINTUN_MAX_SIZE as MAX_SIZE, QUINTUN_MIN_SIZE as MIN_SIZE};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::options::{bool_arg, given, int_value, show, str_arg, Arg};
 use crate::errors::{options_error, value_error, Int};
-use crate::game::{wrap, AnyGame, PyGame};
+use crate::game::{wrap, AnyGame, PyGame, TextValue};
 use crate::session::Session;
 
 #[pyclass(name = "Quintun", module = "hexcore._core", extends = PyGame, subclass)]
 pub struct PyQuintun;
+
+/// This game's class, as the generated class table names it.
+pub use PyQuintun as Class;
+
+/// Cell values written as text in `from_position`: neutral colour letters.
+pub const TEXT_VALUE: Option<TextValue> = Some(neutral_value);
 
 fn game<R>(slf: &PyRef<'_, PyQuintun>, f: impl FnOnce(&Quintun) -> R) -> PyResult<R> {
     match &slf.as_super().any {
@@ -22,7 +29,7 @@ fn game<R>(slf: &PyRef<'_, PyQuintun>, f: impl FnOnce(&Quintun) -> R) -> PyResul
 
 /// A neutral stone written as its colour letter in `from_position`
 /// ("A".."E" -> -1..-5).
-pub fn neutral_value(text: &str) -> Option<i64> {
+fn neutral_value(text: &str) -> Option<i64> {
     match text.trim().to_ascii_uppercase().as_bytes() {
         [c @ b'A'..=b'E'] => Some(-((c - b'A') as i64 + 1)),
         _ => None,
@@ -31,6 +38,30 @@ pub fn neutral_value(text: &str) -> Option<i64> {
 
 fn geometry(n: usize) -> PyResult<Arc<QuintunBoard>> {
     QuintunBoard::shared(n).map_err(value_error)
+}
+
+/// Quintun: (size, placement, swap).
+fn options(size: Arg<'_, '_>, placement: Arg<'_, '_>, swap: Arg<'_, '_>) -> PyResult<(usize, Placement, bool)> {
+    let bad_size = |got: String| value_error(format!("size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {got}"));
+    let n = match given(size) {
+        None => 7,
+        Some(v) => {
+            let n = int_value("size", v).map_err(|_| bad_size(show(v)))?;
+            if !(MIN_SIZE as i64..=MAX_SIZE as i64).contains(&n) {
+                return Err(bad_size(show(v)));
+            }
+            n
+        }
+    };
+    let placement = match given(placement) {
+        None => Placement::Side,
+        Some(v) => {
+            let bad = || value_error(format!("placement must be 'side' or 'gap', got {}", show(v)));
+            let s = str_arg("placement", Some(v)).map_err(|_| bad())?.unwrap_or_default();
+            Placement::parse(&s).ok_or_else(bad)?
+        }
+    };
+    Ok((n as usize, placement, bool_arg("swap", swap, true)?))
 }
 
 #[pymethods]
@@ -46,7 +77,7 @@ impl PyQuintun {
         placement: Option<&Bound<'_, PyAny>>,
         swap: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
-        let (n, p, s) = crate::options::quintun(size, placement, swap)?;
+        let (n, p, s) = options(size, placement, swap)?;
         let g = PyGame::new(AnyGame::Quintun(Session::new(Quintun::with_geometry(geometry(n)?, p, s), None)));
         Ok(PyClassInitializer::from(g).add_subclass(PyQuintun))
     }
@@ -63,7 +94,7 @@ impl PyQuintun {
         placement: Option<&Bound<'_, PyAny>>,
         swap: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let (n, p, s) = crate::options::quintun(size, placement, swap)?;
+        let (n, p, s) = options(size, placement, swap)?;
         let to_move = to_move.0;
         let cells = crate::errors::small_cells(&cells)?;
         if !(1..=2).contains(&to_move) {

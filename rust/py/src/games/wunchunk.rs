@@ -1,22 +1,46 @@
 //! `hexcore.Wunchunk`.
 
-use hexcore_core::Wunchunk;
+use hexcore_core::{Wunchunk, WunchunkBalance as Balance, WunchunkStart as Start};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::options::{int_arg, str_arg, Arg};
 use crate::errors::{options_error, value_error};
-use crate::game::{wrap, AnyGame, PyGame};
-use crate::options::wunchunk as build;
+use crate::game::{wrap, AnyGame, PyGame, TextValue};
 use crate::session::Session;
 
 #[pyclass(name = "Wunchunk", module = "hexcore._core", extends = PyGame, subclass)]
 pub struct PyWunchunk;
+
+/// This game's class, as the generated class table names it.
+pub use PyWunchunk as Class;
+
+/// No cell values written as text in `from_position`.
+pub const TEXT_VALUE: Option<TextValue> = None;
 
 fn game<R>(slf: &PyRef<'_, PyWunchunk>, f: impl FnOnce(&Wunchunk) -> R) -> PyResult<R> {
     match &slf.as_super().any {
         AnyGame::Wunchunk(s) => Ok(f(&s.g)),
         _ => Err(pyo3::exceptions::PyTypeError::new_err("not a Wunchunk game")),
     }
+}
+
+/// Wunchunk: (size, players, start, balance); the size range is checked by
+/// the core (it depends on the players).
+fn options(size: Arg<'_, '_>, players: Arg<'_, '_>, start: Arg<'_, '_>, balance: Arg<'_, '_>) -> PyResult<(usize, usize, Start, Balance)> {
+    let players = int_arg("players", players)?.unwrap_or(2);
+    if !(2..=4).contains(&players) {
+        return Err(value_error(format!("players must be 2, 3 or 4, got {players}")));
+    }
+    let size = int_arg("size", size)?.unwrap_or(if players == 2 { 6 } else { 8 });
+    if !(5..=8).contains(&size) {
+        return Err(value_error(format!("size must be between 5 and 8, got {size}")));
+    }
+    let start_s = str_arg("start", start)?.unwrap_or_else(|| "standard".into());
+    let start = Start::parse(&start_s).ok_or_else(|| value_error(format!("start must be 'standard' or 'open', got {start_s:?}")))?;
+    let balance_s = str_arg("balance", balance)?.unwrap_or_else(|| "ap".into());
+    let balance = Balance::parse(&balance_s).ok_or_else(|| value_error(format!("balance must be 'ap', 'pie' or 'none', got {balance_s:?}")))?;
+    Ok((size as usize, players as usize, start, balance))
 }
 
 #[pymethods]
@@ -37,7 +61,7 @@ impl PyWunchunk {
         start: Option<&Bound<'_, PyAny>>,
         balance: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
-        let (size, players, start, balance) = build(size, players, start, balance)?;
+        let (size, players, start, balance) = options(size, players, start, balance)?;
         let g = Wunchunk::new(size, players, start, balance).map_err(options_error)?;
         Ok(PyClassInitializer::from(PyGame::new(AnyGame::Wunchunk(Session::new(g, None)))).add_subclass(PyWunchunk))
     }
@@ -62,7 +86,7 @@ impl PyWunchunk {
         colour1_turns: crate::errors::Int,
         passes: crate::errors::Int,
     ) -> PyResult<Py<PyAny>> {
-        let (size, players, start, balance) = build(size, players, start, balance)?;
+        let (size, players, start, balance) = options(size, players, start, balance)?;
         let to_move = to_move.0;
         let cells = crate::errors::small_cells(&cells)?;
         if let Some(v) = cells.iter().find(|&&v| v < 0 || v as usize > players) {
