@@ -24,7 +24,8 @@ GAME_DIRS = [ROOT / "rust/core/src/games", ROOT / "rust/py/src/games"]
 PY_ALLOWED = ["python/hexcore/registry.py", "python/hexcore/__init__.py", "python/hexcore/reference/"]
 # Content, not dispatch: the default report is a tour of Churn side 3 (it
 # prints Churn's published figures).
-PY_CONTENT = {("python/hexcore/__main__.py", "churn")}
+# The vector bench runs pgx's own Hex (``pgx.make("hex")``), the peer's game.
+PY_CONTENT = {("python/hexcore/__main__.py", "churn"), ("python/hexcore/_vector_bench.py", "hex")}
 
 
 def games() -> List[Tuple[str, str]]:
@@ -40,7 +41,9 @@ def games() -> List[Tuple[str, str]]:
 def _name_pattern() -> re.Pattern[str]:
     types = "|".join(t for _, t in games())
     modules = "|".join(m for m, _ in games())
-    return re.compile(rf"\w*(?:{types})\w*|\b(?:{modules})\b")
+    # A type inside a longer CamelCase name counts (``PyChurn``, ``ChurnUndo``),
+    # not as the start of another word (``Hex`` in ``HexcoreError``).
+    return re.compile(rf"\w*(?:{types})(?![a-z])\w*|\b(?:{modules})\b")
 
 
 def strip_rust(text: str) -> str:

@@ -47,6 +47,7 @@ STRICT_FILES = [
     "python/hexcore/reference/__init__.py",
     "python/hexcore/reference/_board.py",
     "python/hexcore/reference/_errors.py",
+    "python/hexcore/reference/hex.py",
     "python/hexcore/reference/quintun.py",
     "python/hexcore/reference/wunchunk.py",
     "python/hexcore/vector.py",
