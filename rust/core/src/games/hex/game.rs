@@ -183,7 +183,8 @@ impl Game for Hex {
             return if self.swap_available { Ok(smallvec![self.board.num_cells() as Action]) } else { Err(self.swap_error()) };
         }
         let cell = self.board.index(&t).ok_or_else(|| {
-            let looks_like_cell = t.len() >= 2 && t.as_bytes()[0].is_ascii_lowercase() && t[1..].bytes().all(|b| b.is_ascii_digit());
+            let letters = t.bytes().take_while(|b| b.is_ascii_lowercase()).count();
+            let looks_like_cell = letters > 0 && letters < t.len() && t[letters..].bytes().all(|b| b.is_ascii_digit());
             if looks_like_cell {
                 MoveError::new(Reason::UnknownCell, format!("{t:?} is not a cell of this {}x{} board", self.rows, self.cols))
             } else {

@@ -125,6 +125,8 @@ fn notation_and_options() {
     assert_eq!(g.parse_move("a12").unwrap_err().reason, Reason::UnknownCell);
     assert_eq!(g.parse_move("").unwrap_err().reason, Reason::Syntax);
     assert_eq!(g.parse_move("1a").unwrap_err().reason, Reason::Syntax);
+    assert_eq!(g.parse_move("zz99").unwrap_err().reason, Reason::UnknownCell);
+    assert_eq!(g.parse_move("b").unwrap_err().reason, Reason::Syntax);
     assert_eq!(Hex::new(0, 3, false).unwrap_err().argument, "rows");
     assert_eq!(Hex::new(3, 26, false).unwrap_err().argument, "cols");
     assert!(Hex::new(25, 25, true).is_ok());
