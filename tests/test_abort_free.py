@@ -35,11 +35,25 @@ def run_child(code: str, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
 
 
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def start_interruptible(code: str) -> subprocess.Popen:
+    """Start `code` in a child that sets Python's SIGINT handler itself: a
+    child of a background job inherits SIGINT ignored, and Python then
+    installs no handler. The child is started with SIGINT ignored, as there,
+    so these tests check the same thing however the suite is started."""
+    code = "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n" + code
+    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_ignore_sigint)
+
+
 def interrupt_after(code: str, delay: float = 2.0, timeout: float = 60) -> tuple[int, str, float]:
     """Run `code` (which prints "ready" before the long call), send SIGINT
     `delay` seconds after "ready", and return (exit code, stderr, seconds
     from the signal to the exit)."""
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = start_interruptible(code)
     try:
         assert p.stdout is not None
         line = p.stdout.readline()
@@ -178,7 +192,7 @@ def test_interrupted_run_leaves_the_game_usable():
         except KeyboardInterrupt:
             print("interrupted", hc.perft(g, 2, threads=1), flush=True)
     """)
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = start_interruptible(code)
     try:
         assert p.stdout is not None and p.stdout.readline().strip() == "ready"
         time.sleep(1.0)

@@ -360,7 +360,7 @@ def test_constructor_and_positions():
     g = hc.Quintun.from_position(pos, size=4)
     assert g.legal_moves() == [geo.labels[geo.interior[-1]]]
     g.play(geo.labels[geo.interior[-1]])
-    assert g.is_over and g.winners == () and g.count_moves() == 0
+    assert g.is_over and g.winners == (1, 2) and g.count_moves() == 0  # a draw: every seat
 
 
 def test_labels_and_views():

@@ -394,7 +394,7 @@ def test_draw_when_no_move_is_left():
     g = Quintun.from_position(pos, to_move=1, size=4)
     assert not g.is_over and g.legal_moves() == [geo.labels[last]]
     g.play(geo.labels[last])
-    assert g.is_over and g.winners == () and g.legal_moves() == []
+    assert g.is_over and g.winners == (1, 2) and g.legal_moves() == []  # a draw: every seat
 
 
 # ----------------------------------------------------------------------------- misc API

@@ -329,7 +329,7 @@ def test_from_position_turn_counters_match_reference_and_survive_round_trips():
         (dict(size=5, start="open"), ["1a1,1a2,2e1,2e2"], 3),
         (dict(size=5, start="open"), ["1a1,1a2,2e1,2e2", "swap"], 2),
         (dict(size=7, players=3), [], 2),
-        (dict(size=5), ["1a1,", "2e1", "1c1"], 2),
+        (dict(size=5), ["1a1", "2e1", "1c1"], 2),
         (dict(size=5), ["1a1", "1a2"], 2),
         (dict(size=7, players=4), ["1a1", "1a2", "1c1", "1c2"], 1),
     ],

@@ -20,6 +20,7 @@ from typing import Any, List, Optional, Tuple, Union
 import numpy as np
 
 from . import records, reference, search
+from ._args import bool_arg as _bool
 from ._args import int_arg as _int
 from ._core import Board, Churn, Hex, Quintun, Wunchunk, __version__, _Game
 from .errors import GameOverError, HexcoreError, IllegalMoveError, NotationError, TooManyMovesError
@@ -55,7 +56,7 @@ def perft(game: Game, depth: int, unit: str = "move", divide: bool = False,
     released and the root is split over ``threads`` (default: all cores).
     """
     depth = _int("depth", depth, 0, 100_000)
-    return game._perft(depth, unit, _threads(threads), bool(divide))
+    return game._perft(depth, unit, _threads(threads), _bool("divide", divide))
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ def random_playouts(game: Game, n: int, seed: int = 0, threads: Optional[int] = 
 def __getattr__(name: str) -> Any:
     # envs and openspiel need optional packages (and importing openspiel
     # registers the games with pyspiel), so they load on first use.
-    if name in ("envs", "openspiel", "distributed", "vector"):
+    if name in ("envs", "openspiel", "distributed", "vector", "render"):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 import time
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -59,6 +61,34 @@ def _ray_module() -> Any:
 
 class CommandError(Exception):
     """An error the command line reports as one line."""
+
+
+def _check_output(path: Optional[str], flag: str) -> None:
+    """Refuse an output file that cannot be written, before a long run starts."""
+    if not path:
+        return
+    parent = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise CommandError(f"{flag} {path}: is a directory")
+    if not os.path.isdir(parent):
+        raise CommandError(f"{flag} {path}: the directory {parent} does not exist")
+    if not os.access(path if os.path.exists(path) else parent, os.W_OK):
+        raise CommandError(f"{flag} {path}: not writable")
+
+
+def _write_json(path: str, data: Any) -> None:
+    """Write ``data`` to ``path``; if that fails after all, save it to a new
+    file in the temporary directory (a finished run is never lost) and
+    report both."""
+    try:
+        with open(path, "w") as f:
+            json.dump(data, f, indent=1)
+    except OSError as e:
+        fd, saved = tempfile.mkstemp(prefix="hexcore-", suffix=".json")
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, indent=1)
+        raise CommandError(f"cannot write {path}: {e.strerror or e}; the results were saved to {saved}") from None
+    print(f"results written to {path}")
 
 
 def _ray_job(args: argparse.Namespace) -> Dict[str, Any]:
@@ -183,14 +213,13 @@ def _reference_rate(spec: str, games: int, seed: int) -> float:
 def cmd_bench(args: argparse.Namespace) -> int:
     import platform
 
+    _check_output(args.json, "--json")
     print(f"hexcore bench on {platform.machine()} {platform.processor() or ''} python {platform.python_version()}")
     from .bench import run_bench
 
     rows = run_bench(quick=args.quick, report=lambda line: print(line, flush=True))
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"machine": platform.platform(), "rows": rows}, f, indent=1)
-        print(f"results written to {args.json}")
+        _write_json(args.json, {"machine": platform.platform(), "rows": rows})
     return 0
 
 
@@ -199,6 +228,7 @@ def cmd_match(args: argparse.Namespace) -> int:
 
     for spec in args.players:
         parse_player(spec)  # a bad spec is reported before the game is loaded
+    _check_output(args.json, "--json")
     start = time.perf_counter()
 
     def progress(done: int, total: int) -> None:
@@ -208,12 +238,7 @@ def cmd_match(args: argparse.Namespace) -> int:
                      progress=progress)
     print(res.table())
     if args.json:
-        try:
-            with open(args.json, "w") as f:
-                json.dump(res.to_dict(), f, indent=1)
-        except OSError as e:
-            raise CommandError(f"cannot write {args.json}: {e.strerror or e}") from None
-        print(f"results written to {args.json}")
+        _write_json(args.json, res.to_dict())
     return 0
 
 
@@ -307,7 +332,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     pl = sub.add_parser("play", help="play a bot in the terminal")
     pl.add_argument("spec")
-    pl.add_argument("--bot", default="mcts:2000", help="random or mcts:N")
+    pl.add_argument("--bot", default="mcts:2000",
+                    help="random, mcts:N, mcts:time=S (either with ,c=X), openspiel:N or openspiel:time=S")
     pl.add_argument("--human", type=int, default=1, help="your seat (1 moves first)")
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("--threads", type=int, default=1)

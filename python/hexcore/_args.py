@@ -16,6 +16,14 @@ def int_arg(name: str, value: Any, lo: int, hi: int) -> int:
     return int(value)
 
 
+def bool_arg(name: str, value: Any) -> bool:
+    """``value`` as a bool: ``True``/``False`` or a numpy bool, nothing else
+    (a string such as ``"no"`` would otherwise read as true)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
 def number_arg(name: str, value: Any) -> float:
     """``value`` as a float (an int or float, not a bool)."""
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):

@@ -31,11 +31,12 @@ job:
   version it ran; a worker with another version stops the job, since seeded
   results are only stable within one version.
 
->>> # doctest: +SKIP
->>> import ray, hexcore as hc
->>> ray.init(address="auto")
->>> hc.distributed.perft(hc.Churn(size=4), 6, checkpoint="perft6.jsonl")
->>> hc.distributed.random_playouts(hc.Churn(size=5), 10**7, summary=True)
+On a running cluster (not run by the test suite's doctests):
+
+>>> import ray, hexcore as hc  # doctest: +SKIP
+>>> ray.init(address="auto")  # doctest: +SKIP
+>>> hc.distributed.perft(hc.Churn(size=4), 6, checkpoint="perft6.jsonl")  # doctest: +SKIP
+>>> hc.distributed.random_playouts(hc.Churn(size=5), 10**7, summary=True)  # doctest: +SKIP
 """
 from __future__ import annotations
 

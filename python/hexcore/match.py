@@ -292,9 +292,11 @@ def _bot_move(g: Any, p: Player, rng: random.Random, seed: int, threads: int,
 
 
 def _outcome(winners: Sequence[int], seat: int) -> str:
-    if len(winners) != 1:
-        return "draw"
-    return "win" if winners[0] == seat else "loss"
+    """``seat``'s result: a win alone, a draw when it shares the result (all
+    seats winning is a draw, the one rule of ``winners``), else a loss."""
+    if seat not in winners:
+        return "loss"
+    return "win" if len(winners) == 1 else "draw"
 
 
 def play_match(spec: str, players: Sequence[str], games: int = 200, seed: int = 0, threads: int = 1,
@@ -435,8 +437,8 @@ def play_loop(spec: str, bot: str = "mcts:2000", human: int = 1, seed: int = 0, 
         say(f"you play {played}")
     say(str(g))
     w = list(g.winners)
-    if not w:
-        say("game over: no winner")
+    if len(w) == g.num_players:
+        say("game over: a draw")
     elif w == [human]:
         say("game over: you win")
     elif human in w:

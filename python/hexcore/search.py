@@ -91,7 +91,9 @@ def mcts(game: Game, simulations: Optional[int] = None, seconds: Optional[float]
     """Search ``game``'s position (between turns, not finished) with UCT.
 
     Stops after ``simulations`` (total over the threads) or ``seconds``,
-    whichever comes first; at least one budget is required. ``threads``
+    whichever comes first; at least one budget is required. However short
+    ``seconds`` is, every tree runs at least one simulation, so the move
+    always comes from the search (``simulations >= 1``). ``threads``
     (default: all cores) grow independent trees from seeds derived from
     ``seed``. ``c`` is the UCB1 exploration constant (default: the game's,
     :func:`default_c`: sqrt(2) for Churn, 0.1 for Quintun and Wunchunk). The trees together
@@ -151,7 +153,9 @@ class MCTS:
     count every simulation in the kept tree (``simulations`` counts this
     call's). :meth:`advance` plays a whole move on the search's own game and
     keeps the subtree below it, so the simulations already spent on that
-    line are not lost; the rest of the tree is freed. With ``threads`` > 1
+    line are not lost (all but the one that ended at the new root before it
+    had children: the kept root holds what its actions hold, so ``visits``
+    always sums to :attr:`root_visits`); the rest of the tree is freed. With ``threads`` > 1
     each thread keeps and advances its own tree (root parallelism). One
     thread with simulation budgets only is fully deterministic for a given
     ``seed``, also across ``advance``.
@@ -161,8 +165,10 @@ class MCTS:
     >>> m = MCTS(hc.Churn(size=3), threads=1)
     >>> r = m.search(simulations=300)
     >>> kept = int(r.visits[r.action])
-    >>> m.advance(r.move) == r.move, m.root_visits == kept
+    >>> m.advance(r.move) == r.move, m.root_visits == kept - 1
     (True, True)
+    >>> int(m.search(simulations=100).visits.sum()) == m.root_visits == kept - 1 + 100
+    True
     """
 
     def __init__(self, game: Game, threads: Optional[int] = None, seed: int = 0, c: Optional[float] = None,
@@ -173,7 +179,7 @@ class MCTS:
 
     def search(self, simulations: Optional[int] = None, seconds: Optional[float] = None) -> SearchResult:
         """Add ``simulations`` (total over the threads) or ``seconds`` of
-        search, whichever ends first, and report the root. Raises
+        search, whichever ends first (at least one simulation per tree), and report the root. Raises
         ``GameOverError`` when the game is over and ``ValueError`` /
         ``TypeError`` for a bad budget. The GIL is released and Ctrl-C
         interrupts (the simulations done so far stay in the tree)."""

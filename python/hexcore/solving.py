@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, Optional
 import numpy as np
 
 from . import _core
-from ._args import int_arg
+from ._args import bool_arg, int_arg
 
 __all__ = ["Solution", "solve"]
 
@@ -80,10 +80,14 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
         max_nodes = int_arg("max_nodes", max_nodes, 1, 2**63 - 1)
     nthreads = (os.cpu_count() or 1) if threads is None else int_arg("threads", threads, 1, 256)
     table_mb = int_arg("table_mb", table_mb, 1, 1 << 20)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable (nodes, table_entries, table_capacity, seconds) or None, "
+                        f"got {type(progress).__name__}")
+    distances = bool_arg("distances", distances)
     n = getattr(game, "num_players", None)
     if n is not None and n != 2:
         raise ValueError(f"the solver handles two-player games only; this game has {n} players")
-    r = _core._solve(game, max_seconds, max_nodes, nthreads, table_mb, progress, bool(distances))
+    r = _core._solve(game, max_seconds, max_nodes, nthreads, table_mb, progress, distances)
     moves = {text: value for text, value in r["moves"]}
     best = r["best"]
     return Solution(

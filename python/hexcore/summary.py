@@ -36,10 +36,11 @@ class PlayoutSummary:
 
     ``lengths`` maps a game length in plies (complete moves) to the number
     of games of that length, finished or not. ``wins[k]`` counts the games
-    player ``k + 1`` won alone, ``shares[k]`` those it won or shared;
-    ``shared`` counts finished games won by two or more players and
-    ``draws`` finished games nobody won. Games stopped by ``max_plies`` count
-    in ``games`` and ``lengths`` only.
+    player ``k + 1`` won alone, ``shares[k]`` those it is among the winners
+    of (a draw included); ``shared`` counts finished games won by two or more
+    players but not all, and ``draws`` finished games every player won (the
+    one draw rule: ``winners`` lists all seats). Games stopped by
+    ``max_plies`` count in ``games`` and ``lengths`` only.
     """
 
     num_players: int
@@ -80,8 +81,8 @@ class PlayoutSummary:
             actions=sum(int(a) for a in np.asarray(actions, dtype=np.uint64).tolist()),
             wins=tuple(int((b & done & (winners == 1)).sum()) for b in bits),
             shares=tuple(int((b & done).sum()) for b in bits),
-            shared=int((done & (winners >= 2)).sum()),
-            draws=int((done & (winners == 0)).sum()),
+            shared=int((done & (winners >= 2) & (winners < num_players)).sum()),
+            draws=int((done & (winners == num_players)).sum()),
             lengths=lengths,
         )
 

@@ -48,8 +48,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, 
 import numpy as np
 import numpy.typing as npt
 
-from ._args import int_arg
-from ._core import _VecGame
+from ._args import bool_arg, int_arg
+from ._core import _Game, _VecGame
 from .errors import IllegalMoveError
 from .spec import load
 
@@ -110,6 +110,7 @@ class VecGame:
     def __init__(self, spec: Union[str, Any, Sequence[Any]], num_envs: Optional[int] = None, seed: int = 0,
                  threads: Optional[int] = None, observation_dtype: Any = "bool", max_plies: Optional[int] = None,
                  copy: bool = False, player: Optional[int] = None) -> None:
+        copy = bool_arg("copy", copy)
         if isinstance(spec, (list, tuple)):
             if num_envs is None:
                 num_envs = len(spec)
@@ -212,7 +213,7 @@ class VecGame:
             raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
         if a.dtype != np.int64 or not a.flags.c_contiguous:
             if a.dtype.kind == "u" and a.size and int(a.max()) >= 2**63:
-                a = np.where(a >= 2**63, -1, a)  # out of range either way
+                a = np.where(a >= 2**63, -1, a)  # out of range either way (the error shows the number given)
             a = np.ascontiguousarray(a, dtype=np.int64)
         return a
 
@@ -220,24 +221,34 @@ class VecGame:
         """Apply one action per env (see the module doc). ``active`` (bool per
         env) steps only the flagged envs; the others keep their state and
         their observation and mask rows."""
+        given = actions
         a = self._actions_array(actions)
         act = None
         if active is not None:
-            act = np.ascontiguousarray(active, dtype=bool)
+            act = np.asarray(active)
+            if act.dtype != np.bool_:
+                raise TypeError(f"active must be a bool array (one flag per env), got dtype {act.dtype}")
+            act = np.ascontiguousarray(act)
             if act.shape != (self.num_envs,):
                 raise ValueError(f"active must have shape ({self.num_envs},), got {act.shape}")
         try:
             self._v.step(a, act, *self._bufs)
         except IllegalMoveError as e:
-            raise self._explain(e) from None
+            raise self._explain(e, given) from None
         if not self.copy:
             return self._result
         return StepResult(self._out(self._obs), self._out(self._mask), self._out(self._rewards),
                           self._out(self._terminated), self._out(self._truncated), self._out(self._to_move),
                           self._out(self._lengths))
 
-    def _explain(self, e: IllegalMoveError) -> IllegalMoveError:
+    def _explain(self, e: IllegalMoveError, given: Any) -> IllegalMoveError:
         i, a = getattr(e, "env", None), getattr(e, "action", None)
+        if i is not None and e.reason == "action_out_of_range":
+            real = int(np.asarray(given)[i])
+            if real != a:  # a uint64 beyond int64 went in as -1: show the number given
+                err = IllegalMoveError(f"env {i}: action {real} is out of range 0..{self.num_actions}", e.reason)
+                err.env, err.action = i, real  # type: ignore[attr-defined]
+                return err
         if i is None or a is None or e.reason != "illegal_action":
             return e
         g = self.get_state(i)
@@ -284,8 +295,12 @@ class VecGame:
         """Put a copy of ``game`` (same game type and shapes) in env ``i``; its
         episode goes on from there (``game.ply`` moves count towards
         ``max_plies``). The env's row of observations and mask is updated.
-        With ``player=k``, give a position where seat ``k`` is to move."""
+        With ``player=k``, give a position where seat ``k`` is to move. As
+        for the constructor's starts, the position must be between turns."""
         i = self._index(i)
+        if not isinstance(game, _Game):
+            raise TypeError(f"set_state takes a hexcore game, got {type(game).__name__} {game!r:.40}"
+                            + (" (make one with hexcore.load(spec))" if isinstance(game, str) else ""))
         self._v._set_env(i, game, int(game.ply))
         episode = self._v._env(i)[0]
         self._override[i] = (episode, game.copy())
@@ -335,7 +350,7 @@ class HexcoreVectorEnv(VectorEnv):  # type: ignore[misc,valid-type,unused-ignore
         self.vec = VecGame(game, num_envs, seed=seed, threads=threads, observation_dtype=observation_dtype,
                            max_plies=max_plies, player=player if builtin else None)
         self._builtin = builtin
-        self._copy = bool(copy)
+        self._copy = bool_arg("copy", copy)
         self._obs_buf: npt.NDArray[Any] = self.vec._obs  # type: ignore[assignment]
         if isinstance(player, bool) or not isinstance(player, int) or not 1 <= player <= self.vec.num_players:
             raise ValueError(f"player must be a seat 1..{self.vec.num_players}, got {player!r}")

@@ -499,7 +499,7 @@ class Quintun:
         elif q[other - 1]:
             self.is_over, self.winners = True, (other,)
         elif not self._moves(limit=1):
-            self.is_over, self.winners = True, ()
+            self.is_over, self.winners = True, (1, 2)  # a draw: every seat
 
     def play(self, move: str) -> str:
         """Play a move; returns its canonical text (as recorded in ``history``)."""

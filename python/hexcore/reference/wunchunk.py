@@ -264,9 +264,14 @@ class Wunchunk:
             raise IllegalMove("swap is not allowed now", "swap_not_allowed")
         if self.phase == CHOOSE:
             raise IllegalMove(f"{move!r}: in the open start the second player must answer 'pass' or 'swap'", "open_choice")
-        steps = [s for s in text.split(",") if s]
-        if not steps:
+        steps = text.split(",")
+        if not any(steps):
             raise IllegalMove(f"{move!r} is not a move", "syntax")
+        if not all(steps):
+            raise IllegalMove(f"{move!r}: an empty placement (a stray comma)", "syntax")
+        word = next((s for s in steps if s in ("pass", "swap")), None)
+        if word is not None:
+            raise IllegalMove(f"{move!r}: {word!r} is a whole move and cannot be combined with placements", "syntax")
         allot = self.allotment
         if len(steps) > allot:
             raise IllegalMove(f"{move!r}: {len(steps)} stones, but only {allot} allowed", "too_many_stones")

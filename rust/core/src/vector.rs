@@ -721,6 +721,9 @@ impl<G: BatchGame> VecGames<G> {
         if i >= n {
             return Err(format!("env index {i} is out of range 0..{n}"));
         }
+        if game.mid_turn() {
+            return Err(format!("env {i}: the position ({}) is in the middle of a turn; finish or undo it", game.spec()));
+        }
         let first = &self.starts[0];
         if game.observation_shape() != self.obs_shape || game.num_actions() != self.dims.actions || game.num_players() != self.dims.players {
             return Err(format!("{} does not fit this batch ({}): observations and actions must have the same shape", game.spec(), first.spec()));

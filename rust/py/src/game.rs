@@ -469,6 +469,7 @@ impl PyGame {
             .call_method0("items")
             .map_err(|_| pyo3::exceptions::PyTypeError::new_err("position must be a mapping of cell label to value"))?;
         let mut cells = vec![0i8; board.num_cells()];
+        let mut seen = vec![false; board.num_cells()];
         for item in items.try_iter()? {
             let (label, value): (Bound<'py, PyAny>, Bound<'py, PyAny>) = item?.extract()?;
             let label = lossy_str(&label, "a position key (cell label)")?;
@@ -485,6 +486,9 @@ impl PyGame {
             if !(-100..=100).contains(&v) {
                 return Err(value_error(format!("position: value {v} for {label} is out of range")));
             }
+            if std::mem::replace(&mut seen[cell], true) {
+                return Err(value_error(format!("position: cell {} is given twice (keys are not case-sensitive)", board.label(cell))));
+            }
             cells[cell] = v as i8;
         }
         cls.getattr("_from_cells")?.call((cells, to_move.0), options)
@@ -493,7 +497,11 @@ impl PyGame {
     /// Replay a list of moves from the start (`Game.replay(["c3", "d2"], size=3)`).
     #[classmethod]
     #[pyo3(signature = (moves, **options))]
-    fn replay<'py>(cls: &Bound<'py, PyType>, moves: &Bound<'py, PyAny>, options: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+    pub(crate) fn replay<'py>(
+        cls: &Bound<'py, PyType>,
+        moves: &Bound<'py, PyAny>,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let g = cls.call((), options)?;
         let moves = if let Ok(s) = moves.extract::<String>() {
             PyList::new(cls.py(), s.split_whitespace().map(|x| x.to_string()).collect::<Vec<_>>())?.into_any()

@@ -20,8 +20,8 @@ pub fn show(v: &Bound<'_, PyAny>) -> String {
     v.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into())
 }
 
-/// An int (not a bool); values beyond 64 bits saturate so that the range
-/// check that follows names the argument.
+/// An int (not a bool); a value beyond 64 bits is out of every range, and
+/// the error shows the number given.
 pub fn int_value(name: &str, v: &Bound<'_, PyAny>) -> PyResult<i64> {
     let bad = || value_error(format!("{name} must be an int, got {}", show(v)));
     if v.is_instance_of::<PyBool>() {
@@ -29,9 +29,20 @@ pub fn int_value(name: &str, v: &Bound<'_, PyAny>) -> PyResult<i64> {
     }
     match v.extract::<i64>() {
         Ok(x) => Ok(x),
-        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(v.py()) => Ok(if v.lt(0i64).unwrap_or(false) { i64::MIN } else { i64::MAX }),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(v.py()) => {
+            Err(value_error(format!("{name} is out of range, got {}", show(v))))
+        }
         Err(_) => Err(bad()),
     }
+}
+
+/// A numpy bool (`np.True_`), read as a bool like numpy's integers are read
+/// as ints.
+fn is_numpy_bool(v: &Bound<'_, PyAny>) -> bool {
+    let t = v.get_type();
+    let module = t.module().map(|m| m.to_string()).unwrap_or_default();
+    let name = t.name().map(|n| n.to_string()).unwrap_or_default();
+    module == "numpy" && (name == "bool" || name == "bool_")
 }
 
 pub fn int_arg(name: &str, v: Arg<'_, '_>) -> PyResult<Option<i64>> {
@@ -46,11 +57,11 @@ pub fn str_arg(name: &str, v: Arg<'_, '_>) -> PyResult<Option<String>> {
         .transpose()
 }
 
-/// Exactly True or False (not 0/1).
+/// Exactly True or False, or a numpy bool (not 0/1).
 pub fn bool_arg(name: &str, v: Arg<'_, '_>, default: bool) -> PyResult<bool> {
     match given(v) {
         None => Ok(default),
-        Some(v) if v.is_instance_of::<PyBool>() => Ok(v.is_truthy()?),
+        Some(v) if v.is_instance_of::<PyBool>() || is_numpy_bool(v) => Ok(v.is_truthy()?),
         Some(v) => Err(value_error(format!("{name} must be True or False, got {}", show(v)))),
     }
 }

@@ -17,6 +17,7 @@ fn solve_error(py: Python<'_>, e: SolveError) -> PyErr {
     let (class, reason) = match e {
         SolveError::GameOver => ("GameOverError", "game_over"),
         SolveError::MidTurn => ("IllegalMoveError", "mid_turn"),
+        SolveError::TooManyMoves(_) => ("TooManyMovesError", "too_many_moves"),
         SolveError::Memory(_) => return pyo3::exceptions::PyMemoryError::new_err(msg),
         _ => return PyValueError::new_err(msg),
     };

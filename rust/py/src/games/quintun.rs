@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use hexcore_core::{Quintun, QuintunBoard, QuintunPlacement as Placement, QUINTUN_MAX_SIZE as MAX_SIZE, QUINTUN_MIN_SIZE as MIN_SIZE};
+use hexcore_core::{quintun_record_moves, Quintun, QuintunBoard, QuintunPlacement as Placement, QUINTUN_MAX_SIZE as MAX_SIZE, QUINTUN_MIN_SIZE as MIN_SIZE};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList, PyType};
 
 use crate::options::{bool_arg, given, int_value, show, str_arg, Arg};
 use crate::errors::{options_error, value_error, Int};
@@ -128,6 +128,19 @@ impl PyQuintun {
     /// touches (a group with four, or two groups with three, win).
     fn scores(slf: PyRef<'_, Self>) -> PyResult<(u32, u32)> {
         game(&slf, |g| g.best_colours())
+    }
+
+    /// Replay moves from the start: a list, a string of moves, or a record of
+    /// numbered lines as in the sample game (`1. j4 j4`; reading stops at
+    /// `resign`).
+    #[classmethod]
+    #[pyo3(signature = (moves, **options))]
+    fn replay<'py>(cls: &Bound<'py, PyType>, moves: &Bound<'py, PyAny>, options: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+        if let Ok(text) = moves.extract::<String>() {
+            let list = PyList::new(cls.py(), quintun_record_moves(&text).map_err(value_error)?)?;
+            return PyGame::replay(cls, list.as_any(), options);
+        }
+        PyGame::replay(cls, moves, options)
     }
 
     /// Legal moves by kind: `{"stone": .., "new": .., "extend": .., "swap": ..}`.

@@ -69,13 +69,14 @@ mod notation;
 /// The names Quintun adds to the crate root.
 pub mod public {
     pub use super::{
-        column_name as quintun_column_name, Placement as QuintunPlacement, Quintun, QuintunBoard, QuintunUndo, MAX_SIZE as QUINTUN_MAX_SIZE,
-        MIN_SIZE as QUINTUN_MIN_SIZE,
+        column_name as quintun_column_name, record_moves as quintun_record_moves, Placement as QuintunPlacement, Quintun, QuintunBoard, QuintunUndo,
+        MAX_SIZE as QUINTUN_MAX_SIZE, MIN_SIZE as QUINTUN_MIN_SIZE,
     };
 }
 
 use board::CellSet;
 pub use board::{column_name, QuintunBoard, MAX_SIZE, MIN_SIZE};
+pub use notation::record_moves;
 use notation::{Parsed, LETTERS};
 
 /// Number of neutral colours (A..E).
@@ -665,8 +666,9 @@ impl Quintun {
             self.over = true;
             self.winners = 1 << (other - 1);
         } else if self.num_interior_empty == 0 && self.ring.new_mask == 0 && self.ring.num_extends == 0 {
+            // a draw: every seat is a winner (the one rule of `Game::winner_mask`)
             self.over = true;
-            self.winners = 0;
+            self.winners = 0b11;
         } else {
             self.over = false;
             self.winners = 0;

@@ -94,7 +94,19 @@ impl Quintun {
                 let c2 = self.parse_cell(&format!("{}{digits}", l[1] as char))?;
                 return Quintun::extend_of([(c1 as u16, k), (c2 as u16, k)], text);
             }
-            let cell = self.parse_cell(&format!("{letters}{digits}"))?;
+            let label = format!("{letters}{digits}");
+            if letters.len() == 2 && self.geo.index(&label).is_none() {
+                let l = letters.as_bytes();
+                let (a, b) = (format!("{}{digits}", l[0] as char), format!("{}{digits}", l[1] as char));
+                if self.geo.index(&a).is_some() && self.geo.index(&b).is_some() {
+                    let c = letter as char;
+                    return Err(MoveError::new(
+                        crate::game::Reason::Syntax,
+                        format!("{text:?}: the compact EXTEND form exists on sides 4-7 only; on a side-{} board write '{c}{a},{c}{b}'", self.geo.n),
+                    ));
+                }
+            }
+            let cell = self.parse_cell(&label)?;
             return Ok(Parsed::New(cell, k));
         }
         let b = s.as_bytes();
@@ -164,7 +176,10 @@ impl Quintun {
                         ),
                         Placement::Gap => MoveError::new(
                             crate::game::Reason::PlacementGap,
-                            format!("{} is fewer than {GAP_MIN} empty ring cells from a neutral (and a cell that is not exists)", geo.label(c)),
+                            format!(
+                                "{} is fewer than {GAP_MIN} empty ring cells from a neutral (and some empty ring cell is at least that far both ways)",
+                                geo.label(c)
+                            ),
                         ),
                     });
                 }
@@ -214,4 +229,46 @@ pub(super) enum Parsed {
     New(usize, u8),
     Extend([Neutral; 2]),
     Swap,
+}
+
+/// The moves of a Quintun record: numbered lines `N  black  white` as in the
+/// sample game (`1. j4 j4`, the number with or without a dot), or plain moves
+/// separated by white space. Reading stops at `resign` (a result written in a
+/// record, not a move). Errors name the line that is not a record line.
+pub fn record_moves(text: &str) -> Result<Vec<&str>, String> {
+    let numbered = |tok: &str| {
+        let digits = tok.strip_suffix('.').unwrap_or(tok);
+        !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit())
+    };
+    let resign = |tok: &str| tok.eq_ignore_ascii_case("resign") || tok.eq_ignore_ascii_case("resigns");
+    let mut out = Vec::new();
+    if !text.split_whitespace().next().is_some_and(numbered) {
+        for tok in text.split_whitespace() {
+            if resign(tok) {
+                break;
+            }
+            out.push(tok);
+        }
+        return Ok(out);
+    }
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let mut toks = line.split_whitespace().peekable();
+        if !toks.next().is_some_and(numbered) {
+            return Err(format!("not a record line (a move number, then one or two moves): {line:?}"));
+        }
+        if toks.peek() == Some(&".") {
+            toks.next();
+        }
+        let moves: Vec<&str> = toks.collect();
+        if moves.is_empty() || moves.len() > 2 {
+            return Err(format!("not a record line (a move number, then one or two moves): {line:?}"));
+        }
+        for tok in moves {
+            if resign(tok) {
+                return Ok(out);
+            }
+            out.push(tok);
+        }
+    }
+    Ok(out)
 }

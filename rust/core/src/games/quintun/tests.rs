@@ -114,7 +114,7 @@
         assert_eq!(g.count_moves(), 1);
         g.apply_action((interior[interior.len() - 1] * KINDS) as Action);
         assert!(g.is_over());
-        assert_eq!(g.winner_mask(), 0);
+        assert_eq!(g.winner_mask(), 0b11, "a draw: every seat is a winner");
     }
 
     /// Random games: tables kept incrementally equal a fresh set-up from the

@@ -10,9 +10,15 @@ use super::Wunchunk;
 impl Wunchunk {
     /// Parse the placements of a move (AP's checks, in AP's order).
     pub(super) fn parse_placements(&self, text: &str, original: &str) -> Result<SmallVec<[(usize, u8); 8]>, MoveError> {
-        let steps: Vec<&str> = text.split(',').filter(|s| !s.is_empty()).collect();
-        if steps.is_empty() {
+        let steps: Vec<&str> = text.split(',').collect();
+        if steps.iter().all(|s| s.is_empty()) {
             return Err(MoveError::new(Reason::Syntax, format!("{original:?} is not a move")));
+        }
+        if steps.iter().any(|s| s.is_empty()) {
+            return Err(MoveError::new(Reason::Syntax, format!("{original:?}: an empty placement (a stray comma)")));
+        }
+        if let Some(word) = steps.iter().find(|s| **s == "pass" || **s == "swap") {
+            return Err(MoveError::new(Reason::Syntax, format!("{original:?}: {word:?} is a whole move and cannot be combined with placements")));
         }
         let allot = self.st.allot as usize;
         if steps.len() > allot {
