@@ -292,13 +292,16 @@ pub fn solve<G: Solvable>(g: &G, opts: &SolveOptions, mon: &Monitor) -> Result<S
                         s.g.clone_from(c);
                         let a = alpha.load(Ordering::Relaxed);
                         // parent score p = narrow(x), x = child score (negated if needed);
-                        // we only care whether p > a, i.e. x > widen(a)
+                        // we only care whether p >= a, i.e. x >= widen(a): a move that
+                        // ties the best so far is proved too, so the lowest-numbered
+                        // best move is chosen whatever order the threads took them in
                         let xa = if a <= -MATE { -MATE - 1 } else { a + a.signum() };
-                        let r = if *negate { s.window(-MATE - 2, -xa).map(|v| -v) } else { s.window(xa, MATE + 2) };
+                        let lo = xa - 1;
+                        let r = if *negate { s.window(-MATE - 2, -lo).map(|v| -v) } else { s.window(lo, MATE + 2) };
                         match r {
                             Some(x) => {
                                 let p = x - x.signum();
-                                if x > xa {
+                                if x > lo {
                                     alpha.fetch_max(p, Ordering::Relaxed);
                                     found.lock().unwrap_or_else(|e| e.into_inner()).push((i, p));
                                 }

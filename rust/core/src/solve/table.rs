@@ -5,8 +5,11 @@
 //! bucket and keeps the copy only if the sequence number was even and did
 //! not change meanwhile, so no reader ever sees half of a write. A writer
 //! that finds the lock taken drops its entry (that loses work, never
-//! correctness). Each entry holds the full key (packed canonical cells and
-//! side hash), so a hit is always the same position (up to symmetry).
+//! correctness). Each entry holds the full key: the packed canonical cells
+//! (exact) and the side hash, the game's Zobrist key of everything but the
+//! stones, so a hit is the same position up to symmetry unless two distinct
+//! side states share a 64-bit hash. `zobrist::flag` keeps every bit of each
+//! side value, so for one kind of side information that never happens.
 
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 
