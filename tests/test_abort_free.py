@@ -78,6 +78,8 @@ LONG_RUNS = {
     "perft_one_thread": "hc.perft(hc.Churn(size=5), 12, threads=1)",
     "divide": "hc.perft(hc.Churn(size=5), 12, divide=True)",
     "perft_deep": "hc.perft(hc.Churn(size=6, pie=False), 40000, threads=1)",
+    "mcts": "hc.search.mcts(hc.Churn(size=5), seconds=60, threads=1)",
+    "solve": "hc.solve(hc.Churn(size=5), threads=1)",
 }
 
 
@@ -204,3 +206,94 @@ def test_interrupted_run_leaves_the_game_usable():
             p.wait()
     assert p.returncode == 0, err
     assert out.split() == ["interrupted", str(hc.perft(hc.Churn(size=5), 2, threads=1))]
+
+
+def test_huge_vecgame_is_memory_error():
+    # Issue 21.2: the batch was allocated infallibly, and the interpreter
+    # aborted (SIGABRT) instead of raising MemoryError.
+    code = LIMIT_AS + textwrap.dedent("""
+        from hexcore.vector import VecGame
+        for spec, n, dtype in [("churn(size=3)", 2**24, None), ("churn(size=12)", 2**20, "float32")]:
+            try:
+                VecGame(spec, n, observation_dtype=dtype)
+            except MemoryError as e:
+                print("MemoryError", e)
+    """)
+    r = run_child(code)
+    assert not crashed(r.returncode), r.stderr
+    assert r.returncode == 0, r.stderr
+    errors = [line for line in r.stdout.splitlines() if line.startswith("MemoryError")]
+    assert len(errors) == 2, r.stdout
+    assert "16777216 envs" in errors[0] and "bytes" in errors[0], errors
+
+
+# A batch large enough that building, resetting and stepping it take a good
+# part of a second or more, one call at a time.
+BIG_BATCH = "VecGame('wunchunk(size=8)', 2**17, observation_dtype=None, threads=1)"
+
+CHECK = "print('refused', flush=True) if refused(v) else None; v.reset(); v.step(v.sample_actions())"
+
+VEC_CALLS = {
+    # What the child does over and over after "ready"; it prints "caught"
+    # on the KeyboardInterrupt and then checks the batch.
+    "build": ("pass", f"{BIG_BATCH}", ""),
+    "reset": (f"v = {BIG_BATCH}", "v.reset()", CHECK),
+    "step": (f"v = {BIG_BATCH}\nv.step(v.sample_actions())", "v.step(v.sample_actions())", CHECK),
+}
+
+
+def _interrupt_vec_call(name: str) -> tuple[float, str, str, int]:
+    """Run VEC_CALLS[name] in a child, SIGINT it 0.5 s after "ready"; return
+    (seconds from the signal to "caught", the rest of stdout, stderr, exit code)."""
+    setup, call, after = VEC_CALLS[name]
+    code = textwrap.dedent("""
+        import time
+        from hexcore.vector import VecGame
+
+        def refused(v):
+            try:
+                v.step(v.sample_actions())
+            except ValueError as e:
+                return "interrupted" in str(e)
+            return False
+    """) + setup + "\nprint('ready', flush=True)\ntry:\n    while True:\n        " + call + (
+        "\nexcept KeyboardInterrupt:\n    print('caught', flush=True)\n" + after + "\nprint('usable', flush=True)\n")
+    p = start_interruptible(code)
+    try:
+        assert p.stdout is not None
+        line = p.stdout.readline()
+        assert line.strip() == "ready", line + (p.stderr.read() if p.stderr else "")
+        time.sleep(0.5)
+        assert p.poll() is None
+        t0 = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        line = p.stdout.readline()
+        latency = time.monotonic() - t0
+        p.wait(timeout=120)
+        # Through the file objects: readline() may have buffered the rest.
+        out, err = p.stdout.read(), p.stderr.read() if p.stderr else ""
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert line.strip() == "caught", line + err
+    return latency, out, err, p.returncode
+
+
+@pytest.mark.parametrize("name", sorted(VEC_CALLS))
+def test_sigint_stops_vecgame_calls_within_a_second(name):
+    # Issue 21.2: a SIGINT during a 7-second construction took effect 10.5 s
+    # later. A step or reset cut short leaves the batch refusing to step
+    # until it is reset (each env was stepped or not). A signal that comes
+    # as the call ends lets it finish (the batch is then not refused), so
+    # up to three tries must show one cut short.
+    for _ in range(3):
+        latency, out, err, rc = _interrupt_vec_call(name)
+        print(f"{name}: Ctrl-C latency {latency:.3f} s")
+        assert rc == 0, err
+        assert latency < 1.0, f"took {latency:.2f} s to stop"
+        assert out.split() in (["usable"], ["refused", "usable"]), out + err
+        if name == "build" or out.split()[0] == "refused":
+            break
+    else:
+        raise AssertionError(f"the {name} was never cut short by the signal")

@@ -223,6 +223,47 @@ def test_evaluator_exception_propagates_unchanged():
     assert g.history == snap and not g.is_over
 
 
+def _leaning(obs: np.ndarray, masks: np.ndarray) -> Any:
+    """Priors that differ by action, so the trees depend on every mask entry."""
+    p = masks.astype(np.float64) * (1.0 + np.arange(masks.shape[1]))
+    return p, np.full((len(obs), 2), 0.5)
+
+
+@pytest.mark.parametrize("vandal", ["drop_a_legal_action", "all_true", "zero_observations"])
+def test_an_evaluator_writing_into_its_inputs_changes_nothing(vandal):
+    # Issue 21.4: `m[:, 9] = False` inside the evaluator removed a legal move
+    # from the tree; `m[:] = True` ended in an IllegalMoveError deep in the
+    # search. The arrays handed to the evaluator are read-only (or copies).
+    games = [hc.Churn(size=3), hc.Churn(size=3)]
+    games[1].play("c3")
+    writes = []
+
+    def ev(obs: np.ndarray, masks: np.ndarray) -> Any:
+        out = _leaning(obs.copy(), masks.copy())
+        target, value = {"drop_a_legal_action": (masks, False), "all_true": (masks, True),
+                         "zero_observations": (obs, 0)}[vandal]
+        try:
+            target.flags.writeable = True
+        except ValueError:
+            pass
+        try:
+            if vandal == "drop_a_legal_action":
+                target[:, 9] = value
+            else:
+                target[...] = value
+            writes.append("written")
+        except ValueError:
+            writes.append("refused")
+        return out
+
+    want = batched_search(games, _leaning, simulations=40, seed=3)
+    got = batched_search(games, ev, simulations=40, seed=3)
+    assert writes and got.evaluations == want.evaluations
+    np.testing.assert_array_equal(got.visits, want.visits)
+    np.testing.assert_array_equal(got.policies, want.policies)
+    np.testing.assert_array_equal(got.root_values, want.root_values)
+
+
 def test_priors_are_renormalised_over_legal_actions():
     def ev(obs: np.ndarray, masks: np.ndarray) -> Any:
         p = np.full(masks.shape, 7.0)  # mass on illegal actions is ignored

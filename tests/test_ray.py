@@ -9,7 +9,12 @@ loopback device: ``scripts/test.sh`` runs this file a second time under
 both passes.
 """
 import json
+import os
+import shutil
 import socket
+import subprocess
+import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -34,7 +39,8 @@ def local_ray():
         pytest.skip("starts a local Ray: runs in the private-network pass of scripts/test.sh "
                     "(bash scripts/in-private-network python3 -m pytest tests/test_ray.py)")
     if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _node_ip_address="127.0.0.1")
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
+                 _node_ip_address="127.0.0.1")
     yield
     ray.shutdown()
 
@@ -259,3 +265,28 @@ def test_command_line(local_ray, capsys):
     ray_rows = capsys.readouterr().out.split("Nodes searched")
     assert main(["perft", "churn(size=3)", "-d", "4", "--divide"]) == 0
     assert ray_rows[0] == capsys.readouterr().out.split("Nodes searched")[0]
+
+
+def test_without_address_a_private_ray_starts():
+    # The last `ray start` on a machine records its address in
+    # $RAY_TMPDIR/ray/ray_current_cluster, and ray.init() without an address
+    # joins that cluster. Record one that does not answer (in a temporary
+    # directory of our own, not the machine's): a job without `address`
+    # must start its own Ray and never try it.
+    if not _private_network():
+        pytest.skip("starts a local Ray: runs in the private-network pass of scripts/test.sh")
+    tmp = tempfile.mkdtemp(prefix="hxr", dir="/tmp")  # short: Ray's socket paths must fit 107 bytes
+    try:
+        os.makedirs(os.path.join(tmp, "ray"))
+        with open(os.path.join(tmp, "ray", "ray_current_cluster"), "w") as f:
+            f.write("127.0.0.1:9\n")
+        env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+        env["RAY_TMPDIR"] = tmp
+        code = ("import hexcore as hc; from hexcore import distributed\n"
+                "g = hc.Churn(size=3)\n"
+                "print(distributed.perft(g, 2, tasks=2, progress=False) == hc.perft(g, 2))\n")
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr[-3000:]
+        assert out.stdout.strip().splitlines()[-1] == "True"
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

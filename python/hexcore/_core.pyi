@@ -7,7 +7,8 @@ import numpy as np
 import numpy.typing as npt
 
 __version__: str
-__all__ = ["Board", "Churn", "Hex", "Quintun", "Reason", "Wunchunk", "_Game", "__version__", "_reason_codes"]
+__all__ = ["Board", "Churn", "GameOverError", "Hex", "HexcoreError", "IllegalMoveError", "NotationError", "Quintun",
+           "Reason", "TooManyMovesError", "Wunchunk", "_Game", "__version__", "_reason_codes"]
 
 _G = TypeVar("_G", bound="_Game")
 
@@ -41,6 +42,27 @@ Reason = Literal[
 """Every ``IllegalMoveError.reason`` code the engine raises (``_reason_codes()`` at runtime)."""
 
 def _reason_codes() -> List[str]: ...
+
+class HexcoreError(Exception):
+    """Base class of hexcore's own errors."""
+
+class IllegalMoveError(HexcoreError, ValueError):
+    """A move or action that the rules do not allow here (``reason``: its code)."""
+
+    reason: Reason
+    def __init__(self, message: str, reason: Optional[Reason] = None) -> None: ...
+
+class NotationError(IllegalMoveError):
+    """Text that does not name a move of this game (bad syntax, unknown cell)."""
+
+class GameOverError(IllegalMoveError):
+    """A move or action after the game has ended."""
+
+class TooManyMovesError(HexcoreError):
+    """``legal_moves()`` would be too long to list; use ``count_moves()``."""
+
+    reason: str
+    def __init__(self, message: str, reason: Optional[str] = None) -> None: ...
 
 @final
 class Board:

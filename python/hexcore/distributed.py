@@ -24,8 +24,11 @@ job:
   range or subtree; the other units are kept in the checkpoint and in
   ``JobError.partial``.
 * **Ray.** ``address`` is passed to ``ray.init`` when Ray is not yet
-  initialised (without one, a local Ray starts with node address
-  127.0.0.1; its servers still bind every interface, as Ray's do);
+  initialised. Without one, a private local Ray starts (``address="local"``,
+  node address 127.0.0.1; its servers still bind every interface, as Ray's
+  do): a cluster started earlier on the machine with ``ray start``, or named
+  by ``RAY_ADDRESS``, is never joined unless asked for with
+  ``address="auto"`` or its address;
   ``ray_options`` is passed to ``.options()`` of every task (for example
   ``{"num_cpus": 2, "max_retries": 5}``). Every task reports the hexcore
   version it ran; a worker with another version stops the job, since seeded
@@ -107,7 +110,10 @@ def _ray(address: Optional[str]) -> Any:
         raise ImportError("the Ray backend needs the 'ray' package: pip install 'hexcore[ray]'") from e
     if not ray.is_initialized():
         if address is None:
-            ray.init(include_dashboard=False, log_to_driver=False, _node_ip_address="127.0.0.1")
+            # "local": a new Ray of our own; ray.init() without an address
+            # would join the cluster the last `ray start` on this machine
+            # recorded (or RAY_ADDRESS).
+            ray.init(address="local", include_dashboard=False, log_to_driver=False, _node_ip_address="127.0.0.1")
         else:
             ray.init(address=address, include_dashboard=False, log_to_driver=False)
     return ray

@@ -5,7 +5,8 @@ wave selects one leaf per tree by PUCT, then calls ``evaluator(obs, masks)``
 once for all the leaves that are not terminal: ``obs`` is float32
 ``(L, C, H, W)`` (``game.observation()`` stacked) and ``masks`` bool
 ``(L, num_actions)`` (``game.legal_action_mask()`` stacked), with
-``1 <= L <= len(games)``. The evaluator returns ``(priors, values)``:
+``1 <= L <= len(games)``; both are read-only (writing into them raises
+``ValueError``, and the search never reads them back). The evaluator returns ``(priors, values)``:
 ``priors`` ``(L, num_actions)`` (finite, >= 0; renormalised over the legal
 actions) and ``values`` ``(L, num_players)`` (finite, one value per seat,
 seat ``k`` in column ``k - 1``). A finished leaf is valued by its true
@@ -211,7 +212,12 @@ def batched_search(games: Sequence[Game], evaluator: Evaluator, simulations: int
         if leaves:
             obs = np.stack([n.game.observation() for n, _ in leaves]).astype(np.float32, copy=False)
             masks = np.stack([n.game.legal_action_mask() for n, _ in leaves]).astype(np.bool_, copy=False)
-            out = evaluator(obs, masks)
+            # The evaluator gets read-only arrays, and masks of its own: the
+            # tree is expanded from `masks`, which it never sees.
+            obs.flags.writeable = False
+            given = masks.copy()
+            given.flags.writeable = False
+            out = evaluator(obs, given)
             evaluations += 1
             priors, values = _check_output(out, len(leaves), num_actions, players, masks)
             for k, (node, path) in enumerate(leaves):

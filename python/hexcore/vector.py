@@ -38,6 +38,11 @@ Semantics
       all cores); each env has its own generator (Xoshiro256++ seeded with
       SplitMix64(``seed + i``)), so results are identical for every thread
       count.
+    * Memory is checked before a batch is built: one that cannot be allocated
+      is a ``MemoryError`` naming the envs and the bytes. Ctrl-C stops building,
+      ``reset`` and ``step`` of large batches (``KeyboardInterrupt``); a
+      ``reset`` or ``step`` cut short leaves each env stepped or not, and the
+      batch refuses to step (``ValueError``) until ``reset()``.
 """
 from __future__ import annotations
 

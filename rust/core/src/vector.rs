@@ -12,16 +12,20 @@
 //!   observation, the rewards and the episode length; the *next* step ignores
 //!   that env's action and puts it back at its start position (reward 0, not
 //!   terminated, not truncated).
+//! * A batch is allocated fallibly ([`BatchError::Memory`]), and building,
+//!   resetting and stepping it stop early when the caller's stop flag is
+//!   raised. A reset or step cut short leaves every env either stepped or
+//!   not; the batch then refuses to step until it is reset.
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::board::Board;
-use crate::game::{Action, Game, WinnerMask};
+use crate::game::{Action, Game, MoveError, Reason, WinnerMask};
 use crate::parallel::pool;
 use crate::rng::{below, rng_for};
 
@@ -254,14 +258,66 @@ impl<'a> Out<'a> {
     }
 }
 
-/// An action a step cannot take: which env, a reason code and a message.
+/// Why a batch could not be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StepError {
-    pub env: usize,
-    pub action: i64,
-    pub reason: &'static str,
-    pub message: String,
+pub enum BatchError {
+    /// The starts do not fit together (the message says why).
+    Invalid(String),
+    /// The batch needs about this many bytes, which could not be allocated.
+    Memory { envs: usize, bytes: u128 },
+    /// The stop flag was raised.
+    Cancelled,
 }
+
+impl std::fmt::Display for BatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BatchError::Invalid(m) => f.write_str(m),
+            BatchError::Memory { envs, bytes } => write!(f, "cannot allocate a batch of {envs} envs (about {bytes} bytes)"),
+            BatchError::Cancelled => f.write_str("cancelled"),
+        }
+    }
+}
+
+impl std::error::Error for BatchError {}
+
+/// Heap bytes a game's clone is assumed to take (its tables grow with the
+/// board: `cells` of its observation grid), for the up-front check of
+/// [`VecGames::build`]. Measured per env, all included, in batches of 2^14
+/// to 2^16 envs: 1.3 kB for Churn side 3, 2.7 kB side 8, 4.4 kB for
+/// Wunchunk side 8 (6.8 kB with 4 players), 3.3 kB for Quintun side 7 and
+/// 6.2 kB side 10; this estimate is above each.
+fn heap_estimate(cells: usize) -> u128 {
+    1024 + 24 * cells as u128
+}
+
+/// Envs handled between two looks at the stop flag.
+const STOP_EVERY: usize = 1024;
+
+/// Why a step was refused (nothing was stepped).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepError {
+    /// Arguments or buffers of the wrong length (the message says which).
+    Shape(String),
+    /// A reset or step of the batch was cut short: it steps no more until
+    /// a reset ends.
+    Interrupted,
+    /// An action env `env` cannot take (`error.reason` is
+    /// [`Reason::ActionOutOfRange`] or [`Reason::IllegalAction`]).
+    Illegal { env: usize, action: i64, error: MoveError },
+}
+
+impl std::fmt::Display for StepError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StepError::Shape(m) => f.write_str(m),
+            StepError::Interrupted => f.write_str("a reset or step of this batch was interrupted: reset() it before stepping"),
+            StepError::Illegal { error, .. } => f.write_str(&error.message),
+        }
+    }
+}
+
+impl std::error::Error for StepError {}
 
 #[derive(Debug, Clone, Copy)]
 struct Dims {
@@ -287,7 +343,9 @@ thread_local! {
 
 /// `N` games of type `G` with their start positions.
 pub struct VecGames<G: BatchGame> {
+    /// The distinct start positions, and the one of each env.
     starts: Vec<G>,
+    start_of: Vec<u32>,
     /// The layouts of the boards in play, and the one of each start.
     layouts: Vec<CellLayout>,
     start_layout: Vec<u32>,
@@ -304,6 +362,8 @@ pub struct VecGames<G: BatchGame> {
     /// With `Some(seat)`, every step also plays the other seats' moves
     /// (uniformly random legal actions) until `seat` is to move again.
     autoplay: Option<usize>,
+    /// True after a reset or step was stopped part-way, until a reset ends.
+    interrupted: bool,
 }
 
 /// Envs per parallel work item: small enough to balance the threads, large
@@ -432,13 +492,35 @@ impl<G: BatchGame> VecGames<G> {
     /// shape, number of actions and number of players, be between turns and
     /// not be over.
     pub fn new(starts: Vec<G>, seed: u64, max_plies: u64) -> Result<VecGames<G>, String> {
-        let Some(first) = starts.first() else { return Err("num_envs must be at least 1, got 0".into()) };
+        let start_of = (0..starts.len() as u32).collect();
+        VecGames::build(starts, start_of, seed, max_plies, &AtomicBool::new(false)).map_err(|e| e.to_string())
+    }
+
+    /// One env per entry of `start_of`, which indexes `starts` (the distinct
+    /// start positions: each is kept once however many envs start there).
+    /// The memory is checked before anything is built (a
+    /// [`BatchError::Memory`] rather than an abort); raising `stop` ends
+    /// the building with [`BatchError::Cancelled`].
+    pub fn build(starts: Vec<G>, start_of: Vec<u32>, seed: u64, max_plies: u64, stop: &AtomicBool) -> Result<VecGames<G>, BatchError> {
+        let Some(first) = starts.first() else { return Err(BatchError::Invalid("num_envs must be at least 1, got 0".into())) };
+        if start_of.is_empty() {
+            return Err(BatchError::Invalid("num_envs must be at least 1, got 0".into()));
+        }
+        if let Some(&k) = start_of.iter().find(|&&k| k as usize >= starts.len()) {
+            return Err(BatchError::Invalid(format!("start index {k} is out of range 0..{}", starts.len())));
+        }
+        // The first env of each start, to name it in messages.
+        let mut first_env = vec![usize::MAX; starts.len()];
+        for (i, &k) in start_of.iter().enumerate().rev() {
+            first_env[k as usize] = i;
+        }
         let obs_shape = first.observation_shape();
         let (num_actions, num_players) = (first.num_actions(), first.num_players());
-        for (i, g) in starts.iter().enumerate() {
+        for (k, g) in starts.iter().enumerate() {
+            let i = first_env[k];
             if g.observation_shape() != obs_shape || g.num_actions() != num_actions || g.num_players() != num_players {
                 let s = g.observation_shape();
-                return Err(format!(
+                return Err(BatchError::Invalid(format!(
                     "env {i} ({}) does not fit env 0 ({}): observations {:?} vs {:?}, {} vs {} actions, {} vs {} players; \
                      envs of one batch need the same observation shape, number of actions and number of players",
                     g.spec(),
@@ -449,10 +531,29 @@ impl<G: BatchGame> VecGames<G> {
                     num_actions,
                     g.num_players(),
                     num_players
-                ));
+                )));
             }
-            check_start(i, g)?;
+            check_start(i, g).map_err(BatchError::Invalid)?;
         }
+        // Everything a batch holds grows with the number of envs: check the
+        // whole (with an estimate of each game's tables) before building.
+        let n = start_of.len();
+        let per_env = (std::mem::size_of::<Env<G>>() + num_actions) as u128 + heap_estimate(obs_shape[1] * obs_shape[2]);
+        let bytes = per_env * n as u128;
+        let memory = || BatchError::Memory { envs: n, bytes };
+        let fits = usize::try_from(bytes).ok().is_some_and(|b| {
+            let mut probe = Vec::<u8>::new();
+            let ok = probe.try_reserve_exact(b).is_ok();
+            std::hint::black_box(&probe); // an allocation, not optimised away
+            ok
+        });
+        if !fits {
+            return Err(memory());
+        }
+        let mut envs: Vec<Env<G>> = Vec::new();
+        envs.try_reserve_exact(n).map_err(|_| memory())?;
+        let mut legal: Vec<bool> = Vec::new();
+        legal.try_reserve_exact(n * num_actions).map_err(|_| memory())?;
         let dims = Dims { obs: obs_shape.iter().product(), actions: num_actions, players: num_players };
         // Starts sharing a board (by address: the starts keep their boards
         // alive) share its layout.
@@ -467,28 +568,47 @@ impl<G: BatchGame> VecGames<G> {
                 *by_board.entry(g.board() as *const Board as usize).or_insert_with(|| layout_index(&mut layouts, g.board()))
             })
             .collect::<Vec<_>>();
-        let envs = starts
+        // The masks of the starts, copied into each env's row.
+        let mut scratch = Scratch::default();
+        let masks: Vec<Vec<bool>> = starts
             .iter()
-            .enumerate()
-            .map(|(i, g)| Env {
-                game: g.clone(),
+            .map(|g| {
+                let mut m = vec![false; num_actions];
+                write_mask(g, false, &mut m, &mut scratch.legal);
+                m
+            })
+            .collect();
+        for (i, &k) in start_of.iter().enumerate() {
+            if i % STOP_EVERY == 0 && stop.load(Ordering::Relaxed) {
+                return Err(BatchError::Cancelled);
+            }
+            let k = k as usize;
+            envs.push(Env {
+                game: starts[k].clone(),
                 rng: rng_for(seed, i as u64),
                 plies: 0,
                 done: false,
                 episode: 0,
                 actions: Vec::new(),
                 next: 0,
-                layout: start_layout[i],
-            })
-            .collect::<Vec<_>>();
-        let legal = vec![false; envs.len() * num_actions];
-        let mut v = VecGames { starts, layouts, start_layout, envs, dims, obs_shape, max_plies, legal, presample: false, autoplay: None };
-        let mut scratch = Scratch::default();
-        for i in 0..v.envs.len() {
-            let env = &v.envs[i];
-            write_mask(&env.game, env.done, &mut v.legal[i * num_actions..(i + 1) * num_actions], &mut scratch.legal);
+                layout: start_layout[k],
+            });
+            legal.extend_from_slice(&masks[k]);
         }
-        Ok(v)
+        Ok(VecGames {
+            starts,
+            start_of,
+            layouts,
+            start_layout,
+            envs,
+            dims,
+            obs_shape,
+            max_plies,
+            legal,
+            presample: false,
+            autoplay: None,
+            interrupted: false,
+        })
     }
 
     pub fn num_envs(&self) -> usize {
@@ -510,7 +630,7 @@ impl<G: BatchGame> VecGames<G> {
         &self.envs[i]
     }
     pub fn start(&self, i: usize) -> &G {
-        &self.starts[i]
+        &self.starts[self.start_of[i] as usize]
     }
 
     fn check_out(&self, out: &Out<'_>) -> Result<(), String> {
@@ -546,6 +666,13 @@ impl<G: BatchGame> VecGames<G> {
     /// Put every env back at its start (reseeding the generators when `seed`
     /// is given) and write the start observations and masks.
     pub fn reset(&mut self, seed: Option<u64>, out: Out<'_>, threads: usize) -> Result<(), String> {
+        self.reset_until(seed, out, threads, &AtomicBool::new(false)).map(|_| ())
+    }
+
+    /// [`reset`](Self::reset) that stops early when `stop` is raised;
+    /// returns whether every env was reset (if not, the batch steps no more
+    /// until a reset ends).
+    pub fn reset_until(&mut self, seed: Option<u64>, out: Out<'_>, threads: usize, stop: &AtomicBool) -> Result<bool, String> {
         self.check_out(&out)?;
         for (i, env) in self.envs.iter_mut().enumerate() {
             if let Some(s) = seed {
@@ -553,8 +680,9 @@ impl<G: BatchGame> VecGames<G> {
             }
             env.done = true; // so the step below resets it
         }
-        self.run(None, None, out, threads);
-        Ok(())
+        let whole = self.run(None, None, out, threads, stop);
+        self.interrupted = !whole;
+        Ok(whole)
     }
 
     /// Check `actions` (one per env) without changing anything. Envs waiting
@@ -562,21 +690,11 @@ impl<G: BatchGame> VecGames<G> {
     pub fn check_actions(&self, actions: &[i64], active: Option<&[bool]>) -> Result<(), StepError> {
         let n = self.envs.len();
         if actions.len() != n {
-            return Err(StepError {
-                env: 0,
-                action: 0,
-                reason: "shape",
-                message: format!("expected {n} actions (one per env), got {}", actions.len()),
-            });
+            return Err(StepError::Shape(format!("expected {n} actions (one per env), got {}", actions.len())));
         }
         if let Some(act) = active {
             if act.len() != n {
-                return Err(StepError {
-                    env: 0,
-                    action: 0,
-                    reason: "shape",
-                    message: format!("expected {n} active flags (one per env), got {}", act.len()),
-                });
+                return Err(StepError::Shape(format!("expected {n} active flags (one per env), got {}", act.len())));
             }
         }
         let na = self.dims.actions;
@@ -585,21 +703,13 @@ impl<G: BatchGame> VecGames<G> {
                 continue;
             }
             if a < 0 || a as u64 >= na as u64 {
-                return Err(StepError {
-                    env: i,
-                    action: a,
-                    reason: "action_out_of_range",
-                    message: format!("env {i}: action {a} is out of range 0..{na}"),
-                });
+                let error = MoveError::new(Reason::ActionOutOfRange, format!("env {i}: action {a} is out of range 0..{na}"));
+                return Err(StepError::Illegal { env: i, action: a, error });
             }
             if !self.legal[i * na + a as usize] {
                 let why = if env.game.mid_turn() { " (a turn is in progress)" } else { "" };
-                return Err(StepError {
-                    env: i,
-                    action: a,
-                    reason: "illegal_action",
-                    message: format!("env {i}: action {a} is not legal in its position{why}"),
-                });
+                let error = MoveError::new(Reason::IllegalAction, format!("env {i}: action {a} is not legal in its position{why}"));
+                return Err(StepError::Illegal { env: i, action: a, error });
             }
         }
         Ok(())
@@ -611,16 +721,36 @@ impl<G: BatchGame> VecGames<G> {
     /// not truncated, length 0, and their observation and mask rows are left
     /// as they were.
     pub fn step(&mut self, actions: &[i64], active: Option<&[bool]>, out: Out<'_>, threads: usize) -> Result<(), StepError> {
-        self.check_out(&out).map_err(|message| StepError { env: 0, action: 0, reason: "buffer", message })?;
-        self.check_actions(actions, active)?;
-        self.run(Some(actions), active, out, threads);
-        Ok(())
+        self.step_until(actions, active, out, threads, &AtomicBool::new(false)).map(|_| ())
     }
 
-    fn run(&mut self, actions: Option<&[i64]>, active: Option<&[bool]>, out: Out<'_>, threads: usize) {
+    /// [`step`](Self::step) that stops early when `stop` is raised; returns
+    /// whether every env was stepped (if not, each env was stepped or left
+    /// as it was, and the batch steps no more until a reset ends).
+    pub fn step_until(
+        &mut self,
+        actions: &[i64],
+        active: Option<&[bool]>,
+        out: Out<'_>,
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Result<bool, StepError> {
+        if self.interrupted {
+            return Err(StepError::Interrupted);
+        }
+        self.check_out(&out).map_err(StepError::Shape)?;
+        self.check_actions(actions, active)?;
+        let whole = self.run(Some(actions), active, out, threads, stop);
+        self.interrupted = !whole;
+        Ok(whole)
+    }
+
+    /// Step (or reset) every env; false when `stop` cut it short.
+    fn run(&mut self, actions: Option<&[i64]>, active: Option<&[bool]>, out: Out<'_>, threads: usize, stop: &AtomicBool) -> bool {
         let n = self.envs.len();
         let dims = self.dims;
-        let (starts, max_plies, presample, autoplay) = (&self.starts, self.max_plies, self.presample, self.autoplay);
+        let (starts, start_of, max_plies, presample, autoplay) = (&self.starts, &self.start_of, self.max_plies, self.presample, self.autoplay);
+        let cut = AtomicBool::new(false);
         let (layouts, start_layout) = (&self.layouts[..], &self.start_layout[..]);
         let chunk = chunk_size(n, threads);
         // Split the envs, the masks we keep, the actions and the output
@@ -638,7 +768,12 @@ impl<G: BatchGame> VecGames<G> {
         let work = |(first, envs, legal, mut out): (usize, &mut [Env<G>], &mut [bool], Out<'_>)| {
             let mut scratch = SCRATCH.with(|s| s.take());
             for (j, env) in envs.iter_mut().enumerate() {
+                if j % STOP_EVERY == 0 && stop.load(Ordering::Relaxed) {
+                    cut.store(true, Ordering::Relaxed);
+                    break;
+                }
                 let i = first + j;
+                let k = start_of[i] as usize;
                 let action = actions.map(|a| a[i]);
                 if active.is_some_and(|act| !act[i]) {
                     let p = dims.players;
@@ -648,8 +783,8 @@ impl<G: BatchGame> VecGames<G> {
                 }
                 step_env(
                     env,
-                    &starts[i],
-                    start_layout[i],
+                    &starts[k],
+                    start_layout[k],
                     layouts,
                     action,
                     max_plies,
@@ -665,6 +800,7 @@ impl<G: BatchGame> VecGames<G> {
             SCRATCH.with(|s| s.set(scratch));
         };
         run_items(items, threads, work);
+        !cut.load(Ordering::Relaxed)
     }
 
     /// A uniformly random legal action for every env (uniform over
@@ -1062,10 +1198,14 @@ mod tests {
         let mut v = VecGames::new(vec![c.clone(); 3], 0, u64::MAX).unwrap();
         let mut b = Bufs::new(&v);
         v.reset(None, b.out(), 1).unwrap();
+        let refused = |e: StepError| match e {
+            StepError::Illegal { env, action, error } => (env, action, error.reason),
+            e => panic!("{e:?}"),
+        };
         let e = v.step(&[0, 1, 99], None, b.out(), 1).unwrap_err();
-        assert_eq!((e.env, e.reason), (2, "action_out_of_range"));
+        assert_eq!(refused(e), (2, 99, Reason::ActionOutOfRange));
         let e = v.step(&[0, 1, 19], None, b.out(), 1).unwrap_err(); // swap before any stone
-        assert_eq!((e.env, e.reason), (2, "illegal_action"));
+        assert_eq!(refused(e), (2, 19, Reason::IllegalAction));
         assert!(v.step(&[0, 1], None, b.out(), 1).is_err());
         assert!((0..3).all(|i| v.env(i).actions.is_empty()));
         v.step(&[0, 1, 2], None, b.out(), 1).unwrap();

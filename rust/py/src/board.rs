@@ -7,7 +7,7 @@ use numpy::{PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 
-use crate::errors::{error, value_error, Int};
+use crate::errors::{illegal, value_error, Int};
 
 #[pyclass(name = "Board", module = "hexcore._core", frozen)]
 pub struct PyBoard {
@@ -72,9 +72,9 @@ impl PyBoard {
 
     fn index(&self, py: Python<'_>, label: &Bound<'_, PyAny>) -> PyResult<usize> {
         let label = crate::errors::lossy_str(label, "a cell label")?;
-        self.inner.index(&label.trim().to_ascii_lowercase()).ok_or_else(|| {
-            error(py, "NotationError", format!("{label:?} is not a cell of this board"), Some(hexcore_core::Reason::UnknownCell.code()))
-        })
+        self.inner
+            .index(&label.trim().to_ascii_lowercase())
+            .ok_or_else(|| illegal(py, hexcore_core::Reason::UnknownCell, format!("{label:?} is not a cell of this board")))
     }
 
     fn axial(&self, i: Int) -> PyResult<(i32, i32)> {

@@ -19,7 +19,7 @@ use pyo3::IntoPyObjectExt;
 
 use crate::any::{Any, Member, PerGame};
 use crate::board::PyBoard;
-use crate::errors::{action_id, error, lossy_str, mid_turn_error, move_error, move_text, parse_unit, value_error, Int};
+use crate::errors::{action_id, error, illegal, lossy_str, mid_turn_error, move_text, parse_unit, value_error, Class, Int, IntoPyErr};
 use crate::session::{Session, Setup};
 
 /// The sessions family: a Python game object holds a [`Session`].
@@ -288,7 +288,7 @@ impl PyGame {
             let mut out = Vec::new();
             match s.g.legal_moves(100_000, &mut out) {
                 Ok(()) => Ok(out.iter().map(|m| s.g.format_move(m)).collect()),
-                Err(n) => Err(error(py, "TooManyMovesError",
+                Err(n) => Err(error(py, Class::TooManyMoves,
                     format!("{n} legal moves is too many to list; use count_moves() or the action API"), None)),
             }
         })
@@ -309,7 +309,7 @@ impl PyGame {
         let py = slf.py();
         let mv = move_text(mv)?;
         let mut this = slf.try_borrow_mut().map_err(busy)?;
-        dispatch!(&mut this.any, s => s.play(&mv)).map_err(|e| move_error(py, e))
+        dispatch!(&mut this.any, s => s.play(&mv)).map_err(|e| e.into_pyerr(py))
     }
 
     /// Undo the last move (or the turn in progress); returns its text.
@@ -360,7 +360,7 @@ impl PyGame {
         let py = slf.py();
         let a = action_id(py, action)?;
         let mut this = slf.try_borrow_mut().map_err(busy)?;
-        dispatch!(&mut this.any, s => s.apply_action(a)).map_err(|e| move_error(py, e))
+        dispatch!(&mut this.any, s => s.apply_action(a)).map_err(|e| e.into_pyerr(py))
     }
 
     fn action_to_string(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<String> {
@@ -370,8 +370,7 @@ impl PyGame {
         dispatch!(&this.any, s => {
             let n = s.g.num_actions();
             if a < 0 || a as u64 >= n as u64 {
-                return Err(error(py, "IllegalMoveError", format!("action {a} is out of range 0..{n}"),
-                    Some(hexcore_core::Reason::ActionOutOfRange.code())));
+                return Err(illegal(py, hexcore_core::Reason::ActionOutOfRange, format!("action {a} is out of range 0..{n}")));
             }
             Ok(s.g.action_to_string(a as Action))
         })
@@ -473,9 +472,9 @@ impl PyGame {
         for item in items.try_iter()? {
             let (label, value): (Bound<'py, PyAny>, Bound<'py, PyAny>) = item?.extract()?;
             let label = lossy_str(&label, "a position key (cell label)")?;
-            let cell = board.index(&label.trim().to_ascii_lowercase()).ok_or_else(|| {
-                error(py, "NotationError", format!("position: {label:?} is not a cell of this board"), Some(hexcore_core::Reason::UnknownCell.code()))
-            })?;
+            let cell = board
+                .index(&label.trim().to_ascii_lowercase())
+                .ok_or_else(|| illegal(py, hexcore_core::Reason::UnknownCell, format!("position: {label:?} is not a cell of this board")))?;
             let v: i64 = if let Ok(s) = value.cast::<PyString>() {
                 let s = s.to_string_lossy();
                 text_value(&s).ok_or_else(|| value_error(format!("position: value {s:?} for {label} is not a cell value of this game")))?
@@ -544,12 +543,7 @@ impl PyGame {
         }
         let threads = threads_arg(threads.0)?;
         if !mid_turn && dispatch!(&self.any, s => s.mid_turn()) {
-            return Err(error(
-                py,
-                "IllegalMoveError",
-                "perft starts between turns; finish or undo the turn in progress".into(),
-                Some(hexcore_core::Reason::MidTurn.code()),
-            ));
+            return Err(illegal(py, hexcore_core::Reason::MidTurn, "perft starts between turns; finish or undo the turn in progress"));
         }
         dispatch!(&self.any, s => perft_of(py, s.g.clone(), depth as u32, unit, threads, divide))
     }
@@ -562,12 +556,7 @@ impl PyGame {
         }
         let threads = threads_arg(threads.0)?;
         if dispatch!(&self.any, s => s.mid_turn()) {
-            return Err(error(
-                py,
-                "IllegalMoveError",
-                "playouts start between turns; finish or undo the turn in progress".into(),
-                Some(hexcore_core::Reason::MidTurn.code()),
-            ));
+            return Err(illegal(py, hexcore_core::Reason::MidTurn, "playouts start between turns; finish or undo the turn in progress"));
         }
         dispatch!(&self.any, s => playouts_of(py, s.g.clone(), n as usize, seed, threads, max_plies))
     }

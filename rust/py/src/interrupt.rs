@@ -12,10 +12,10 @@ use std::sync::{mpsc, Mutex};
 use std::time::Duration;
 
 use hexcore_core::RunError;
-use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
-use crate::errors::error;
+use crate::errors::IntoPyErr;
 
 /// How often the waiting thread checks for signals.
 pub const POLL: Duration = Duration::from_millis(20);
@@ -82,16 +82,5 @@ fn internal(what: &str, payload: &(dyn std::any::Any + Send)) -> PyErr {
 pub fn run<T: Send>(py: Python<'_>, what: &str, work: impl FnOnce(&AtomicBool) -> Result<T, RunError> + Send) -> PyResult<T> {
     let stop = AtomicBool::new(false);
     let r = run_with(py, what, &stop, |_| Ok(()), || work(&stop))?;
-    r.map_err(|e| run_error(py, e))
-}
-
-/// The Python exception for a [`RunError`]: `Cancelled` is the pending
-/// exception (KeyboardInterrupt if there is none), `TooManyMoves` a
-/// `TooManyMovesError`, anything else a `ValueError`.
-pub fn run_error(py: Python<'_>, e: RunError) -> PyErr {
-    match e {
-        RunError::Cancelled => PyErr::take(py).unwrap_or_else(|| PyKeyboardInterrupt::new_err("cancelled")),
-        RunError::TooManyMoves { .. } => error(py, "TooManyMovesError", e.to_string(), Some("too_many_moves")),
-        RunError::TooDeep { .. } | RunError::Threads(_) => PyValueError::new_err(e.to_string()),
-    }
+    r.map_err(|e| e.into_pyerr(py))
 }

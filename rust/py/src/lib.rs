@@ -52,6 +52,7 @@ fn _reason_codes() -> Vec<&'static str> {
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
     m.add_class::<board::PyBoard>()?;
     m.add_class::<game::PyGame>()?;
     add_game_classes(m)?;

@@ -1,74 +1,31 @@
 //! `hexcore._core._mcts`: Monte Carlo tree search of `hexcore-core`, run on
 //! a worker thread while the calling thread waits without the GIL and checks
-//! for Ctrl-C every 50 ms.
+//! for Ctrl-C (the one wait loop, `interrupt::run_with`).
 //!
 //! The position must be between turns: a game in the middle of a
 //! multi-action turn is refused with `IllegalMoveError` (reason `mid_turn`),
 //! as `solve` does, since the result is a whole move for `play()`.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
-use std::time::Duration;
+use std::sync::atomic::AtomicBool;
 
 use hexcore_core::search::{search, Mcts, SearchError, SearchOptions, SearchResult};
 use hexcore_core::{Action, Game, Reason};
 use numpy::PyArray1;
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
 use crate::any::{Any, Member, PerGame};
-use crate::errors::{error, mid_turn_error, move_error, move_text};
+use crate::errors::{illegal, mid_turn_error, move_text, IntoPyErr};
 use crate::game::{wrap, AnyGame, PyGame};
 use crate::interrupt::run_with;
 use crate::session::Session;
 
-fn search_error(py: Python<'_>, e: SearchError) -> PyErr {
-    match e {
-        SearchError::GameOver => error(py, "GameOverError", e.to_string(), Some(Reason::GameOver.code())),
-        SearchError::Cancelled => PyRuntimeError::new_err("the search was cancelled"),
-        SearchError::Threads(m) => PyRuntimeError::new_err(m),
-        _ => PyValueError::new_err(e.to_string()),
-    }
-}
-
 /// Run the search on a worker thread; Ctrl-C raises the stop flag.
 fn run<G: Game>(py: Python<'_>, g: G, opts: SearchOptions) -> PyResult<(SearchResult, G)> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel();
-    let rx = std::sync::Mutex::new(rx);
-    let worker = {
-        let stop = stop.clone();
-        std::thread::spawn(move || {
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| search(&g, &opts, &stop).map(|r| (r, g))));
-            let _ = tx.send(r);
-        })
-    };
-    let outcome = loop {
-        match py.detach(|| rx.lock().unwrap_or_else(|e| e.into_inner()).recv_timeout(Duration::from_millis(50))) {
-            Ok(r) => break Ok(r),
-            Err(mpsc::RecvTimeoutError::Disconnected) => break Ok(Err(Box::new("search thread ended") as Box<dyn std::any::Any + Send>)),
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-        }
-        if let Err(e) = py.check_signals() {
-            break Err(e);
-        }
-    };
-    match outcome {
-        Ok(r) => {
-            let _ = py.detach(|| worker.join());
-            match r {
-                Ok(Ok(x)) => Ok(x),
-                Ok(Err(e)) => Err(search_error(py, e)),
-                Err(_) => Err(PyRuntimeError::new_err("internal error in the search")),
-            }
-        }
-        Err(e) => {
-            stop.store(true, Ordering::Relaxed);
-            let _ = py.detach(|| worker.join());
-            Err(e)
-        }
-    }
+    let stop = AtomicBool::new(false);
+    let r = run_with(py, "the search", &stop, |_| Ok(()), || search(&g, &opts, &stop))?;
+    Ok((r.map_err(|e| e.into_pyerr(py))?, g))
 }
 
 fn result_dict<'py, G: Game>(py: Python<'py>, g: &G, r: SearchResult) -> PyResult<Bound<'py, PyDict>> {
@@ -145,7 +102,7 @@ pub struct PyMcts {
 fn mcts_search<'py, G: Game>(py: Python<'py>, m: &mut Mcts<G>, simulations: Option<u64>, seconds: Option<f64>) -> PyResult<Bound<'py, PyDict>> {
     let stop = AtomicBool::new(false);
     let r = run_with(py, "the search", &stop, |_| Ok(()), || m.search(simulations, seconds, &stop))?;
-    let r = r.map_err(|e| search_error(py, e))?;
+    let r = r.map_err(|e| e.into_pyerr(py))?;
     result_dict(py, m.game(), r)
 }
 
@@ -155,23 +112,18 @@ where
 {
     let acts: Vec<Action> = if mv.is_instance_of::<PyString>() {
         let text = move_text(mv)?;
-        let acts = s.g.check_move(&text).map_err(|e| move_error(py, e))?;
+        let acts = s.g.check_move(&text).map_err(|e| e.into_pyerr(py))?;
         acts.to_vec()
     } else if mv.is_instance_of::<PyInt>() && !mv.is_instance_of::<PyBool>() {
         let Ok(a) = mv.extract::<i64>() else {
             let n = s.g.num_actions();
-            return Err(error(py, "IllegalMoveError", format!("action {mv} is out of range 0..{n}"), Some(Reason::ActionOutOfRange.code())));
+            return Err(illegal(py, Reason::ActionOutOfRange, format!("action {mv} is out of range 0..{n}")));
         };
-        let a = s.g.check_action(a).map_err(|e| move_error(py, e))?;
+        let a = s.g.check_action(a).map_err(|e| e.into_pyerr(py))?;
         let mut h = s.g.clone();
         h.apply_action(a);
         if h.mid_turn() {
-            return Err(error(
-                py,
-                "IllegalMoveError",
-                format!("action {a} starts a turn of several actions; give the whole move as text"),
-                Some(Reason::MidTurn.code()),
-            ));
+            return Err(illegal(py, Reason::MidTurn, format!("action {a} starts a turn of several actions; give the whole move as text")));
         }
         vec![a]
     } else {
@@ -182,7 +134,7 @@ where
     };
     let text = s.g.format_move(&acts);
     for &a in &acts {
-        s.apply_action(a as i64).map_err(|e| move_error(py, e))?;
+        s.apply_action(a as i64).map_err(|e| e.into_pyerr(py))?;
     }
     m.advance(&acts);
     Ok(text)
@@ -195,7 +147,7 @@ impl PyMcts {
     fn new(py: Python<'_>, game: &Bound<'_, PyAny>, threads: usize, seed: u64, c: f64, max_rollout_plies: u64, max_nodes: usize) -> PyResult<Self> {
         let any = searchable(py, game, "MCTS")?;
         let opts = SearchOptions { simulations: None, seconds: None, threads, seed, c, max_rollout_plies, max_nodes };
-        let err = |e| search_error(py, e);
+        let err = |e: SearchError| e.into_pyerr(py);
         let inner: AnyMcts = map_any!(any, s => {
             let m = Mcts::new(s.g.clone(), &opts).map_err(err)?;
             (s, m)

@@ -10,23 +10,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use crate::errors::IntoPyErr;
 use crate::game::AnyGame;
-
-fn solve_error(py: Python<'_>, e: SolveError) -> PyErr {
-    let msg = e.to_string();
-    let (class, reason) = match e {
-        SolveError::GameOver => ("GameOverError", "game_over"),
-        SolveError::MidTurn => ("IllegalMoveError", "mid_turn"),
-        SolveError::TooManyMoves(_) => ("TooManyMovesError", "too_many_moves"),
-        SolveError::Memory(_) => return pyo3::exceptions::PyMemoryError::new_err(msg),
-        _ => return PyValueError::new_err(msg),
-    };
-    let made = (|| -> PyResult<PyErr> {
-        let cls = py.import("hexcore.errors")?.getattr(class)?;
-        Ok(PyErr::from_value(cls.call1((msg.clone(), reason))?))
-    })();
-    made.unwrap_or_else(|_| PyValueError::new_err(msg))
-}
 
 fn run<G: Solvable>(py: Python<'_>, g: G, opts: SolveOptions, progress: Option<Bound<'_, PyAny>>) -> PyResult<Solution> {
     let mon = Monitor::default();
@@ -47,7 +32,7 @@ fn run<G: Solvable>(py: Python<'_>, g: G, opts: SolveOptions, progress: Option<B
         }
         Ok(())
     };
-    crate::interrupt::run_with(py, "the solver", &mon.stop, tick, || solve(&g, &opts, &mon))?.map_err(|e| solve_error(py, e))
+    crate::interrupt::run_with(py, "the solver", &mon.stop, tick, || solve(&g, &opts, &mon))?.map_err(|e| e.into_pyerr(py))
 }
 
 /// Solve a two-player position. Returns a dict: `value` ("win", "loss",
@@ -75,7 +60,7 @@ pub fn _solve<'py>(
     let opts = SolveOptions { max_nodes, max_seconds, threads, table_bytes: table_mb << 20, distances, ..Default::default() };
     let any = AnyGame::copy_of(game, "solve")?;
     if any.mid_turn() {
-        return Err(solve_error(py, SolveError::MidTurn));
+        return Err(SolveError::MidTurn.into_pyerr(py));
     }
     let sol = dispatch!(any, s => run(py, s.g, opts, progress)?);
     let d = PyDict::new(py);

@@ -2,14 +2,22 @@
 //! stepped together into numpy buffers). The Python wrapper
 //! `python/hexcore/vector.py` allocates the buffers and documents the API.
 
-use hexcore_core::vector::{Obs, Out, StepError, VecGames};
+use std::sync::atomic::AtomicBool;
+
+use hexcore_core::vector::{Obs, Out, VecGames};
 use hexcore_core::Game;
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2, PyReadwriteArray4};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::any::{Any, Member, PerGame};
-use crate::errors::{error, value_error, Int};
+use crate::errors::{cancelled, value_error, Int, IntoPyErr};
+use crate::interrupt::run_with;
+
+/// Batches of at least this many envs are built, reset and stepped on a
+/// worker thread while this one waits for Ctrl-C (smaller ones take well
+/// under a second, and starting a thread would be a good part of a step).
+const WAIT_FROM: usize = 1 << 16;
 
 /// The plain games family: a Rust game taken out of a Python game object.
 pub struct Plain;
@@ -145,19 +153,6 @@ impl<'py> Buffers<'py> {
     }
 }
 
-fn step_error(py: Python<'_>, e: StepError) -> PyErr {
-    match e.reason {
-        "shape" | "buffer" => value_error(e.message),
-        reason => {
-            let err = error(py, "IllegalMoveError", e.message, Some(reason));
-            let v = err.value(py);
-            let _ = v.setattr("env", e.env);
-            let _ = v.setattr("action", e.action);
-            err
-        }
-    }
-}
-
 fn threads_arg(threads: Int) -> PyResult<usize> {
     if !(1..=hexcore_core::MAX_THREADS as i64).contains(&threads.0) {
         return Err(value_error(format!("threads must be between 1 and {}, got {}", hexcore_core::MAX_THREADS, threads.0)));
@@ -176,24 +171,48 @@ pub struct PyVecGame {
 
 #[pymethods]
 impl PyVecGame {
-    /// One env per start position (game objects, all of one type).
+    /// One env per start position (game objects, all of one type; one
+    /// object given for many envs is read, and kept, once).
     #[new]
     #[pyo3(signature = (games, seed=0, threads=Int(1), max_plies=u64::MAX))]
-    fn new(games: Vec<Bound<'_, PyAny>>, seed: u64, threads: Int, max_plies: u64) -> PyResult<Self> {
+    fn new(py: Python<'_>, games: Vec<Bound<'_, PyAny>>, seed: u64, threads: Int, max_plies: u64) -> PyResult<Self> {
         let threads = threads_arg(threads)?;
         if games.is_empty() {
             return Err(value_error("num_envs must be at least 1, got 0"));
         }
-        let games = games.iter().map(extract_any_game).collect::<PyResult<Vec<_>>>()?;
+        // The distinct objects (and the first env of each), and each env's.
+        let (mut distinct, mut first_env) = (Vec::new(), Vec::new());
+        let mut index: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
+        let mut start_of: Vec<u32> = Vec::new();
+        start_of
+            .try_reserve_exact(games.len())
+            .map_err(|_| pyo3::exceptions::PyMemoryError::new_err(format!("cannot allocate a batch of {} envs", games.len())))?;
+        for (i, g) in games.iter().enumerate() {
+            let k = *index.entry(g.as_ptr() as usize).or_insert_with(|| {
+                distinct.push(g);
+                first_env.push(i);
+                distinct.len() as u32 - 1
+            });
+            start_of.push(k);
+        }
+        let games = distinct.into_iter().map(extract_any_game).collect::<PyResult<Vec<_>>>()?;
         let kind = games[0].class_name();
+        let n = start_of.len();
         let mut games = games.into_iter();
         let first = games.next().expect("num_envs is at least 1");
         let inner: AnyVec = map_any!(first, g0 => {
-            let mut all = all_like(&g0, games).map_err(|(i, other)| {
+            let mut all = all_like(&g0, games).map_err(|(k, other)| {
+                let i = first_env[k];
                 value_error(format!("env {i} is a {other} but env 0 is a {kind}; the envs of one batch play one game"))
             })?;
             all.insert(0, g0);
-            VecGames::new(all, seed, max_plies).map_err(value_error)?
+            let stop = AtomicBool::new(false);
+            let built = if n >= WAIT_FROM {
+                run_with(py, "building the batch", &stop, |_| Ok(()), || VecGames::build(all, start_of, seed, max_plies, &stop))?
+            } else {
+                VecGames::build(all, start_of, seed, max_plies, &stop)
+            };
+            built.map_err(|e| e.into_pyerr(py))?
         });
         Ok(PyVecGame { inner, kind, threads })
     }
@@ -261,8 +280,15 @@ impl PyVecGame {
         let mut b = Buffers::new(buffers)?;
         let out = b.out()?;
         let threads = self.threads;
+        let big = self.num_envs() >= WAIT_FROM;
         let inner = &mut self.inner;
-        py.detach(move || dispatch!(inner, v => v.reset(seed, out, threads))).map_err(value_error)
+        let stop = AtomicBool::new(false);
+        let work = || dispatch!(inner, v => v.reset_until(seed, out, threads, &stop));
+        let whole = if big { run_with(py, "reset", &stop, |_| Ok(()), work)? } else { py.detach(work) };
+        match whole.map_err(value_error)? {
+            true => Ok(()),
+            false => Err(cancelled(py)),
+        }
     }
 
     /// Step every env with its action (int64 array, one per env); nothing is
@@ -284,8 +310,15 @@ impl PyVecGame {
             None => None,
         };
         let threads = self.threads;
+        let big = self.num_envs() >= WAIT_FROM;
         let inner = &mut self.inner;
-        py.detach(move || dispatch!(inner, v => v.step(actions, active, out, threads))).map_err(|e| step_error(py, e))
+        let stop = AtomicBool::new(false);
+        let work = || dispatch!(inner, v => v.step_until(actions, active, out, threads, &stop));
+        let whole = if big { run_with(py, "step", &stop, |_| Ok(()), work)? } else { py.detach(work) };
+        match whole.map_err(|e| e.into_pyerr(py))? {
+            true => Ok(()),
+            false => Err(cancelled(py)),
+        }
     }
 
     /// Uniformly random legal actions written to `out` (int64, one per env).
