@@ -6,7 +6,7 @@ comparison: its row is skipped, saying so, when pgx is not installed.
 """
 import pytest
 
-from hexcore._vector_bench import BATCH, SIDE5, SIDE7, pgx_stepper, sync_vector_env_stepper, vecgame_stepper
+from vector_workloads import BATCH, SIDE5, SIDE7, pgx_stepper, sync_vector_env_stepper, vecgame_stepper
 
 
 @pytest.mark.benchmark(group="vector-side7")

@@ -69,10 +69,11 @@ CROWDED = ["2d8", "3n3", "1b9", "2g8", "1d6", "4l8", "1k9", "4l3", "1j2", "3f9",
 CAPPED_PERFT = """
 import sys
 import hexcore as hc
-import hexcore.__main__ as cli
+import hexcore.cli
+import hexcore.cli.perft as perft_command
 real = hc.perft
-cli.perft = lambda g, depth, **kw: real(g, min(depth, 1), **kw)
-sys.exit(cli.main(sys.argv[1:]))
+perft_command.perft = lambda g, depth, **kw: real(g, min(depth, 1), **kw)
+sys.exit(hexcore.cli.main(sys.argv[1:]))
 """
 
 

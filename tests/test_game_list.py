@@ -24,8 +24,7 @@ GAME_DIRS = [ROOT / "rust/core/src/games", ROOT / "rust/py/src/games"]
 PY_ALLOWED = ["python/hexcore/registry.py", "python/hexcore/__init__.py", "python/hexcore/reference/"]
 # Content, not dispatch: the default report is a tour of Churn side 3 (it
 # prints Churn's published figures).
-# The vector bench runs pgx's own Hex (``pgx.make("hex")``), the peer's game.
-PY_CONTENT = {("python/hexcore/__main__.py", "churn"), ("python/hexcore/_vector_bench.py", "hex")}
+PY_CONTENT = {("python/hexcore/cli/report.py", "churn")}
 
 
 def games() -> List[Tuple[str, str]]:

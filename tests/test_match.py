@@ -203,3 +203,12 @@ def test_openspiel_player_without_open_spiel_is_a_clear_error(monkeypatch):
     monkeypatch.setitem(_sys.modules, "open_spiel.python.algorithms", None)
     with pytest.raises(ImportError, match="the openspiel player needs the open_spiel package"):
         play_match("churn(size=2)", ["openspiel:10", "random"], games=1)
+
+
+def test_openspiel_player_with_a_spent_time_budget_still_moves():
+    """OpenSpiel's MCTS expands its root on the second simulation; a budget
+    used up by the first (a tiny one, or a loaded machine) must still give a
+    move instead of OpenSpiel's ``max() arg is an empty sequence``."""
+    pytest.importorskip("pyspiel", reason="the openspiel player needs open_spiel (pyspiel), which is not installed")
+    r = play_match("churn(size=2)", ["openspiel:time=1e-9", "random"], games=2, seed=1)
+    assert sum(p.games for p in r.players) == 4

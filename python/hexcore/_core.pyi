@@ -7,8 +7,17 @@ import numpy as np
 import numpy.typing as npt
 
 __version__: str
-__all__ = ["Board", "Churn", "GameOverError", "Hex", "HexcoreError", "IllegalMoveError", "NotationError", "Quintun",
-           "Reason", "TooManyMovesError", "Wunchunk", "_Game", "__version__", "_reason_codes"]
+MAX_THREADS: int
+"""The largest ``threads`` any call accepts."""
+MAX_DEPTH: int
+"""The deepest perft."""
+MAX_PLAYOUTS: int
+"""The most games one ``random_playouts`` call plays."""
+
+def default_threads() -> int: ...
+__all__ = ["Board", "Churn", "GameOverError", "Hex", "HexcoreError", "IllegalMoveError", "NotationError", "Quintun", "Reason",
+           "TooManyMovesError", "Wunchunk", "_Game", "__version__", "_reason_codes", "_parse_spec", "_load", "_game_options",
+           "MAX_THREADS", "MAX_DEPTH", "MAX_PLAYOUTS", "default_threads"]
 
 _G = TypeVar("_G", bound="_Game")
 
@@ -42,6 +51,9 @@ Reason = Literal[
 """Every ``IllegalMoveError.reason`` code the engine raises (``_reason_codes()`` at runtime)."""
 
 def _reason_codes() -> List[str]: ...
+def _parse_spec(spec: str) -> Tuple[str, Dict[str, Any]]: ...
+def _load(spec: str) -> _Game: ...
+def _game_options(name: str, given: Optional[Mapping[str, Any]] = None) -> List[Tuple[str, str, Any]]: ...
 
 class HexcoreError(Exception):
     """Base class of hexcore's own errors."""
@@ -149,9 +161,10 @@ class _Game:
     def replay(cls: type[_G], moves: Union[str, Sequence[str]], **options: Any) -> _G: ...
     def _repr_svg_(self) -> str: ...
     def _setup(self) -> Optional[Tuple[List[int], int, Dict[str, int]]]: ...
-    def _perft(self, depth: int, unit: str = ..., threads: int = ..., divide: bool = ...,
+    def _perft(self, depth: int, unit: str = ..., threads: Optional[int] = ..., divide: bool = ...,
                mid_turn: bool = ...) -> Union[int, List[Tuple[str, int]]]: ...
-    def _playouts(self, n: int, seed: int = ..., threads: int = ..., max_plies: int = ...) -> Tuple[
+    def _playouts(self, n: int, seed: Optional[int] = ..., threads: Optional[int] = ...,
+                  max_plies: Optional[int] = ...) -> Tuple[
         npt.NDArray[np.uint64], npt.NDArray[np.uint64], npt.NDArray[np.uint8], npt.NDArray[np.bool_]]: ...
     def __hash__(self) -> int: ...
     def __eq__(self, other: object, /) -> bool: ...
@@ -223,7 +236,7 @@ class Wunchunk(_Game):
 __all__ += ["_solve"]
 
 def _solve(game: _Game, max_seconds: Optional[float] = ..., max_nodes: Optional[int] = ...,
-           threads: int = ..., table_mb: int = ...,
+           threads: Optional[int] = ..., table_mb: int = ...,
            progress: Optional[Callable[[int, int, int, float], Any]] = ...,
            distances: bool = ...) -> Dict[str, Any]: ...
 
@@ -235,7 +248,7 @@ __all__ += ["_VecGame", "_terminal_rewards"]
 class _VecGame:
     """N games of one type stepped together; see ``hexcore.vector.VecGame``."""
 
-    def __new__(cls, games: List[_Game], seed: int = ..., threads: int = ..., max_plies: int = ...) -> Self: ...
+    def __new__(cls, games: List[_Game], seed: int = ..., threads: Optional[int] = ..., max_plies: int = ...) -> Self: ...
     threads: int
     autoplay: Optional[int]
     @property

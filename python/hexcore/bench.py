@@ -76,7 +76,7 @@ def _known(spec: str) -> bool:
 
 def _perft_job(spec: str, depth: int, threads: int) -> Callable[[float], Job]:
     def make(scale: float) -> Job:
-        from . import perft
+        from .engine import perft
 
         g = load(spec)
         return lambda: (float(perft(g, depth, threads=threads)),)  # type: ignore[arg-type]
@@ -85,7 +85,7 @@ def _perft_job(spec: str, depth: int, threads: int) -> Callable[[float], Job]:
 
 def _playouts_job(spec: str, games: int, threads: int) -> Callable[[float], Job]:
     def make(scale: float) -> Job:
-        from . import random_playouts
+        from .engine import random_playouts
 
         g = load(spec)
         n = max(2, int(games * scale))
@@ -161,7 +161,7 @@ def _peer_mcts_job(spec: str) -> Callable[[float], Job]:
 
 def _search_playouts_job(spec: str, games: int) -> Callable[[float], Job]:
     def make(scale: float) -> Job:
-        from . import random_playouts
+        from .engine import random_playouts
 
         g = load(spec)
         n = max(100, int(games * scale))

@@ -47,15 +47,17 @@ import base64
 import json
 import math
 import os
-import sys
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 
-from . import MAX_THREADS, Playouts, __version__, to_json
 from ._args import int_arg as _int
+from ._core import MAX_DEPTH, MAX_PLAYOUTS, __version__
+from .engine import Playouts
+from .progress import Bar
+from .records import to_json
 from .summary import PlayoutSummary
 
 __all__ = ["perft", "random_playouts", "Progress", "JobError", "MAX_TASKS"]
@@ -119,8 +121,9 @@ def _ray(address: Optional[str]) -> Any:
     return ray
 
 
-def _threads(threads: Optional[int]) -> int:
-    return 1 if threads is None else _int("threads", threads, 1, MAX_THREADS)
+def _threads(threads: Optional[int]) -> Any:
+    """Threads per task: 1 unless given (the engine checks the value)."""
+    return 1 if threads is None else threads
 
 
 def _job_args(tasks: Optional[int], checkpoint: Any, progress: Any, callback: Any, address: Any,
@@ -244,42 +247,6 @@ class _Checkpoint:
 # ---------------------------------------------------------------- the driver loop
 
 
-class _Bar:
-    """A progress bar on stderr (tqdm when installed)."""
-
-    def __init__(self, total: int, what: str, show: Optional[bool]) -> None:
-        self.on = sys.stderr.isatty() if show is None else show
-        self.total, self.what, self.t0 = total, what, time.perf_counter()
-        self._tqdm: Any = None
-        if self.on:
-            try:
-                from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
-
-                self._tqdm = tqdm(total=total, desc=what, unit="unit", file=sys.stderr)
-            except ImportError:
-                pass
-
-    def update(self, done: int, note: str) -> None:
-        if not self.on:
-            return
-        if self._tqdm is not None:
-            self._tqdm.n = done
-            self._tqdm.set_postfix_str(note, refresh=True)
-            return
-        width = 30
-        filled = int(width * done / max(self.total, 1))
-        el = time.perf_counter() - self.t0
-        sys.stderr.write(f"\r{self.what} [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {el:6.1f}s {note}")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        if self._tqdm is not None:
-            self._tqdm.close()
-        elif self.on:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-
-
 def _run(ray: Any, fn: Callable[..., Any], args: List[Tuple[Any, ...]], opts: Dict[str, Any], ckpt: _Checkpoint,
          encode: Callable[[Any], Any], decode: Callable[[Any], Any], add: Callable[[int, Any], None],
          describe: Callable[[int], str], partial: Callable[[], Any], what: str, progress: Optional[bool],
@@ -294,7 +261,7 @@ def _run(ray: Any, fn: Callable[..., Any], args: List[Tuple[Any, ...]], opts: Di
     remote = ray.remote(fn).options(**opts)
     refs = {remote.remote(j, *a): j for j, a in enumerate(args) if j not in ckpt.done}
     failed: List[Tuple[str, str]] = []
-    bar = _Bar(total, what, progress)
+    bar = Bar(total, what, progress)
     bar.update(done, "")
     try:
         while refs:
@@ -398,7 +365,7 @@ def perft(game: Any, depth: int, unit: str = "move", divide: bool = False, threa
     ``threads`` are per task (default 1, and each task asks Ray for that many
     CPUs). See the module docstring for the other arguments.
     """
-    depth = _int("depth", depth, 0, 100_000)
+    depth = _int("depth", depth, 0, MAX_DEPTH)
     t = _threads(threads)
     divide = bool(divide)
     game._perft(0, unit, t, divide)  # the local checks: unit, threads, a turn in progress
@@ -486,11 +453,10 @@ def random_playouts(game: Any, n: int, seed: int = 0, threads: Optional[int] = N
     :class:`hexcore.PlayoutSummary` of the same games, summed on the workers.
     ``threads`` are per task (default 1).
     """
-    n = _int("n", n, 0, 2**40)
-    seed = _int("seed", seed, 0, 2**64 - 1)
-    limit = 2**64 - 1 if max_plies is None else _int("max_plies", max_plies, 0, 2**64 - 1)
+    n = _int("n", n, 0, MAX_PLAYOUTS)
     t = _threads(threads)
-    game._playouts(0, seed, t, limit)  # the local checks: threads, a turn in progress
+    game._playouts(0, seed, t, max_plies)  # the local checks: seed, threads, max_plies, a turn in progress
+    seed, limit = int(seed), 2**64 - 1 if max_plies is None else int(max_plies)
     if summary is not None and not isinstance(summary, bool):
         raise TypeError(f"summary must be None, True or False, got {type(summary).__name__}")
     size = None if chunk is None else _int("chunk", chunk, 1, 2**40)

@@ -31,9 +31,9 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
 
-from . import load
 from .errors import HexcoreError
 from .search import mcts
+from .spec import load
 
 __all__ = ["Player", "OpenSpielBot", "Record", "MatchResult", "parse_player", "wilson", "play_match", "play_loop"]
 
@@ -138,8 +138,9 @@ class OpenSpielBot:
 
         class TimedMCTSBot(osm.MCTSBot):  # type: ignore[misc, name-defined, unused-ignore]
             """Stops the search after ``seconds`` (after the simulation in
-            progress) by marking the root solved, the loop's exit test, and
-            clears the mark before the move is chosen."""
+            progress, and never before the root has its children) by marking
+            the root solved, the loop's exit test, and clears the mark before
+            the move is chosen."""
 
             deadline = 0.0
 
@@ -152,7 +153,9 @@ class OpenSpielBot:
 
             def _apply_tree_policy(self, root: Any, state: Any) -> Any:
                 out = super()._apply_tree_policy(root, state)
-                if root.outcome is None and time.perf_counter() >= self.deadline:
+                # OpenSpiel's root gets its children on the second simulation;
+                # stopping before that leaves no move to choose
+                if root.outcome is None and root.children and time.perf_counter() >= self.deadline:
                     root.outcome = _STOP
                 return out
 

@@ -82,7 +82,7 @@ def load_suite(path: Union[str, Path]) -> List[Entry]:
 
 def run_suite(entries: Iterable[Entry], node_limit: int = 10**7, threads: Optional[int] = None) -> List[Result]:
     """Check every count not above ``node_limit``; move and action level."""
-    from . import perft
+    from .engine import perft
 
     out = []
     for e in entries:

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Dict, Mapping, Optional, Tuple
 
-from ._core import Churn, Hex, Quintun, Wunchunk
+from ._core import Churn, Hex, Quintun, Wunchunk, _game_options
 
 __all__ = ["GameInfo", "GAMES", "INFO", "info", "lookup", "name_of", "of_class"]
 
@@ -30,10 +30,6 @@ class GameInfo:
     """SVG fill of a stone with cell value ``k`` where it differs from the default palette."""
     shade_ring: bool = False
     """SVG: draw the ring cells (``board.ring``) in a darker shade (they matter to the rules)."""
-    options: Mapping[str, str] = field(default_factory=dict)
-    """The constructor's keyword options and the kind of value each takes
-    (``"int"``, ``"ints"``, ``"str"``, ``"bool"``): spec strings are read by it
-    (a bare word is a string for a ``"str"`` option, ``none`` included)."""
     default_c: float = math.sqrt(2)
     """The exploration constant ``hexcore.search.mcts`` uses when ``c`` is not
     given, chosen by head-to-head matches at 1000 simulations a move (README
@@ -45,6 +41,20 @@ class GameInfo:
     """Shape of the game's Abstract Play record: ``"moves"`` (a JSON list of
     moves), ``"rounds"`` (an object with rounds of one move per seat) or None
     (no Abstract Play records)."""
+
+    @property
+    def options(self) -> Mapping[str, str]:
+        """The constructor's keyword options and the kind of value each takes
+        (``"int"``, ``"ints"``, ``"str"``, ``"bool"``), from the engine's option
+        table: spec strings are read by it (a bare word is a string for a
+        ``"str"`` option, ``none`` included)."""
+        return {name: kind for name, kind, _ in _game_options(self.name)}
+
+    def defaults(self, **given: Any) -> Dict[str, Any]:
+        """The default of each option that has one, given the options in
+        ``given`` (Wunchunk's size depends on the players), from the engine's
+        option table, where each default is declared once."""
+        return {name: d for name, _, d in _game_options(self.name, given) if d is not None}
 
     @property
     def title(self) -> str:
@@ -59,15 +69,12 @@ class GameInfo:
 
 INFO: Dict[str, GameInfo] = {
     "churn": GameInfo("churn", Churn, ("Red", "Blue"),
-                      options={"size": "int", "sides": "ints", "board": "str", "pie": "bool"},
                       abstractplay="moves"),
     "quintun": GameInfo("quintun", Quintun, ("Black", "White"), stone_colours={1: "#111111", 2: "#f4f4f4"},
-                        shade_ring=True, options={"size": "int", "placement": "str", "swap": "bool"}, default_c=0.1),
+                        shade_ring=True, default_c=0.1),
     "wunchunk": GameInfo("wunchunk", Wunchunk, ("colour 1", "colour 2", "colour 3", "colour 4"),
-                         options={"size": "int", "players": "int", "start": "str", "balance": "str"},
                          default_c=0.1, abstractplay="rounds"),
-    "hex": GameInfo("hex", Hex, ("x", "o"), options={"size": "int", "rows": "int", "cols": "int", "swap": "bool"},
-                    edges={0: 1, 3: 1, 1: 2, 4: 2}),
+    "hex": GameInfo("hex", Hex, ("x", "o"), edges={0: 1, 3: 1, 1: 2, 4: 2}),
 }
 
 GAMES: Dict[str, Any] = {name: gi.cls for name, gi in INFO.items()}

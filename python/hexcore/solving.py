@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Optional
 
@@ -78,7 +77,6 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
         max_seconds = float(max_seconds)
     if max_nodes is not None:
         max_nodes = int_arg("max_nodes", max_nodes, 1, 2**63 - 1)
-    nthreads = (os.cpu_count() or 1) if threads is None else int_arg("threads", threads, 1, 256)
     table_mb = int_arg("table_mb", table_mb, 1, 1 << 20)
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a callable (nodes, table_entries, table_capacity, seconds) or None, "
@@ -87,7 +85,7 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
     n = getattr(game, "num_players", None)
     if n is not None and n != 2:
         raise ValueError(f"the solver handles two-player games only; this game has {n} players")
-    r = _core._solve(game, max_seconds, max_nodes, nthreads, table_mb, progress, distances)
+    r = _core._solve(game, max_seconds, max_nodes, threads, table_mb, progress, distances)
     moves = {text: value for text, value in r["moves"]}
     best = r["best"]
     return Solution(
@@ -102,58 +100,3 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
         table_capacity=r["table_capacity"],
         symmetries=r["symmetries"],
     )
-
-
-# ---- command line: python -m hexcore solve SPEC [--moves ...] [--seconds N] ----
-
-def add_parser(sub: Any) -> None:
-    """Add the ``solve`` subcommand to ``python -m hexcore``."""
-    ps = sub.add_parser("solve", help="solve a position exactly (value of every move)")
-    ps.add_argument("spec", help='game spec, e.g. "churn(size=3,pie=false)"')
-    ps.add_argument("--moves", nargs="*", default=[], help="moves to play first")
-    ps.add_argument("--seconds", type=float, default=None, help="time budget")
-    ps.add_argument("--nodes", type=int, default=None, help="node budget")
-    ps.add_argument("--threads", type=int, default=None)
-    ps.add_argument("--table-mb", type=int, default=256, help="transposition table size (MB)")
-    ps.add_argument("--no-distances", action="store_true", help="values only: skip the distance pass")
-
-
-def cmd_solve(args: Any) -> int:
-    import sys
-
-    from .spec import load
-
-    g = load(args.spec)
-    for m in args.moves:
-        g.play(m)
-    tty = sys.stderr.isatty()
-
-    def progress(nodes: int, filled: int, capacity: int, seconds: float) -> None:
-        rate = nodes / seconds if seconds > 0 else 0.0
-        sys.stderr.write(f"\r{seconds:7.1f} s  {nodes:>14,} nodes  {rate:>12,.0f} nodes/s  "
-                         f"table {100 * filled / max(capacity, 1):5.1f}% full")
-        sys.stderr.flush()
-
-    try:
-        s = solve(g, max_seconds=args.seconds, max_nodes=args.nodes, threads=args.threads,
-                  table_mb=args.table_mb, progress=progress if tty else None,
-                  distances=not args.no_distances)
-    except KeyboardInterrupt:
-        if tty:
-            sys.stderr.write("\n")
-        print("error: interrupted", file=sys.stderr)
-        return 130
-    if tty:
-        sys.stderr.write("\r" + " " * 90 + "\r")
-    print(f"{g.spec}" + (f" after {' '.join(args.moves)}" if args.moves else "") + f", player {g.to_move} to move")
-    value = s.value or "unknown"
-    extra = f", {s.plies_to_end} plies to the end after {s.best_move}" if s.plies_to_end is not None else ""
-    print(f"value: {value}" + (f" (best move {s.best_move}{extra})" if s.best_move else ""))
-    status = "complete" if s.complete else "INCOMPLETE (budget ran out)"
-    print(f"{s.nodes:,} nodes in {s.seconds:.2f} s ({s.nodes_per_second:,.0f} nodes/s), "
-          f"table {s.table_entries:,} / {s.table_capacity:,} entries, {s.symmetries} symmetries; {status}")
-    print(f"\n{'move':<12} value")
-    order = {"win": 0, "draw": 1, "loss": 2, None: 3}
-    for text, v in sorted(s.moves.items(), key=lambda kv: order[kv[1]]):
-        print(f"{text:<12} {v or '?'}")
-    return 0

@@ -46,7 +46,6 @@ Semantics
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
 
@@ -141,8 +140,7 @@ class VecGame:
                 raise ValueError("observation_dtype must be 'bool', 'uint8', 'float32' or None (no observations), "
                                  f"got {observation_dtype!r}")
         limit = 2**64 - 1 if max_plies is None else int_arg("max_plies", max_plies, 1, 2**64 - 1)
-        nthreads = min(os.cpu_count() or 1, 256) if threads is None else threads
-        self._v = _VecGame(starts, int(seed), nthreads, limit)
+        self._v = _VecGame(starts, int(seed), threads, limit)
         if player is not None:
             if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
                 raise TypeError(f"player must be an int seat or None, got {type(player).__name__}")

@@ -19,6 +19,7 @@ use std::fmt;
 
 use crate::board::Board;
 use crate::rng::below;
+use crate::spec::{OptionInfo, Reader, Value};
 
 /// An action id in `0..num_actions()`.
 pub type Action = u32;
@@ -183,9 +184,25 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Game name as used in spec strings, lower case (`"churn"`).
     const NAME: &'static str;
 
+    /// The game's options, each with its kind and its default (declared
+    /// here, once: constructors, spec strings and Python read this table).
+    const OPTIONS: &'static [OptionInfo];
+
+    /// A new game from its options (see [`crate::spec::build`]); errors
+    /// name the offending option.
+    fn from_options(options: &Reader<'_>) -> Result<Self, OptionsError>;
+
+    /// The value of each option of this game, in the table's order (the
+    /// ones that describe it: a hexhex board by `size`, another by `sides`).
+    fn option_values(&self) -> Vec<(&'static str, Value)>;
+
+    /// The spec string that rebuilds this game's options (`"churn(size=3)"`),
+    /// printed by [`crate::spec::print_game`].
+    fn spec(&self) -> String {
+        crate::spec::print_game::<Self>(&self.option_values())
+    }
+
     fn board(&self) -> &Board;
-    /// The spec string that rebuilds this game's options (`"churn(size=3)"`).
-    fn spec(&self) -> String;
     fn num_players(&self) -> usize;
     fn num_actions(&self) -> usize;
     /// 1-based player to move.

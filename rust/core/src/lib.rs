@@ -86,12 +86,14 @@ mod bitset;
 mod board;
 mod game;
 mod groups;
+pub mod limits;
 mod parallel;
 mod perft;
 mod playout;
 mod rng;
 pub mod search;
 pub mod solve;
+pub mod spec;
 #[cfg(test)]
 mod testing;
 mod unchecked;

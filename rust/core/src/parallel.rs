@@ -55,9 +55,7 @@ fn cache() -> &'static Mutex<Vec<(usize, Arc<ThreadPool>)>> {
 
 /// The shared pool with exactly `threads` workers (`1..=MAX_THREADS`).
 pub fn pool(threads: usize) -> Result<Arc<ThreadPool>, RunError> {
-    if !(1..=MAX_THREADS).contains(&threads) {
-        return Err(RunError::Threads(format!("threads must be between 1 and {MAX_THREADS}, got {threads}")));
-    }
+    crate::limits::threads(Some(i64::try_from(threads).unwrap_or(i64::MAX))).map_err(|e| RunError::Threads(e.message))?;
     let mut pools = cache().lock().unwrap_or_else(|e| e.into_inner());
     if let Some(i) = pools.iter().position(|(n, _)| *n == threads) {
         let hit = pools.remove(i);

@@ -351,9 +351,7 @@ fn check_args(depth: u32, threads: usize) -> Walk<()> {
     if depth > MAX_DEPTH {
         return Err(RunError::TooDeep { depth, max: MAX_DEPTH });
     }
-    if !(1..=crate::parallel::MAX_THREADS).contains(&threads) {
-        return Err(RunError::Threads(format!("threads must be between 1 and {}, got {threads}", crate::parallel::MAX_THREADS)));
-    }
+    crate::limits::threads(Some(i64::try_from(threads).unwrap_or(i64::MAX))).map_err(|e| RunError::Threads(e.message))?;
     Ok(())
 }
 

@@ -2,11 +2,10 @@
 //! `python/hexcore/perft_suite.py`): every count up to a node limit, at move
 //! and at action level. Run with `cargo test --release`.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use hexcore_core::{perft, Board, Churn, Game, Quintun, Unit, Wunchunk};
+use hexcore_core::spec::{self, Visitor};
+use hexcore_core::{perft, Game, Unit};
 
 /// Counts above this many nodes are left to the slow Python suite.
 const NODE_LIMIT: u128 = 10_000_000;
@@ -45,43 +44,6 @@ fn parse_suite(text: &str) -> Vec<Entry> {
     out
 }
 
-/// `name(key=value,...)`: the name and the options (quotes stripped;
-/// a parenthesised tuple stays one value).
-fn parse_spec(spec: &str) -> (String, HashMap<String, String>) {
-    let (name, rest) = spec.split_once('(').unwrap_or((spec, ")"));
-    let body = rest.strip_suffix(')').expect("spec ends with ')'");
-    let mut opts = HashMap::new();
-    let (mut depth, mut cur) = (0, String::new());
-    let mut push = |item: &str| {
-        if let Some((k, v)) = item.split_once('=') {
-            opts.insert(k.trim().to_string(), v.trim().trim_matches(|c| c == '\'' || c == '"').to_string());
-        }
-    };
-    for c in body.chars() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' if depth == 0 => {
-                push(&cur);
-                cur.clear();
-                continue;
-            }
-            _ => {}
-        }
-        cur.push(c);
-    }
-    push(&cur);
-    (name.trim().to_string(), opts)
-}
-
-fn opt<'a>(o: &'a HashMap<String, String>, k: &str, default: &'a str) -> &'a str {
-    o.get(k).map(String::as_str).unwrap_or(default)
-}
-
-fn flag(v: &str) -> bool {
-    matches!(v.to_ascii_lowercase().as_str(), "true" | "1" | "yes")
-}
-
 /// Check every count of `e` within the node limit; returns how many.
 fn check<G: Game>(mut g: G, e: &Entry) -> usize {
     for m in &e.moves {
@@ -101,36 +63,19 @@ fn check<G: Game>(mut g: G, e: &Entry) -> usize {
     checked
 }
 
-fn run(e: &Entry) -> usize {
-    let (name, o) = parse_spec(&e.spec);
-    match name.as_str() {
-        "churn" => {
-            let board = match o.get("sides") {
-                Some(s) => {
-                    let v: Vec<usize> = s.trim_matches(|c| c == '(' || c == ')').split(',').map(|x| x.trim().parse().unwrap()).collect();
-                    Board::from_sides(v.try_into().expect("six sides")).unwrap()
-                }
-                None => Board::hexhex(opt(&o, "size", "3").parse().unwrap()).unwrap(),
-            };
-            check(Churn::new(Arc::new(board), flag(opt(&o, "pie", "true"))), e)
-        }
-        "wunchunk" => {
-            let g = Wunchunk::new(
-                opt(&o, "size", "6").parse().unwrap(),
-                opt(&o, "players", "2").parse().unwrap(),
-                opt(&o, "start", "standard").parse().unwrap(),
-                opt(&o, "balance", "ap").parse().unwrap(),
-            )
-            .unwrap_or_else(|err| panic!("{}: {err:?}", e.spec));
-            check(g, e)
-        }
-        "quintun" => {
-            let g = Quintun::new(opt(&o, "size", "7").parse().unwrap(), opt(&o, "placement", "side").parse().unwrap(), flag(opt(&o, "swap", "true")))
-                .unwrap();
-            check(g, e)
-        }
-        other => panic!("{}: unknown game {other:?}", e.id),
+/// Checks an entry on the game its spec describes (read by the engine's
+/// own spec parser, defaults included).
+struct Check<'a>(&'a Entry);
+
+impl Visitor for Check<'_> {
+    type Output = usize;
+    fn visit<G: Game>(self, g: G) -> usize {
+        check(g, self.0)
     }
+}
+
+fn run(e: &Entry) -> usize {
+    spec::load(&e.spec, Check(e)).unwrap_or_else(|err| panic!("{}: {}: {err}", e.id, e.spec))
 }
 
 #[test]
@@ -152,11 +97,26 @@ fn perft_suites() {
     }
 }
 
+/// The printed spec of a game.
+struct SpecOf;
+
+impl Visitor for SpecOf {
+    type Output = String;
+    fn visit<G: Game>(self, g: G) -> String {
+        g.spec()
+    }
+}
+
 #[test]
-fn spec_parsing() {
-    let (name, o) = parse_spec("churn(sides=(3,4,3,4,3,4),pie=false)");
-    assert_eq!(name, "churn");
-    assert_eq!(o["sides"], "(3,4,3,4,3,4)");
-    assert_eq!(o["pie"], "false");
-    assert_eq!(parse_spec("wunchunk(size=5,balance='none')").1["balance"], "none");
+fn suite_specs_round_trip() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../seeds/perft");
+    for f in std::fs::read_dir(&dir).unwrap() {
+        let path = f.unwrap().path();
+        if path.extension().is_some_and(|x| x == "perft") {
+            for e in parse_suite(&std::fs::read_to_string(&path).unwrap()) {
+                let printed = spec::load(&e.spec, SpecOf).unwrap();
+                assert_eq!(spec::load(&printed, SpecOf).unwrap(), printed, "{}", e.spec);
+            }
+        }
+    }
 }

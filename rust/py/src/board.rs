@@ -31,7 +31,7 @@ impl PyBoard {
     #[new]
     #[pyo3(signature = (size=None, *, sides=None, board=None))]
     fn new(size: Option<&Bound<'_, PyAny>>, sides: Option<&Bound<'_, PyAny>>, board: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        Ok(PyBoard { inner: crate::options::board(size, sides, board, 3)? })
+        Ok(PyBoard { inner: crate::options::board(size, sides, board)? })
     }
 
     #[getter]

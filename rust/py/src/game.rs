@@ -19,7 +19,7 @@ use pyo3::IntoPyObjectExt;
 
 use crate::any::{Any, Member, PerGame};
 use crate::board::PyBoard;
-use crate::errors::{action_id, error, illegal, lossy_str, mid_turn_error, move_text, parse_unit, value_error, Class, Int, IntoPyErr};
+use crate::errors::{action_id, error, illegal, lossy_str, mid_turn_error, move_text, options_error, parse_unit, value_error, Class, Int, IntoPyErr};
 use crate::session::{Session, Setup};
 
 /// The sessions family: a Python game object holds a [`Session`].
@@ -201,14 +201,6 @@ fn playouts_of<'py, G: Game>(py: Python<'py>, g: G, n: usize, seed: u64, threads
         Ok(())
     })?;
     Ok((PyArray1::from_vec(py, plies), PyArray1::from_vec(py, actions), PyArray1::from_vec(py, winners), PyArray1::from_vec(py, finished)))
-}
-
-fn threads_arg(threads: i64) -> PyResult<usize> {
-    let max = hexcore_core::MAX_THREADS;
-    if !(1..=max as i64).contains(&threads) {
-        return Err(value_error(format!("threads must be between 1 and {max}, got {threads}")));
-    }
-    Ok(threads as usize)
 }
 
 #[pymethods]
@@ -533,28 +525,38 @@ impl PyGame {
     /// `mid_turn=True` counts from a position in the middle of a turn (the
     /// rest of that turn is the first of the `depth` moves), as the Ray
     /// backend's work units need; the public `perft` refuses such roots.
-    #[pyo3(signature = (depth, unit="move", threads=Int(1), divide=false, mid_turn=false))]
-    fn _perft<'py>(&self, py: Python<'py>, depth: Int, unit: &str, threads: Int, divide: bool, mid_turn: bool) -> PyResult<Bound<'py, PyAny>> {
+    #[pyo3(signature = (depth, unit="move", threads=None, divide=false, mid_turn=false))]
+    fn _perft<'py>(
+        &self,
+        py: Python<'py>,
+        depth: Int,
+        unit: &str,
+        threads: Option<Int>,
+        divide: bool,
+        mid_turn: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let unit = parse_unit(unit)?;
-        let depth = depth.0;
-        let max = hexcore_core::MAX_DEPTH as i64;
-        if !(0..=max).contains(&depth) {
-            return Err(value_error(format!("depth must be between 0 and {max}, got {depth}")));
-        }
-        let threads = threads_arg(threads.0)?;
+        let depth = hexcore_core::limits::depth(depth.0).map_err(options_error)?;
+        let threads = crate::options::threads(threads)?;
         if !mid_turn && dispatch!(&self.any, s => s.mid_turn()) {
             return Err(illegal(py, hexcore_core::Reason::MidTurn, "perft starts between turns; finish or undo the turn in progress"));
         }
-        dispatch!(&self.any, s => perft_of(py, s.g.clone(), depth as u32, unit, threads, divide))
+        dispatch!(&self.any, s => perft_of(py, s.g.clone(), depth, unit, threads, divide))
     }
 
-    #[pyo3(signature = (n, seed=0, threads=Int(1), max_plies=u64::MAX))]
-    fn _playouts<'py>(&self, py: Python<'py>, n: Int, seed: u64, threads: Int, max_plies: u64) -> PyResult<PlayoutArrays<'py>> {
-        let n = n.0;
-        if !(0..=1i64 << 40).contains(&n) {
-            return Err(value_error(format!("n must be between 0 and 2**40, got {n}")));
-        }
-        let threads = threads_arg(threads.0)?;
+    #[pyo3(signature = (n, seed=None, threads=None, max_plies=None))]
+    fn _playouts<'py>(
+        &self,
+        py: Python<'py>,
+        n: Int,
+        seed: Option<&Bound<'py, PyAny>>,
+        threads: Option<Int>,
+        max_plies: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<PlayoutArrays<'py>> {
+        let n = hexcore_core::limits::playouts(n.0).map_err(options_error)?;
+        let seed = seed.filter(|v| !v.is_none()).map(|v| crate::options::u64_arg("seed", v, 0)).transpose()?.unwrap_or(0);
+        let max_plies = max_plies.filter(|v| !v.is_none()).map(|v| crate::options::u64_arg("max_plies", v, 0)).transpose()?.unwrap_or(u64::MAX);
+        let threads = crate::options::threads(threads)?;
         if dispatch!(&self.any, s => s.mid_turn()) {
             return Err(illegal(py, hexcore_core::Reason::MidTurn, "playouts start between turns; finish or undo the turn in progress"));
         }

@@ -16,6 +16,7 @@ pub mod options;
 pub mod search;
 pub mod session;
 pub mod solve;
+pub mod spec;
 pub mod vector;
 
 /// The games' binding files (`games/<game>.rs`, each exporting its class
@@ -36,6 +37,29 @@ macro_rules! game_classes {
             }
         )*
 
+        /// A new game of the game called `name` (None: no such game).
+        fn new_game_named(py: Python<'_>, name: &str, options: &hexcore_core::spec::Options) -> PyResult<Option<Py<PyAny>>> {
+            use hexcore_core::Game;
+            $(if name == <hexcore_core::$Game as Game>::NAME {
+                return spec::new_game::<hexcore_core::$Game>(py, options).map(Some);
+            })*
+            Ok(None)
+        }
+
+        /// The option table of the game called `name` with each default
+        /// given `options` (None: no such game).
+        #[allow(clippy::type_complexity)]
+        fn defaults_named(
+            name: &str,
+            options: &hexcore_core::spec::Options,
+        ) -> Option<Vec<(&'static str, hexcore_core::spec::Kind, Option<hexcore_core::spec::Value>)>> {
+            use hexcore_core::Game;
+            $(if name == <hexcore_core::$Game as Game>::NAME {
+                return Some(hexcore_core::spec::defaults::<hexcore_core::$Game>(options));
+            })*
+            None
+        }
+
         fn add_game_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
             $(m.add_class::<games::$module::Class>()?;)*
             Ok(())
@@ -50,6 +74,13 @@ fn _reason_codes() -> Vec<&'static str> {
     hexcore_core::Reason::ALL.iter().map(|r| r.code()).collect()
 }
 
+/// The threads a call uses when `threads` is None: one per available core,
+/// at most `MAX_THREADS`.
+#[pyfunction]
+fn default_threads() -> usize {
+    hexcore_core::limits::default_threads()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
@@ -57,6 +88,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     add_game_classes(m)?;
     m.add_function(wrap_pyfunction!(_reason_codes, m)?)?;
+    m.add_function(wrap_pyfunction!(spec::_parse_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(spec::_load, m)?)?;
+    m.add_function(wrap_pyfunction!(spec::_game_options, m)?)?;
     // `Reason = Literal["syntax", ...]` as in the stub (at runtime the union
     // of one Literal per code, which is what the stub's Literal means).
     let typing = m.py().import("typing")?;
@@ -68,5 +102,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::PyMcts>()?;
     vector::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // The limits the core checks, exported (hexcore_core::limits).
+    m.add("MAX_THREADS", hexcore_core::limits::MAX_THREADS)?;
+    m.add("MAX_DEPTH", hexcore_core::limits::MAX_DEPTH)?;
+    m.add("MAX_PLAYOUTS", hexcore_core::limits::MAX_PLAYOUTS)?;
+    m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     Ok(())
 }

@@ -1,39 +1,51 @@
-//! Reading constructor options (of every game, in its file under `games/`,
-//! and of `Board`) one way: `None` or a missing argument takes the default;
-//! any other bad value raises ValueError naming the argument.
+//! Constructor options from Python: each argument becomes a spec
+//! [`Value`] and the core reads them against the game's option table
+//! (kinds, defaults and checks live there, once: `hexcore_core::spec`).
+//! `None` or a missing argument takes the default; any other bad value
+//! raises ValueError naming the argument. Spec strings are parsed and
+//! printed by the core too; this file only converts.
 
 use std::sync::Arc;
 
-use hexcore_core::Board;
+use hexcore_core::spec::{self, Options, Reader, Value, BOARD_OPTIONS};
+use hexcore_core::{Board, Game};
+use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyString};
+use pyo3::types::{PyBool, PyDict, PyString, PyTuple};
 
-use crate::errors::value_error;
+use crate::errors::{options_error, value_error};
 
 pub type Arg<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
 
-pub fn given<'a, 'py>(v: Arg<'a, 'py>) -> Option<&'a Bound<'py, PyAny>> {
-    v.filter(|v| !v.is_none())
-}
-
-pub fn show(v: &Bound<'_, PyAny>) -> String {
+fn repr(v: &Bound<'_, PyAny>) -> String {
     v.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into())
 }
 
-/// An int (not a bool); a value beyond 64 bits is out of every range, and
-/// the error shows the number given.
-pub fn int_value(name: &str, v: &Bound<'_, PyAny>) -> PyResult<i64> {
-    let bad = || value_error(format!("{name} must be an int, got {}", show(v)));
-    if v.is_instance_of::<PyBool>() {
-        return Err(bad());
+/// A Python value as a spec value: a numpy bool is a bool, ints beyond 64
+/// bits are kept as their digits (out of every range; messages show the
+/// number given), sequences become tuples, anything else is kept as its
+/// `repr` for the message.
+pub fn value(v: &Bound<'_, PyAny>) -> Value {
+    if v.is_none() {
+        return Value::None;
+    }
+    if v.is_instance_of::<PyBool>() || is_numpy_bool(v) {
+        return Value::Bool(v.is_truthy().unwrap_or(false));
+    }
+    if let Ok(s) = v.cast::<PyString>() {
+        return Value::Str(s.to_string_lossy().into_owned());
     }
     match v.extract::<i64>() {
-        Ok(x) => Ok(x),
-        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(v.py()) => {
-            Err(value_error(format!("{name} is out of range, got {}", show(v))))
-        }
-        Err(_) => Err(bad()),
+        Ok(x) => return Value::Int(x),
+        Err(e) if e.is_instance_of::<PyOverflowError>(v.py()) => return Value::BigInt(v.str().map(|s| s.to_string()).unwrap_or_default()),
+        Err(_) => {}
     }
+    if let Ok(items) = v.try_iter() {
+        if let Ok(items) = items.map(|x| x.map(|x| value(&x))).collect::<PyResult<Vec<Value>>>() {
+            return Value::Tuple(items);
+        }
+    }
+    Value::Other(repr(v))
 }
 
 /// A numpy bool (`np.True_`), read as a bool like numpy's integers are read
@@ -45,66 +57,70 @@ fn is_numpy_bool(v: &Bound<'_, PyAny>) -> bool {
     module == "numpy" && (name == "bool" || name == "bool_")
 }
 
-pub fn int_arg(name: &str, v: Arg<'_, '_>) -> PyResult<Option<i64>> {
-    given(v).map(|v| int_value(name, v)).transpose()
+/// A spec value as Python's.
+pub fn to_python<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::None => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Int(i) => i.into_pyobject(py)?.into_any(),
+        Value::BigInt(digits) => py.get_type::<pyo3::types::PyInt>().call1((digits.as_str(),))?,
+        Value::Str(s) | Value::Other(s) => PyString::new(py, s).into_any(),
+        Value::Tuple(items) => PyTuple::new(py, items.iter().map(|x| to_python(py, x)).collect::<PyResult<Vec<_>>>()?)?.into_any(),
+    })
 }
 
-pub fn str_arg(name: &str, v: Arg<'_, '_>) -> PyResult<Option<String>> {
-    given(v)
-        .map(|v| {
-            v.cast::<PyString>().map(|s| s.to_string_lossy().into_owned()).map_err(|_| value_error(format!("{name} must be a str, got {}", show(v))))
-        })
-        .transpose()
+/// The options given (not None) among `args`, in order.
+pub fn options(args: &[(&str, Arg<'_, '_>)]) -> Options {
+    let mut o = Options::new();
+    for (k, v) in args {
+        if let Some(v) = v.filter(|v| !v.is_none()) {
+            o.insert(k, value(v)).expect("argument names are distinct");
+        }
+    }
+    o
 }
 
-/// Exactly True or False, or a numpy bool (not 0/1).
-pub fn bool_arg(name: &str, v: Arg<'_, '_>, default: bool) -> PyResult<bool> {
-    match given(v) {
-        None => Ok(default),
-        Some(v) if v.is_instance_of::<PyBool>() || is_numpy_bool(v) => Ok(v.is_truthy()?),
-        Some(v) => Err(value_error(format!("{name} must be True or False, got {}", show(v)))),
+/// The options of a keyword dict.
+pub fn options_of_dict(d: &Bound<'_, PyDict>) -> PyResult<Options> {
+    let mut o = Options::new();
+    for (k, v) in d.iter() {
+        let k: String = k.extract().map_err(|_| value_error("option names must be strings"))?;
+        if !v.is_none() {
+            o.insert(&k, value(&v)).map_err(options_error)?;
+        }
     }
+    Ok(o)
 }
 
-fn sides_arg(v: Arg<'_, '_>) -> PyResult<Option<Vec<i64>>> {
-    let Some(v) = given(v) else { return Ok(None) };
-    let bad = || value_error(format!("sides must be a sequence of six ints, got {}", show(v)));
-    if v.is_instance_of::<PyString>() {
-        return Err(bad());
+/// A game of type `G` from its constructor arguments.
+pub fn build<G: Game>(args: &[(&str, Arg<'_, '_>)]) -> PyResult<G> {
+    spec::build::<G>(&options(args)).map_err(options_error)
+}
+
+/// An int (not a bool) argument, if given.
+pub fn int_arg(name: &'static str, v: Arg<'_, '_>) -> PyResult<Option<i64>> {
+    v.filter(|v| !v.is_none()).map(|v| spec::int_of(name, &value(v)).map_err(options_error)).transpose()
+}
+
+/// The threads a call uses (`None`: the default), checked by the core.
+pub fn threads(threads: Option<crate::errors::Int>) -> PyResult<usize> {
+    hexcore_core::limits::threads(threads.map(|t| t.0)).map_err(options_error)
+}
+
+/// A non-negative int of up to 64 bits (a seed, a ply limit) from any
+/// Python int: a TypeError for another type, a ValueError naming the
+/// argument and its range when out of `lo..=u64::MAX`.
+pub fn u64_arg(name: &str, v: &Bound<'_, PyAny>, lo: u64) -> PyResult<u64> {
+    if v.is_instance_of::<PyBool>() || v.extract::<pyo3::Bound<'_, pyo3::types::PyInt>>().is_err() && v.call_method0("__index__").is_err() {
+        let t = v.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!("{name} must be an int, got {t}")));
     }
-    let mut out = Vec::new();
-    for x in v.try_iter().map_err(|_| bad())? {
-        out.push(int_value("sides", &x?)?);
-    }
-    Ok(Some(out))
+    v.extract::<u64>().ok().filter(|&x| x >= lo).ok_or_else(|| value_error(format!("{name} must be between {lo} and {}, got {}", u64::MAX, repr(v))))
 }
 
 /// A board from `size`, `sides` or `board` (at most one of them).
-pub fn board(size: Arg<'_, '_>, sides: Arg<'_, '_>, name: Arg<'_, '_>, default: usize) -> PyResult<Arc<Board>> {
-    let size = int_arg("size", size)?;
-    let sides = sides_arg(sides)?;
-    let name = str_arg("board", name)?;
-    let given = size.is_some() as u8 + sides.is_some() as u8 + name.is_some() as u8;
-    if given > 1 {
-        return Err(value_error("give only one of size, sides and board"));
-    }
-    let b = if let Some(name) = name {
-        Board::named(&name).map_err(|e| value_error(format!("board: {e}")))?
-    } else if let Some(s) = sides {
-        if s.len() != 6 {
-            return Err(value_error(format!("sides: expected six side lengths, got {}", s.len())));
-        }
-        if s.iter().any(|&x| x < 0) {
-            return Err(value_error(format!("sides: lengths must be positive, got {s:?}")));
-        }
-        let arr = [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize, s[4] as usize, s[5] as usize];
-        Board::from_sides(arr).map_err(|e| value_error(e.to_string()))?
-    } else {
-        let n = size.unwrap_or(default as i64);
-        if !(2..=64).contains(&n) {
-            return Err(value_error(format!("size must be between 2 and 64, got {n}")));
-        }
-        Board::hexhex(n as usize).map_err(|e| value_error(e.to_string()))?
-    };
-    Ok(Arc::new(b))
+pub fn board(size: Arg<'_, '_>, sides: Arg<'_, '_>, name: Arg<'_, '_>) -> PyResult<Arc<Board>> {
+    let o = options(&[("size", size), ("sides", sides), ("board", name)]);
+    let r = Reader::with_table("Board", BOARD_OPTIONS, &o).map_err(options_error)?;
+    spec::read_board(&r).map(Arc::new).map_err(options_error)
 }

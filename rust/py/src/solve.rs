@@ -40,20 +40,18 @@ fn run<G: Solvable>(py: Python<'_>, g: G, opts: SolveOptions, progress: Option<B
 /// or None), `plies_to_end`, `nodes`, `seconds`, `complete`,
 /// `table_entries`, `table_capacity`, `symmetries`.
 #[pyfunction]
-#[pyo3(signature = (game, max_seconds=None, max_nodes=None, threads=1, table_mb=256, progress=None, distances=true))]
+#[pyo3(signature = (game, max_seconds=None, max_nodes=None, threads=None, table_mb=256, progress=None, distances=true))]
 pub fn _solve<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
     max_seconds: Option<f64>,
     max_nodes: Option<u64>,
-    threads: usize,
+    threads: Option<crate::errors::Int>,
     table_mb: usize,
     progress: Option<Bound<'py, PyAny>>,
     distances: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if !(1..=hexcore_core::MAX_THREADS).contains(&threads) {
-        return Err(PyValueError::new_err(format!("threads must be between 1 and {}, got {threads}", hexcore_core::MAX_THREADS)));
-    }
+    let threads = crate::options::threads(threads)?;
     if !(1..=1 << 20).contains(&table_mb) {
         return Err(PyValueError::new_err(format!("table_mb must be between 1 and 1048576, got {table_mb}")));
     }

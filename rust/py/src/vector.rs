@@ -153,11 +153,8 @@ impl<'py> Buffers<'py> {
     }
 }
 
-fn threads_arg(threads: Int) -> PyResult<usize> {
-    if !(1..=hexcore_core::MAX_THREADS as i64).contains(&threads.0) {
-        return Err(value_error(format!("threads must be between 1 and {}, got {}", hexcore_core::MAX_THREADS, threads.0)));
-    }
-    Ok(threads.0 as usize)
+fn threads_arg(threads: Option<Int>) -> PyResult<usize> {
+    crate::options::threads(threads)
 }
 
 /// N games of one type (see `hexcore.vector.VecGame`).
@@ -174,8 +171,8 @@ impl PyVecGame {
     /// One env per start position (game objects, all of one type; one
     /// object given for many envs is read, and kept, once).
     #[new]
-    #[pyo3(signature = (games, seed=0, threads=Int(1), max_plies=u64::MAX))]
-    fn new(py: Python<'_>, games: Vec<Bound<'_, PyAny>>, seed: u64, threads: Int, max_plies: u64) -> PyResult<Self> {
+    #[pyo3(signature = (games, seed=0, threads=None, max_plies=u64::MAX))]
+    fn new(py: Python<'_>, games: Vec<Bound<'_, PyAny>>, seed: u64, threads: Option<Int>, max_plies: u64) -> PyResult<Self> {
         let threads = threads_arg(threads)?;
         if games.is_empty() {
             return Err(value_error("num_envs must be at least 1, got 0"));
@@ -219,7 +216,7 @@ impl PyVecGame {
 
     #[setter]
     fn set_threads(&mut self, threads: Int) -> PyResult<()> {
-        self.threads = threads_arg(threads)?;
+        self.threads = threads_arg(Some(threads))?;
         Ok(())
     }
 

@@ -2,10 +2,10 @@
 
 use std::sync::Arc;
 
-use hexcore_core::{Board, Churn};
+use hexcore_core::{Churn, Game};
 use pyo3::prelude::*;
 
-use crate::options::{board, bool_arg, Arg};
+use crate::options::{build, Arg};
 use crate::errors::{options_error, Int};
 use crate::game::{wrap, AnyGame, PyGame, TextValue};
 use crate::session::Session;
@@ -26,9 +26,9 @@ fn game<R>(slf: &PyRef<'_, PyChurn>, f: impl FnOnce(&Churn) -> R) -> PyResult<R>
     }
 }
 
-/// Churn: (board, pie).
-fn options(size: Arg<'_, '_>, sides: Arg<'_, '_>, name: Arg<'_, '_>, pie: Arg<'_, '_>) -> PyResult<(Arc<Board>, bool)> {
-    Ok((board(size, sides, name, 3)?, bool_arg("pie", pie, true)?))
+/// A new game from the constructor's arguments.
+fn options(size: Arg<'_, '_>, sides: Arg<'_, '_>, board: Arg<'_, '_>, pie: Arg<'_, '_>) -> PyResult<Churn> {
+    build(&[("size", size), ("sides", sides), ("board", board), ("pie", pie)])
 }
 
 #[pymethods]
@@ -43,8 +43,7 @@ impl PyChurn {
         board: Option<&Bound<'_, PyAny>>,
         pie: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
-        let (b, pie) = options(size, sides, board, pie)?;
-        let g = PyGame::new(AnyGame::Churn(Session::new(Churn::new(b, pie), None)));
+        let g = PyGame::new(AnyGame::Churn(Session::new(options(size, sides, board, pie)?, None)));
         Ok(PyClassInitializer::from(g).add_subclass(PyChurn))
     }
 
@@ -60,7 +59,7 @@ impl PyChurn {
         board: Option<&Bound<'_, PyAny>>,
         pie: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let (b, pie) = options(size, sides, board, pie)?;
+        let start = options(size, sides, board, pie)?;
         let to_move = to_move.0;
         let cells = crate::errors::small_cells(&cells)?;
         if !(1..=2).contains(&to_move) {
@@ -70,7 +69,7 @@ impl PyChurn {
             return Err(crate::errors::value_error(format!("position: cell value {v} is not 0 (empty), 1 (red) or 2 (blue)")));
         }
         let raw: Vec<u8> = cells.iter().map(|&v| v as u8).collect();
-        let g = Churn::from_cells(b, pie, &raw, to_move as u8).map_err(options_error)?;
+        let g = Churn::from_cells(Arc::new(start.board().clone()), start.pie(), &raw, to_move as u8).map_err(options_error)?;
         wrap(py, PyGame::new(AnyGame::Churn(Session::new(g, Some((cells, to_move as usize, Vec::new()))))))
     }
 

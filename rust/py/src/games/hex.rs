@@ -1,11 +1,11 @@
 //! `hexcore.Hex`.
 
-use hexcore_core::{Hex, HEX_MAX_SIZE};
+use hexcore_core::Hex;
 use pyo3::prelude::*;
 
 use crate::errors::{options_error, value_error, Int};
 use crate::game::{wrap, AnyGame, PyGame, TextValue};
-use crate::options::{bool_arg, int_arg, Arg};
+use crate::options::{build, Arg};
 use crate::session::Session;
 
 #[pyclass(name = "Hex", module = "hexcore._core", extends = PyGame, subclass)]
@@ -24,25 +24,9 @@ fn game<R>(slf: &PyRef<'_, PyHex>, f: impl FnOnce(&Hex) -> R) -> PyResult<R> {
     }
 }
 
-/// Hex: (rows, cols, swap) from `size` or `rows` and `cols` (default 11).
-fn options(size: Arg<'_, '_>, rows: Arg<'_, '_>, cols: Arg<'_, '_>, swap: Arg<'_, '_>) -> PyResult<(usize, usize, bool)> {
-    let (size, rows, cols) = (int_arg("size", size)?, int_arg("rows", rows)?, int_arg("cols", cols)?);
-    let dim = |name: &str, v: i64| -> PyResult<usize> {
-        if (1..=HEX_MAX_SIZE as i64).contains(&v) {
-            Ok(v as usize)
-        } else {
-            Err(value_error(format!("{name} must be an integer from 1 to {HEX_MAX_SIZE}, got {v}")))
-        }
-    };
-    let (r, c) = match (size, rows, cols) {
-        (Some(_), Some(_), _) | (Some(_), _, Some(_)) => return Err(value_error("give size, or rows and cols, not both")),
-        (Some(n), None, None) => (dim("size", n)?, dim("size", n)?),
-        (None, None, None) => (11, 11),
-        (None, Some(r), Some(c)) => (dim("rows", r)?, dim("cols", c)?),
-        (None, Some(_), None) => return Err(value_error("rows needs cols")),
-        (None, None, Some(_)) => return Err(value_error("cols needs rows")),
-    };
-    Ok((r, c, bool_arg("swap", swap, false)?))
+/// A new game from the constructor's arguments.
+fn options(size: Arg<'_, '_>, rows: Arg<'_, '_>, cols: Arg<'_, '_>, swap: Arg<'_, '_>) -> PyResult<Hex> {
+    build(&[("size", size), ("rows", rows), ("cols", cols), ("swap", swap)])
 }
 
 #[pymethods]
@@ -54,8 +38,7 @@ impl PyHex {
     #[new]
     #[pyo3(signature = (size=None, *, rows=None, cols=None, swap=None))]
     fn new(size: Arg<'_, '_>, rows: Arg<'_, '_>, cols: Arg<'_, '_>, swap: Arg<'_, '_>) -> PyResult<PyClassInitializer<Self>> {
-        let (r, c, s) = options(size, rows, cols, swap)?;
-        let g = Hex::new(r, c, s).map_err(options_error)?;
+        let g = options(size, rows, cols, swap)?;
         Ok(PyClassInitializer::from(PyGame::new(AnyGame::Hex(Session::new(g, None)))).add_subclass(PyHex))
     }
 
@@ -72,7 +55,7 @@ impl PyHex {
         cols: Arg<'_, '_>,
         swap: Arg<'_, '_>,
     ) -> PyResult<Py<PyAny>> {
-        let (r, c, s) = options(size, rows, cols, swap)?;
+        let start = options(size, rows, cols, swap)?;
         let to_move = to_move.0;
         let cells = crate::errors::small_cells(&cells)?;
         if !(1..=2).contains(&to_move) {
@@ -82,7 +65,7 @@ impl PyHex {
             return Err(value_error(format!("position: cell value {v} is not 0 (empty), 1 (x) or 2 (o)")));
         }
         let raw: Vec<u8> = cells.iter().map(|&v| v as u8).collect();
-        let g = Hex::from_cells(r, c, s, &raw, to_move as u8).map_err(options_error)?;
+        let g = Hex::from_cells(start.rows(), start.cols(), start.swap(), &raw, to_move as u8).map_err(options_error)?;
         wrap(py, PyGame::new(AnyGame::Hex(Session::new(g, Some((cells, to_move as usize, Vec::new()))))))
     }
 

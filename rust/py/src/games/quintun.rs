@@ -1,12 +1,10 @@
 //! `hexcore.Quintun`.
 
-use std::sync::Arc;
-
-use hexcore_core::{quintun_record_moves, Quintun, QuintunBoard, QuintunPlacement as Placement, QUINTUN_MAX_SIZE as MAX_SIZE, QUINTUN_MIN_SIZE as MIN_SIZE};
+use hexcore_core::{quintun_record_moves, Quintun, QuintunBoard};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyType};
 
-use crate::options::{bool_arg, given, int_value, show, str_arg, Arg};
+use crate::options::{build, Arg};
 use crate::errors::{options_error, value_error, Int};
 use crate::game::{wrap, AnyGame, PyGame, TextValue};
 use crate::session::Session;
@@ -36,32 +34,9 @@ fn neutral_value(text: &str) -> Option<i64> {
     }
 }
 
-fn geometry(n: usize) -> PyResult<Arc<QuintunBoard>> {
-    QuintunBoard::shared(n).map_err(value_error)
-}
-
-/// Quintun: (size, placement, swap).
-fn options(size: Arg<'_, '_>, placement: Arg<'_, '_>, swap: Arg<'_, '_>) -> PyResult<(usize, Placement, bool)> {
-    let bad_size = |got: String| value_error(format!("size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {got}"));
-    let n = match given(size) {
-        None => 7,
-        Some(v) => {
-            let n = int_value("size", v).map_err(|_| bad_size(show(v)))?;
-            if !(MIN_SIZE as i64..=MAX_SIZE as i64).contains(&n) {
-                return Err(bad_size(show(v)));
-            }
-            n
-        }
-    };
-    let placement = match given(placement) {
-        None => Placement::Side,
-        Some(v) => {
-            let bad = || value_error(format!("placement must be 'side' or 'gap', got {}", show(v)));
-            let s = str_arg("placement", Some(v)).map_err(|_| bad())?.unwrap_or_default();
-            Placement::parse(&s).ok_or_else(bad)?
-        }
-    };
-    Ok((n as usize, placement, bool_arg("swap", swap, true)?))
+/// A new game from the constructor's arguments.
+fn options(size: Arg<'_, '_>, placement: Arg<'_, '_>, swap: Arg<'_, '_>) -> PyResult<Quintun> {
+    build(&[("size", size), ("placement", placement), ("swap", swap)])
 }
 
 #[pymethods]
@@ -77,8 +52,7 @@ impl PyQuintun {
         placement: Option<&Bound<'_, PyAny>>,
         swap: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
-        let (n, p, s) = options(size, placement, swap)?;
-        let g = PyGame::new(AnyGame::Quintun(Session::new(Quintun::with_geometry(geometry(n)?, p, s), None)));
+        let g = PyGame::new(AnyGame::Quintun(Session::new(options(size, placement, swap)?, None)));
         Ok(PyClassInitializer::from(g).add_subclass(PyQuintun))
     }
 
@@ -94,13 +68,13 @@ impl PyQuintun {
         placement: Option<&Bound<'_, PyAny>>,
         swap: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let (n, p, s) = options(size, placement, swap)?;
+        let start = options(size, placement, swap)?;
         let to_move = to_move.0;
         let cells = crate::errors::small_cells(&cells)?;
         if !(1..=2).contains(&to_move) {
             return Err(value_error(format!("to_move must be 1 or 2, got {to_move}")));
         }
-        let g = Quintun::from_cells(geometry(n)?, p, s, &cells, to_move as u8).map_err(options_error)?;
+        let g = Quintun::from_cells(QuintunBoard::shared(start.size()).map_err(value_error)?, start.placement(), start.swap_rule(), &cells, to_move as u8).map_err(options_error)?;
         wrap(py, PyGame::new(AnyGame::Quintun(Session::new(g, Some((cells, to_move as usize, Vec::new()))))))
     }
 

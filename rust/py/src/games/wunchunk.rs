@@ -1,10 +1,10 @@
 //! `hexcore.Wunchunk`.
 
-use hexcore_core::{Wunchunk, WunchunkBalance as Balance, WunchunkStart as Start};
+use hexcore_core::Wunchunk;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::options::{int_arg, str_arg, Arg};
+use crate::options::{build, Arg};
 use crate::errors::{options_error, value_error};
 use crate::game::{wrap, AnyGame, PyGame, TextValue};
 use crate::session::Session;
@@ -25,22 +25,9 @@ fn game<R>(slf: &PyRef<'_, PyWunchunk>, f: impl FnOnce(&Wunchunk) -> R) -> PyRes
     }
 }
 
-/// Wunchunk: (size, players, start, balance); the size range is checked by
-/// the core (it depends on the players).
-fn options(size: Arg<'_, '_>, players: Arg<'_, '_>, start: Arg<'_, '_>, balance: Arg<'_, '_>) -> PyResult<(usize, usize, Start, Balance)> {
-    let players = int_arg("players", players)?.unwrap_or(2);
-    if !(2..=4).contains(&players) {
-        return Err(value_error(format!("players must be 2, 3 or 4, got {players}")));
-    }
-    let size = int_arg("size", size)?.unwrap_or(if players == 2 { 6 } else { 8 });
-    if !(5..=8).contains(&size) {
-        return Err(value_error(format!("size must be between 5 and 8, got {size}")));
-    }
-    let start_s = str_arg("start", start)?.unwrap_or_else(|| "standard".into());
-    let start = Start::parse(&start_s).ok_or_else(|| value_error(format!("start must be 'standard' or 'open', got {start_s:?}")))?;
-    let balance_s = str_arg("balance", balance)?.unwrap_or_else(|| "ap".into());
-    let balance = Balance::parse(&balance_s).ok_or_else(|| value_error(format!("balance must be 'ap', 'pie' or 'none', got {balance_s:?}")))?;
-    Ok((size as usize, players as usize, start, balance))
+/// A new game from the constructor's arguments.
+fn options(size: Arg<'_, '_>, players: Arg<'_, '_>, start: Arg<'_, '_>, balance: Arg<'_, '_>) -> PyResult<Wunchunk> {
+    build(&[("size", size), ("players", players), ("start", start), ("balance", balance)])
 }
 
 #[pymethods]
@@ -61,8 +48,7 @@ impl PyWunchunk {
         start: Option<&Bound<'_, PyAny>>,
         balance: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
-        let (size, players, start, balance) = options(size, players, start, balance)?;
-        let g = Wunchunk::new(size, players, start, balance).map_err(options_error)?;
+        let g = options(size, players, start, balance)?;
         Ok(PyClassInitializer::from(PyGame::new(AnyGame::Wunchunk(Session::new(g, None)))).add_subclass(PyWunchunk))
     }
 
@@ -86,7 +72,8 @@ impl PyWunchunk {
         colour1_turns: crate::errors::Int,
         passes: crate::errors::Int,
     ) -> PyResult<Py<PyAny>> {
-        let (size, players, start, balance) = options(size, players, start, balance)?;
+        let base = options(size, players, start, balance)?;
+        let (size, players, start, balance) = (base.size(), base.players(), base.start(), base.balance());
         let to_move = to_move.0;
         let cells = crate::errors::small_cells(&cells)?;
         if let Some(v) = cells.iter().find(|&&v| v < 0 || v as usize > players) {

@@ -3,28 +3,24 @@
 //! in `mod.rs`.
 
 use super::*;
+use crate::game::OptionsError;
+use crate::spec::{OptionInfo, Reader, Value};
 
 impl Game for Churn {
     type Undo = ChurnUndo;
     const NAME: &'static str = "churn";
+    const OPTIONS: &'static [OptionInfo] = options::OPTIONS;
+
+    fn from_options(r: &Reader<'_>) -> Result<Self, OptionsError> {
+        options::from_options(r)
+    }
+
+    fn option_values(&self) -> Vec<(&'static str, Value)> {
+        options::option_values(self)
+    }
 
     fn board(&self) -> &Board {
         &self.board
-    }
-
-    fn spec(&self) -> String {
-        let b = &self.board;
-        let shape = if b.is_hexhex() {
-            format!("size={}", b.side_lengths()[0])
-        } else {
-            let s = b.side_lengths();
-            format!("sides=({},{},{},{},{},{})", s[0], s[1], s[2], s[3], s[4], s[5])
-        };
-        if self.pie {
-            format!("churn({shape})")
-        } else {
-            format!("churn({shape},pie=false)")
-        }
     }
 
     fn num_players(&self) -> usize {

@@ -24,6 +24,7 @@ use crate::zobrist;
 
 mod game;
 mod hooks;
+mod options;
 mod observation;
 
 /// The names Churn adds to the crate root.

@@ -5,26 +5,27 @@ use smallvec::smallvec;
 
 use crate::bitset::BitIter;
 use crate::board::Board;
-use crate::game::{Action, Game, MoveActions, MoveError, Reason, WinnerMask};
+use crate::game::{Action, Game, MoveActions, MoveError, OptionsError, Reason, WinnerMask};
 use crate::rng::below;
+use crate::spec::{OptionInfo, Reader, Value};
 
-use super::{Hex, HexUndo, HEX_OBSERVATION_PLANES, O, X};
+use super::{options, Hex, HexUndo, HEX_OBSERVATION_PLANES, O, X};
 
 impl Game for Hex {
     type Undo = HexUndo;
     const NAME: &'static str = "hex";
+    const OPTIONS: &'static [OptionInfo] = options::OPTIONS;
+
+    fn from_options(r: &Reader<'_>) -> Result<Self, OptionsError> {
+        options::from_options(r)
+    }
+
+    fn option_values(&self) -> Vec<(&'static str, Value)> {
+        options::option_values(self)
+    }
 
     fn board(&self) -> &Board {
         &self.board
-    }
-
-    fn spec(&self) -> String {
-        let shape = if self.rows == self.cols { format!("size={}", self.rows) } else { format!("rows={},cols={}", self.rows, self.cols) };
-        if self.swap {
-            format!("hex({shape},swap=true)")
-        } else {
-            format!("hex({shape})")
-        }
     }
 
     fn num_players(&self) -> usize {

@@ -31,6 +31,7 @@
 mod game;
 mod hooks;
 mod observation;
+mod options;
 #[cfg(test)]
 mod tests;
 

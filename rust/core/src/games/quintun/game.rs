@@ -3,25 +3,24 @@
 //! in `mod.rs`.
 
 use super::*;
+use crate::game::OptionsError;
+use crate::spec::{OptionInfo, Reader, Value};
 
 impl Game for Quintun {
     type Undo = QuintunUndo;
     const NAME: &'static str = "quintun";
+    const OPTIONS: &'static [OptionInfo] = options::OPTIONS;
+
+    fn from_options(r: &Reader<'_>) -> Result<Self, OptionsError> {
+        options::from_options(r)
+    }
+
+    fn option_values(&self) -> Vec<(&'static str, Value)> {
+        options::option_values(self)
+    }
 
     fn board(&self) -> &Board {
         &self.geo.board
-    }
-
-    fn spec(&self) -> String {
-        let mut s = format!("quintun(size={}", self.geo.n);
-        if self.placement != Placement::Side {
-            let _ = write!(s, ",placement={}", self.placement.name());
-        }
-        if !self.swap {
-            s.push_str(",swap=false");
-        }
-        s.push(')');
-        s
     }
 
     fn num_players(&self) -> usize {

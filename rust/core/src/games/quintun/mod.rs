@@ -36,7 +36,6 @@
 //! sets a neutral changed go on logs kept by the game, and a stone is taken
 //! back with [`Groups::unplace`].
 
-use std::fmt::Write as _;
 use std::sync::Arc;
 
 use rand::Rng;
@@ -64,6 +63,7 @@ enum Kind {
 mod board;
 mod game;
 mod hooks;
+mod options;
 mod notation;
 
 /// The names Quintun adds to the crate root.

@@ -3,22 +3,24 @@
 //! in `mod.rs`.
 
 use super::*;
+use crate::game::OptionsError;
+use crate::spec::{OptionInfo, Reader, Value};
 
 impl Game for Wunchunk {
     type Undo = WunchunkUndo;
     const NAME: &'static str = "wunchunk";
+    const OPTIONS: &'static [OptionInfo] = options::OPTIONS;
+
+    fn from_options(r: &Reader<'_>) -> Result<Self, OptionsError> {
+        options::from_options(r)
+    }
+
+    fn option_values(&self) -> Vec<(&'static str, Value)> {
+        options::option_values(self)
+    }
 
     fn board(&self) -> &Board {
         &self.board
-    }
-
-    fn spec(&self) -> String {
-        // 'none' is quoted: a bare `none` reads as Python's None in spec strings
-        let balance = match self.balance {
-            Balance::None => "'none'".to_string(),
-            b => b.name().to_string(),
-        };
-        format!("wunchunk(size={},players={},start={},balance={balance})", self.size(), self.players, self.start.name())
     }
 
     fn num_players(&self) -> usize {

@@ -7,6 +7,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::board::Board;
 use crate::groups::Groups;
+use crate::spec::{Kind, OptionInfo, Reader, Value};
 
 use super::{Cells, Phase, Status, Wunchunk};
 
@@ -113,6 +114,45 @@ pub(super) fn shared_board(size: usize) -> Arc<Board> {
 }
 
 pub use crate::game::OptionsError;
+
+/// `size` (5-8 for two players, 7-8 for three or four; default 6 for two
+/// and 8 for more), `players` (2, 3 or 4; default 2), `start` ("standard"
+/// or "open"; default "standard"), `balance` ("ap", "pie" or "none";
+/// default "ap"). Spec strings write all four.
+pub(super) const OPTIONS: &[OptionInfo] = &[
+    OptionInfo {
+        name: "size",
+        kind: Kind::Int,
+        default: Some(|o| Value::Int(if matches!(o.get("players"), Some(Value::Int(p)) if *p != 2) { 8 } else { 6 })),
+        always_printed: true,
+    },
+    OptionInfo { name: "players", kind: Kind::Int, default: Some(|_| Value::Int(2)), always_printed: true },
+    OptionInfo { name: "start", kind: Kind::Str, default: Some(|_| Value::Str("standard".into())), always_printed: true },
+    OptionInfo { name: "balance", kind: Kind::Str, default: Some(|_| Value::Str("ap".into())), always_printed: true },
+];
+
+pub(super) fn from_options(r: &Reader<'_>) -> Result<Wunchunk, OptionsError> {
+    let players = r.int("players")?;
+    if !(2..=4).contains(&players) {
+        return Err(OptionsError::new("players", format!("players must be 2, 3 or 4, got {players}")));
+    }
+    let size = r.int("size")?;
+    if !(5..=8).contains(&size) {
+        return Err(OptionsError::new("size", format!("size must be between 5 and 8, got {size}")));
+    }
+    let start: Start = r.str("start")?.parse().map_err(|e: String| OptionsError::new("start", e))?;
+    let balance: Balance = r.str("balance")?.parse().map_err(|e: String| OptionsError::new("balance", e))?;
+    Wunchunk::new(size as usize, players as usize, start, balance)
+}
+
+pub(super) fn option_values(g: &Wunchunk) -> Vec<(&'static str, Value)> {
+    vec![
+        ("size", Value::Int(g.size() as i64)),
+        ("players", Value::Int(g.players as i64)),
+        ("start", Value::Str(g.start.name().into())),
+        ("balance", Value::Str(g.balance.name().into())),
+    ]
+}
 
 /// The same type under its older name.
 pub type OptionError = OptionsError;

@@ -1,5 +1,7 @@
-"""Benchmark workloads of ``hexcore.vector`` (for ``python -m hexcore bench``
-and ``benches/test_bench_vector.py``).
+"""Benchmark workloads of ``hexcore.vector`` against its peers (pgx, gymnasium's
+SyncVectorEnv), for ``benches/test_bench_vector.py`` and ``python
+benches/vector_workloads.py``; they import jax, pgx and gymnasium, so they
+live here, outside the package.
 
 ``vector_bench_rows(quick)`` returns rows ``(group, workload, value, unit)``.
 Every figure is env-steps (actions) per second, the best of three timed runs;
@@ -13,7 +15,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .vector import VecGame
+from hexcore.vector import VecGame
 
 Row = Tuple[str, str, float, str]
 

@@ -1,0 +1,22 @@
+"""``python -m hexcore play``: play a bot in the terminal"""
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("play", help="play a bot in the terminal")
+    p.add_argument("spec")
+    p.add_argument("--bot", default="mcts:2000",
+                    help="random, mcts:N, mcts:time=S (either with ,c=X), openspiel:N or openspiel:time=S")
+    p.add_argument("--human", type=int, default=1, help="your seat (1 moves first)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=1)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..match import parse_player, play_loop
+
+    parse_player(args.bot)
+    return play_loop(args.spec, bot=args.bot, human=args.human, seed=args.seed, threads=args.threads)

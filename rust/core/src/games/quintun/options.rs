@@ -1,0 +1,34 @@
+//! Quintun's options: `size` (4 to 10, default 7), `placement` ("side" or
+//! "gap", default "side") and `swap` (the pie rule, on by default).
+
+use crate::game::OptionsError;
+use crate::spec::{Kind, OptionInfo, Reader, Value};
+
+use super::{Placement, Quintun, QuintunBoard, MAX_SIZE, MIN_SIZE};
+
+pub(super) const OPTIONS: &[OptionInfo] = &[
+    OptionInfo { name: "size", kind: Kind::Int, default: Some(|_| Value::Int(7)), always_printed: true },
+    OptionInfo { name: "placement", kind: Kind::Str, default: Some(|_| Value::Str("side".into())), always_printed: false },
+    OptionInfo { name: "swap", kind: Kind::Bool, default: Some(|_| Value::Bool(true)), always_printed: false },
+];
+
+pub(super) fn from_options(r: &Reader<'_>) -> Result<Quintun, OptionsError> {
+    let size = r.value("size")?;
+    let n = match size {
+        Value::Int(n) if (MIN_SIZE as i64..=MAX_SIZE as i64).contains(&n) => n as usize,
+        v => return Err(OptionsError::new("size", format!("size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {}", v.repr()))),
+    };
+    let p = r.value("placement")?;
+    let placement = match &p {
+        Value::Str(s) => Placement::parse(s),
+        _ => None,
+    }
+    .ok_or_else(|| OptionsError::new("placement", format!("placement must be 'side' or 'gap', got {}", p.repr())))?;
+    let swap = r.bool("swap")?;
+    let geo = QuintunBoard::shared(n).map_err(|e| OptionsError::new("size", e))?;
+    Ok(Quintun::with_geometry(geo, placement, swap))
+}
+
+pub(super) fn option_values(g: &Quintun) -> Vec<(&'static str, Value)> {
+    vec![("size", Value::Int(g.size() as i64)), ("placement", Value::Str(g.placement().name().into())), ("swap", Value::Bool(g.swap_rule()))]
+}
