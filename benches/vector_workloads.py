@@ -66,7 +66,7 @@ def sync_vector_env_stepper(spec: str, batch: int = BATCH, steps: int = 2) -> Op
     try:
         import gymnasium
 
-        from .envs import HexcoreGymEnv
+        from hexcore.envs import HexcoreGymEnv
     except ImportError:
         return None
     env = gymnasium.vector.SyncVectorEnv([lambda: HexcoreGymEnv(spec) for _ in range(batch)])
@@ -88,7 +88,7 @@ def vector_env_stepper(spec: str, batch: int = BATCH, threads: int = 1, steps: i
     """``HexcoreVectorEnv`` (the same game as ``sync_vector_env_stepper``: the
     learner's action and a random opponent reply per env step), random legal
     learner actions from ``infos["action_mask"]``."""
-    from .vector import HexcoreVectorEnv
+    from hexcore.vector import HexcoreVectorEnv
 
     env = HexcoreVectorEnv(spec, batch, threads=threads, copy=False)
     _, infos = env.reset(seed=0)

@@ -113,7 +113,7 @@ def readme_python() -> str:
 
 def test_every_package_file_is_classified():
     files = sorted(str(p.relative_to(ROOT)) for p in PACKAGE.rglob("*.py"))
-    listed = sorted(STRICT_FILES + NOT_YET_STRICT)
+    listed = sorted(f for f in STRICT_FILES + NOT_YET_STRICT if f.startswith("python/hexcore/"))
     assert files == listed, "add new modules to STRICT_FILES (or, for now, NOT_YET_STRICT)"
 
 

@@ -31,7 +31,7 @@ fn options(size: Arg<'_, '_>, rows: Arg<'_, '_>, cols: Arg<'_, '_>, swap: Arg<'_
 
 #[pymethods]
 impl PyHex {
-    /// `Hex(size=11, swap=False)` or `Hex(rows=r, cols=c)`: an r x c rhombus
+    /// `Hex(size=11, swap=False)`, or `rows` and `cols` for a rows x cols rhombus
     /// (1 to 25 each); x joins the top and bottom rows, o the left and right
     /// columns; `swap=True` lets o's first move take x's stone, mirrored
     /// (square boards only).
