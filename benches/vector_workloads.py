@@ -22,6 +22,7 @@ Row = Tuple[str, str, float, str]
 BATCH = 1024
 SIDE7 = "churn(size=7,pie=false)"
 SIDE5 = "churn(size=5,pie=false)"
+HEX11 = "hex(size=11)"  # pgx's game and board: the like-for-like row
 
 
 def best_rate(run: Callable[[], int], seconds: float, repeats: int = 3) -> float:
@@ -142,7 +143,8 @@ def vector_bench_rows(quick: bool = False) -> List[Row]:
     secs = 0.2 if quick else 0.6
     rows: List[Row] = []
     fig = {}
-    for spec, obs, tag in [(SIDE7, "bool", "masks+bool obs"), (SIDE5, None, "masks"), (SIDE5, "bool", "masks+bool obs")]:
+    for spec, obs, tag in [(SIDE7, "bool", "masks+bool obs"), (SIDE5, None, "masks"), (SIDE5, "bool", "masks+bool obs"),
+                           (HEX11, "bool", "masks+bool obs")]:
         for threads in (1, 2):
             rate = best_rate(vecgame_stepper(spec, threads=threads, observation_dtype=obs), secs)
             fig[(spec, tag, threads)] = rate
@@ -156,6 +158,8 @@ def vector_bench_rows(quick: bool = False) -> List[Row]:
         rate = best_rate(pgx, secs)
         rows.append(("vector", f"pgx hex 11x11 batch {BATCH} (CPU, random legal actions)", rate, "steps/s"))
         rows.append(("ratio", f"VecGame {SIDE7} / pgx hex 11x11, batch {BATCH}", best7 / rate, "x"))
+        best_hex = max(fig[(HEX11, "masks+bool obs", 1)], fig[(HEX11, "masks+bool obs", 2)])
+        rows.append(("ratio", f"VecGame {HEX11} / pgx hex 11x11 (the same game), batch {BATCH}", best_hex / rate, "x"))
     sync = sync_vector_env_stepper(SIDE7, steps=1 if quick else 2)
     if sync is None:
         rows.append(("vector", "SyncVectorEnv: skipped, gymnasium is not installed", float("nan"), "steps/s"))

@@ -43,7 +43,7 @@ from hexcore import _pickle
 
 from draws import Draws
 
-SMALL = {"churn": dict(size=3), "wunchunk": dict(size=5), "quintun": dict(size=5)}
+SMALL = {"churn": dict(size=3), "wunchunk": dict(size=5), "quintun": dict(size=5), "hex": dict(size=4, swap=True)}
 GAME_NAMES = sorted(hc.GAMES)
 
 _LONG = int(os.environ.get("HEXCORE_FUZZ_EXAMPLES", "0") or 0)

@@ -40,7 +40,9 @@ def games() -> List[Tuple[str, str]]:
 def _name_pattern() -> re.Pattern[str]:
     types = "|".join(t for _, t in games())
     modules = "|".join(m for m, _ in games())
-    return re.compile(rf"\w*(?:{types})\w*|\b(?:{modules})\b")
+    # A type inside a longer CamelCase name counts (``PyChurn``, ``ChurnUndo``),
+    # not as the start of another word (``Hex`` in ``HexcoreError``).
+    return re.compile(rf"\w*(?:{types})(?![a-z])\w*|\b(?:{modules})\b")
 
 
 def strip_rust(text: str) -> str:

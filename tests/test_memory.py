@@ -22,7 +22,7 @@ import pytest
 
 import hexcore as hc
 
-SMALL = {"churn": dict(size=3), "wunchunk": dict(size=5), "quintun": dict(size=5)}
+SMALL = {"churn": dict(size=3), "wunchunk": dict(size=5), "quintun": dict(size=5), "hex": dict(size=4, swap=True)}
 GAME_NAMES = sorted(hc.GAMES)
 
 WARMUP_ROUNDS = 2

@@ -24,8 +24,8 @@ from open_spiel.python.bots import uniform_random  # noqa: E402
 import hexcore.openspiel as hos  # noqa: E402
 from hexcore._outcome import terminal_rewards  # noqa: E402
 
-SMALL = {"churn": "churn(size=3)", "wunchunk": "wunchunk(size=5)", "quintun": "quintun(size=5)"}
-SPECS = [SMALL[name] for name in ("churn", "wunchunk", "quintun") if name in hc.GAMES]
+SMALL = {"churn": "churn(size=3)", "wunchunk": "wunchunk(size=5)", "quintun": "quintun(size=5)", "hex": "hex(size=4,swap=true)"}
+SPECS = [SMALL[name] for name in ("churn", "wunchunk", "quintun", "hex") if name in hc.GAMES]
 
 # (spec, MCTS simulations per action) for the MCTS-vs-random match
 MATCHES = [(spec, sims) for spec, sims in (("churn(size=3)", 6), ("quintun(size=5)", 6))

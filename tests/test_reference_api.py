@@ -10,8 +10,9 @@ import pytest
 import hexcore as hc
 from hexcore import reference
 from hexcore.reference import _errors, churn, quintun, wunchunk
+from hexcore.reference import hex as hex_reference
 
-SPECS = ["churn(size=3)", "wunchunk(size=5)", "wunchunk(size=5,start=open)", "quintun(size=5)"]
+SPECS = ["churn(size=3)", "wunchunk(size=5)", "wunchunk(size=5,start=open)", "quintun(size=5)", "hex(size=5,swap=true)"]
 
 
 def _ref(spec: str):
@@ -20,12 +21,12 @@ def _ref(spec: str):
 
 
 def test_one_illegal_move_class():
-    assert churn.IllegalMove is quintun.IllegalMove is wunchunk.IllegalMove is _errors.IllegalMove
+    assert churn.IllegalMove is quintun.IllegalMove is wunchunk.IllegalMove is hex_reference.IllegalMove is _errors.IllegalMove
     e = _errors.IllegalMove("c3 is occupied", "occupied")
     assert str(e) == "c3 is occupied" and e.reason == "occupied" and isinstance(e, ValueError)
 
 
-@pytest.mark.parametrize("spec", ["churn(size=3)", "wunchunk(size=5)", "quintun(size=5)"])
+@pytest.mark.parametrize("spec", ["churn(size=3)", "wunchunk(size=5)", "quintun(size=5)", "hex(size=5)"])
 def test_illegal_move_message_and_reason(spec):
     r = _ref(spec)
     with pytest.raises(_errors.IllegalMove) as e:

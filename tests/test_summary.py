@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import hexcore as hc
 
-SPECS = ["churn(size=3)", "quintun(size=4)", "wunchunk(size=7,players=3)", "wunchunk(size=8,players=4)"]
+SPECS = ["churn(size=3)", "quintun(size=4)", "hex(size=5,swap=true)", "wunchunk(size=7,players=3)", "wunchunk(size=8,players=4)"]
 
 
 @pytest.mark.parametrize("spec", SPECS)

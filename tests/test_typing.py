@@ -59,6 +59,7 @@ STRICT_FILES = [
     "python/hexcore/reference/__init__.py",
     "python/hexcore/reference/_board.py",
     "python/hexcore/reference/_errors.py",
+    "python/hexcore/reference/hex.py",
     "python/hexcore/reference/quintun.py",
     "python/hexcore/reference/wunchunk.py",
     "python/hexcore/vector.py",
@@ -133,7 +134,7 @@ def readme_python() -> str:
 
 def test_every_package_file_is_classified():
     files = sorted(str(p.relative_to(ROOT)) for p in PACKAGE.rglob("*.py"))
-    listed = sorted(f for f in STRICT_FILES + NOT_YET_STRICT if f.startswith("python/"))  # benches/ are listed too
+    listed = sorted(f for f in STRICT_FILES + NOT_YET_STRICT if f.startswith("python/hexcore/"))
     assert files == listed, "add new modules to STRICT_FILES (or, for now, NOT_YET_STRICT)"
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import records, search
-from ._core import MAX_DEPTH, MAX_PLAYOUTS, MAX_THREADS, Board, Churn, Quintun, Wunchunk, __version__, _Game
+from ._core import MAX_DEPTH, MAX_PLAYOUTS, MAX_THREADS, Board, Churn, Hex, Quintun, Wunchunk, __version__, _Game
 from .engine import Playouts, perft, random_playouts
 from .errors import GameOverError, HexcoreError, IllegalMoveError, NotationError, TooManyMovesError
 from .records import from_json, to_json
@@ -44,7 +44,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "Board", "Churn", "Quintun", "Wunchunk", "GAMES", "Game", "Playouts", "PlayoutSummary", "load", "perft", "random_playouts", "reference",
+    "Board", "Churn", "Hex", "Quintun", "Wunchunk", "GAMES", "Game", "Playouts", "PlayoutSummary", "load", "perft", "random_playouts", "reference",
     "records", "to_json", "from_json", "HexcoreError", "IllegalMoveError", "NotationError", "GameOverError", "TooManyMovesError", "__version__",
     "Solution", "solve", "search", "SearchResult", "mcts", "BatchedSearchResult", "batched_search", "MAX_THREADS", "MAX_DEPTH",
     "MAX_PLAYOUTS",

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
-from ._core import Churn, Quintun, Wunchunk, _game_options
+from ._core import Churn, Hex, Quintun, Wunchunk, _game_options
 
 __all__ = ["GameInfo", "GAMES", "INFO", "info", "lookup", "name_of", "of_class"]
 
@@ -44,6 +44,9 @@ class GameInfo:
     a game of ``game``'s variant from its start, or None when the game has no
     small one (Churn: removals let games run long; random games on side 7
     take about 1.2 million actions). OpenSpiel's ``max_game_length`` uses it."""
+    edges: Mapping[int, int] = field(default_factory=dict)
+    """Sides of the board (``board.sides`` index) that belong to a seat, drawn
+    in its colour: ``{side: seat}`` (a connection game's goal edges)."""
     abstractplay: Optional[str] = None
     """Shape of the game's Abstract Play record: ``"moves"`` (a JSON list of
     moves), ``"rounds"`` (an object with rounds of one move per seat) or None
@@ -85,6 +88,11 @@ def _quintun_max_actions(game: Any) -> int:
     return int(game.board.num_cells) + 1
 
 
+def _hex_max_actions(game: Any) -> int:
+    # every action puts a stone on an empty cell and nothing is removed, besides one swap
+    return int(game.board.num_cells) + 1
+
+
 def _wunchunk_max_actions(game: Any) -> int:
     # nothing is removed: at most one stone action per cell, one "end" per turn that
     # placed stones, fewer than N passes in a row (N end the game) between them, one swap
@@ -100,6 +108,8 @@ INFO: Dict[str, GameInfo] = {
     "wunchunk": GameInfo("wunchunk", Wunchunk, ("colour 1", "colour 2", "colour 3", "colour 4"),
                          default_c=0.1, pie_rule=("balance", "pie", "none"), abstractplay="rounds", augment="turn_start",
                          max_actions=_wunchunk_max_actions),
+    "hex": GameInfo("hex", Hex, ("x", "o"), edges={0: 1, 3: 1, 1: 2, 4: 2}, pie_rule=("swap", True, False),
+                    max_actions=_hex_max_actions),
 }
 
 GAMES: Dict[str, Any] = {name: gi.cls for name, gi in INFO.items()}

@@ -4,7 +4,9 @@
 
 Cells are pointy-top hexagons laid out from the board's axial coordinates;
 stones are filled circles in the player's colour, neutral stones (Quintun)
-carry their letter, and the last move is ringed.
+carry their letter, and the last move is ringed. A game whose players own
+sides of the board (``GameInfo.edges``) has those sides drawn in the owner's
+colour.
 """
 from __future__ import annotations
 
@@ -82,6 +84,16 @@ def svg(game: Any, size: float = 28.0, labels: bool = True, last_move: bool = Tr
         if fills is not None and i in fills:
             fill = fills[i]
         out.append(f'<polygon class="cell" data-cell="{board.label(i)}" points="{pts}" fill="{fill}" stroke="#8a7a5a" stroke-width="1"/>')
+    sides = board.sides if gi is not None and gi.edges else []
+    for side, seat in (gi.edges.items() if gi is not None else ()):
+        # The cells' outer edges on side k are the three corners facing
+        # outwards: 4 + k, 5 + k and 6 + k (mod 6) counted from the right.
+        for i in sides[side]:
+            x, y = centres[i]
+            pts = " ".join(f"{x + r * math.cos(math.radians(60 * k - 30)):.1f},{y + r * math.sin(math.radians(60 * k - 30)):.1f}"
+                           for k in (4 + side, 5 + side, 6 + side))
+            out.append(f'<polyline class="edge" data-seat="{seat}" points="{pts}" fill="none" '
+                       f'stroke="{palette.get(seat, "#555555")}" stroke-width="{r * 0.3:.1f}" stroke-linecap="round"/>')
     for i, (x, y) in enumerate(centres):
         v = int(cells[i])
         if v > 0:

@@ -2,7 +2,8 @@
 test the Rust engine. Same constructor arguments and move API (``play``,
 ``legal_moves``, ``count_moves``, ``is_over``, ``winners``, ``to_move``)."""
 from .churn import Churn
+from .hex import Hex
 from .quintun import Quintun
 from .wunchunk import Wunchunk
 
-__all__ = ["Churn", "Quintun", "Wunchunk"]
+__all__ = ["Churn", "Hex", "Quintun", "Wunchunk"]

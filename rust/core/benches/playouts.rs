@@ -37,3 +37,11 @@ fn wunchunk(bencher: Bencher) {
     let g = Wunchunk::new(6, 2, Start::Standard, Balance::Ap).unwrap();
     bench_playouts(bencher, &g, 1000);
 }
+
+/// Hex on the empty rhombus of the given size, no swap (pgx and OpenSpiel
+/// play the same game).
+#[divan::bench(args = [7, 11])]
+fn hex(bencher: Bencher, size: usize) {
+    let g = hexcore_core::Hex::new(size, size, false).unwrap();
+    bench_playouts(bencher, &g, 1000);
+}

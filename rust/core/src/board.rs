@@ -1,5 +1,9 @@
-//! Board geometry: hexagons with 120-degree corners, cell indices, labels,
-//! axial coordinates, neighbour tables, the ring, sides and corners.
+//! Board geometry: hexagons with 120-degree corners and the rhombus of Hex,
+//! cell indices, labels, axial coordinates, neighbour tables, the ring, sides
+//! and corners.
+//!
+//! The rhombus ([`Board::rhombus`]) numbers and labels its cells its own
+//! way, as Hex does; what follows is about hexagons.
 //!
 //! A board is given by six side lengths, clockwise from the top edge. Cells are
 //! indexed `0..num_cells` in label order: bottom row first, left to right.
@@ -26,6 +30,18 @@ pub const ZOBRIST_KINDS: usize = 8;
 
 /// Largest number of cells a board may have.
 pub const MAX_CELLS: usize = 16_000;
+
+/// Largest number of rows or columns of a rhombus.
+pub const MAX_RHOMBUS: usize = 25;
+
+/// The outline of a board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// A hexagon with 120-degree corners (six side lengths).
+    SixSided,
+    /// The rhombus of Hex, `rows` x `cols`.
+    Rhombus { rows: usize, cols: usize },
+}
 
 /// Abstract Play's named Churn boards and their side lengths.
 pub const NAMED_BOARDS: [(&str, [u16; 6]); 6] = [
@@ -65,7 +81,10 @@ pub fn row_name(index: usize) -> String {
 /// A hexagonal board with precomputed tables.
 #[derive(Debug, Clone)]
 pub struct Board {
+    shape: Shape,
     sides_len: [u16; 6],
+    /// Name of each row, bottom row first (as `rows`).
+    row_names: Vec<String>,
     coords: Vec<(i32, i32)>,
     labels: Vec<String>,
     index_of_label: HashMap<String, u16>,
@@ -149,6 +168,67 @@ impl Board {
                 labels.push(format!("{name}{}", c + 1));
             }
         }
+        // Sides, clockwise from the top edge, each from corner to corner.
+        let top = |i: usize| rows[nrows - 1 - i];
+        let first = |i: usize| top(i).0;
+        let last = |i: usize| top(i).0 + top(i).1 - 1;
+        let side1: Vec<u16> = (0..s1).map(|j| first(0) + j as u16).collect();
+        let side2: Vec<u16> = (0..s2).map(last).collect();
+        let side3: Vec<u16> = (s2 - 1..nrows).map(last).collect();
+        let side4: Vec<u16> = (0..s4).map(|j| last(nrows - 1) - j as u16).collect();
+        let side5: Vec<u16> = (nrows - s5..nrows).rev().map(first).collect();
+        let side6: Vec<u16> = (0..s6).rev().map(first).collect();
+        let row_names = (0..nrows).map(row_name).collect();
+        let sides_len = [s1 as u16, s2 as u16, s3 as u16, s4 as u16, s5 as u16, s6 as u16];
+        Ok(Board::build(Shape::SixSided, sides_len, coords, labels, rows, row_names, [side1, side2, side3, side4, side5, side6]))
+    }
+
+    /// The rhombus of Hex: `rows` x `cols` cells (each 1 to
+    /// [`MAX_RHOMBUS`]), every row shifted half a cell right of the one
+    /// above. Cell `row * cols + col` (row 0 at the top) is labelled by its
+    /// column letter and 1-based row number, as in Hex records and
+    /// OpenSpiel: `a1` is the top-left corner, `b1` its right-hand
+    /// neighbour, `a2` the cell below it. Axial coordinates are
+    /// `(q, r) = (col, row)`. As a hexagon it has the side lengths
+    /// `(cols, rows, 1, cols, rows, 1)`: the top row, the right column
+    /// downwards, the bottom-right corner, the bottom row leftwards, the
+    /// left column upwards, the top-left corner.
+    pub fn rhombus(rows: usize, cols: usize) -> Result<Board, BoardError> {
+        for (what, v) in [("rows", rows), ("cols", cols)] {
+            if !(1..=MAX_RHOMBUS).contains(&v) {
+                return Err(BoardError(format!("{what} must be between 1 and {MAX_RHOMBUS}, got {v}")));
+            }
+        }
+        let coords: Vec<(i32, i32)> = (0..rows * cols).map(|k| ((k % cols) as i32, (k / cols) as i32)).collect();
+        let labels = (0..rows * cols).map(|k| format!("{}{}", row_name(k % cols), k / cols + 1)).collect();
+        // (first cell, width) per row, bottom row first.
+        let row_list = (0..rows).rev().map(|r| ((r * cols) as u16, cols as u16)).collect();
+        let row_names = (0..rows).rev().map(|r| (r + 1).to_string()).collect();
+        let cell = |r: usize, c: usize| (r * cols + c) as u16;
+        let sides = [
+            (0..cols).map(|c| cell(0, c)).collect(),
+            (0..rows).map(|r| cell(r, cols - 1)).collect(),
+            vec![cell(rows - 1, cols - 1)],
+            (0..cols).rev().map(|c| cell(rows - 1, c)).collect(),
+            (0..rows).rev().map(|r| cell(r, 0)).collect(),
+            vec![cell(0, 0)],
+        ];
+        let len = [cols as u16, rows as u16, 1, cols as u16, rows as u16, 1];
+        Ok(Board::build(Shape::Rhombus { rows, cols }, len, coords, labels, row_list, row_names, sides))
+    }
+
+    /// The tables of a board from its cells (axial coordinates and labels,
+    /// in index order), rows and sides.
+    fn build(
+        shape: Shape,
+        sides_len: [u16; 6],
+        coords: Vec<(i32, i32)>,
+        labels: Vec<String>,
+        rows: Vec<(u16, u16)>,
+        row_names: Vec<String>,
+        sides_v: [Vec<u16>; 6],
+    ) -> Board {
+        let total = coords.len();
         let qmin = coords.iter().map(|c| c.0).min().unwrap();
         let qmax = coords.iter().map(|c| c.0).max().unwrap();
         let rmin = coords.iter().map(|c| c.1).min().unwrap();
@@ -181,21 +261,16 @@ impl Board {
         }
         let cyclic: Vec<[u16; 6]> = coords.iter().map(|&(q, r)| CYCLIC_DIRECTIONS.map(|(dq, dr)| lookup(q + dq, r + dr))).collect();
         let cyclic_padded: Vec<[u16; 6]> = cyclic.iter().map(|cy| cy.map(|c| if c == NO_CELL { total as u16 } else { c })).collect();
-        // Sides, clockwise from the top edge, each from corner to corner.
-        let top = |i: usize| rows[nrows - 1 - i];
-        let first = |i: usize| top(i).0;
-        let last = |i: usize| top(i).0 + top(i).1 - 1;
-        let side1: Vec<u16> = (0..s1).map(|j| first(0) + j as u16).collect();
-        let side2: Vec<u16> = (0..s2).map(last).collect();
-        let side3: Vec<u16> = (s2 - 1..nrows).map(last).collect();
-        let side4: Vec<u16> = (0..s4).map(|j| last(nrows - 1) - j as u16).collect();
-        let side5: Vec<u16> = (nrows - s5..nrows).rev().map(first).collect();
-        let side6: Vec<u16> = (0..s6).rev().map(first).collect();
-        let sides_v = [side1, side2, side3, side4, side5, side6];
         let corners = [sides_v[0][0], sides_v[1][0], sides_v[2][0], sides_v[3][0], sides_v[4][0], sides_v[5][0]];
         let mut ring = Vec::new();
         for s in &sides_v {
             ring.extend_from_slice(&s[..s.len() - 1]);
+        }
+        // A rhombus one cell wide meets itself: keep each cell once.
+        let mut seen = vec![false; total];
+        ring.retain(|&c| !std::mem::replace(&mut seen[c as usize], true));
+        if ring.is_empty() {
+            ring.push(0);
         }
         let (neighbor_words, neighbor_words_len): (Vec<[(u16, u64); 6]>, Vec<u8>) = (0..total)
             .map(|k| {
@@ -216,8 +291,10 @@ impl Board {
             .unzip();
         let zobrist = (0..total * ZOBRIST_KINDS).map(|i| crate::zobrist::piece(i / ZOBRIST_KINDS, (i % ZOBRIST_KINDS) as u64)).collect();
         let index_of_label = labels.iter().enumerate().map(|(k, l)| (l.clone(), k as u16)).collect();
-        Ok(Board {
-            sides_len: [s1 as u16, s2 as u16, s3 as u16, s4 as u16, s5 as u16, s6 as u16],
+        Board {
+            shape,
+            sides_len,
+            row_names,
             coords,
             labels,
             index_of_label,
@@ -237,7 +314,7 @@ impl Board {
             width,
             height,
             grid,
-        })
+        }
     }
 
     /// The same board with other cell labels (one per cell, all distinct),
@@ -278,7 +355,19 @@ impl Board {
 
     /// True for a regular hexagon.
     pub fn is_hexhex(&self) -> bool {
-        self.sides_len.iter().all(|&s| s == self.sides_len[0])
+        self.shape == Shape::SixSided && self.sides_len.iter().all(|&s| s == self.sides_len[0])
+    }
+
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// (rows, cols) of a rhombus.
+    pub fn rhombus_dims(&self) -> Option<(usize, usize)> {
+        match self.shape {
+            Shape::Rhombus { rows, cols } => Some((rows, cols)),
+            Shape::SixSided => None,
+        }
     }
 
     /// The name Abstract Play uses for this board, if any.
@@ -364,6 +453,13 @@ impl Board {
         &self.rows
     }
 
+    /// The name of each row as the labels spell it, bottom row first (as
+    /// [`Board::rows`]): `a`, `b`, ... on hexagons, `r`, ..., `2`, `1` on
+    /// a rhombus.
+    pub fn row_names(&self) -> &[String] {
+        &self.row_names
+    }
+
     /// Edge cells in clockwise order starting at the top-left corner.
     pub fn ring(&self) -> &[u16] {
         &self.ring
@@ -401,11 +497,11 @@ impl Board {
     pub fn diagram(&self, cell_char: impl Fn(usize) -> char) -> String {
         let nrows = self.rows.len();
         let max_w = self.rows.iter().map(|r| r.1).max().unwrap_or(0) as usize;
-        let label_w = row_name(nrows - 1).len();
+        let label_w = self.row_names.iter().map(|n| n.len()).max().unwrap_or(0);
         let mut out = String::new();
         for row in (0..nrows).rev() {
             let (start, w) = self.rows[row];
-            let name = row_name(row);
+            let name = &self.row_names[row];
             out.push_str(&format!("{name:>label_w$} "));
             let (q0, r0) = self.coords[start as usize];
             // Horizontal position in half-cells: 2q + r, shifted to start at 0.
@@ -524,6 +620,50 @@ mod tests {
                 assert_eq!(from_words, plain);
             }
         }
+    }
+
+    #[test]
+    fn rhombus_cells_labels_and_neighbours() {
+        let b = Board::rhombus(3, 4).unwrap();
+        assert_eq!(b.num_cells(), 12);
+        assert_eq!((b.label(0), b.label(1), b.label(4), b.label(11)), ("a1", "b1", "a2", "d3"));
+        assert_eq!(b.index("c2"), Some(6));
+        assert_eq!(b.rhombus_dims(), Some((3, 4)));
+        assert!(!b.is_hexhex());
+        // Hex adjacency: (r-1, c), (r-1, c+1), (r, c-1), (r, c+1), (r+1, c-1), (r+1, c).
+        for cell in 0..12 {
+            let (r, c) = ((cell / 4) as i32, (cell % 4) as i32);
+            let mut expect: Vec<u16> = [(-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0)]
+                .iter()
+                .map(|(dr, dc)| (r + dr, c + dc))
+                .filter(|&(r, c)| (0..3).contains(&r) && (0..4).contains(&c))
+                .map(|(r, c)| (r * 4 + c) as u16)
+                .collect();
+            let mut got = b.neighbors(cell).to_vec();
+            expect.sort();
+            got.sort();
+            assert_eq!(got, expect, "cell {cell}");
+            assert_eq!(b.grid_pos(cell), (r as usize, c as usize));
+        }
+        assert_eq!(b.grid_shape(), (3, 4));
+        let sides: Vec<Vec<u16>> = b.sides().to_vec();
+        assert_eq!(sides[0], vec![0, 1, 2, 3]);
+        assert_eq!(sides[1], vec![3, 7, 11]);
+        assert_eq!(sides[3], vec![11, 10, 9, 8]);
+        assert_eq!(sides[4], vec![8, 4, 0]);
+        assert_eq!(b.ring().len(), 10);
+        assert_eq!(b.diagram(|_| '.'), "1 . . . .\n2  . . . .\n3   . . . .\n");
+        for (r, c) in [(1, 1), (1, 5), (5, 1), (25, 25)] {
+            let b = Board::rhombus(r, c).unwrap();
+            assert_eq!(b.num_cells(), r * c);
+            let mut ring = b.ring().to_vec();
+            ring.sort();
+            ring.dedup();
+            assert_eq!(ring.len(), b.ring().len());
+            assert_eq!(ring.len(), (0..r * c).filter(|&k| b.is_ring(k)).count());
+        }
+        assert!(Board::rhombus(0, 3).is_err());
+        assert!(Board::rhombus(3, 26).is_err());
     }
 
     #[test]

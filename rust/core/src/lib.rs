@@ -65,6 +65,7 @@ macro_rules! for_each_game {
             churn: Churn,
             wunchunk: Wunchunk,
             quintun: Quintun,
+            hex: Hex,
         }
     };
 }
@@ -100,7 +101,7 @@ mod unchecked;
 pub mod vector;
 mod zobrist;
 
-pub use board::{row_name, Board, BoardError, MAX_CELLS, NAMED_BOARDS, NO_CELL};
+pub use board::{row_name, Board, BoardError, Shape, MAX_CELLS, MAX_RHOMBUS, NAMED_BOARDS, NO_CELL};
 pub use game::{uniform_action, winners_of, Action, ErrorKind, Game, MoveActions, MoveError, OptionsError, Reason, WinnerMask};
 pub use groups::Groups;
 pub use outcome::{scores, terminal_rewards, MAX_SEATS};

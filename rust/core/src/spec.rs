@@ -610,6 +610,10 @@ mod tests {
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
+        // an integer beyond 64 bits reads (as its digits) and is out of range
+        let s = parse("churn(size=99999999999999999999)").unwrap();
+        assert_eq!(s.options.get("size"), Some(&Value::BigInt("99999999999999999999".into())));
+        assert!(build::<crate::Churn>(&s.options).is_err());
     }
 
     #[test]

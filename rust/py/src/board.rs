@@ -49,6 +49,12 @@ impl PyBoard {
         self.inner.side_lengths().to_vec()
     }
 
+    /// (rows, cols) of a rhombus (Hex's board), None for a hexagon.
+    #[getter]
+    fn rhombus(&self) -> Option<(usize, usize)> {
+        self.inner.rhombus_dims()
+    }
+
     /// Abstract Play's name for this board, if it has one.
     #[getter]
     fn name(&self) -> Option<&'static str> {
@@ -161,7 +167,9 @@ impl PyBoard {
 
     fn __repr__(&self) -> String {
         let s = self.inner.side_lengths();
-        if self.inner.is_hexhex() {
+        if let Some((rows, cols)) = self.inner.rhombus_dims() {
+            format!("<Board: {rows} x {cols} rhombus>")
+        } else if self.inner.is_hexhex() {
             format!("Board(size={})", s[0])
         } else {
             format!("Board(sides=({}, {}, {}, {}, {}, {}))", s[0], s[1], s[2], s[3], s[4], s[5])

@@ -26,6 +26,14 @@ pub trait Solvable: Game {
     fn action_cell(&self, action: Action) -> Option<(usize, u32)>;
     /// The action placing `rest` on `cell` (inverse of `action_cell`).
     fn cell_action(&self, cell: usize, rest: u32) -> Action;
+
+    /// The cell permutations that map every position to an equivalent one
+    /// (`image[s][c]` is where cell `c` goes): by default the board's
+    /// [`symmetries`]; a game whose rules tell the board's sides apart
+    /// keeps fewer.
+    fn symmetries(&self) -> Vec<Vec<u16>> {
+        symmetries(self.board())
+    }
 }
 
 /// A cell value as the games' Zobrist keys number it: 0 empty, k for
@@ -115,7 +123,7 @@ impl Keyer {
         let n = board.num_cells();
         let bits = g.cell_bits();
         let packed = n as u32 * bits <= 128;
-        let mut image = symmetries(board);
+        let mut image = g.symmetries();
         let identity: Vec<u16> = (0..n as u16).collect();
         image.retain(|p| *p != identity);
         image.insert(0, identity);

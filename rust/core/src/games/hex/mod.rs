@@ -1,0 +1,307 @@
+//! Hex (Piet Hein 1942, John Nash 1948), with the rules, notation and action
+//! ids of OpenSpiel's `hex`.
+//!
+//! The board is an `rows` x `cols` rhombus ([`Board::rhombus`]). The first
+//! player, x (1, Black in OpenSpiel), places first and wins by joining the
+//! top row to the bottom row with a chain of x stones; the second player,
+//! o (2, White), joins the left column to the right column. Players
+//! alternate placing one stone on an empty cell; there are no captures and
+//! no draws (a full board always holds exactly one winning chain).
+//!
+//! With `swap`, o's first turn may be `swap` instead of a stone: x's stone
+//! on (row r, col c) is replaced by an o stone on the mirrored cell (row c,
+//! col r), and x moves next ("swap pieces", as OpenSpiel and pgx play it).
+//! The mirror needs a square board, so `swap` is only offered on one.
+//!
+//! Actions: cell `row * cols + col` places a stone there (cells are
+//! labelled column letter + row number: `a1` top left, `b1` to its right,
+//! `a2` below it); `num_cells` is `swap`.
+//!
+//! Boards one cell wide: a stone in the only row touches the top and the
+//! bottom (an x stone there wins at once), a stone in the only column
+//! touches the left and the right (an o stone there wins at once). So the
+//! 1 x 1 game ends after x's first stone, x winning. OpenSpiel counts a
+//! cell as touching one edge only, so its games on such boards never end.
+//!
+//! Win detection: the stones are kept in the shared incremental groups
+//! ([`Groups`]), each group carrying two edge bits (touches the player's
+//! first edge, touches the second); a stone that makes a group with both
+//! bits wins. Undo takes the stone back with [`Groups::unplace`].
+
+mod game;
+mod hooks;
+mod observation;
+mod options;
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+
+use crate::bitset::BitSet;
+use crate::board::Board;
+use crate::game::{Action, MoveError, OptionsError, Reason, WinnerMask};
+use crate::groups::Groups;
+use crate::zobrist;
+
+/// What the crate root re-exports.
+pub mod public {
+    pub use super::{Hex, HexUndo, HEX_MAX_SIZE, HEX_OBSERVATION_PLANES};
+}
+
+/// Largest number of rows or columns.
+pub const HEX_MAX_SIZE: usize = crate::board::MAX_RHOMBUS;
+
+/// Planes of [`Hex`]'s observation.
+pub const HEX_OBSERVATION_PLANES: usize = 4;
+
+/// The side information Hex hashes besides the stones, each kind with its
+/// fixed code in the key ([`zobrist::flag`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// The player to move.
+    ToMove = 1,
+    /// The swap is on offer.
+    Swap = 2,
+}
+
+const X: u8 = 1;
+const O: u8 = 2;
+/// Edge bits of a group: it touches the player's first edge (top for x,
+/// left for o), its second (bottom for x, right for o).
+const BOTH_EDGES: u32 = 3;
+
+#[derive(Debug, Clone)]
+pub struct Hex {
+    board: Arc<Board>,
+    /// Per cell: the edge bits of an x stone there (bits 0-1) and of an o
+    /// stone (bits 2-3).
+    edges: Arc<[u8]>,
+    rows: u16,
+    cols: u16,
+    swap: bool,
+    /// Stones (colour 1 x, 2 o); each group's payload is its edge bits.
+    groups: Groups,
+    empty: BitSet,
+    num_empty: u16,
+    to_move: u8,
+    /// Whole turns played (the swap is one).
+    ply: u32,
+    /// The cell of x's first stone, while a swap may take it.
+    first: u16,
+    swap_available: bool,
+    winners: WinnerMask,
+    /// The stones' keys.
+    hash: u64,
+}
+
+/// Undo record for one Hex action.
+#[derive(Debug, Clone, Copy)]
+pub struct HexUndo {
+    action: Action,
+    /// Root of the group the stone joined and that group's edge bits before
+    /// the stone's own were added.
+    root: u16,
+    old_mask: u32,
+    swap_available: bool,
+    first: u16,
+}
+
+impl Hex {
+    /// An empty `rows` x `cols` board (each 1 to [`HEX_MAX_SIZE`]); `swap`
+    /// needs a square board.
+    pub fn new(rows: usize, cols: usize, swap: bool) -> Result<Hex, OptionsError> {
+        let board = Board::rhombus(rows, cols).map_err(|e| OptionsError::new(if e.0.starts_with("rows") { "rows" } else { "cols" }, e.0))?;
+        if swap && rows != cols {
+            return Err(OptionsError::new(
+                "swap",
+                format!("swap mirrors the first stone across the long diagonal, so it needs a square board; got {rows} rows and {cols} columns"),
+            ));
+        }
+        let n = rows * cols;
+        let edges: Arc<[u8]> = (0..n)
+            .map(|c| {
+                let (r, q) = (c / cols, c % cols);
+                let x = (r == 0) as u8 | ((r == rows - 1) as u8) << 1;
+                let o = (q == 0) as u8 | ((q == cols - 1) as u8) << 1;
+                x | o << 2
+            })
+            .collect();
+        let mut empty = BitSet::new(n);
+        (0..n).for_each(|c| empty.insert(c));
+        Ok(Hex {
+            board: Arc::new(board),
+            edges,
+            rows: rows as u16,
+            cols: cols as u16,
+            swap,
+            groups: Groups::without_histograms(n, 2),
+            empty,
+            num_empty: n as u16,
+            to_move: X,
+            ply: 0,
+            first: 0,
+            swap_available: false,
+            winners: 0,
+            hash: 0,
+        })
+    }
+
+    /// A position from cell values (0 empty, 1 x, 2 o, in cell order) and
+    /// the player to move. A set-up position never offers the swap; it is
+    /// over when it holds a winning chain.
+    pub fn from_cells(rows: usize, cols: usize, swap: bool, cells: &[u8], to_move: u8) -> Result<Hex, OptionsError> {
+        let mut g = Hex::new(rows, cols, swap)?;
+        let n = rows * cols;
+        if cells.len() != n {
+            return Err(OptionsError::new("position", format!("expected {n} cells, got {}", cells.len())));
+        }
+        if let Some(c) = cells.iter().find(|&&c| c > 2) {
+            return Err(OptionsError::new("position", format!("cell value {c} is not 0, 1 or 2")));
+        }
+        if !(1..=2).contains(&to_move) {
+            return Err(OptionsError::new("to_move", format!("to_move must be 1 or 2, got {to_move}")));
+        }
+        for (cell, &c) in cells.iter().enumerate() {
+            if c != 0 {
+                g.put(cell, c);
+                g.ply += 1;
+            }
+        }
+        g.to_move = to_move;
+        Ok(g)
+    }
+
+    pub fn rows(&self) -> usize {
+        self.rows as usize
+    }
+
+    pub fn cols(&self) -> usize {
+        self.cols as usize
+    }
+
+    pub fn swap(&self) -> bool {
+        self.swap
+    }
+
+    pub fn board_arc(&self) -> &Arc<Board> {
+        &self.board
+    }
+
+    pub fn groups(&self) -> &Groups {
+        &self.groups
+    }
+
+    /// The swap is a legal action now.
+    pub fn swap_available(&self) -> bool {
+        self.swap_available
+    }
+
+    /// The cell a swap puts o's stone on when x's stone is on `cell`: the
+    /// mirror image across the long diagonal (row and column exchanged).
+    pub fn mirror(&self, cell: usize) -> usize {
+        let c = self.cols as usize;
+        (cell % c) * c + cell / c
+    }
+
+    /// The edge bits a stone of `colour` on `cell` touches.
+    #[inline(always)]
+    fn edge_bits(&self, cell: usize, colour: u8) -> u32 {
+        (self.edges[cell] >> (2 * (colour - 1)) & 3) as u32
+    }
+
+    /// Put a stone of `colour` on empty `cell`; returns the root of its
+    /// group and that group's edge bits before this stone's were added.
+    /// Records the win if the group touches both edges.
+    #[inline]
+    fn put(&mut self, cell: usize, colour: u8) -> (usize, u32) {
+        self.hash ^= self.board.zobrist_key(cell, colour as usize);
+        self.empty.remove(cell);
+        self.num_empty -= 1;
+        let root = self.groups.place(&self.board, cell, colour);
+        let old = self.groups.group_mask(root);
+        let bits = old | self.edge_bits(cell, colour);
+        self.groups.set_root_mask(root, bits);
+        if bits == BOTH_EDGES {
+            self.winners = 1 << (colour - 1);
+        }
+        (root, old)
+    }
+
+    /// Take back the stone on `cell` put last (see [`Hex::put`]).
+    #[inline]
+    fn take(&mut self, cell: usize, root: usize, old_mask: u32) {
+        let colour = self.groups.colour(cell);
+        self.hash ^= self.board.zobrist_key(cell, colour as usize);
+        self.groups.set_root_mask(root, old_mask);
+        self.groups.unplace(cell);
+        self.empty.insert(cell);
+        self.num_empty += 1;
+        self.winners = 0;
+    }
+
+    /// Whether a stone of the player to move on empty `cell` would win.
+    #[inline]
+    fn wins_at(&self, cell: usize) -> bool {
+        let colour = self.to_move;
+        let mut bits = self.edge_bits(cell, colour);
+        for &nb in self.board.neighbors(cell) {
+            if self.groups.colour(nb as usize) == colour {
+                bits |= self.groups.group_mask(nb as usize);
+            }
+        }
+        bits == BOTH_EDGES
+    }
+
+    fn do_place(&mut self, cell: usize) -> (usize, u32) {
+        let colour = self.to_move;
+        let r = self.put(cell, colour);
+        self.swap_available = self.swap && self.ply == 0 && colour == X && self.winners == 0;
+        self.first = cell as u16;
+        self.ply += 1;
+        self.to_move = 3 - colour;
+        r
+    }
+
+    fn do_swap(&mut self) -> (usize, u32) {
+        let x_cell = self.first as usize;
+        let o_cell = self.mirror(x_cell);
+        let (root, old) = self.put_back_swapped(x_cell, o_cell);
+        self.swap_available = false;
+        self.ply += 1;
+        self.to_move = X;
+        (root, old)
+    }
+
+    /// Lift the lone x stone on `x_cell` and put an o stone on `o_cell`.
+    fn put_back_swapped(&mut self, x_cell: usize, o_cell: usize) -> (usize, u32) {
+        let root = self.groups.root_of_stone(x_cell);
+        self.take(x_cell, root, 0);
+        self.put(o_cell, O)
+    }
+
+    /// The hash of the side information (player to move, swap offer).
+    pub(crate) fn flags_hash(&self) -> u64 {
+        let mut h = zobrist::flag(Kind::ToMove as u64, self.to_move as u64);
+        if self.swap_available {
+            h ^= zobrist::flag(Kind::Swap as u64, 1);
+        }
+        h
+    }
+
+    fn swap_error(&self) -> MoveError {
+        let why = if !self.swap { "the swap rule is off" } else { "swap is only allowed as o's first move" };
+        MoveError::new(Reason::SwapNotAllowed, format!("swap is not allowed here: {why}"))
+    }
+}
+
+impl Hex {
+    /// Apply a legal action; returns the root of the group it formed and
+    /// that group's edge bits before the new stone's.
+    fn apply_action_rooted(&mut self, action: Action) -> (usize, u32) {
+        if action as usize == self.board.num_cells() {
+            self.do_swap()
+        } else {
+            self.do_place(action as usize)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+//! Hex's options: the board, `size` (a square board's side, default 11) or
+//! `rows` and `cols` (a rhombus, 1 to [`HEX_MAX_SIZE`] each), and `swap`
+//! (off by default; square boards only).
+
+use crate::game::OptionsError;
+use crate::spec::{int_of, Kind, OptionInfo, Reader, Value};
+
+use super::{Hex, HEX_MAX_SIZE};
+
+pub(super) const OPTIONS: &[OptionInfo] = &[
+    OptionInfo { name: "size", kind: Kind::Int, default: Some(|_| Value::Int(11)), always_printed: true },
+    OptionInfo { name: "rows", kind: Kind::Int, default: None, always_printed: true },
+    OptionInfo { name: "cols", kind: Kind::Int, default: None, always_printed: true },
+    OptionInfo { name: "swap", kind: Kind::Bool, default: Some(|_| Value::Bool(false)), always_printed: false },
+];
+
+/// A side of the board: 1 to [`HEX_MAX_SIZE`].
+fn dim(name: &'static str, v: &Value) -> Result<usize, OptionsError> {
+    match int_of(name, v)? {
+        n if (1..=HEX_MAX_SIZE as i64).contains(&n) => Ok(n as usize),
+        n => Err(OptionsError::new(name, format!("{name} must be an integer from 1 to {HEX_MAX_SIZE}, got {n}"))),
+    }
+}
+
+pub(super) fn from_options(r: &Reader<'_>) -> Result<Hex, OptionsError> {
+    let (rows, cols) = match (r.given("size"), r.given("rows"), r.given("cols")) {
+        (Some(_), Some(_), _) | (Some(_), _, Some(_)) => return Err(OptionsError::new("size", "give size, or rows and cols, not both")),
+        (None, Some(rows), Some(cols)) => (dim("rows", rows)?, dim("cols", cols)?),
+        (None, Some(_), None) => return Err(OptionsError::new("cols", "rows needs cols")),
+        (None, None, Some(_)) => return Err(OptionsError::new("rows", "cols needs rows")),
+        (_, None, None) => {
+            let n = dim("size", &r.value("size")?)?;
+            (n, n)
+        }
+    };
+    Hex::new(rows, cols, r.bool("swap")?)
+}
+
+pub(super) fn option_values(g: &Hex) -> Vec<(&'static str, Value)> {
+    let (rows, cols) = (Value::Int(g.rows() as i64), Value::Int(g.cols() as i64));
+    let mut v = if g.rows() == g.cols() { vec![("size", rows)] } else { vec![("rows", rows), ("cols", cols)] };
+    v.push(("swap", Value::Bool(g.swap())));
+    v
+}
