@@ -5,25 +5,14 @@ use smallvec::smallvec;
 
 use crate::bitset::BitIter;
 use crate::board::Board;
-use crate::game::{Action, Game, MoveActions, MoveError, OptionsError, Reason, WinnerMask};
+use crate::game::{Action, Game, MoveActions, MoveError, Reason, WinnerMask};
 use crate::rng::below;
-use crate::spec::{OptionInfo, Reader, Value};
 
-use super::{options, Hex, HexUndo, HEX_OBSERVATION_PLANES, O, X};
+use super::{Hex, HexUndo, HEX_OBSERVATION_PLANES, O, X};
 
 impl Game for Hex {
     type Undo = HexUndo;
     const NAME: &'static str = "hex";
-    const OPTIONS: &'static [OptionInfo] = options::OPTIONS;
-
-    fn from_options(r: &Reader<'_>) -> Result<Self, OptionsError> {
-        options::from_options(r)
-    }
-
-    fn option_values(&self) -> Vec<(&'static str, Value)> {
-        options::option_values(self)
-    }
-
     fn board(&self) -> &Board {
         &self.board
     }

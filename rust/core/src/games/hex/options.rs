@@ -3,16 +3,10 @@
 //! (off by default; square boards only).
 
 use crate::game::OptionsError;
-use crate::spec::{int_of, Kind, OptionInfo, Reader, Value};
+use crate::spec::{int_of, Configure, Kind, OptionInfo, Reader, Value};
 
 use super::{Hex, HEX_MAX_SIZE};
 
-pub(super) const OPTIONS: &[OptionInfo] = &[
-    OptionInfo { name: "size", kind: Kind::Int, default: Some(|_| Value::Int(11)), always_printed: true },
-    OptionInfo { name: "rows", kind: Kind::Int, default: None, always_printed: true },
-    OptionInfo { name: "cols", kind: Kind::Int, default: None, always_printed: true },
-    OptionInfo { name: "swap", kind: Kind::Bool, default: Some(|_| Value::Bool(false)), always_printed: false },
-];
 
 /// A side of the board: 1 to [`HEX_MAX_SIZE`].
 fn dim(name: &'static str, v: &Value) -> Result<usize, OptionsError> {
@@ -22,23 +16,32 @@ fn dim(name: &'static str, v: &Value) -> Result<usize, OptionsError> {
     }
 }
 
-pub(super) fn from_options(r: &Reader<'_>) -> Result<Hex, OptionsError> {
-    let (rows, cols) = match (r.given("size"), r.given("rows"), r.given("cols")) {
-        (Some(_), Some(_), _) | (Some(_), _, Some(_)) => return Err(OptionsError::new("size", "give size, or rows and cols, not both")),
-        (None, Some(rows), Some(cols)) => (dim("rows", rows)?, dim("cols", cols)?),
-        (None, Some(_), None) => return Err(OptionsError::new("cols", "rows needs cols")),
-        (None, None, Some(_)) => return Err(OptionsError::new("rows", "cols needs rows")),
-        (_, None, None) => {
-            let n = dim("size", &r.value("size")?)?;
-            (n, n)
-        }
-    };
-    Hex::new(rows, cols, r.bool("swap")?)
-}
+impl Configure for Hex {
+    const OPTIONS: &'static [OptionInfo] = &[
+        OptionInfo { name: "size", kind: Kind::Int, default: Some(|_| Value::Int(11)), always_printed: true },
+        OptionInfo { name: "rows", kind: Kind::Int, default: None, always_printed: true },
+        OptionInfo { name: "cols", kind: Kind::Int, default: None, always_printed: true },
+        OptionInfo { name: "swap", kind: Kind::Bool, default: Some(|_| Value::Bool(false)), always_printed: false },
+    ];
 
-pub(super) fn option_values(g: &Hex) -> Vec<(&'static str, Value)> {
-    let (rows, cols) = (Value::Int(g.rows() as i64), Value::Int(g.cols() as i64));
-    let mut v = if g.rows() == g.cols() { vec![("size", rows)] } else { vec![("rows", rows), ("cols", cols)] };
-    v.push(("swap", Value::Bool(g.swap())));
-    v
+    fn from_options(r: &Reader<'_>) -> Result<Self, OptionsError> {
+        let (rows, cols) = match (r.given("size"), r.given("rows"), r.given("cols")) {
+            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => return Err(OptionsError::new("size", "give size, or rows and cols, not both")),
+            (None, Some(rows), Some(cols)) => (dim("rows", rows)?, dim("cols", cols)?),
+            (None, Some(_), None) => return Err(OptionsError::new("cols", "rows needs cols")),
+            (None, None, Some(_)) => return Err(OptionsError::new("rows", "cols needs rows")),
+            (_, None, None) => {
+                let n = dim("size", &r.value("size")?)?;
+                (n, n)
+            }
+        };
+        Hex::new(rows, cols, r.bool("swap")?)
+    }
+
+    fn option_values(&self) -> Vec<(&'static str, Value)> {
+        let (rows, cols) = (Value::Int(self.rows() as i64), Value::Int(self.cols() as i64));
+        let mut v = if self.rows() == self.cols() { vec![("size", rows)] } else { vec![("rows", rows), ("cols", cols)] };
+        v.push(("swap", Value::Bool(self.swap())));
+        v
+    }
 }
