@@ -119,6 +119,96 @@ impl fmt::Display for Value {
     }
 }
 
+/// A value that is one of a few names: what [`choice!`] parses, and the
+/// error for a name outside the list (`start must be 'standard' or 'open',
+/// got 'x'`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChoiceError {
+    /// What the value is (`"start"`, `"unit"`), as options and arguments name it.
+    pub what: &'static str,
+    /// The names allowed, in declaration order.
+    pub names: &'static [&'static str],
+    /// The text given.
+    pub got: String,
+}
+
+impl fmt::Display for ChoiceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let quoted: Vec<String> = self.names.iter().map(|n| format!("'{n}'")).collect();
+        let list = match quoted.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => quoted.join(""),
+        };
+        write!(f, "{} must be {list}, got {}", self.what, repr_str(&self.got))
+    }
+}
+
+impl std::error::Error for ChoiceError {}
+
+impl From<ChoiceError> for OptionsError {
+    fn from(e: ChoiceError) -> OptionsError {
+        OptionsError::new(e.what, e.to_string())
+    }
+}
+
+/// An enum whose values are named in options and arguments (Wunchunk's
+/// `start`, perft's `unit`, the batched search's `algorithm`): the enum, its
+/// names, `name()`, `parse()`, `Display` and `FromStr` (erring with a
+/// [`ChoiceError`]), declared once.
+///
+/// ```
+/// hexcore_core::choice! {
+///     /// A colour.
+///     pub enum Colour("colour") { Red = "red", Blue = "blue" }
+/// }
+/// assert_eq!("blue".parse::<Colour>(), Ok(Colour::Blue));
+/// assert_eq!(Colour::Red.to_string(), "red");
+/// assert_eq!("x".parse::<Colour>().unwrap_err().to_string(), "colour must be 'red' or 'blue', got 'x'");
+/// ```
+#[macro_export]
+macro_rules! choice {
+    ($(#[$meta:meta])* $vis:vis enum $T:ident($what:literal) { $($(#[$vmeta:meta])* $V:ident = $name:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        $vis enum $T {
+            $($(#[$vmeta])* $V,)+
+        }
+
+        impl $T {
+            /// The names, in declaration order, as options and arguments spell them.
+            pub const NAMES: &'static [&'static str] = &[$($name),+];
+
+            /// The name of this value.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($T::$V => $name,)+
+                }
+            }
+
+            /// The value called `s`, if there is one.
+            pub fn parse(s: &str) -> Option<$T> {
+                match s {
+                    $($name => Some($T::$V),)+
+                    _ => None,
+                }
+            }
+        }
+
+        impl ::std::fmt::Display for $T {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl ::std::str::FromStr for $T {
+            type Err = $crate::spec::ChoiceError;
+            fn from_str(s: &str) -> Result<$T, $crate::spec::ChoiceError> {
+                $T::parse(s).ok_or_else(|| $crate::spec::ChoiceError { what: $what, names: $T::NAMES, got: s.to_string() })
+            }
+        }
+    };
+}
+
 /// A string as Python's `repr` writes it.
 fn repr_str(s: &str) -> String {
     let q = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
