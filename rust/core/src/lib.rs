@@ -84,6 +84,7 @@ for_each_game!(declare_games);
 
 mod bitset;
 mod board;
+pub mod catalog;
 mod game;
 mod groups;
 pub mod limits;

@@ -36,8 +36,7 @@ use rayon::prelude::*;
 use crate::game::{Action, Game, MoveActions};
 use crate::parallel::{clamp_threads, install, RunError};
 
-/// The deepest perft the walks accept.
-pub const MAX_DEPTH: u32 = 100_000;
+pub use crate::limits::MAX_DEPTH;
 
 /// Walks up to this depth run on the calling thread (and may be split
 /// across worker threads); deeper ones get a thread with a stack of their own.

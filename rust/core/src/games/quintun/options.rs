@@ -7,6 +7,8 @@ use crate::spec::{Configure, Kind, OptionInfo, Reader, Value};
 use super::{Placement, Quintun, QuintunBoard, MAX_SIZE, MIN_SIZE};
 
 impl Configure for Quintun {
+    const NAME: &'static str = "quintun";
+
     const OPTIONS: &'static [OptionInfo] = &[
         OptionInfo { name: "size", kind: Kind::Int, default: Some(|_| Value::Int(7)), always_printed: true },
         OptionInfo { name: "placement", kind: Kind::Str, default: Some(|_| Value::Str("side".into())), always_printed: false },

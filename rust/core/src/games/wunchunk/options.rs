@@ -50,6 +50,8 @@ pub(super) fn shared_board(size: usize) -> Arc<Board> {
 pub use crate::game::OptionsError;
 
 impl Configure for Wunchunk {
+    const NAME: &'static str = "wunchunk";
+
     /// `size` (5-8 for two players, 7-8 for three or four; default 6 for two
     /// and 8 for more), `players` (2, 3 or 4; default 2), `start` ("standard"
     /// or "open"; default "standard"), `balance` ("ap", "pie" or "none";
