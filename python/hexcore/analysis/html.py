@@ -52,8 +52,12 @@ def _plt() -> Any:
 
 def _svg(fig: Any, name: str) -> str:
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
-    _plt().close(fig)
+    plt = _plt()
+    # text as <text> in the page's font, not each glyph drawn as a path: a
+    # smaller page whose labels can be selected and searched
+    with plt.rc_context({"svg.fonttype": "none"}):
+        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    plt.close(fig)
     text = buf.getvalue()
     text = re.sub(r"<metadata>.*?</metadata>", "", text[text.index("<svg"):], flags=re.S)
     return f'<div class="chart" data-chart="{name}">{text}</div>'
