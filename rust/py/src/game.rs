@@ -348,7 +348,7 @@ impl PyGame {
     }
 
     /// Apply one action id (checked); raises IllegalMoveError.
-    fn apply_action(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+    pub(crate) fn apply_action(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let py = slf.py();
         let a = action_id(py, action)?;
         let mut this = slf.try_borrow_mut().map_err(busy)?;
@@ -416,10 +416,11 @@ impl PyGame {
         self.zobrist()
     }
 
-    /// Pickle support: rebuilt by replaying the actions.
+    /// Pickle support: rebuilt by `_restore` (in `pickle.rs`) from the
+    /// spec, the set-up and the actions.
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, String, Option<Setup>, Vec<u32>))> {
-        let f = py.import("hexcore._pickle")?.getattr("restore")?;
+        let f = crate::pickle::restore_function(py)?;
         let (spec, setup, actions) = dispatch!(&self.any, s => (s.g.spec(), s.setup.as_deref().cloned(), s.all_actions()));
         Ok((f, (self.any.class_name().to_string(), spec, setup, actions)))
     }
@@ -503,10 +504,6 @@ impl PyGame {
             g.call_method1("play", (m?,))?;
         }
         Ok(g)
-    }
-
-    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        slf.py().import("hexcore.render")?.getattr("svg")?.call1((slf,))?.extract()
     }
 
     /// The set-up start, if any: (cells, to_move, {keyword: value}).

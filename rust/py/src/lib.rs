@@ -14,8 +14,10 @@ pub mod errors;
 pub mod game;
 pub mod interrupt;
 pub mod options;
+pub mod pickle;
 pub mod search;
-pub mod session;
+/// A game with its history lives in the core; `crate::session` names it here.
+pub use hexcore_core::session;
 pub mod solve;
 pub mod spec;
 pub mod vector;
@@ -45,6 +47,15 @@ macro_rules! game_classes {
                 return spec::new_game::<hexcore_core::$Game>(py, options).map(Some);
             })*
             Ok(None)
+        }
+
+        /// The class of the game called `name` (None: no such game).
+        fn class_named<'py>(py: Python<'py>, name: &str) -> Option<Bound<'py, pyo3::types::PyType>> {
+            use hexcore_core::Game;
+            $(if name == <hexcore_core::$Game as Game>::NAME {
+                return Some(py.get_type::<games::$module::Class>());
+            })*
+            None
         }
 
         /// The option table of the game called `name` with each default
@@ -103,6 +114,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::PyMcts>()?;
     m.add_class::<batched::PyBatchedMcts>()?;
     vector::register(m)?;
+    pickle::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The limits the core checks, exported (hexcore_core::limits).
     m.add("MAX_THREADS", hexcore_core::limits::MAX_THREADS)?;
