@@ -22,6 +22,10 @@ use crate::board::PyBoard;
 use crate::errors::{action_id, error, illegal, lossy_str, mid_turn_error, move_text, options_error, parse_unit, value_error, Class, Int, IntoPyErr};
 use crate::session::{Session, Setup};
 
+/// The function a game's pickle names to rebuild it (`_restore`, defined in
+/// `pickle.rs`, which puts it here when the module is made).
+pub static RESTORE: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+
 /// The sessions family: a Python game object holds a [`Session`].
 pub struct Sessions;
 
@@ -420,7 +424,7 @@ impl PyGame {
     /// spec, the set-up and the actions.
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, String, Option<Setup>, Vec<u32>))> {
-        let f = crate::pickle::restore_function(py)?;
+        let f = RESTORE.get(py).ok_or_else(|| PyRuntimeError::new_err("hexcore._core is not initialised"))?.bind(py).clone();
         let (spec, setup, actions) = dispatch!(&self.any, s => (s.g.spec(), s.setup.as_deref().cloned(), s.all_actions()));
         Ok((f, (self.any.class_name().to_string(), spec, setup, actions)))
     }

@@ -2,7 +2,9 @@
 //! each file wraps one type of `hexcore-core`; each game's class (its
 //! constructor and extras) is its file under `games/`, and everything that
 //! dispatches over the games is generated from the core's list of games
-//! (see `any.rs`).
+//! (see `any.rs`). A game's state and history live in the core
+//! (`hexcore_core::session`); the module imports nothing from the `hexcore`
+//! package above it (tests/test_extension_alone.py loads it alone).
 
 use pyo3::prelude::*;
 

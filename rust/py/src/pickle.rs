@@ -4,28 +4,19 @@
 //! before the function moved into the extension name
 //! `hexcore._pickle.restore`, which is this same function.
 
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList};
 
 use crate::errors::value_error;
-use crate::game::PyGame;
+use crate::game::{PyGame, RESTORE};
 
-/// The module's `_restore` function object, which pickles name.
-static RESTORE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-
-/// Add `_restore` to the module.
+/// Add `_restore` to the module, and hand it to the games' `__reduce__`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let f = wrap_pyfunction!(_restore, m)?;
     m.add_function(f.clone())?;
     let _ = RESTORE.set(m.py(), f.into_any().unbind());
     Ok(())
-}
-
-/// The function `__reduce__` hands to pickle.
-pub fn restore_function(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    RESTORE.get(py).map(|f| f.bind(py).clone()).ok_or_else(|| PyRuntimeError::new_err("hexcore._core is not initialised"))
 }
 
 /// A cell value or set-up keyword value: an int in -128..=127 (not a bool).

@@ -2,18 +2,14 @@
 //! stepped together into numpy buffers). The Python wrapper
 //! `python/hexcore/vector.py` allocates the buffers and documents the API.
 //!
-//! Each env's game with its history is a [`Session`]: the session it started
-//! its episode from (the start given for it, or the game `set_state` put
-//! there) extended by the actions of the episode, which the core batch
-//! records as it steps. `get_state` and the reason an action is illegal come
-//! from that session.
+//! The envs are a core [`Batch`] of sessions: each env's game with its
+//! history (`get_state`) and the reason an action is illegal come from it.
 
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-use hexcore_core::session::Session;
-use hexcore_core::vector::{Obs, Out, StepError, VecGames};
-use hexcore_core::{Action, Game, MoveError, Reason};
+use hexcore_core::session::{Batch, Session};
+use hexcore_core::vector::{Obs, Out};
+use hexcore_core::Game;
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2, PyReadwriteArray4};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -35,60 +31,6 @@ fn session_of(obj: &Bound<'_, PyAny>) -> PyResult<AnyGame> {
     }
     let name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
     Err(PyTypeError::new_err(format!("expected a hexcore game ({}), got {name}", crate::any::class_list())))
-}
-
-/// The envs of one batch, all of one game, with the sessions they start from.
-pub struct Batch<G: Member> {
-    games: VecGames<G>,
-    /// The distinct starts, with their histories (indexed as `games`' starts).
-    starts: Vec<Session<G>>,
-    /// Envs put in a given position by `set_env`: the episode it began and
-    /// the session it began from.
-    set: HashMap<usize, (u64, Session<G>)>,
-}
-
-impl<G: Member> Batch<G>
-where
-    G::Undo: Clone,
-{
-    /// The session env `i`'s current episode started from.
-    fn start_session(&self, i: usize) -> &Session<G> {
-        match self.set.get(&i) {
-            Some((episode, s)) if *episode == self.games.env(i).episode => s,
-            _ => &self.starts[self.games.start_index(i)],
-        }
-    }
-
-    /// Env `i`'s game with its history.
-    fn session(&self, i: usize) -> PyResult<Session<G>> {
-        self.start_session(i)
-            .extended(&self.games.env(i).actions)
-            .map_err(|e| PyRuntimeError::new_err(format!("internal error: env {i}'s episode does not replay from its start: {e}")))
-    }
-
-    /// `e` with the reason an illegal action is illegal, as a whole move
-    /// starting with it would be refused (or naming the turn in progress).
-    fn explain(&self, e: StepError) -> StepError {
-        match e {
-            StepError::Illegal { env, action, error } if error.reason == Reason::IllegalAction => {
-                let error = match self.session(env) {
-                    Ok(s) => {
-                        let why = s.illegal_action_error(action as Action);
-                        MoveError::new(why.reason, format!("env {env}: {}", why.message))
-                    }
-                    Err(_) => error,
-                };
-                StepError::Illegal { env, action, error }
-            }
-            e => e,
-        }
-    }
-
-    /// Forget positions set for episodes that have ended.
-    fn forget_ended(&mut self) {
-        let games = &self.games;
-        self.set.retain(|&i, (episode, _)| games.env(i).episode == *episode);
-    }
 }
 
 /// The batches family.
@@ -255,14 +197,13 @@ impl PyVecGame {
                 value_error(format!("env {i} is a {other} but env 0 is a {kind}; the envs of one batch play one game"))
             })?;
             starts.insert(0, s0);
-            let all = starts.iter().map(|s| s.g.clone()).collect();
             let stop = AtomicBool::new(false);
             let built = if n >= WAIT_FROM {
-                run_with(py, "building the batch", &stop, |_| Ok(()), || VecGames::build(all, start_of, seed, max_plies, &stop))?
+                run_with(py, "building the batch", &stop, |_| Ok(()), || Batch::build(starts, start_of, seed, max_plies, &stop))?
             } else {
-                VecGames::build(all, start_of, seed, max_plies, &stop)
+                Batch::build(starts, start_of, seed, max_plies, &stop)
             };
-            Batch { games: built.map_err(|e| e.into_pyerr(py))?, starts, set: HashMap::new() }
+            built.map_err(|e| e.into_pyerr(py))?
         });
         Ok(PyVecGame { inner, kind, threads })
     }
@@ -278,7 +219,7 @@ impl PyVecGame {
     /// seat is stepped by the caller.
     #[getter]
     fn autoplay(&self) -> Option<usize> {
-        dispatch!(&self.inner, v => v.games.autoplay())
+        dispatch!(&self.inner, v => v.games().autoplay())
     }
 
     #[setter]
@@ -288,7 +229,7 @@ impl PyVecGame {
             Some(Int(s)) => Some(s as usize),
             None => None,
         };
-        dispatch!(&mut self.inner, v => v.games.set_autoplay(seat)).map_err(value_error)
+        dispatch!(&mut self.inner, v => v.set_autoplay(seat)).map_err(value_error)
     }
 
     #[getter]
@@ -298,28 +239,28 @@ impl PyVecGame {
 
     #[getter]
     fn num_envs(&self) -> usize {
-        dispatch!(&self.inner, v => v.games.num_envs())
+        dispatch!(&self.inner, v => v.games().num_envs())
     }
 
     #[getter]
     fn num_actions(&self) -> usize {
-        dispatch!(&self.inner, v => v.games.num_actions())
+        dispatch!(&self.inner, v => v.games().num_actions())
     }
 
     #[getter]
     fn num_players(&self) -> usize {
-        dispatch!(&self.inner, v => v.games.num_players())
+        dispatch!(&self.inner, v => v.games().num_players())
     }
 
     #[getter]
     fn observation_shape(&self) -> (usize, usize, usize) {
-        let s = dispatch!(&self.inner, v => v.games.observation_shape());
+        let s = dispatch!(&self.inner, v => v.games().observation_shape());
         (s[0], s[1], s[2])
     }
 
     #[getter]
     fn max_plies(&self) -> u64 {
-        dispatch!(&self.inner, v => v.games.max_plies())
+        dispatch!(&self.inner, v => v.games().max_plies())
     }
 
     /// Reset every env (reseeding when `seed` is given); writes the start
@@ -333,9 +274,8 @@ impl PyVecGame {
         let big = self.num_envs() >= WAIT_FROM;
         let inner = &mut self.inner;
         let stop = AtomicBool::new(false);
-        let work = || dispatch!(&mut *inner, v => v.games.reset_until(seed, out, threads, &stop));
+        let work = || dispatch!(&mut *inner, v => v.reset_until(seed, out, threads, &stop));
         let whole = if big { run_with(py, "reset", &stop, |_| Ok(()), work)? } else { py.detach(work) };
-        dispatch!(&mut self.inner, v => v.forget_ended());
         match whole.map_err(value_error)? {
             true => Ok(()),
             false => Err(cancelled(py)),
@@ -364,11 +304,9 @@ impl PyVecGame {
         let big = self.num_envs() >= WAIT_FROM;
         let inner = &mut self.inner;
         let stop = AtomicBool::new(false);
-        let work = || dispatch!(&mut *inner, v => v.games.step_until(actions, active, out, threads, &stop));
+        let work = || dispatch!(&mut *inner, v => v.step_until(actions, active, out, threads, &stop));
         let whole = if big { run_with(py, "step", &stop, |_| Ok(()), work)? } else { py.detach(work) };
-        let whole = whole.map_err(|e| dispatch!(&self.inner, v => v.explain(e)).into_pyerr(py))?;
-        dispatch!(&mut self.inner, v => v.forget_ended());
-        match whole {
+        match whole.map_err(|e| e.into_pyerr(py))? {
             true => Ok(()),
             false => Err(cancelled(py)),
         }
@@ -379,14 +317,14 @@ impl PyVecGame {
         let out = out.as_slice_mut().map_err(not_contiguous("actions"))?;
         let threads = self.threads;
         let inner = &mut self.inner;
-        py.detach(move || dispatch!(inner, v => v.games.sample_actions(out, threads))).map_err(value_error)
+        py.detach(move || dispatch!(inner, v => v.sample_actions(out, threads))).map_err(value_error)
     }
 
     /// Env `i`: (episode number, complete moves, done, actions of the episode).
     fn _env(&self, i: Int) -> PyResult<(u64, u64, bool, Vec<u32>)> {
         let i = self.index(i)?;
         Ok(dispatch!(&self.inner, v => {
-            let e = v.games.env(i);
+            let e = v.games().env(i);
             (e.episode, e.plies, e.done, e.actions.clone())
         }))
     }
@@ -394,30 +332,27 @@ impl PyVecGame {
     /// Env `i`'s spec string (of its current game).
     fn _spec(&self, i: Int) -> PyResult<String> {
         let i = self.index(i)?;
-        Ok(dispatch!(&self.inner, v => v.games.env(i).game.spec()))
+        Ok(dispatch!(&self.inner, v => v.games().env(i).game.spec()))
     }
 
     /// Env `i`'s game with its history: the position its episode started
     /// from (with that position's own history) and the actions since.
     fn _state(&self, py: Python<'_>, i: Int) -> PyResult<Py<PyAny>> {
         let i = self.index(i)?;
-        let any: AnyGame = dispatch!(&self.inner, v => Member::into_any(v.session(i)?));
+        let any: AnyGame = dispatch!(&self.inner, v => Member::into_any(v.session(i).map_err(|e| internal(i, e))?));
         wrap(py, PyGame::new(any))
     }
 
     /// Env `i`'s start position (a copy, with its history).
     fn _start(&self, py: Python<'_>, i: Int) -> PyResult<Py<PyAny>> {
         let i = self.index(i)?;
-        let any: AnyGame = dispatch!(&self.inner, v => Member::into_any(v.starts[v.games.start_index(i)].clone()));
+        let any: AnyGame = dispatch!(&self.inner, v => Member::into_any(v.start(i).clone()));
         wrap(py, PyGame::new(any))
     }
 
     /// The spec string of every env's start position.
     fn _start_specs(&self) -> Vec<String> {
-        dispatch!(&self.inner, v => {
-            let specs: Vec<String> = v.starts.iter().map(|s| s.g.spec()).collect();
-            (0..v.games.num_envs()).map(|i| specs[v.games.start_index(i)].clone()).collect()
-        })
+        dispatch!(&self.inner, v => (0..v.games().num_envs()).map(|i| v.games().start(i).spec()).collect())
     }
 
     /// Put a copy of `game` (with its history) in env `i`, with `plies`
@@ -427,13 +362,13 @@ impl PyVecGame {
         let s = session_of(game)?;
         let kind = s.class_name();
         let bad = || PyTypeError::new_err(format!("this batch plays {}; got a {kind}", self.kind));
-        zip_any!((&mut self.inner, s), (v, s) => {
-            v.games.set_env(i, s.g.clone(), plies).map_err(value_error)?;
-            let episode = v.games.env(i).episode;
-            v.set.insert(i, (episode, s));
-            Ok(())
-        }, Err(bad()))
+        zip_any!((&mut self.inner, s), (v, s) => v.set_env(i, s, plies), return Err(bad())).map_err(value_error)
     }
+}
+
+/// A session that does not replay (a bug) as a RuntimeError.
+fn internal(i: usize, e: hexcore_core::MoveError) -> PyErr {
+    PyRuntimeError::new_err(format!("internal error: env {i}'s episode does not replay from its start: {e}"))
 }
 
 impl PyVecGame {

@@ -1,8 +1,8 @@
 //! A game with its history: the state, every action applied since the start
 //! (with the record that undoes it and where each move begins) and the set-up
 //! position it started from, if any. Every game object of the bindings is a
-//! [`Session`], and a batch env ([`crate::vector`]) is one when it is looked
-//! at: its start session extended by the actions of its episode.
+//! [`Session`], and so is every env of a [`Batch`] when it is looked at: the
+//! session its episode started from, extended by the actions of the episode.
 //!
 //! The history is a persistent list (each action a node pointing at the one
 //! before, shared through `Arc`), so a clone costs the same at any length:
@@ -11,6 +11,9 @@
 use std::sync::Arc;
 
 use crate::{Action, Game, MoveError, Reason};
+
+mod batch;
+pub use batch::Batch;
 
 /// A set-up start: cell values, the player to move, and any further state
 /// the game's `from_position` takes (by keyword, only values that differ
