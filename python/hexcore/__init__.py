@@ -34,11 +34,11 @@ from .summary import PlayoutSummary
 Game = _Game
 
 
-def _repr_svg_(game: Any) -> str:
+def _repr_svg_(self: Any) -> str:
     """The game's picture in Jupyter: ``hexcore.render.svg(game)``."""
     from .render import svg
 
-    return svg(game)
+    return svg(self)
 
 
 setattr(_Game, "_repr_svg_", _repr_svg_)

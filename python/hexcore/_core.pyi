@@ -16,7 +16,7 @@ MAX_PLAYOUTS: int
 
 def default_threads() -> int: ...
 __all__ = ["Board", "Churn", "GameOverError", "Hex", "HexcoreError", "IllegalMoveError", "NotationError", "Quintun", "Reason",
-           "TooManyMovesError", "Wunchunk", "_Game", "__version__", "_reason_codes", "_parse_spec", "_load", "_game_options",
+           "TooManyMovesError", "Wunchunk", "_Game", "__version__", "_reason_codes", "_parse_spec", "_load", "_restore", "_game_options",
            "MAX_THREADS", "MAX_DEPTH", "MAX_PLAYOUTS", "default_threads"]
 
 _G = TypeVar("_G", bound="_Game")
