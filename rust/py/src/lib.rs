@@ -52,8 +52,7 @@ macro_rules! game_classes {
 
         /// The class of the game called `name` (None: no such game).
         fn class_named<'py>(py: Python<'py>, name: &str) -> Option<Bound<'py, pyo3::types::PyType>> {
-            use hexcore_core::Game;
-            $(if name == <hexcore_core::$Game as Game>::NAME {
+            $(if name == <hexcore_core::$Game as hexcore_core::spec::Configure>::NAME {
                 return Some(py.get_type::<games::$module::Class>());
             })*
             None
