@@ -1,7 +1,9 @@
 """hexcore: fast, exact rules engines for hex-grid abstract games.
 
-This file only re-exports: the games and limits come from the extension
-(``_core``), ``perft`` and ``random_playouts`` from ``engine.py``.
+This file re-exports (the games and limits come from the extension
+(``_core``), ``perft`` and ``random_playouts`` from ``engine.py``) and gives
+the games their Jupyter picture, ``render.svg``: the extension imports nothing
+from this package.
 
 >>> import hexcore as hc
 >>> g = hc.Churn(size=3)
@@ -30,6 +32,16 @@ from .spec import load
 from .summary import PlayoutSummary
 
 Game = _Game
+
+
+def _repr_svg_(self: Any) -> str:
+    """The game's picture in Jupyter: ``hexcore.render.svg(game)``."""
+    from .render import svg
+
+    return svg(self)
+
+
+setattr(_Game, "_repr_svg_", _repr_svg_)
 
 
 def __getattr__(name: str) -> Any:

@@ -158,8 +158,6 @@ class VecGame:
                 raise TypeError(f"player must be an int seat or None, got {type(player).__name__}")
             self._v.autoplay = int(player)
         self.player = player
-        self._starts = [g.copy() for g in starts] if isinstance(spec, (list, tuple)) else [starts[0].copy()] * n
-        self._override: Dict[int, Tuple[int, Any]] = {}
         self.num_envs = n
         self.num_actions = int(self._v.num_actions)
         self.num_players = int(self._v.num_players)
@@ -200,7 +198,7 @@ class VecGame:
     @property
     def specs(self) -> List[str]:
         """The spec string of every env's start position."""
-        return [str(g.spec) for g in self._starts]
+        return list(self._v._start_specs())
 
     def spec(self, i: int) -> str:
         """The spec string of env ``i``'s current game."""
@@ -217,7 +215,6 @@ class VecGame:
                                  or not 0 <= seed < 2**64):
             raise ValueError(f"seed must be an int in 0..2**64-1, got {seed!r}")
         self._v.reset(None if seed is None else int(seed), *self._bufs)
-        self._override.clear()
         return self._out(self._obs), self._out(self._mask)
 
     def _actions_array(self, actions: Any) -> npt.NDArray[np.int64]:
@@ -257,29 +254,16 @@ class VecGame:
                           self._out(self._lengths))
 
     def _explain(self, e: IllegalMoveError, given: Any) -> IllegalMoveError:
+        """``e`` naming the action as given when a uint64 beyond int64 went in
+        as -1 (the engine says why any other action is illegal)."""
         i, a = getattr(e, "env", None), getattr(e, "action", None)
         if i is not None and e.reason == "action_out_of_range":
             real = int(np.asarray(given)[i])
-            if real != a:  # a uint64 beyond int64 went in as -1: show the number given
+            if real != a:
                 err = IllegalMoveError(f"env {i}: action {real} is out of range 0..{self.num_actions}", e.reason)
                 err.env, err.action = i, real  # type: ignore[attr-defined]
                 return err
-        if i is None or a is None or e.reason != "illegal_action":
-            return e
-        g = self.get_state(i)
-        name = g.action_to_string(a)
-        why: str = "it is not legal in this position"
-        reason: Any = e.reason
-        if not g.pending_actions:
-            try:
-                g.play(name)
-            except IllegalMoveError as m:
-                why, reason = str(m), m.reason
-        else:
-            why = f"a turn is in progress ({', '.join(g.action_to_string(x) for x in g.pending_actions)}); {why}"
-        err = IllegalMoveError(f"env {i}: action {a} ({name}) is illegal: {why}", reason)
-        err.env, err.action = i, a  # type: ignore[attr-defined]
-        return err
+        return e
 
     def sample_actions(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal action per env, drawn in Rust from each
@@ -298,13 +282,11 @@ class VecGame:
     def get_state(self, i: int) -> Any:
         """Env ``i``'s game as an ordinary hexcore object (a copy, with its
         history: the start position plus the actions of this episode)."""
-        i = self._index(i)
-        episode, _plies, _done, actions = self._v._env(i)
-        base = self._override.get(i)
-        g = base[1].copy() if base is not None and base[0] == episode else self._starts[i].copy()
-        for a in actions:
-            g.apply_action(int(a))
-        return g
+        return self._v._state(self._index(i))
+
+    def _start(self, i: int) -> Any:
+        """Env ``i``'s start position (a copy, with its history)."""
+        return self._v._start(self._index(i))
 
     def set_state(self, i: int, game: Any) -> None:
         """Put a copy of ``game`` (same game type and shapes) in env ``i``; its
@@ -317,8 +299,6 @@ class VecGame:
             raise TypeError(f"set_state takes a hexcore game, got {type(game).__name__} {game!r:.40}"
                             + (" (make one with hexcore.load(spec))" if isinstance(game, str) else ""))
         self._v._set_env(i, game, int(game.ply))
-        episode = self._v._env(i)[0]
-        self._override[i] = (episode, game.copy())
         done = bool(self._v._env(i)[2])
         if self._obs is not None:
             self._obs[i] = as_dtype(game.observation(), self.observation_dtype)
@@ -472,7 +452,7 @@ class HexcoreVectorEnv(VectorEnv):  # type: ignore[misc,valid-type,unused-ignore
         # envs ended by an illegal action are put back at their start here (VecGame never saw them end)
         restart = self._forfeit & act
         for i in np.flatnonzero(restart):
-            v.set_state(int(i), v._starts[int(i)])
+            v.set_state(int(i), v._start(int(i)))
         go = act & ~illegal & ~restart
         safe = np.where(go, v._actions_array(actions), 0)
         res = v.step(safe, active=go)

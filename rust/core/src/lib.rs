@@ -49,8 +49,9 @@
 //! `games/<game>/`, holding everything about it (rules, options, notation,
 //! hash kinds, observation, solver keys, conformance hooks, tests), and is
 //! named once, in [`for_each_game!`]. The public API is re-exported here;
-//! the exact solver ([`solve`]), Monte Carlo tree search ([`search`]) and
-//! batched games ([`vector`]) are public modules.
+//! the exact solver ([`solve`]), Monte Carlo tree search ([`search`]),
+//! games with their history ([`session`]) and batched games ([`vector`]) are
+//! public modules.
 
 /// The list of games, one line each: `module: Type`, the module being the
 /// game's folder `games/<module>/` and `Type` its [`Game`] (also the name of
@@ -94,6 +95,7 @@ mod perft;
 mod playout;
 mod rng;
 pub mod search;
+pub mod session;
 pub mod solve;
 pub mod spec;
 #[cfg(test)]

@@ -620,6 +620,10 @@ impl<G: BatchGame> VecGames<G> {
     pub fn start(&self, i: usize) -> &G {
         &self.starts[self.start_of[i] as usize]
     }
+    /// The index of env `i`'s start among the distinct starts it was built with.
+    pub fn start_index(&self, i: usize) -> usize {
+        self.start_of[i] as usize
+    }
 
     fn check_out(&self, out: &Out<'_>) -> Result<(), String> {
         let n = self.envs.len();

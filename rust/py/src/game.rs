@@ -22,6 +22,10 @@ use crate::board::PyBoard;
 use crate::errors::{action_id, error, illegal, lossy_str, mid_turn_error, move_text, options_error, parse_unit, value_error, Class, Int, IntoPyErr};
 use crate::session::{Session, Setup};
 
+/// The function a game's pickle names to rebuild it (`_restore`, defined in
+/// `pickle.rs`, which puts it here when the module is made).
+pub static RESTORE: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+
 /// The sessions family: a Python game object holds a [`Session`].
 pub struct Sessions;
 
@@ -348,7 +352,7 @@ impl PyGame {
     }
 
     /// Apply one action id (checked); raises IllegalMoveError.
-    fn apply_action(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+    pub(crate) fn apply_action(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let py = slf.py();
         let a = action_id(py, action)?;
         let mut this = slf.try_borrow_mut().map_err(busy)?;
@@ -416,10 +420,11 @@ impl PyGame {
         self.zobrist()
     }
 
-    /// Pickle support: rebuilt by replaying the actions.
+    /// Pickle support: rebuilt by `_restore` (in `pickle.rs`) from the
+    /// spec, the set-up and the actions.
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, String, Option<Setup>, Vec<u32>))> {
-        let f = py.import("hexcore._pickle")?.getattr("restore")?;
+        let f = RESTORE.get(py).ok_or_else(|| PyRuntimeError::new_err("hexcore._core is not initialised"))?.bind(py).clone();
         let (spec, setup, actions) = dispatch!(&self.any, s => (s.g.spec(), s.setup.as_deref().cloned(), s.all_actions()));
         Ok((f, (self.any.class_name().to_string(), spec, setup, actions)))
     }
@@ -503,10 +508,6 @@ impl PyGame {
             g.call_method1("play", (m?,))?;
         }
         Ok(g)
-    }
-
-    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        slf.py().import("hexcore.render")?.getattr("svg")?.call1((slf,))?.extract()
     }
 
     /// The set-up start, if any: (cells, to_move, {keyword: value}).

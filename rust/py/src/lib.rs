@@ -2,7 +2,9 @@
 //! each file wraps one type of `hexcore-core`; each game's class (its
 //! constructor and extras) is its file under `games/`, and everything that
 //! dispatches over the games is generated from the core's list of games
-//! (see `any.rs`).
+//! (see `any.rs`). A game's state and history live in the core
+//! (`hexcore_core::session`); the module imports nothing from the `hexcore`
+//! package above it (tests/test_extension_alone.py loads it alone).
 
 use pyo3::prelude::*;
 
@@ -14,8 +16,10 @@ pub mod errors;
 pub mod game;
 pub mod interrupt;
 pub mod options;
+pub mod pickle;
 pub mod search;
-pub mod session;
+/// A game with its history lives in the core; `crate::session` names it here.
+pub use hexcore_core::session;
 pub mod solve;
 pub mod spec;
 pub mod vector;
@@ -44,6 +48,14 @@ macro_rules! game_classes {
                 return spec::new_game::<hexcore_core::$Game>(py, options).map(Some);
             })*
             Ok(None)
+        }
+
+        /// The class of the game called `name` (None: no such game).
+        fn class_named<'py>(py: Python<'py>, name: &str) -> Option<Bound<'py, pyo3::types::PyType>> {
+            $(if name == <hexcore_core::$Game as hexcore_core::spec::Configure>::NAME {
+                return Some(py.get_type::<games::$module::Class>());
+            })*
+            None
         }
 
         /// The option table of the game called `name` with each default
@@ -101,6 +113,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::PyMcts>()?;
     m.add_class::<batched::PyBatchedMcts>()?;
     vector::register(m)?;
+    pickle::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The limits the core checks, exported (hexcore_core::limits).
     m.add("MAX_THREADS", hexcore_core::limits::MAX_THREADS)?;

@@ -1,17 +1,22 @@
 //! `hexcore._core._VecGame`: the Rust side of `hexcore.vector` (N games
 //! stepped together into numpy buffers). The Python wrapper
 //! `python/hexcore/vector.py` allocates the buffers and documents the API.
+//!
+//! The envs are a core [`Batch`] of sessions: each env's game with its
+//! history (`get_state`) and the reason an action is illegal come from it.
 
 use std::sync::atomic::AtomicBool;
 
-use hexcore_core::vector::{Obs, Out, VecGames};
+use hexcore_core::session::{Batch, Session};
+use hexcore_core::vector::{Obs, Out};
 use hexcore_core::Game;
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2, PyReadwriteArray4};
-use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::any::{Any, Member, PerGame};
 use crate::errors::{cancelled, value_error, Int, IntoPyErr};
+use crate::game::{wrap, AnyGame, PyGame};
 use crate::interrupt::run_with;
 
 /// Batches of at least this many envs are built, reset and stepped on a
@@ -19,38 +24,27 @@ use crate::interrupt::run_with;
 /// under a second, and starting a thread would be a good part of a step).
 const WAIT_FROM: usize = 1 << 16;
 
-/// The plain games family: a Rust game taken out of a Python game object.
-pub struct Plain;
-
-impl PerGame for Plain {
-    type Of<G: Member> = G;
-}
-
-/// A Rust game taken out of a Python game object.
-pub type AnyGame = Any<Plain>;
-
-/// The one place that reads the Rust game out of a Python game object.
-pub fn extract_any_game(obj: &Bound<'_, PyAny>) -> PyResult<AnyGame> {
-    if let Ok(g) = obj.cast::<crate::game::PyGame>() {
-        let g = g.try_borrow().map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(format!("the game is in use: {e}")))?;
-        return Ok(map_any!(&g.any, s => s.g.clone()));
+/// A copy of the game (with its history) inside a Python game object.
+fn session_of(obj: &Bound<'_, PyAny>) -> PyResult<AnyGame> {
+    if obj.cast::<PyGame>().is_ok() {
+        return AnyGame::copy_of(obj, "a batch");
     }
     let name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
     Err(PyTypeError::new_err(format!("expected a hexcore game ({}), got {name}", crate::any::class_list())))
 }
 
-/// The batches family: the envs of one batch, all of one game.
+/// The batches family.
 struct Batches;
 
 impl PerGame for Batches {
-    type Of<G: Member> = VecGames<G>;
+    type Of<G: Member> = Batch<G>;
 }
 
 type AnyVec = Any<Batches>;
 
-/// The games of `rest` as `G` (the game of the batch's first env), or the
-/// index and class of the first that is another game.
-fn all_like<G: Member>(_first: &G, rest: impl Iterator<Item = AnyGame>) -> Result<Vec<G>, (usize, &'static str)> {
+/// The sessions of `rest` as `G`'s (the game of the batch's first env), or
+/// the index and class of the first that is another game.
+fn all_like<G: Member>(_first: &Session<G>, rest: impl Iterator<Item = AnyGame>) -> Result<Vec<Session<G>>, (usize, &'static str)> {
     rest.enumerate().map(|(i, g)| G::from_any(g).map_err(|other| (i + 1, other.class_name()))).collect()
 }
 
@@ -192,22 +186,22 @@ impl PyVecGame {
             });
             start_of.push(k);
         }
-        let games = distinct.into_iter().map(extract_any_game).collect::<PyResult<Vec<_>>>()?;
+        let games = distinct.into_iter().map(session_of).collect::<PyResult<Vec<_>>>()?;
         let kind = games[0].class_name();
         let n = start_of.len();
         let mut games = games.into_iter();
         let first = games.next().expect("num_envs is at least 1");
-        let inner: AnyVec = map_any!(first, g0 => {
-            let mut all = all_like(&g0, games).map_err(|(k, other)| {
+        let inner: AnyVec = map_any!(first, s0 => {
+            let mut starts = all_like(&s0, games).map_err(|(k, other)| {
                 let i = first_env[k];
                 value_error(format!("env {i} is a {other} but env 0 is a {kind}; the envs of one batch play one game"))
             })?;
-            all.insert(0, g0);
+            starts.insert(0, s0);
             let stop = AtomicBool::new(false);
             let built = if n >= WAIT_FROM {
-                run_with(py, "building the batch", &stop, |_| Ok(()), || VecGames::build(all, start_of, seed, max_plies, &stop))?
+                run_with(py, "building the batch", &stop, |_| Ok(()), || Batch::build(starts, start_of, seed, max_plies, &stop))?
             } else {
-                VecGames::build(all, start_of, seed, max_plies, &stop)
+                Batch::build(starts, start_of, seed, max_plies, &stop)
             };
             built.map_err(|e| e.into_pyerr(py))?
         });
@@ -225,7 +219,7 @@ impl PyVecGame {
     /// seat is stepped by the caller.
     #[getter]
     fn autoplay(&self) -> Option<usize> {
-        dispatch!(&self.inner, v => v.autoplay())
+        dispatch!(&self.inner, v => v.games().autoplay())
     }
 
     #[setter]
@@ -245,28 +239,28 @@ impl PyVecGame {
 
     #[getter]
     fn num_envs(&self) -> usize {
-        dispatch!(&self.inner, v => v.num_envs())
+        dispatch!(&self.inner, v => v.games().num_envs())
     }
 
     #[getter]
     fn num_actions(&self) -> usize {
-        dispatch!(&self.inner, v => v.num_actions())
+        dispatch!(&self.inner, v => v.games().num_actions())
     }
 
     #[getter]
     fn num_players(&self) -> usize {
-        dispatch!(&self.inner, v => v.num_players())
+        dispatch!(&self.inner, v => v.games().num_players())
     }
 
     #[getter]
     fn observation_shape(&self) -> (usize, usize, usize) {
-        let s = dispatch!(&self.inner, v => v.observation_shape());
+        let s = dispatch!(&self.inner, v => v.games().observation_shape());
         (s[0], s[1], s[2])
     }
 
     #[getter]
     fn max_plies(&self) -> u64 {
-        dispatch!(&self.inner, v => v.max_plies())
+        dispatch!(&self.inner, v => v.games().max_plies())
     }
 
     /// Reset every env (reseeding when `seed` is given); writes the start
@@ -280,7 +274,7 @@ impl PyVecGame {
         let big = self.num_envs() >= WAIT_FROM;
         let inner = &mut self.inner;
         let stop = AtomicBool::new(false);
-        let work = || dispatch!(inner, v => v.reset_until(seed, out, threads, &stop));
+        let work = || dispatch!(&mut *inner, v => v.reset_until(seed, out, threads, &stop));
         let whole = if big { run_with(py, "reset", &stop, |_| Ok(()), work)? } else { py.detach(work) };
         match whole.map_err(value_error)? {
             true => Ok(()),
@@ -310,7 +304,7 @@ impl PyVecGame {
         let big = self.num_envs() >= WAIT_FROM;
         let inner = &mut self.inner;
         let stop = AtomicBool::new(false);
-        let work = || dispatch!(inner, v => v.step_until(actions, active, out, threads, &stop));
+        let work = || dispatch!(&mut *inner, v => v.step_until(actions, active, out, threads, &stop));
         let whole = if big { run_with(py, "step", &stop, |_| Ok(()), work)? } else { py.detach(work) };
         match whole.map_err(|e| e.into_pyerr(py))? {
             true => Ok(()),
@@ -328,32 +322,63 @@ impl PyVecGame {
 
     /// Env `i`: (episode number, complete moves, done, actions of the episode).
     fn _env(&self, i: Int) -> PyResult<(u64, u64, bool, Vec<u32>)> {
-        let n = self.num_envs();
-        if i.0 < 0 || i.0 as u64 >= n as u64 {
-            return Err(PyIndexError::new_err(format!("env index {} is out of range 0..{n}", i.0)));
-        }
-        let i = i.0 as usize;
+        let i = self.index(i)?;
         Ok(dispatch!(&self.inner, v => {
-            let e = v.env(i);
+            let e = v.games().env(i);
             (e.episode, e.plies, e.done, e.actions.clone())
         }))
     }
 
     /// Env `i`'s spec string (of its current game).
     fn _spec(&self, i: Int) -> PyResult<String> {
-        self._env(i)?;
-        Ok(dispatch!(&self.inner, v => v.env(i.0 as usize).game.spec()))
+        let i = self.index(i)?;
+        Ok(dispatch!(&self.inner, v => v.games().env(i).game.spec()))
     }
 
-    /// Put a copy of `game` in env `i`, with `plies` complete moves counted
-    /// towards `max_plies`.
+    /// Env `i`'s game with its history: the position its episode started
+    /// from (with that position's own history) and the actions since.
+    fn _state(&self, py: Python<'_>, i: Int) -> PyResult<Py<PyAny>> {
+        let i = self.index(i)?;
+        let any: AnyGame = dispatch!(&self.inner, v => Member::into_any(v.session(i).map_err(|e| internal(i, e))?));
+        wrap(py, PyGame::new(any))
+    }
+
+    /// Env `i`'s start position (a copy, with its history).
+    fn _start(&self, py: Python<'_>, i: Int) -> PyResult<Py<PyAny>> {
+        let i = self.index(i)?;
+        let any: AnyGame = dispatch!(&self.inner, v => Member::into_any(v.start(i).clone()));
+        wrap(py, PyGame::new(any))
+    }
+
+    /// The spec string of every env's start position.
+    fn _start_specs(&self) -> Vec<String> {
+        dispatch!(&self.inner, v => (0..v.games().num_envs()).map(|i| v.games().start(i).spec()).collect())
+    }
+
+    /// Put a copy of `game` (with its history) in env `i`, with `plies`
+    /// complete moves counted towards `max_plies`.
     fn _set_env(&mut self, i: Int, game: &Bound<'_, PyAny>, plies: u64) -> PyResult<()> {
-        self._env(i)?;
-        let i = i.0 as usize;
-        let g = extract_any_game(game)?;
-        let kind = g.class_name();
+        let i = self.index(i)?;
+        let s = session_of(game)?;
+        let kind = s.class_name();
         let bad = || PyTypeError::new_err(format!("this batch plays {}; got a {kind}", self.kind));
-        zip_any!((&mut self.inner, g), (v, g) => v.set_env(i, g, plies), return Err(bad())).map_err(value_error)
+        zip_any!((&mut self.inner, s), (v, s) => v.set_env(i, s, plies), return Err(bad())).map_err(value_error)
+    }
+}
+
+/// A session that does not replay (a bug) as a RuntimeError.
+fn internal(i: usize, e: hexcore_core::MoveError) -> PyErr {
+    PyRuntimeError::new_err(format!("internal error: env {i}'s episode does not replay from its start: {e}"))
+}
+
+impl PyVecGame {
+    /// Env `i`'s index, checked.
+    fn index(&self, i: Int) -> PyResult<usize> {
+        let n = self.num_envs();
+        if i.0 < 0 || i.0 as u64 >= n as u64 {
+            return Err(PyIndexError::new_err(format!("env index {} is out of range 0..{n}", i.0)));
+        }
+        Ok(i.0 as usize)
     }
 }
 

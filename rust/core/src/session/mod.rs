@@ -1,13 +1,19 @@
-//! A game state as Python sees it: the engine state plus its history (for
-//! `undo`, `history` and pickling), shared by every game class.
+//! A game with its history: the state, every action applied since the start
+//! (with the record that undoes it and where each move begins) and the set-up
+//! position it started from, if any. Every game object of the bindings is a
+//! [`Session`], and so is every env of a [`Batch`] when it is looked at: the
+//! session its episode started from, extended by the actions of the episode.
 //!
 //! The history is a persistent list (each action a node pointing at the one
-//! before, shared through `Arc`), so `copy()` costs the same at any length:
-//! a copy shares every node and only the state itself is cloned.
+//! before, shared through `Arc`), so a clone costs the same at any length:
+//! it shares every node and only the state itself is cloned.
 
 use std::sync::Arc;
 
-use hexcore_core::{Action, Game, MoveError};
+use crate::{Action, Game, MoveError, Reason};
+
+mod batch;
+pub use batch::Batch;
 
 /// A set-up start: cell values, the player to move, and any further state
 /// the game's `from_position` takes (by keyword, only values that differ
@@ -37,7 +43,9 @@ impl<U> Drop for Node<U> {
     }
 }
 
+/// A game and its history.
 pub struct Session<G: Game> {
+    /// The current state.
     pub g: G,
     /// The last action applied (the list runs backwards from here).
     head: Option<Arc<Node<G::Undo>>>,
@@ -186,5 +194,99 @@ where
         }
         self.turn_start = self.len;
         Some(self.g.format_move(&acts))
+    }
+
+    /// This session with `actions` applied after it, each checked as
+    /// [`apply_action`](Self::apply_action) checks it; the first that is
+    /// refused is the error (and `self` is unchanged either way).
+    pub fn extended(&self, actions: &[Action]) -> Result<Session<G>, MoveError> {
+        let mut s = self.clone();
+        for &a in actions {
+            s.apply_action(a as i64)?;
+        }
+        Ok(s)
+    }
+
+    /// Why `action`, which this position does not allow, is illegal, in the
+    /// words and with the reason of the whole move it would start (between
+    /// turns), or naming the turn in progress.
+    pub fn illegal_action_error(&self, action: Action) -> MoveError {
+        let name = self.g.action_to_string(action);
+        let mut why = "it is not legal in this position".to_string();
+        let mut reason = Reason::IllegalAction;
+        if !self.mid_turn() {
+            if let Err(e) = self.g.check_move(&name) {
+                (why, reason) = (e.message, e.reason);
+            }
+        } else {
+            let pending: Vec<String> = self.pending().into_iter().map(|a| self.g.action_to_string(a)).collect();
+            why = format!("a turn is in progress ({}); {why}", pending.join(", "));
+        }
+        MoveError::new(reason, format!("action {action} ({name}) is illegal: {why}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Churn, Wunchunk, WunchunkBalance, WunchunkStart};
+
+    fn churn() -> Session<Churn> {
+        Session::new(Churn::new(Arc::new(crate::Board::hexhex(3).unwrap()), false), None)
+    }
+
+    #[test]
+    fn play_undo_and_history() {
+        let mut s = churn();
+        assert_eq!(s.play("c3").unwrap(), "c3");
+        s.apply_action(0).unwrap();
+        assert_eq!(s.history(), vec!["c3".to_string(), s.g.action_to_string(0)]);
+        assert_eq!(s.num_moves(), 2);
+        let copy = s.clone();
+        assert_eq!(s.undo().as_deref(), Some(s.g.action_to_string(0).as_str()));
+        assert_eq!(s.all_actions().len(), 1);
+        // The copy shares the undone node and keeps it.
+        assert_eq!(copy.all_actions().len(), 2);
+        assert!(s.play("c3").is_err());
+        assert_eq!(s.all_actions().len(), 1, "a refused move changes nothing");
+    }
+
+    #[test]
+    fn extended_checks_each_action_and_leaves_self_alone() {
+        let s = churn();
+        let c3 = s.g.parse_move("c3").unwrap()[0];
+        let t = s.extended(&[c3, 0]).unwrap();
+        assert_eq!(t.all_actions(), vec![c3, 0]);
+        assert!(s.all_actions().is_empty());
+        let e = t.extended(&[1, c3]).err().expect("c3 is occupied");
+        assert_eq!(e.reason, Reason::IllegalAction);
+        assert_eq!(t.all_actions(), vec![c3, 0]);
+    }
+
+    #[test]
+    fn illegal_action_error_says_why() {
+        let s = churn();
+        let c3 = s.g.parse_move("c3").unwrap()[0];
+        let s = s.extended(&[c3]).unwrap();
+        let e = s.illegal_action_error(c3);
+        assert_eq!(e.reason, Reason::Occupied);
+        assert!(e.message.starts_with(&format!("action {c3} (c3) is illegal: ")), "{}", e.message);
+        // In the middle of a turn: the turn in progress is named.
+        let w = Wunchunk::new(6, 2, WunchunkStart::Standard, WunchunkBalance::Ap).unwrap();
+        let mut s = Session::new(w, None);
+        let mut legal = Vec::new();
+        loop {
+            legal.clear();
+            s.g.legal_actions(&mut legal);
+            let a = legal[0];
+            s.apply_action(a as i64).unwrap();
+            if s.mid_turn() {
+                break;
+            }
+        }
+        let pending = s.pending();
+        let e = s.illegal_action_error(pending[0]);
+        assert_eq!(e.reason, Reason::IllegalAction);
+        assert!(e.message.contains("a turn is in progress (") && e.message.contains(&s.g.action_to_string(pending[0])), "{}", e.message);
     }
 }
