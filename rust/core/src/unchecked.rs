@@ -11,6 +11,8 @@
 #[inline(always)]
 pub(crate) unsafe fn get<T: Copy>(v: &[T], i: usize) -> T {
     debug_assert!(i < v.len(), "index {i} out of range {}", v.len());
+    // SAFETY: `i < v.len()` is this function's contract. Kept for the
+    // measured gain in the module doc.
     unsafe { *v.get_unchecked(i) }
 }
 
@@ -21,5 +23,7 @@ pub(crate) unsafe fn get<T: Copy>(v: &[T], i: usize) -> T {
 #[inline(always)]
 pub(crate) unsafe fn get_mut<T>(v: &mut [T], i: usize) -> &mut T {
     debug_assert!(i < v.len(), "index {i} out of range {}", v.len());
+    // SAFETY: `i < v.len()` is this function's contract. Kept for the
+    // measured gain in the module doc.
     unsafe { v.get_unchecked_mut(i) }
 }

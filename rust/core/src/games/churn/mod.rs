@@ -197,6 +197,8 @@ fn lift(board: &Board, nmask: &mut [Vec<u8>; 2], iso: &mut [BitSet; 2], empty: &
 /// `cell` is a cell of the board the tables belong to.
 #[inline(always)]
 unsafe fn head_roots(nmask: &[u8], cyt: &[[u16; 6]], groups: &Groups, cell: usize) -> Option<[u16; 3]> {
+    // SAFETY: `cell` is a cell of the tables' board (this function's
+    // contract); `HEADS` has 64 entries; directions are below 6.
     unsafe {
         let m = get(nmask, cell);
         if m == 0 {
@@ -216,6 +218,8 @@ unsafe fn head_roots(nmask: &[u8], cyt: &[[u16; 6]], groups: &Groups, cell: usiz
 /// `cell` is a cell of the board the tables belong to.
 #[inline(always)]
 unsafe fn formed_size_at(nmask: &[u8], cyt: &[[u16; 6]], groups: &Groups, cell: usize) -> usize {
+    // SAFETY: `cell` is a cell (this function's contract), and the roots
+    // `head_roots` gives are cells.
     unsafe {
         let Some([r0, r1, r2]) = head_roots(nmask, cyt, groups, cell) else { return 1 };
         let sizes = groups.size_table();
@@ -238,6 +242,7 @@ unsafe fn formed_size_at(nmask: &[u8], cyt: &[[u16; 6]], groups: &Groups, cell: 
 unsafe fn count_smallest(nmask: &[u8], cyt: &[[u16; 6]], groups: &Groups, cells: impl Iterator<Item = usize>) -> usize {
     let (mut best, mut count) = (usize::MAX, 0);
     for cell in cells {
+        // SAFETY: every item of `cells` is a cell (this function's contract).
         let s = unsafe { formed_size_at(nmask, cyt, groups, cell) };
         if s < best {
             (best, count) = (s, 0);
