@@ -16,6 +16,12 @@
 //!   resetting and stepping it stop early when the caller's stop flag is
 //!   raised. A reset or step cut short leaves every env either stepped or
 //!   not; the batch then refuses to step until it is reset.
+//! * The envs are split into chunks shared out over the calling thread and
+//!   the workers of the shared pool ([`crate::parallel::share_out`]).
+//!
+//! Files: `env.rs` (one env and its step), `observe.rs` (observation
+//! layouts and the direct writers' trait), `slots.rs` (the output buffers,
+//! split per chunk), `errors.rs`; this file holds the batch.
 
 mod env;
 mod errors;
