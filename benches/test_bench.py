@@ -4,9 +4,9 @@ the ones ``python -m hexcore bench`` times, and the peer workloads of
 ``peer_workloads.py``; a workload whose optional package is missing is
 skipped with the reason."""
 import pytest
-from peer_workloads import peer_workloads
 
 from hexcore import bench
+from peer_workloads import peer_workloads
 
 WORKLOADS = bench.workloads() + peer_workloads()
 
