@@ -1,12 +1,14 @@
 """The benchmark suite of ``hexcore.bench`` under pytest-benchmark:
 ``pytest benches --benchmark-group-by=group`` (see README). The workloads are
-the ones ``python -m hexcore bench`` times; a workload whose optional package
-is missing is skipped with the reason."""
+the ones ``python -m hexcore bench`` times, and the peer workloads of
+``peer_workloads.py``; a workload whose optional package is missing is
+skipped with the reason."""
 import pytest
 
 from hexcore import bench
+from peer_workloads import peer_workloads
 
-WORKLOADS = bench.workloads()
+WORKLOADS = bench.workloads() + peer_workloads()
 
 
 @pytest.mark.parametrize("workload", WORKLOADS, ids=[w.id for w in WORKLOADS])

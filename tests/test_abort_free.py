@@ -239,6 +239,9 @@ VEC_CALLS = {
     "build": ("pass", f"{BIG_BATCH}", ""),
     "reset": (f"v = {BIG_BATCH}", "v.reset()", CHECK),
     "step": (f"v = {BIG_BATCH}\nv.step(v.sample_actions())", "v.step(v.sample_actions())", CHECK),
+    # the same on two threads: the envs shared out over the pool (parallel::share_out)
+    "step-2-threads": (f"v = {BIG_BATCH.replace('threads=1', 'threads=2')}\nv.step(v.sample_actions())",
+                       "v.step(v.sample_actions())", CHECK),
 }
 
 

@@ -50,12 +50,32 @@ def test_cli_bench_writes_every_figure(tmp_path, monkeypatch, capsys):
     # the pytest-benchmark files run the same list of workloads
     ids = {w.id for w in cli.workloads()}
     assert {f"{r['group']}:{r['name']}" for r in data["rows"] if r["group"] in ("perft", "python")} <= ids
-    peer = [w for w in cli.workloads() if w.requires == "pyspiel"]
-    assert len(peer) == 1
-    if peer[0].missing() is None:
-        assert ("python", peer[0].name) in names
-    else:
-        assert f"{peer[0].name}" in printed and "skipped: pyspiel is not installed" in printed
+    # the package holds no peer workloads: those live in benches/peer_workloads.py
+    assert not [w for w in cli.workloads() if w.requires is not None]
+    assert not [r for r in data["rows"] if "pyspiel" in r["name"] or "OpenSpiel" in r["name"]]
+
+
+def test_peer_workloads_live_in_benches(capsys, monkeypatch):
+    """The OpenSpiel rows run from benches/ with the package's Workload and
+    run_bench: timed when the peer is installed, else skipped with the reason."""
+    import pathlib
+
+    import hexcore.bench as b
+
+    monkeypatch.syspath_prepend(str(pathlib.Path(__file__).resolve().parents[1] / "benches"))
+    monkeypatch.setattr(b, "BENCH_SEARCH", [("churn(size=3)", 200)])
+    monkeypatch.setattr(b, "LOOP_STEPS", 500)
+    import peer_workloads
+
+    peers = peer_workloads.peer_workloads()
+    assert [w.requires for w in peers] == ["pyspiel", "open_spiel"]
+    rows = b.run_bench(quick=True, suite=peers)
+    printed = capsys.readouterr().out
+    for w in peers:
+        if w.missing() is None:
+            assert (w.group, w.name) in {(r["group"], r["name"]) for r in rows}
+        else:
+            assert f"{w.name}" in printed and f"skipped: {w.requires} is not installed" in printed
 
 
 def test_bench_skips_a_missing_peer_with_its_reason(capsys):

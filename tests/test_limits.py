@@ -14,6 +14,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 def _entry_points():
     g = hc.Churn(size=2, pie=False)
+    from hexcore.match import play_match
     from hexcore.vector import VecGame
 
     def vec_setter(t):
@@ -25,7 +26,17 @@ def _entry_points():
         "solve": lambda t: hc.solve(g, threads=t),
         "VecGame": lambda t: VecGame("churn(size=2)", 2, threads=t),
         "VecGame.threads": vec_setter,
+        "mcts": lambda t: hc.search.mcts(g, simulations=2, threads=t),
+        "MCTS": lambda t: hc.search.MCTS(g, threads=t),
+        "play_match": lambda t: play_match("churn(size=2,pie=false)", ["random", "random"], games=1, threads=t),
+        "check_threads": _core.check_threads,
     }
+
+
+def test_one_default_thread_count():
+    """Without ``threads`` every call uses the core's default."""
+    assert hc.search.MCTS(hc.Churn(size=2)).threads == _core.default_threads() == _core.check_threads()
+    assert hc.search.MCTS(hc.Churn(size=2), threads=3).threads == 3
 
 
 def test_limits_are_the_core_constants():
@@ -70,7 +81,8 @@ def test_python_wrappers_do_not_retype_the_limits():
     for path in sorted((ROOT / "python" / "hexcore").rglob("*.py")):
         text = path.read_text()
         for pat in (r"MAX_THREADS\s*=\s*\d", r"MAX_DEPTH\s*=\s*\d", r'int_arg\("threads"', r'_int\("threads"',
-                    r'"depth", depth, 0, 100_000', r"os\.cpu_count\(\)"):
-            if re.search(pat, text) and path.name not in ("search.py", "puct.py"):
+                    r'"depth", depth, 0, 100_000', r"os\.cpu_count\(\)", r"threads\s*<=\s*256\b", r"between 1 and 256",
+                    r"2\s*\*\*\s*40\b", r"1\s*<<\s*40\b"):
+            if re.search(pat, text):
                 offenders.append((path.relative_to(ROOT).as_posix(), pat))
     assert not offenders, offenders

@@ -15,9 +15,11 @@ MAX_PLAYOUTS: int
 """The most games one ``random_playouts`` call plays."""
 
 def default_threads() -> int: ...
+def check_threads(threads: Optional[int] = ...) -> int: ...
 __all__ = ["Board", "Churn", "GameOverError", "Hex", "HexcoreError", "IllegalMoveError", "NotationError", "Quintun", "Reason",
            "TooManyMovesError", "Wunchunk", "_Game", "__version__", "_reason_codes", "_parse_spec", "_load", "_restore", "_game_options",
-           "MAX_THREADS", "MAX_DEPTH", "MAX_PLAYOUTS", "default_threads"]
+           "MAX_THREADS", "MAX_DEPTH", "MAX_PLAYOUTS", "default_threads",
+           "check_threads"]
 
 _G = TypeVar("_G", bound="_Game")
 
@@ -283,8 +285,10 @@ __all__ += ["_mcts", "_MCTS"]
 
 @final
 class _MCTS:
-    def __new__(cls, game: _Game, threads: int = ..., seed: int = ..., c: float = ...,
+    def __new__(cls, game: _Game, threads: Optional[int] = ..., seed: int = ..., c: float = ...,
                 max_rollout_plies: int = ..., max_nodes: int = ...) -> Self: ...
+    @property
+    def threads(self) -> int: ...
     def search(self, simulations: Optional[int] = ..., seconds: Optional[float] = ...) -> Dict[str, Any]: ...
     def advance(self, move: Union[str, int]) -> str: ...
     @property
@@ -295,7 +299,7 @@ class _MCTS:
     def root_visits(self) -> int: ...
 
 def _mcts(game: _Game, simulations: Optional[int] = ..., seconds: Optional[float] = ...,
-          threads: int = ..., seed: int = ..., c: float = ..., max_rollout_plies: int = ...,
+          threads: Optional[int] = ..., seed: int = ..., c: float = ..., max_rollout_plies: int = ...,
           max_nodes: int = ...) -> Dict[str, Any]: ...
 
 # ---- Batched PUCT / Gumbel search (hexcore.search, rust/py/src/batched.rs) ----

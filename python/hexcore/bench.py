@@ -5,9 +5,11 @@
 A :class:`Workload` builds a job (``make(scale)``, untimed set-up) that does a
 fixed amount of work and returns how much it did, one number per measure
 (nodes, plies, games, steps); a figure is that amount divided by the job's
-best time. Workloads that need an optional package (OpenSpiel's Hex as a
-peer) say so in ``requires`` and are skipped, with the reason, when it is
-missing.
+best time. A workload that needs an optional package says so in
+``requires`` and is skipped, with the reason, when it is missing; the peer
+workloads (OpenSpiel) live outside the package, in
+``benches/peer_workloads.py``, and use the same :class:`Workload` and
+:func:`run_bench`.
 """
 from __future__ import annotations
 
@@ -21,7 +23,8 @@ from .registry import INFO
 from .spec import load, parse
 
 __all__ = ["Workload", "workloads", "best_times", "run_bench", "reference_histories",
-           "BENCH_PERFT", "BENCH_PLAYOUTS", "BENCH_LOOP", "BENCH_VS_REFERENCE", "BENCH_SEARCH", "THREADS"]
+           "BENCH_PERFT", "BENCH_PLAYOUTS", "BENCH_LOOP", "BENCH_VS_REFERENCE", "BENCH_SEARCH", "THREADS",
+           "LOOP_STEPS", "Job"]
 
 Job = Callable[[], Tuple[float, ...]]
 
@@ -39,10 +42,7 @@ BENCH_VS_REFERENCE: List[Tuple[str, int]] = [("churn(size=3,pie=false)", 20), ("
                                              ("quintun(size=7)", 5)]
 # (spec, n): MCTS simulations against as many random playouts, one thread each
 BENCH_SEARCH: List[Tuple[str, int]] = [("churn(size=4)", 20000), ("quintun(size=5)", 100000)]
-# simulations of one OpenSpiel Python MCTSBot search (random rollouts) on the same specs
-PEER_MCTS_SIMULATIONS = 200
 THREADS: Tuple[int, ...] = (1, 2)
-PEER_HEX = "hex(board_size=5)"
 
 
 @dataclass(frozen=True)
@@ -112,22 +112,6 @@ def _loop_job(spec: str) -> Callable[[float], Job]:
     return make
 
 
-def _peer_hex_job(scale: float) -> Job:
-    import pyspiel  # type: ignore[import-not-found, unused-ignore]
-
-    game = pyspiel.load_game(PEER_HEX)
-    steps = max(500, int(LOOP_STEPS * scale))
-
-    def job() -> Tuple[float, ...]:
-        state = game.new_initial_state()
-        for _ in range(steps):
-            if state.is_terminal():
-                state = game.new_initial_state()
-            state.apply_action(state.legal_actions()[0])
-        return (float(steps),)
-    return job
-
-
 def _search_job(spec: str, simulations: int) -> Callable[[float], Job]:
     def make(scale: float) -> Job:
         from .search import mcts
@@ -135,27 +119,6 @@ def _search_job(spec: str, simulations: int) -> Callable[[float], Job]:
         g = load(spec)
         n = max(100, int(simulations * scale))
         return lambda: (float(mcts(g, simulations=n, threads=1, seed=1).simulations),)
-    return make
-
-
-def _peer_mcts_job(spec: str) -> Callable[[float], Job]:
-    """OpenSpiel's Python ``MCTSBot`` (UCT, one random rollout per simulation)
-    choosing the first move of ``spec`` through hexcore's registered game."""
-    def make(scale: float) -> Job:
-        import numpy as np
-        from open_spiel.python.algorithms import mcts as osm  # type: ignore[import-not-found, import-untyped, unused-ignore]
-
-        from . import openspiel as hos
-
-        game = hos.load_game(spec)
-        n = max(20, int(PEER_MCTS_SIMULATIONS * scale))
-
-        def job() -> Tuple[float, ...]:
-            rng = np.random.RandomState(1)
-            bot = osm.MCTSBot(game, uct_c=2.0, max_simulations=n, evaluator=osm.RandomRolloutEvaluator(1, rng), random_state=rng)
-            bot.step(game.new_initial_state())
-            return (float(n),)
-        return job
     return make
 
 
@@ -229,8 +192,6 @@ def workloads() -> List[Workload]:
     for spec in BENCH_LOOP:
         if _known(spec):
             out.append(Workload("python", f"{spec} legal_actions+apply_action", (("", "steps/s"),), _loop_job(spec)))
-    out.append(Workload("python", f"pyspiel {PEER_HEX} legal_actions+apply_action", (("", "steps/s"),),
-                        _peer_hex_job, requires="pyspiel"))
     for spec, games in BENCH_VS_REFERENCE:
         if _known(spec):
             out.append(Workload("reference", f"{spec} reference count_moves+play", (("", "plies/s"),),
@@ -242,8 +203,6 @@ def workloads() -> List[Workload]:
             out.append(Workload("search", f"{spec} mcts (1 thr)", (("", "sims/s"),), _search_job(spec, n)))
             out.append(Workload("search", f"{spec} random_playouts (1 thr)", (("", "games/s"),),
                                 _search_playouts_job(spec, n)))
-            out.append(Workload("search", f"{spec} OpenSpiel MCTSBot (Python)", (("", "sims/s"),),
-                                _peer_mcts_job(spec), requires="open_spiel", repeats=1))
     return out
 
 
@@ -311,7 +270,4 @@ def run_bench(quick: bool = False, suite: Optional[Sequence[Workload]] = None,
         sims, games = by_name.get(f"{spec} mcts (1 thr)"), by_name.get(f"{spec} random_playouts (1 thr)")
         if sims and games:
             add("ratio", f"{spec} mcts sims/s / playout games/s", sims / games, "x")
-        peer = by_name.get(f"{spec} OpenSpiel MCTSBot (Python)")
-        if sims and peer:
-            add("ratio", f"{spec} mcts / OpenSpiel MCTSBot (sims/s)", sims / peer, "x")
     return rows

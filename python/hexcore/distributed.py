@@ -508,7 +508,7 @@ def random_playouts(game: Any, n: int, seed: int = 0, threads: Optional[int] = N
     seed, limit = int(seed), 2**64 - 1 if max_plies is None else int(max_plies)
     if summary is not None and not isinstance(summary, bool):
         raise TypeError(f"summary must be None, True or False, got {type(summary).__name__}")
-    size = None if chunk is None else _int("chunk", chunk, 1, 2**40)
+    size = None if chunk is None else _int("chunk", chunk, 1, MAX_PLAYOUTS)
     if size is not None and math.ceil(n / size) > MAX_JOB_TASKS:
         raise ValueError(f"chunk={size} makes {math.ceil(n / size):,} tasks of {n:,} games; at most {MAX_JOB_TASKS:,} "
                          "are allowed, give a larger chunk")

@@ -34,6 +34,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
 
+from . import _core
 from .errors import HexcoreError
 from .search import SearchResult, mcts
 from .spec import load
@@ -388,8 +389,7 @@ def play_match(spec: str, players: Sequence[str], games: int = 200, seed: int = 
         raise ValueError(f"games must be at least 1, got {games}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be an int >= 0, got {seed!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be an int >= 1, got {threads!r}")
+    _core.check_threads(threads)  # the core's check (1..MAX_THREADS), before any game is played
     parsed = [parse_player(s) for s in players]
     g0 = load(spec)
     seats = g0.num_players

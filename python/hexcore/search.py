@@ -20,7 +20,6 @@ fully deterministic for a given ``seed``.
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
@@ -107,16 +106,16 @@ def mcts(game: Game, simulations: Optional[int] = None, seconds: Optional[float]
     ``TypeError`` for bad arguments.
     """
     simulations, seconds = _budget(simulations, seconds)
-    r = _core._mcts(game, simulations, seconds, *_options(game, threads, seed, c, max_rollout_plies, max_nodes))
+    r = _core._mcts(game, simulations, seconds, threads, *_options(game, seed, c, max_rollout_plies, max_nodes))
     return _result(r)
 
 
-def _options(game: Game, threads: Optional[int], seed: int, c: Optional[float], max_rollout_plies: int,
-             max_nodes: int) -> Tuple[int, int, float, int, int]:
+def _options(game: Game, seed: int, c: Optional[float], max_rollout_plies: int,
+             max_nodes: int) -> Tuple[int, float, int, int]:
     """The checked search options shared by ``mcts`` and ``MCTS``:
-    (threads, seed, c, max_rollout_plies, max_nodes)."""
-    nthreads = (os.cpu_count() or 1) if threads is None else _int("threads", threads, 1, 256)
-    return (min(nthreads, 256), _int("seed", seed, 0, 2**64 - 1), _c_arg(game, c),
+    (seed, c, max_rollout_plies, max_nodes). ``threads`` goes to the core
+    as given: it is checked there, with the default of every call."""
+    return (_int("seed", seed, 0, 2**64 - 1), _c_arg(game, c),
             _int("max_rollout_plies", max_rollout_plies, 0, 2**64 - 1), _int("max_nodes", max_nodes, 1, 2**32 - 1))
 
 
@@ -174,9 +173,8 @@ class MCTS:
 
     def __init__(self, game: Game, threads: Optional[int] = None, seed: int = 0, c: Optional[float] = None,
                  max_rollout_plies: int = 1000, max_nodes: int = 10_000_000) -> None:
-        opts = _options(game, threads, seed, c, max_rollout_plies, max_nodes)
-        self._m = _core._MCTS(game, *opts)
-        self.threads = opts[0]
+        self._m = _core._MCTS(game, threads, *_options(game, seed, c, max_rollout_plies, max_nodes))
+        self.threads: int = self._m.threads
 
     def search(self, simulations: Optional[int] = None, seconds: Optional[float] = None) -> SearchResult:
         """Add ``simulations`` (total over the threads) or ``seconds`` of

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .._args import int_arg
+from .._core import MAX_PLAYOUTS, check_threads
 from ..engine import random_playouts
 from ..match import Player, derive_seed, parse_player
 from ..spec import load
@@ -126,9 +127,9 @@ def analyze(spec: str, games: int = 100, ladder: Union[str, Sequence[str]] = DEF
     games = int_arg("games", games, 1, 10**9)
     if threads is None or isinstance(threads, bool) or not isinstance(threads, int):
         raise TypeError(f"threads must be an int, got {type(threads).__name__}")
-    g._playouts(0, 0, threads, None)  # the engine's own check of a thread count (1..MAX_THREADS), no games played
+    check_threads(threads)  # the core's check (1..MAX_THREADS)
     seed = int_arg("seed", seed, 0, 2**63 - 1)
-    playouts = int_arg("playouts", playouts, 1, 2**40)
+    playouts = int_arg("playouts", playouts, 1, MAX_PLAYOUTS)
     if solver_nodes is not None:
         solver_nodes = int_arg("solver_nodes", solver_nodes, 1, 2**63 - 1)
     levels = _ladder_arg(ladder)

@@ -25,6 +25,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from .._core import check_threads
 from ..spec import load
 from .checkpoint import latest_checkpoint, list_checkpoints, load_checkpoint, save_checkpoint
 from .selfplay import Samples, derive_seed, play_generation
@@ -74,8 +75,7 @@ def _check(cfg: TrainConfig) -> None:
         raise ValueError(f"minutes must be a positive number, got {cfg.minutes}")
     if cfg.steps is not None and (isinstance(cfg.steps, bool) or not isinstance(cfg.steps, int) or cfg.steps < 1):
         raise ValueError(f"steps must be a whole number >= 1, got {cfg.steps}")
-    if isinstance(cfg.threads, bool) or not isinstance(cfg.threads, int) or not 1 <= cfg.threads <= 256:
-        raise ValueError(f"threads must be between 1 and 256, got {cfg.threads}")
+    check_threads(cfg.threads)  # the core's check (1..MAX_THREADS)
     if isinstance(cfg.seed, bool) or not isinstance(cfg.seed, int) or cfg.seed < 0:
         raise ValueError(f"seed must be an int >= 0, got {cfg.seed}")
     if cfg.algorithm not in ("gumbel", "puct"):

@@ -162,6 +162,8 @@ impl BitSet {
     /// `i` is below the capacity the set was created with (rounded up to 64).
     #[inline(always)]
     pub(crate) unsafe fn insert_if_unchecked(&mut self, i: usize, cond: bool) {
+        // SAFETY: `i` is below the capacity (this function's contract), so
+        // its word `i >> 6` is below the number of words.
         unsafe { *get_mut(&mut self.words, i >> 6) |= (cond as u64) << (i & 63) }
     }
 
@@ -171,6 +173,7 @@ impl BitSet {
     /// `word` is below the number of words.
     #[inline(always)]
     pub(crate) unsafe fn insert_word_bits_unchecked(&mut self, word: usize, bits: u64) {
+        // SAFETY: `word` is below the number of words (this function's contract).
         unsafe { *get_mut(&mut self.words, word) |= bits }
     }
 
@@ -180,6 +183,8 @@ impl BitSet {
     /// As for [`BitSet::insert_if_unchecked`].
     #[inline(always)]
     pub(crate) unsafe fn remove_unchecked(&mut self, i: usize) {
+        // SAFETY: `i` is below the capacity (this function's contract), so
+        // its word `i >> 6` is below the number of words.
         unsafe { *get_mut(&mut self.words, i >> 6) &= !(1 << (i & 63)) }
     }
 
@@ -189,6 +194,8 @@ impl BitSet {
     /// As for [`BitSet::insert_if_unchecked`].
     #[inline(always)]
     pub(crate) unsafe fn contains_unchecked(&self, i: usize) -> bool {
+        // SAFETY: `i` is below the capacity (this function's contract), so
+        // its word `i >> 6` is below the number of words.
         unsafe { get(&self.words, i >> 6) >> (i & 63) & 1 != 0 }
     }
 
@@ -198,6 +205,7 @@ impl BitSet {
     /// `word` is below the number of words.
     #[inline(always)]
     pub(crate) unsafe fn remove_word_mask_unchecked(&mut self, word: usize, mask: u64) {
+        // SAFETY: `word` is below the number of words (this function's contract).
         unsafe { *get_mut(&mut self.words, word) &= !mask }
     }
 

@@ -227,6 +227,9 @@ impl Groups {
         }
         let n = self.num_cells();
         let c = colour as usize;
+        // SAFETY: `colour <= num_colours` and `size <= num_cells` (this
+        // function's contract) index the histograms (`num_colours + 1` rows
+        // of `num_cells + 1`) and the per-colour counts.
         unsafe {
             let h = get_mut(&mut self.hist, c * (n + 1) + size);
             *h = h.wrapping_add_signed(delta);
@@ -262,6 +265,8 @@ impl Groups {
     /// `cell` is a cell and `colour` a valid colour.
     #[inline(always)]
     unsafe fn start_group(&mut self, cell: usize, colour: u8) {
+        // SAFETY: `cell` is a cell and `colour` a valid colour (this
+        // function's contract); a group of one has size 1 <= num_cells.
         unsafe {
             *get_mut(&mut self.root, cell) = cell as u16;
             *get_mut(&mut self.next, cell) = cell as u16;
@@ -289,8 +294,12 @@ impl Groups {
         let mut best_size = 0;
         for &nb in nbs {
             let nb = nb as usize;
+            // SAFETY: `nb` is a cell (a neighbour from the board's table),
+            // and so is the root of a stone's group.
             if unsafe { get(&self.colour, nb) } == colour {
+                // SAFETY: as above.
                 let r = unsafe { get(&self.root, nb) };
+                // SAFETY: as above.
                 let rs = unsafe { get(&self.size, r as usize) };
                 if rs > best_size {
                     best = r;
@@ -299,9 +308,12 @@ impl Groups {
             }
         }
         if best == NO_CELL {
+            // SAFETY: `cell` is a cell and `colour` was checked (above).
             unsafe { self.start_group(cell, colour) };
             return cell;
         }
+        // SAFETY: `cell`, `best` (a root) and `nbs` (the board's neighbours
+        // of `cell`) are cells, and `colour` was checked.
         unsafe { self.merge_into(cell, colour, best as usize, nbs) }
     }
 
@@ -315,6 +327,10 @@ impl Groups {
     #[inline(always)]
     unsafe fn merge_into(&mut self, cell: usize, colour: u8, b: usize, nbs: &[u16]) -> usize {
         let best = b as u16;
+        // SAFETY: every index is a cell of this board (this function's
+        // contract: `cell`, `b`, `nbs`, and the roots and list links reached
+        // from them), `colour` is valid, and a group's size is at most
+        // the number of cells.
         unsafe {
             let mut new_size = get(&self.size, b) as usize + 1;
             let mut mask = get(&self.mask, b);

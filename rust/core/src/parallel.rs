@@ -1,5 +1,7 @@
-//! Worker threads for perft and playouts: one rayon pool per thread count,
-//! shared by every caller, in a small cache of recently used sizes.
+//! The one thread mechanism: one rayon pool per thread count, shared by
+//! every caller (perft, playouts, searches, batched games), in a small cache
+//! of recently used sizes, and [`share_out`], which spreads a list of work
+//! items over the calling thread and a pool's workers.
 //!
 //! At most [`POOL_CACHE`] pools are kept; asking for another size drops the
 //! least recently used one (its threads end once the jobs still running on it
@@ -7,6 +9,7 @@
 //! is fallible: a failure (say, the OS refusing threads) is an error value,
 //! never a panic.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::ThreadPool;
@@ -87,6 +90,85 @@ pub(crate) fn install<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> 
     Ok(pool(threads)?.install(f))
 }
 
+/// Run `work` on every item: on this thread alone when `threads <= 1`, there
+/// is one item, or the pool cannot be made (no OS threads left); else on this
+/// thread and `threads - 1` workers of the shared pool. Each takes the items
+/// of its own share first (one of `threads` contiguous shares, this thread
+/// always the first, so the data of those items stays in its core's cache
+/// from one call to the next), then helps with the others' remaining items.
+/// Every item runs exactly once, so the results are the same for any thread
+/// count.
+///
+/// The workers borrow `items` and `work` inside a scope of the pool, which
+/// ends only when every one of them has; a panic in any of them is resumed
+/// here after that.
+pub(crate) fn share_out<I: Send>(items: Vec<I>, threads: usize, work: impl Fn(I) + Sync) {
+    if threads <= 1 || items.len() <= 1 {
+        items.into_iter().for_each(work);
+        return;
+    }
+    let Ok(p) = pool(clamp_threads(threads)) else {
+        items.into_iter().for_each(work);
+        return;
+    };
+    let (t, m) = (clamp_threads(threads).min(items.len()), items.len());
+    let slots: Vec<Mutex<Option<I>>> = items.into_iter().map(|x| Mutex::new(Some(x))).collect();
+    let next: Vec<AtomicUsize> = (0..t).map(|k| AtomicUsize::new(k * m / t)).collect();
+    let share = |me: usize| {
+        for d in 0..t {
+            let k = (me + d) % t;
+            let end = (k + 1) * m / t;
+            loop {
+                let i = next[k].fetch_add(1, Ordering::Relaxed);
+                if i >= end {
+                    break;
+                }
+                let item = slots[i].lock().unwrap_or_else(|e| e.into_inner()).take();
+                if let Some(item) = item {
+                    work(item);
+                }
+            }
+        }
+    };
+    // Workers inside `share` (a guard counts them out, also on a panic).
+    let busy = AtomicUsize::new(0);
+    struct Busy<'a>(&'a AtomicUsize);
+    impl Drop for Busy<'_> {
+        fn drop(&mut self) {
+            self.0.fetch_sub(1, Ordering::Release);
+        }
+    }
+    let on_worker = rayon::current_thread_index().is_some();
+    p.in_place_scope(|s| {
+        for k in 1..t {
+            let (share, busy) = (&share, &busy);
+            s.spawn(move |_| {
+                busy.fetch_add(1, Ordering::AcqRel);
+                let _out = Busy(busy);
+                share(k);
+            });
+        }
+        share(0);
+        // Every item is taken now (each share ends by helping with the
+        // others). On a worker of some pool the scope's own wait helps with
+        // other work; elsewhere it would block, and a blocking wait costs a
+        // wake-up (on a VM a good part of a step), so wait for the busy
+        // workers by spinning first. A worker that starts after this finds
+        // nothing left and ends at once.
+        if !on_worker {
+            let mut spins = 0u32;
+            while busy.load(Ordering::Acquire) > 0 {
+                spins += 1;
+                if spins < 1 << 14 {
+                    std::hint::spin_loop();
+                } else {
+                    std::thread::yield_now();
+                }
+            }
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,5 +189,23 @@ mod tests {
         assert!(matches!(pool(0), Err(RunError::Threads(_))));
         assert!(matches!(pool(MAX_THREADS + 1), Err(RunError::Threads(_))));
         assert_eq!(install(1, || 7).unwrap(), 7);
+    }
+
+    /// Every item runs exactly once, whatever the thread count, from inside
+    /// a pool or outside; a panicking item reaches the caller.
+    #[test]
+    fn share_out_runs_each_item_once() {
+        for threads in [0, 1, 2, 3, 8, MAX_THREADS + 5] {
+            for n in [0, 1, 2, 5, 100] {
+                let mut hits = vec![0u32; n];
+                share_out(hits.iter_mut().collect(), threads, |h: &mut u32| *h += 1);
+                assert!(hits.iter().all(|&h| h == 1), "{threads} threads, {n} items");
+            }
+        }
+        let mut hits = [0u32; 50];
+        pool(2).unwrap().install(|| share_out(hits.iter_mut().collect(), 3, |h: &mut u32| *h += 1));
+        assert!(hits.iter().all(|&h| h == 1));
+        let caught = std::panic::catch_unwind(|| share_out((0..20).collect(), 2, |i: i32| assert!(i != 13, "item 13")));
+        assert!(caught.is_err());
     }
 }

@@ -92,6 +92,16 @@ fn default_threads() -> usize {
     hexcore_core::limits::default_threads()
 }
 
+/// The thread count a call given `threads` uses: `threads` checked to be in
+/// `1..=MAX_THREADS` (a ValueError saying so otherwise), or
+/// `default_threads()` for None. For wrappers that check their arguments
+/// before starting work; the entry points check `threads` themselves.
+#[pyfunction]
+#[pyo3(signature = (threads=None))]
+fn check_threads(threads: Option<errors::Int>) -> PyResult<usize> {
+    options::threads(threads)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
@@ -120,5 +130,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_DEPTH", hexcore_core::limits::MAX_DEPTH)?;
     m.add("MAX_PLAYOUTS", hexcore_core::limits::MAX_PLAYOUTS)?;
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(check_threads, m)?)?;
     Ok(())
 }

@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
 use crate::any::{Any, Member, PerGame};
-use crate::errors::{illegal, mid_turn_error, move_text, IntoPyErr};
+use crate::errors::{illegal, mid_turn_error, move_text, Int, IntoPyErr};
 use crate::game::{wrap, AnyGame, PyGame};
 use crate::interrupt::run_with;
 use crate::session::Session;
@@ -59,7 +59,7 @@ fn searchable(py: Python<'_>, game: &Bound<'_, PyAny>, what: &str) -> PyResult<A
 /// as text), `turn` (its actions), `pv` (action texts), `simulations`,
 /// `seconds`, `nodes`.
 #[pyfunction]
-#[pyo3(signature = (game, simulations=None, seconds=None, threads=1, seed=0, c=std::f64::consts::SQRT_2,
+#[pyo3(signature = (game, simulations=None, seconds=None, threads=None, seed=0, c=std::f64::consts::SQRT_2,
                     max_rollout_plies=1000, max_nodes=10_000_000))]
 #[allow(clippy::too_many_arguments)]
 pub fn _mcts<'py>(
@@ -67,12 +67,13 @@ pub fn _mcts<'py>(
     game: &Bound<'py, PyAny>,
     simulations: Option<u64>,
     seconds: Option<f64>,
-    threads: usize,
+    threads: Option<Int>,
     seed: u64,
     c: f64,
     max_rollout_plies: u64,
     max_nodes: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let threads = crate::options::threads(threads)?;
     let any = searchable(py, game, "mcts")?;
     let opts = SearchOptions { simulations, seconds, threads, seed, c, max_rollout_plies, max_nodes };
     dispatch!(any, s => {
@@ -97,6 +98,9 @@ pub type AnyMcts = Any<Trees>;
 #[pyclass(name = "_MCTS", module = "hexcore._core")]
 pub struct PyMcts {
     inner: AnyMcts,
+    /// The thread count (checked, or the default when none was given).
+    #[pyo3(get)]
+    threads: usize,
 }
 
 fn mcts_search<'py, G: Game>(py: Python<'py>, m: &mut Mcts<G>, simulations: Option<u64>, seconds: Option<f64>) -> PyResult<Bound<'py, PyDict>> {
@@ -143,8 +147,17 @@ where
 #[pymethods]
 impl PyMcts {
     #[new]
-    #[pyo3(signature = (game, threads=1, seed=0, c=std::f64::consts::SQRT_2, max_rollout_plies=1000, max_nodes=10_000_000))]
-    fn new(py: Python<'_>, game: &Bound<'_, PyAny>, threads: usize, seed: u64, c: f64, max_rollout_plies: u64, max_nodes: usize) -> PyResult<Self> {
+    #[pyo3(signature = (game, threads=None, seed=0, c=std::f64::consts::SQRT_2, max_rollout_plies=1000, max_nodes=10_000_000))]
+    fn new(
+        py: Python<'_>,
+        game: &Bound<'_, PyAny>,
+        threads: Option<Int>,
+        seed: u64,
+        c: f64,
+        max_rollout_plies: u64,
+        max_nodes: usize,
+    ) -> PyResult<Self> {
+        let threads = crate::options::threads(threads)?;
         let any = searchable(py, game, "MCTS")?;
         let opts = SearchOptions { simulations: None, seconds: None, threads, seed, c, max_rollout_plies, max_nodes };
         let err = |e: SearchError| e.into_pyerr(py);
@@ -152,7 +165,7 @@ impl PyMcts {
             let m = Mcts::new(s.g.clone(), &opts).map_err(err)?;
             (s, m)
         });
-        Ok(PyMcts { inner })
+        Ok(PyMcts { inner, threads })
     }
 
     /// Add simulations to the trees; returns the dict of `_mcts`.

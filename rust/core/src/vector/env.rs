@@ -1,0 +1,194 @@
+//! One env of a batch and how it takes a step: apply the action (or the
+//! autoreset), play the other seats when autoplay is on, then write the
+//! rewards, flags, mask and observation of the new state.
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::observe::{BatchGame, CellLayout, NO_LAYOUT};
+use super::slots::{Dims, Obs, Out};
+use crate::game::{Action, Game};
+use crate::outcome::terminal_rewards;
+use crate::rng::below;
+
+/// One env of a batch.
+#[derive(Clone)]
+pub struct Env<G: Game> {
+    pub game: G,
+    pub(super) rng: Xoshiro256PlusPlus,
+    /// Complete moves played in this episode.
+    pub plies: u64,
+    /// True after the step that ended the episode, until the next step resets it.
+    pub done: bool,
+    /// Episodes started so far (0 for the first).
+    pub episode: u64,
+    /// Actions applied in this episode (for rebuilding the game elsewhere).
+    pub actions: Vec<Action>,
+    /// The action `sample_actions` gives next (drawn at the end of each step,
+    /// while the state is in cache, once sampling is in use).
+    pub(super) next: i64,
+    /// Index of the game's [`CellLayout`] in the batch (or `NO_LAYOUT`).
+    pub(super) layout: u32,
+}
+
+/// Per-thread scratch space.
+#[derive(Default)]
+pub(super) struct Scratch {
+    pub(super) planes: Vec<f32>,
+    pub(super) bytes: Vec<u8>,
+    pub(super) legal: Vec<Action>,
+}
+
+thread_local! {
+    /// Each thread's [`Scratch`], kept from one work item to the next so a
+    /// step allocates nothing once the buffers have grown (taken while in
+    /// use; a nested use starts from an empty one).
+    pub(super) static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
+}
+
+/// A uniform draw from `legal` (0 when empty).
+pub(super) fn draw(rng: &mut Xoshiro256PlusPlus, legal: &[Action]) -> i64 {
+    if legal.is_empty() {
+        0
+    } else {
+        legal[below(rng, legal.len())] as i64
+    }
+}
+
+pub(super) fn fresh_draw<G: Game>(env: &mut Env<G>, buf: &mut Vec<Action>) -> i64 {
+    buf.clear();
+    env.game.legal_actions(buf);
+    draw(&mut env.rng, buf)
+}
+
+/// A start position must leave something to play.
+pub(super) fn check_start<G: Game>(i: usize, g: &G) -> Result<(), String> {
+    if g.is_over() {
+        return Err(format!("env {i}: the start position ({}) is already over", g.spec()));
+    }
+    if g.mid_turn() {
+        return Err(format!("env {i}: the start position ({}) is in the middle of a turn; finish or undo it", g.spec()));
+    }
+    Ok(())
+}
+
+/// The legal-action mask of `g` (all false when `done`).
+pub(super) fn write_mask<G: Game>(g: &G, done: bool, mask: &mut [bool], buf: &mut Vec<Action>) {
+    mask.fill(false);
+    if done {
+        return;
+    }
+    buf.clear();
+    g.legal_actions(buf);
+    for &a in buf.iter() {
+        mask[a as usize] = true;
+    }
+}
+
+/// Apply a legal action to an env; returns (terminated, truncated).
+pub(super) fn apply<G: Game>(env: &mut Env<G>, a: Action, max_plies: u64) -> (bool, bool) {
+    env.game.apply_action(a);
+    env.actions.push(a);
+    if env.game.mid_turn() {
+        return (false, false);
+    }
+    env.plies += 1;
+    if env.game.is_over() {
+        (true, false)
+    } else {
+        (false, env.plies >= max_plies)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn step_env<G: BatchGame>(
+    env: &mut Env<G>,
+    start: &G,
+    start_layout: u32,
+    layouts: &[CellLayout],
+    action: Option<i64>,
+    max_plies: u64,
+    presample: bool,
+    autoplay: Option<usize>,
+    dims: Dims,
+    scratch: &mut Scratch,
+    j: usize,
+    legal: &mut [bool],
+    out: &mut Out<'_>,
+) {
+    let rewards = &mut out.rewards[j * dims.players..(j + 1) * dims.players];
+    let (mut terminated, mut truncated) = (false, false);
+    if env.done {
+        env.game.clone_from(start);
+        env.layout = start_layout;
+        env.plies = 0;
+        env.done = false;
+        env.episode += 1;
+        env.actions.clear();
+    } else {
+        // Checked legal by `check_actions`.
+        (terminated, truncated) = apply(env, action.unwrap_or(0) as Action, max_plies);
+    }
+    // The other seats' moves, drawn uniformly from their legal actions.
+    if let Some(seat) = autoplay {
+        while !(terminated || truncated) && env.game.to_move() != seat {
+            scratch.legal.clear();
+            env.game.legal_actions(&mut scratch.legal);
+            if scratch.legal.is_empty() {
+                break;
+            }
+            let a = scratch.legal[below(&mut env.rng, scratch.legal.len())];
+            (terminated, truncated) = apply(env, a, max_plies);
+        }
+    }
+    env.done = terminated || truncated;
+    if terminated {
+        terminal_rewards(env.game.winner_mask(), dims.players, rewards);
+    } else {
+        rewards.fill(0.0);
+    }
+    out.terminated[j] = terminated;
+    out.truncated[j] = truncated;
+    out.lengths[j] = if env.done { env.plies as i64 } else { 0 };
+    out.to_move[j] = env.game.to_move() as i32;
+    // The mask of the new state: nothing is legal in a finished game (and a
+    // truncated one takes no action before its reset either).
+    write_mask(&env.game, terminated, legal, &mut scratch.legal);
+    if truncated {
+        legal.fill(false);
+    }
+    if presample {
+        env.next = if env.done { 0 } else { draw(&mut env.rng, &scratch.legal) };
+    }
+    if let Some(m) = out.mask.as_deref_mut() {
+        m[j * dims.actions..(j + 1) * dims.actions].copy_from_slice(legal);
+    }
+    let o = dims.obs;
+    if env.layout != NO_LAYOUT {
+        let layout = &layouts[env.layout as usize];
+        match &mut out.obs {
+            Obs::None => {}
+            Obs::F32(buf) => env.game.write_observation(layout, &mut buf[j * o..(j + 1) * o], &mut scratch.bytes),
+            Obs::U8(buf) => env.game.write_observation(layout, &mut buf[j * o..(j + 1) * o], &mut scratch.bytes),
+            Obs::Bool(buf) => env.game.write_observation(layout, &mut buf[j * o..(j + 1) * o], &mut scratch.bytes),
+        }
+        return;
+    }
+    match &mut out.obs {
+        Obs::None => {}
+        Obs::F32(buf) => env.game.observation(&mut buf[j * o..(j + 1) * o]),
+        Obs::U8(buf) => {
+            scratch.planes.resize(o, 0.0);
+            env.game.observation(&mut scratch.planes);
+            for (d, &s) in buf[j * o..(j + 1) * o].iter_mut().zip(&scratch.planes) {
+                *d = (s.clamp(0.0, 1.0) * 255.0).round() as u8;
+            }
+        }
+        Obs::Bool(buf) => {
+            scratch.planes.resize(o, 0.0);
+            env.game.observation(&mut scratch.planes);
+            for (d, &s) in buf[j * o..(j + 1) * o].iter_mut().zip(&scratch.planes) {
+                *d = s != 0.0;
+            }
+        }
+    }
+}

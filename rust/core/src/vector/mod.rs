@@ -1,0 +1,495 @@
+//! Batched games: `N` games of one type stepped together, writing legal
+//! masks, observations and rewards straight into caller-owned buffers (the
+//! numpy arrays of `hexcore.vector`).
+//!
+//! * Every env has its own generator (Xoshiro256++ seeded with
+//!   SplitMix64(`seed` + `i`), as in [`crate::playout`]) and its own state, so
+//!   a batch split over any number of threads gives identical results.
+//! * [`VecGames::step`] checks every action before it changes anything: on an
+//!   error no env has been stepped.
+//! * Autoreset is Gymnasium's next-step mode: the step that ends an env
+//!   (terminated, or truncated at `max_plies` complete moves) reports the final
+//!   observation, the rewards and the episode length; the *next* step ignores
+//!   that env's action and puts it back at its start position (reward 0, not
+//!   terminated, not truncated).
+//! * A batch is allocated fallibly ([`BatchError::Memory`]), and building,
+//!   resetting and stepping it stop early when the caller's stop flag is
+//!   raised. A reset or step cut short leaves every env either stepped or
+//!   not; the batch then refuses to step until it is reset.
+//! * The envs are split into chunks shared out over the calling thread and
+//!   the workers of the shared pool ([`crate::parallel::share_out`]).
+//!
+//! Files: `env.rs` (one env and its step), `observe.rs` (observation
+//! layouts and the direct writers' trait), `slots.rs` (the output buffers,
+//! split per chunk), `errors.rs`; this file holds the batch.
+
+mod env;
+mod errors;
+mod observe;
+mod slots;
+#[cfg(test)]
+mod tests;
+
+pub use env::Env;
+pub use errors::{BatchError, StepError};
+pub use observe::{BatchGame, CellLayout, ObsElem};
+pub use slots::{Obs, Out};
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use env::{check_start, fresh_draw, step_env, write_mask, Scratch, SCRATCH};
+use observe::{layout_index, NO_LAYOUT};
+use slots::Dims;
+
+use crate::board::Board;
+use crate::game::{MoveError, Reason};
+use crate::parallel::share_out;
+use crate::rng::rng_for;
+
+/// Heap bytes a game's clone is assumed to take (its tables grow with the
+/// board: `cells` of its observation grid), for the up-front check of
+/// [`VecGames::build`]. Measured per env, all included, in batches of 2^14
+/// to 2^16 envs: 1.3 kB for Churn side 3, 2.7 kB side 8, 4.4 kB for
+/// Wunchunk side 8 (6.8 kB with 4 players), 3.3 kB for Quintun side 7 and
+/// 6.2 kB side 10; this estimate is above each.
+fn heap_estimate(cells: usize) -> u128 {
+    1024 + 24 * cells as u128
+}
+
+/// Envs handled between two looks at the stop flag.
+const STOP_EVERY: usize = 1024;
+/// `N` games of type `G` with their start positions.
+pub struct VecGames<G: BatchGame> {
+    /// The distinct start positions, and the one of each env.
+    starts: Vec<G>,
+    start_of: Vec<u32>,
+    /// The layouts of the boards in play, and the one of each start.
+    layouts: Vec<CellLayout>,
+    start_layout: Vec<u32>,
+    envs: Vec<Env<G>>,
+    dims: Dims,
+    obs_shape: [usize; 3],
+    max_plies: u64,
+    /// The legal-action mask of every env's current state (all false for an
+    /// env waiting to be reset), kept to check actions without regenerating them.
+    legal: Vec<bool>,
+    /// True once `sample_actions` has been called: steps then draw each env's
+    /// next random action.
+    presample: bool,
+    /// With `Some(seat)`, every step also plays the other seats' moves
+    /// (uniformly random legal actions) until `seat` is to move again.
+    autoplay: Option<usize>,
+    /// True after a reset or step was stopped part-way, until a reset ends.
+    interrupted: bool,
+}
+
+/// Envs per parallel work item: small enough to balance the threads, large
+/// enough that scheduling costs little.
+fn chunk_size(n: usize, threads: usize) -> usize {
+    if threads <= 1 {
+        n.max(1)
+    } else {
+        n.div_ceil(threads * 8).max(16)
+    }
+}
+
+impl<G: BatchGame> VecGames<G> {
+    /// One env per start position. Every start must have the same observation
+    /// shape, number of actions and number of players, be between turns and
+    /// not be over.
+    pub fn new(starts: Vec<G>, seed: u64, max_plies: u64) -> Result<VecGames<G>, String> {
+        let start_of = (0..starts.len() as u32).collect();
+        VecGames::build(starts, start_of, seed, max_plies, &AtomicBool::new(false)).map_err(|e| e.to_string())
+    }
+
+    /// One env per entry of `start_of`, which indexes `starts` (the distinct
+    /// start positions: each is kept once however many envs start there).
+    /// The memory is checked before anything is built (a
+    /// [`BatchError::Memory`] rather than an abort); raising `stop` ends
+    /// the building with [`BatchError::Cancelled`].
+    pub fn build(starts: Vec<G>, start_of: Vec<u32>, seed: u64, max_plies: u64, stop: &AtomicBool) -> Result<VecGames<G>, BatchError> {
+        let Some(first) = starts.first() else { return Err(BatchError::Invalid("num_envs must be at least 1, got 0".into())) };
+        if start_of.is_empty() {
+            return Err(BatchError::Invalid("num_envs must be at least 1, got 0".into()));
+        }
+        if let Some(&k) = start_of.iter().find(|&&k| k as usize >= starts.len()) {
+            return Err(BatchError::Invalid(format!("start index {k} is out of range 0..{}", starts.len())));
+        }
+        // The first env of each start, to name it in messages.
+        let mut first_env = vec![usize::MAX; starts.len()];
+        for (i, &k) in start_of.iter().enumerate().rev() {
+            first_env[k as usize] = i;
+        }
+        let obs_shape = first.observation_shape();
+        let (num_actions, num_players) = (first.num_actions(), first.num_players());
+        for (k, g) in starts.iter().enumerate() {
+            let i = first_env[k];
+            if g.observation_shape() != obs_shape || g.num_actions() != num_actions || g.num_players() != num_players {
+                let s = g.observation_shape();
+                return Err(BatchError::Invalid(format!(
+                    "env {i} ({}) does not fit env 0 ({}): observations {:?} vs {:?}, {} vs {} actions, {} vs {} players; \
+                     envs of one batch need the same observation shape, number of actions and number of players",
+                    g.spec(),
+                    first.spec(),
+                    s,
+                    obs_shape,
+                    g.num_actions(),
+                    num_actions,
+                    g.num_players(),
+                    num_players
+                )));
+            }
+            check_start(i, g).map_err(BatchError::Invalid)?;
+        }
+        // Everything a batch holds grows with the number of envs: check the
+        // whole (with an estimate of each game's tables) before building.
+        let n = start_of.len();
+        let per_env = (std::mem::size_of::<Env<G>>() + num_actions) as u128 + heap_estimate(obs_shape[1] * obs_shape[2]);
+        let bytes = per_env * n as u128;
+        let memory = || BatchError::Memory { envs: n, bytes };
+        let fits = usize::try_from(bytes).ok().is_some_and(|b| {
+            let mut probe = Vec::<u8>::new();
+            let ok = probe.try_reserve_exact(b).is_ok();
+            std::hint::black_box(&probe); // an allocation, not optimised away
+            ok
+        });
+        if !fits {
+            return Err(memory());
+        }
+        let mut envs: Vec<Env<G>> = Vec::new();
+        envs.try_reserve_exact(n).map_err(|_| memory())?;
+        let mut legal: Vec<bool> = Vec::new();
+        legal.try_reserve_exact(n * num_actions).map_err(|_| memory())?;
+        let dims = Dims { obs: obs_shape.iter().product(), actions: num_actions, players: num_players };
+        // Starts sharing a board (by address: the starts keep their boards
+        // alive) share its layout.
+        let mut layouts = Vec::new();
+        let mut by_board: HashMap<usize, u32> = HashMap::new();
+        let start_layout = starts
+            .iter()
+            .map(|g| {
+                if !g.direct_observation() {
+                    return NO_LAYOUT;
+                }
+                *by_board.entry(g.board() as *const Board as usize).or_insert_with(|| layout_index(&mut layouts, g.board()))
+            })
+            .collect::<Vec<_>>();
+        // The masks of the starts, copied into each env's row.
+        let mut scratch = Scratch::default();
+        let masks: Vec<Vec<bool>> = starts
+            .iter()
+            .map(|g| {
+                let mut m = vec![false; num_actions];
+                write_mask(g, false, &mut m, &mut scratch.legal);
+                m
+            })
+            .collect();
+        for (i, &k) in start_of.iter().enumerate() {
+            if i % STOP_EVERY == 0 && stop.load(Ordering::Relaxed) {
+                return Err(BatchError::Cancelled);
+            }
+            let k = k as usize;
+            envs.push(Env {
+                game: starts[k].clone(),
+                rng: rng_for(seed, i as u64),
+                plies: 0,
+                done: false,
+                episode: 0,
+                actions: Vec::new(),
+                next: 0,
+                layout: start_layout[k],
+            });
+            legal.extend_from_slice(&masks[k]);
+        }
+        Ok(VecGames {
+            starts,
+            start_of,
+            layouts,
+            start_layout,
+            envs,
+            dims,
+            obs_shape,
+            max_plies,
+            legal,
+            presample: false,
+            autoplay: None,
+            interrupted: false,
+        })
+    }
+
+    pub fn num_envs(&self) -> usize {
+        self.envs.len()
+    }
+    pub fn num_actions(&self) -> usize {
+        self.dims.actions
+    }
+    pub fn num_players(&self) -> usize {
+        self.dims.players
+    }
+    pub fn observation_shape(&self) -> [usize; 3] {
+        self.obs_shape
+    }
+    pub fn max_plies(&self) -> u64 {
+        self.max_plies
+    }
+    pub fn env(&self, i: usize) -> &Env<G> {
+        &self.envs[i]
+    }
+    pub fn start(&self, i: usize) -> &G {
+        &self.starts[self.start_of[i] as usize]
+    }
+
+    /// The index of env `i`'s start among the distinct starts it was built with.
+    pub fn start_index(&self, i: usize) -> usize {
+        self.start_of[i] as usize
+    }
+
+    fn check_out(&self, out: &Out<'_>) -> Result<(), String> {
+        let n = self.envs.len();
+        let d = self.dims;
+        let bad = |what: &str, got: usize, want: usize| Err(format!("{what} buffer holds {got} values, expected {want}"));
+        if let Some(l) = out.obs.len() {
+            if l != n * d.obs {
+                return bad("observation", l, n * d.obs);
+            }
+        }
+        if let Some(m) = &out.mask {
+            if m.len() != n * d.actions {
+                return bad("mask", m.len(), n * d.actions);
+            }
+        }
+        if out.rewards.len() != n * d.players {
+            return bad("rewards", out.rewards.len(), n * d.players);
+        }
+        for (what, l) in [
+            ("terminated", out.terminated.len()),
+            ("truncated", out.truncated.len()),
+            ("to_move", out.to_move.len()),
+            ("episode_lengths", out.lengths.len()),
+        ] {
+            if l != n {
+                return bad(what, l, n);
+            }
+        }
+        Ok(())
+    }
+
+    /// Put every env back at its start (reseeding the generators when `seed`
+    /// is given) and write the start observations and masks.
+    pub fn reset(&mut self, seed: Option<u64>, out: Out<'_>, threads: usize) -> Result<(), String> {
+        self.reset_until(seed, out, threads, &AtomicBool::new(false)).map(|_| ())
+    }
+
+    /// [`reset`](Self::reset) that stops early when `stop` is raised;
+    /// returns whether every env was reset (if not, the batch steps no more
+    /// until a reset ends).
+    pub fn reset_until(&mut self, seed: Option<u64>, out: Out<'_>, threads: usize, stop: &AtomicBool) -> Result<bool, String> {
+        self.check_out(&out)?;
+        for (i, env) in self.envs.iter_mut().enumerate() {
+            if let Some(s) = seed {
+                env.rng = rng_for(s, i as u64);
+            }
+            env.done = true; // so the step below resets it
+        }
+        let whole = self.run(None, None, out, threads, stop);
+        self.interrupted = !whole;
+        Ok(whole)
+    }
+
+    /// Check `actions` (one per env) without changing anything. Envs waiting
+    /// to be reset take any action.
+    pub fn check_actions(&self, actions: &[i64], active: Option<&[bool]>) -> Result<(), StepError> {
+        let n = self.envs.len();
+        if actions.len() != n {
+            return Err(StepError::Shape(format!("expected {n} actions (one per env), got {}", actions.len())));
+        }
+        if let Some(act) = active {
+            if act.len() != n {
+                return Err(StepError::Shape(format!("expected {n} active flags (one per env), got {}", act.len())));
+            }
+        }
+        let na = self.dims.actions;
+        for (i, (&a, env)) in actions.iter().zip(&self.envs).enumerate() {
+            if env.done || active.is_some_and(|act| !act[i]) {
+                continue;
+            }
+            if a < 0 || a as u64 >= na as u64 {
+                let error = MoveError::new(Reason::ActionOutOfRange, format!("env {i}: action {a} is out of range 0..{na}"));
+                return Err(StepError::Illegal { env: i, action: a, error });
+            }
+            if !self.legal[i * na + a as usize] {
+                let why = if env.game.mid_turn() { " (a turn is in progress)" } else { "" };
+                let error = MoveError::new(Reason::IllegalAction, format!("env {i}: action {a} is not legal in its position{why}"));
+                return Err(StepError::Illegal { env: i, action: a, error });
+            }
+        }
+        Ok(())
+    }
+
+    /// Step every env with its action (see the module doc for autoreset). On
+    /// an error nothing has been stepped. With `active`, only the envs flagged
+    /// true move; the others keep their state, get reward 0, not terminated,
+    /// not truncated, length 0, and their observation and mask rows are left
+    /// as they were.
+    pub fn step(&mut self, actions: &[i64], active: Option<&[bool]>, out: Out<'_>, threads: usize) -> Result<(), StepError> {
+        self.step_until(actions, active, out, threads, &AtomicBool::new(false)).map(|_| ())
+    }
+
+    /// [`step`](Self::step) that stops early when `stop` is raised; returns
+    /// whether every env was stepped (if not, each env was stepped or left
+    /// as it was, and the batch steps no more until a reset ends).
+    pub fn step_until(
+        &mut self,
+        actions: &[i64],
+        active: Option<&[bool]>,
+        out: Out<'_>,
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Result<bool, StepError> {
+        if self.interrupted {
+            return Err(StepError::Interrupted);
+        }
+        self.check_out(&out).map_err(StepError::Shape)?;
+        self.check_actions(actions, active)?;
+        let whole = self.run(Some(actions), active, out, threads, stop);
+        self.interrupted = !whole;
+        Ok(whole)
+    }
+
+    /// Step (or reset) every env; false when `stop` cut it short.
+    fn run(&mut self, actions: Option<&[i64]>, active: Option<&[bool]>, out: Out<'_>, threads: usize, stop: &AtomicBool) -> bool {
+        let n = self.envs.len();
+        let dims = self.dims;
+        let (starts, start_of, max_plies, presample, autoplay) = (&self.starts, &self.start_of, self.max_plies, self.presample, self.autoplay);
+        let cut = AtomicBool::new(false);
+        let (layouts, start_layout) = (&self.layouts[..], &self.start_layout[..]);
+        let chunk = chunk_size(n, threads);
+        // Split the envs, the masks we keep, the actions and the output
+        // buffers into matching chunks.
+        let mut items = Vec::with_capacity(n.div_ceil(chunk));
+        let (mut envs, mut legal, mut out, mut start) = (&mut self.envs[..], &mut self.legal[..], out, 0);
+        while !envs.is_empty() {
+            let k = chunk.min(envs.len());
+            let (e1, e2) = envs.split_at_mut(k);
+            let (l1, l2) = legal.split_at_mut(k * dims.actions);
+            let (o1, o2) = out.split(k, dims);
+            items.push((start, e1, l1, o1));
+            (envs, legal, out, start) = (e2, l2, o2, start + k);
+        }
+        let work = |(first, envs, legal, mut out): (usize, &mut [Env<G>], &mut [bool], Out<'_>)| {
+            let mut scratch = SCRATCH.with(|s| s.take());
+            for (j, env) in envs.iter_mut().enumerate() {
+                if j % STOP_EVERY == 0 && stop.load(Ordering::Relaxed) {
+                    cut.store(true, Ordering::Relaxed);
+                    break;
+                }
+                let i = first + j;
+                let k = start_of[i] as usize;
+                let action = actions.map(|a| a[i]);
+                if active.is_some_and(|act| !act[i]) {
+                    let p = dims.players;
+                    out.rewards[j * p..(j + 1) * p].fill(0.0);
+                    (out.terminated[j], out.truncated[j], out.lengths[j]) = (false, false, 0);
+                    continue;
+                }
+                step_env(
+                    env,
+                    &starts[k],
+                    start_layout[k],
+                    layouts,
+                    action,
+                    max_plies,
+                    presample,
+                    autoplay,
+                    dims,
+                    &mut scratch,
+                    j,
+                    &mut legal[j * dims.actions..(j + 1) * dims.actions],
+                    &mut out,
+                );
+            }
+            SCRATCH.with(|s| s.set(scratch));
+        };
+        share_out(items, threads, work);
+        !cut.load(Ordering::Relaxed)
+    }
+
+    /// A uniformly random legal action for every env (uniform over
+    /// `legal_actions`, drawn from the env's generator), written to `out`;
+    /// envs waiting to be reset, or without a legal action, get 0 (ignored by
+    /// `step`). The draw for a state is made once: calling this again before
+    /// the next step gives the same actions.
+    pub fn sample_actions(&mut self, out: &mut [i64], threads: usize) -> Result<(), String> {
+        let n = self.envs.len();
+        if out.len() != n {
+            return Err(format!("action buffer holds {} values, expected {n}", out.len()));
+        }
+        if !self.presample {
+            // From now on every step draws the next action while the env's
+            // state is in cache; this first draw walks the envs once.
+            self.presample = true;
+            let chunk = chunk_size(n, threads);
+            let work = |envs: &mut [Env<G>]| {
+                let mut buf = Vec::new();
+                for env in envs.iter_mut() {
+                    env.next = if env.done { 0 } else { fresh_draw(env, &mut buf) };
+                }
+            };
+            share_out(self.envs.chunks_mut(chunk).collect(), threads, work);
+        }
+        for (o, env) in out.iter_mut().zip(&self.envs) {
+            *o = env.next;
+        }
+        Ok(())
+    }
+
+    /// Let every step (and reset) play the seats other than `seat` with
+    /// uniformly random legal actions, until `seat` is to move or the episode
+    /// ends; `None` turns it off. Takes effect from the next step.
+    pub fn set_autoplay(&mut self, seat: Option<usize>) -> Result<(), String> {
+        if let Some(s) = seat {
+            if !(1..=self.dims.players).contains(&s) {
+                return Err(format!("player must be a seat 1..{}, got {s}", self.dims.players));
+            }
+        }
+        self.autoplay = seat;
+        Ok(())
+    }
+
+    pub fn autoplay(&self) -> Option<usize> {
+        self.autoplay
+    }
+
+    /// Replace env `i`'s game by `game` (same shape rules as the starts), with
+    /// `plies` complete moves counted towards `max_plies`; its episode goes on
+    /// from there. The env's start position stays as it was.
+    pub fn set_env(&mut self, i: usize, game: G, plies: u64) -> Result<(), String> {
+        let n = self.envs.len();
+        if i >= n {
+            return Err(format!("env index {i} is out of range 0..{n}"));
+        }
+        if game.mid_turn() {
+            return Err(format!("env {i}: the position ({}) is in the middle of a turn; finish or undo it", game.spec()));
+        }
+        let first = &self.starts[0];
+        if game.observation_shape() != self.obs_shape || game.num_actions() != self.dims.actions || game.num_players() != self.dims.players {
+            return Err(format!("{} does not fit this batch ({}): observations and actions must have the same shape", game.spec(), first.spec()));
+        }
+        let na = self.dims.actions;
+        let layout = if game.direct_observation() { layout_index(&mut self.layouts, game.board()) } else { NO_LAYOUT };
+        let env = &mut self.envs[i];
+        env.layout = layout;
+        env.done = game.is_over() && !game.mid_turn();
+        env.game = game;
+        env.plies = plies;
+        env.episode += 1;
+        env.actions.clear();
+        let mut buf = Vec::new();
+        write_mask(&env.game, env.done, &mut self.legal[i * na..(i + 1) * na], &mut buf);
+        if self.presample {
+            env.next = if env.done { 0 } else { fresh_draw(env, &mut buf) };
+        }
+        Ok(())
+    }
+}
