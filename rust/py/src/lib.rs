@@ -14,6 +14,7 @@ pub mod errors;
 pub mod game;
 pub mod interrupt;
 pub mod options;
+pub mod outcome;
 pub mod search;
 pub mod session;
 pub mod solve;
@@ -99,6 +100,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let each = _reason_codes().into_iter().map(|c| literal.get_item(c)).collect::<PyResult<Vec<_>>>()?;
     m.add("Reason", typing.getattr("Union")?.get_item(pyo3::types::PyTuple::new(m.py(), each)?)?)?;
     m.add_function(wrap_pyfunction!(solve::_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(outcome::_rewards, m)?)?;
     m.add_function(wrap_pyfunction!(search::_mcts, m)?)?;
     m.add_class::<search::PyMcts>()?;
     m.add_class::<batched::PyBatchedMcts>()?;
