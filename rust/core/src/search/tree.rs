@@ -51,6 +51,49 @@ pub trait TreeEdge: Copy {
     fn set_child(&mut self, child: u32);
 }
 
+/// The [`TreeNode`] methods every node type writes alike, over its fields
+/// `n` (visits), `w` (value sums) and `edges` (first edge).
+macro_rules! node_counts {
+    () => {
+        fn move_edges(&mut self, first: u32) {
+            self.edges = first;
+        }
+        #[inline]
+        fn visit(&mut self) {
+            self.n = self.n.saturating_add(1);
+        }
+        #[inline]
+        fn unvisit(&mut self) {
+            self.n -= 1;
+        }
+        #[inline]
+        fn add(&mut self, value: &Self::Value) {
+            for (s, x) in self.w.iter_mut().zip(value) {
+                *s += x;
+            }
+        }
+    };
+}
+
+/// [`TreeEdge`] for an edge type with fields `action` and `child`.
+macro_rules! tree_edge {
+    ($t:ty) => {
+        impl TreeEdge for $t {
+            #[inline]
+            fn action(&self) -> Action {
+                self.action
+            }
+            #[inline]
+            fn child(&self) -> u32 {
+                self.child
+            }
+            fn set_child(&mut self, child: u32) {
+                self.child = child;
+            }
+        }
+    };
+}
+
 /// "No node" (an edge never followed).
 pub const NONE: u32 = u32::MAX;
 
@@ -99,23 +142,7 @@ impl TreeNode for Node {
     fn edge_range(&self) -> Option<(u32, u32)> {
         (self.state == State::Expanded).then_some((self.edges, self.len))
     }
-    fn move_edges(&mut self, first: u32) {
-        self.edges = first;
-    }
-    #[inline]
-    fn visit(&mut self) {
-        self.n = self.n.saturating_add(1);
-    }
-    #[inline]
-    fn unvisit(&mut self) {
-        self.n -= 1;
-    }
-    #[inline]
-    fn add(&mut self, value: &[f64; MAX_SEATS]) {
-        for (s, x) in self.w.iter_mut().zip(value) {
-            *s += x;
-        }
-    }
+    node_counts!();
 }
 
 /// A legal action of an expanded node.
@@ -128,19 +155,7 @@ pub struct Edge {
     pub child: u32,
 }
 
-impl TreeEdge for Edge {
-    #[inline]
-    fn action(&self) -> Action {
-        self.action
-    }
-    #[inline]
-    fn child(&self) -> u32 {
-        self.child
-    }
-    fn set_child(&mut self, child: u32) {
-        self.child = child;
-    }
-}
+tree_edge!(Edge);
 
 /// A node of the UCT tree: value sums per seat in f32 (UCB1 is computed in
 /// f32), its children made all at once when it is expanded (in a random
@@ -170,23 +185,7 @@ impl TreeNode for UctNode {
     fn edge_range(&self) -> Option<(u32, u32)> {
         (self.edges != NONE).then_some((self.edges, self.len))
     }
-    fn move_edges(&mut self, first: u32) {
-        self.edges = first;
-    }
-    #[inline]
-    fn visit(&mut self) {
-        self.n = self.n.saturating_add(1);
-    }
-    #[inline]
-    fn unvisit(&mut self) {
-        self.n -= 1;
-    }
-    #[inline]
-    fn add(&mut self, value: &[f32; MAX_SEATS]) {
-        for (s, x) in self.w.iter_mut().zip(value) {
-            *s += x;
-        }
-    }
+    node_counts!();
 }
 
 /// An edge of the UCT tree (its child is made with it).
@@ -196,19 +195,7 @@ pub struct UctEdge {
     pub child: u32,
 }
 
-impl TreeEdge for UctEdge {
-    #[inline]
-    fn action(&self) -> Action {
-        self.action
-    }
-    #[inline]
-    fn child(&self) -> u32 {
-        self.child
-    }
-    fn set_child(&mut self, child: u32) {
-        self.child = child;
-    }
-}
+tree_edge!(UctEdge);
 
 /// Nodes and edges of one tree; node 0 is the root.
 #[derive(Debug, Clone)]
@@ -423,5 +410,27 @@ mod tests {
         t.reroot(None);
         assert_eq!(t.nodes.len(), 1);
         assert_eq!(t.nodes[0].state, State::New);
+    }
+
+    #[test]
+    fn uct_tree_keeps_children_consecutive() {
+        let mut t = UctTree::fresh();
+        assert!(t.edges_of(0).is_empty());
+        // The root is expanded whatever the limit; other nodes only with room.
+        assert!(t.expand_all(0, &[4, 1, 9], 2));
+        assert!(!t.expand_all(2, &[0, 1], 4));
+        assert!(t.expand_all(2, &[0, 1], 6));
+        assert!(t.expand_all(1, &[7], 7));
+        assert_eq!(t.nodes.len(), 7);
+        let c = t.find_child(2, 1).unwrap();
+        t.visit_backup(&[0, 2, c], &[1.0, 0.0, 0.0, 0.0]);
+        t.visit(&[0, 3]);
+        t.backup(&[0, 3], &[0.0, 0.5, 0.0, 0.0]);
+        assert_eq!((t.nodes[0].n, t.nodes[0].w), (2, [1.0, 0.5, 0.0, 0.0]));
+        t.reroot(t.root_child(1));
+        assert_eq!(t.nodes.len(), 3);
+        assert_eq!(t.edges_of(0).iter().map(|e| (e.action, e.child)).collect::<Vec<_>>(), vec![(0, 1), (1, 2)]);
+        assert_eq!((t.nodes[2].n, t.nodes[2].w[0]), (1, 1.0));
+        assert_eq!(t.find_child(0, 5), None);
     }
 }
