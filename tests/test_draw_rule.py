@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import hexcore as hc
-from hexcore._outcome import game_rewards
+from hexcore._core import _rewards
 from hexcore.match import _outcome
 from hexcore.reference import quintun as ref_quintun
 from hexcore.vector import VecGame
@@ -37,7 +37,7 @@ def test_quintun_draw_lists_every_seat():
     r, last = quintun_one_move_from_a_draw(reference=True)
     r.play(last)
     assert r.is_over and r.winners == (1, 2)  # the reference agrees
-    assert game_rewards(g) == [0.0, 0.0]
+    assert _rewards(g.winners, g.num_players) == [0.0, 0.0]
     assert _outcome(g.winners, 1) == _outcome(g.winners, 2) == "draw"
     p = hc.random_playouts(quintun_one_move_from_a_draw()[0], 5, seed=0)
     assert p.winner_mask.tolist() == [3] * 5 and p.finished.all()

@@ -15,7 +15,7 @@ import gymnasium  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
-from hexcore._outcome import game_rewards, terminal_rewards  # noqa: E402
+from hexcore._core import _rewards  # noqa: E402
 from hexcore.envs import HexcoreAECEnv, HexcoreGymEnv, gym_id, random_policy  # noqa: E402
 
 # small variants of every game this build has
@@ -45,20 +45,31 @@ def play_random(env: HexcoreAECEnv, seed: int) -> list:
 
 
 def test_terminal_rewards_are_zero_sum():
-    assert terminal_rewards((1,), 2) == [1.0, -1.0]
-    assert terminal_rewards((2,), 2) == [-1.0, 1.0]
-    assert terminal_rewards((1, 2), 2) == [0.0, 0.0]
-    assert terminal_rewards((), 3) == [0.0, 0.0, 0.0]
-    assert terminal_rewards((2,), 3) == [-0.5, 1.0, -0.5]
-    assert terminal_rewards((1, 3), 4) == [0.5, -0.5, 0.5, -0.5]
-    assert terminal_rewards((1, 2, 3), 3) == [0.0, 0.0, 0.0]
+    assert _rewards((1,), 2) == [1.0, -1.0]
+    assert _rewards((2,), 2) == [-1.0, 1.0]
+    assert _rewards((1, 2), 2) == [0.0, 0.0]
+    assert _rewards((), 3) == [0.0, 0.0, 0.0]
+    assert _rewards((2,), 3) == [-0.5, 1.0, -0.5]
+    assert _rewards((1, 3), 4) == [0.5, -0.5, 0.5, -0.5]
+    assert _rewards((1, 2, 3), 3) == [0.0, 0.0, 0.0]
     for n in (2, 3, 4):
         for mask in range(1, 2**n):
             winners = [s for s in range(1, n + 1) if mask >> (s - 1) & 1]
-            r = terminal_rewards(winners, n)
+            r = _rewards(winners, n)
             assert abs(sum(r)) < 1e-12 and max(r) <= 1 and min(r) >= -1
     with pytest.raises(ValueError):
-        terminal_rewards((3,), 2)
+        _rewards((3,), 2)
+    # float64, the rule written once in the core (rust/core/src/outcome.rs)
+    assert _rewards((1,), 4) == [1.0, -1 / 3, -1 / 3, -1 / 3]
+    assert _rewards((1, 2, 4), 4) == [1 / 3, 1 / 3, -1.0, 1 / 3]
+    with pytest.raises(ValueError, match="num_players"):
+        _rewards((), 0)
+    with pytest.raises(ValueError, match=r"winners \[0, 5\]"):
+        _rewards((5, 0, 1), 4)
+    with pytest.raises(TypeError):
+        _rewards((True,), 2)
+    g = hc.Churn(size=3)
+    assert not g.is_over and _rewards(g.winners, g.num_players) == [0.0, 0.0]
 
 
 # ----------------------------------------------------------------------------- PettingZoo
@@ -109,7 +120,7 @@ def test_pettingzoo_episode(spec):
             legal = np.flatnonzero(obs["action_mask"])
             env.step(int(np.random.default_rng(seed * 1000 + env.actions_taken).choice(legal)))
         assert env.game.is_over and env.agents == []
-        expected = terminal_rewards(env.game.winners, n)
+        expected = _rewards(env.game.winners, n)
         assert [final_rewards[f"player_{k}"] for k in range(1, n + 1)] == expected
 
 
@@ -292,7 +303,7 @@ def test_gymnasium_episodes(spec):
                 total += reward
                 done = term or trunc
             assert term and env.game.is_over and info["winners"] == env.game.winners
-            assert total == game_rewards(env.game)[player - 1]
+            assert total == _rewards(env.game.winners, env.game.num_players)[player - 1]
             results.append(total)
     assert len(set(results)) > 1  # not every game ends the same way
 

@@ -22,7 +22,7 @@ from open_spiel.python.algorithms import mcts  # noqa: E402
 from open_spiel.python.bots import uniform_random  # noqa: E402
 
 import hexcore.openspiel as hos  # noqa: E402
-from hexcore._outcome import terminal_rewards  # noqa: E402
+from hexcore._core import _rewards  # noqa: E402
 
 SMALL = {"churn": "churn(size=3)", "wunchunk": "wunchunk(size=5)", "quintun": "quintun(size=5)", "hex": "hex(size=4,swap=true)"}
 SPECS = [SMALL[name] for name in ("churn", "wunchunk", "quintun", "hex") if name in hc.GAMES]
@@ -89,7 +89,7 @@ def test_state_follows_the_hexcore_game(spec):
         ref.apply_action(a)
         assert state.hexcore_game == ref and state.history() == [int(x) for x in ref.actions]
     assert ref.is_over and state.current_player() == pyspiel.PlayerId.TERMINAL
-    assert state.returns() == terminal_rewards(ref.winners, ref.num_players)
+    assert state.returns() == _rewards(ref.winners, ref.num_players)
     assert abs(sum(state.returns())) < 1e-12
     # a hexcore game handed to OpenSpiel mid-game
     mid = hc.load(spec)

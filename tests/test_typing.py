@@ -43,7 +43,6 @@ STRICT_FILES = [
     "python/hexcore/solving.py",
     "python/hexcore/spec.py",
     "python/hexcore/reference/churn.py",
-    "python/hexcore/_outcome.py",
     "python/hexcore/_pickle.py",
     "python/hexcore/bench.py",
     "python/hexcore/distributed.py",

@@ -243,6 +243,12 @@ def _solve(game: _Game, max_seconds: Optional[float] = ..., max_nodes: Optional[
            progress: Optional[Callable[[int, int, int, float], Any]] = ...,
            distances: bool = ...) -> Dict[str, Any]: ...
 
+# ---- rewards for the adapters (rust/py/src/outcome.rs) ----
+
+__all__ += ["_rewards"]
+
+def _rewards(winners: Sequence[int], num_players: int) -> List[float]: ...
+
 # ---- hexcore.vector (rust/py/src/vector.rs) ----
 
 __all__ += ["_VecGame", "_terminal_rewards"]

@@ -57,7 +57,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from ._outcome import game_rewards
+from ._core import _rewards
 from .errors import IllegalMoveError
 from .render import rgb_array
 from .spec import load
@@ -234,7 +234,7 @@ class HexcoreAECEnv(AECEnv):  # type: ignore[misc]
             self.game.apply_action(operator.index(action))
         self.actions_taken += 1
         if self.game.is_over:
-            for a, r in zip(self.possible_agents, game_rewards(self.game)):
+            for a, r in zip(self.possible_agents, _rewards(self.game.winners, self.game.num_players)):
                 if a in self.rewards:
                     self.rewards[a] = r
                     self.terminations[a] = True
@@ -360,7 +360,7 @@ class HexcoreGymEnv(gymnasium.Env[Observation, np.int64]):
         self.actions_taken += 1
         self._play_opponents()
         terminated = bool(g.is_over)
-        reward = game_rewards(g)[self.player - 1] if terminated else 0.0
+        reward = _rewards(g.winners, g.num_players)[self.player - 1] if terminated else 0.0
         truncated = (not terminated and self.max_actions is not None and self.actions_taken >= self.max_actions)
         self._done = terminated or truncated
         if self.render_mode == "human":

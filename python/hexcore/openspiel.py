@@ -37,8 +37,8 @@ rewards only. OpenSpiel actions are hexcore action ids; OpenSpiel players are
 ``to_move - 1``. A multi-action turn is simply several consecutive OpenSpiel
 moves by the same player. ``returns()`` are zero-sum: +1 for a sole winner and
 -1/(N-1) for each other player, a shared win splits +1 among the winners and -1
-among the others, a draw (every player a winner) is 0 for all (see
-``hexcore._outcome``).
+among the others, a draw (every player a winner) is 0 for all (the core's
+outcome module, ``rust/core/src/outcome.rs``).
 
 ``observation_tensor`` is ``game.observation()`` flattened (shape
 ``game.observation_shape``); it is drawn from the point of view of the player
@@ -55,7 +55,7 @@ import numpy.typing as npt
 import pyspiel  # type: ignore[import-not-found]
 from open_spiel.python.observation import IIGObserverForPublicInfoGame  # type: ignore[import-untyped]
 
-from ._outcome import game_rewards
+from ._core import _rewards
 from .records import setup_of
 from .registry import GAMES, INFO
 from .spec import load, parse
@@ -259,7 +259,7 @@ class HexcoreState(pyspiel.State):  # type: ignore[misc]
     def returns(self) -> List[float]:
         if self.is_cut():
             return [0.0] * int(self._hgame.num_players)
-        return game_rewards(self._hgame)
+        return _rewards(self._hgame.winners, self._hgame.num_players)
 
     def rewards(self) -> List[float]:
         return self.returns()

@@ -8,7 +8,8 @@
 //! * **Rewards** (learning environments, zero-sum): a sole winner `+1` and the
 //!   others `-1/(n-1)`; `k` shared winners `+1/k` each and the others
 //!   `-1/(n-k)`; nobody or everybody winning is `0` for all. `VecGame` steps
-//!   return these, as do the Python adapters (`hexcore._outcome`).
+//!   return these, as do the Python adapters (gymnasium, PettingZoo,
+//!   OpenSpiel) through the bindings.
 
 use crate::game::WinnerMask;
 
@@ -37,18 +38,32 @@ pub fn scores(mask: WinnerMask, finished: bool, players: usize) -> [f64; MAX_SEA
     v
 }
 
-/// Zero-sum rewards of a finished game with winners `mask` among `n` seats,
-/// written to `out[..n]` (the convention of `hexcore._outcome.terminal_rewards`).
-pub fn terminal_rewards(mask: WinnerMask, n: usize, out: &mut [f32]) {
+/// The zero-sum reward of `seat` (0-based) in a game with winners `mask`
+/// among `n` seats (the one place the rule is written).
+fn reward(mask: WinnerMask, n: usize, seat: usize) -> f64 {
     let k = (0..n).filter(|&s| won(mask, s)).count();
+    if k == 0 || k == n {
+        0.0
+    } else if won(mask, seat) {
+        1.0 / k as f64
+    } else {
+        -1.0 / (n - k) as f64
+    }
+}
+
+/// Zero-sum rewards of a game with winners `mask` among `n` seats, written
+/// to `out[..n]` (all 0 while nobody has won). The Python adapters take
+/// these through the bindings (`hexcore._core._rewards`).
+pub fn rewards(mask: WinnerMask, n: usize, out: &mut [f64]) {
     for (seat, r) in out.iter_mut().enumerate().take(n) {
-        *r = if k == 0 || k == n {
-            0.0
-        } else if won(mask, seat) {
-            (1.0 / k as f64) as f32
-        } else {
-            (-1.0 / (n - k) as f64) as f32
-        };
+        *r = reward(mask, n, seat);
+    }
+}
+
+/// [`rewards`] as f32, for the vector environments' buffers.
+pub fn terminal_rewards(mask: WinnerMask, n: usize, out: &mut [f32]) {
+    for (seat, r) in out.iter_mut().enumerate().take(n) {
+        *r = reward(mask, n, seat) as f32;
     }
 }
 
@@ -77,5 +92,12 @@ mod tests {
         assert_eq!(r, [-0.5, 0.5, 0.5, -0.5]);
         terminal_rewards(0b0001, 3, &mut r);
         assert_eq!(&r[..3], &[1.0, -0.5, -0.5]);
+        let mut f = [0f64; 4];
+        rewards(0b0001, 4, &mut f);
+        assert_eq!(f, [1.0, -1.0 / 3.0, -1.0 / 3.0, -1.0 / 3.0]);
+        terminal_rewards(0b0001, 4, &mut r);
+        assert_eq!(r, f.map(|x| x as f32));
+        rewards(0, 3, &mut f);
+        assert_eq!(&f[..3], &[0.0; 3]);
     }
 }

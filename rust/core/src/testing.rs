@@ -163,3 +163,41 @@ pub(crate) fn conformance<G: FreshHash>(start: &G, games: u64, max_actions: usiz
         }
     }
 }
+
+/// A position where the player to move can win at once: play random actions
+/// from `start` (generator [`rng_for`]`(seed, 0)`) until the mover has
+/// winning actions (ending the game with the mover the sole winner) that make
+/// at most `1 / ratio` of the legal actions; with `whole_turns`, only
+/// between turns and where every legal action ends the turn. Returns the
+/// position, its legal actions and the winning ones, or `None` when the game
+/// ends first. The searches' tests check that they find such wins.
+pub(crate) fn immediate_win<G: Game>(start: &G, seed: u64, ratio: usize, whole_turns: bool) -> Option<(G, Vec<Action>, Vec<Action>)> {
+    let mut g = start.clone();
+    let mut rng = rng_for(seed, 0);
+    let mut buf = Vec::new();
+    while !g.is_over() {
+        let me = g.to_move();
+        let mut acts = Vec::new();
+        g.legal_actions(&mut acts);
+        let after = |a: Action| {
+            let mut h = g.clone();
+            h.apply_action(a);
+            h
+        };
+        let wins: Vec<Action> = acts
+            .iter()
+            .copied()
+            .filter(|&a| {
+                let h = after(a);
+                h.is_over() && h.winner_mask() == 1 << (me - 1)
+            })
+            .collect();
+        let shape_ok = !whole_turns || (!g.mid_turn() && acts.iter().all(|&a| !after(a).mid_turn()));
+        if shape_ok && !wins.is_empty() && wins.len() * ratio <= acts.len() {
+            return Some((g, acts, wins));
+        }
+        let a = g.random_action(&mut rng, &mut buf)?;
+        g.apply_action(a);
+    }
+    None
+}

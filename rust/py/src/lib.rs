@@ -16,6 +16,7 @@ pub mod errors;
 pub mod game;
 pub mod interrupt;
 pub mod options;
+pub mod outcome;
 pub mod pickle;
 pub mod search;
 /// A game with its history lives in the core; `crate::session` names it here.
@@ -119,6 +120,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let each = _reason_codes().into_iter().map(|c| literal.get_item(c)).collect::<PyResult<Vec<_>>>()?;
     m.add("Reason", typing.getattr("Union")?.get_item(pyo3::types::PyTuple::new(m.py(), each)?)?)?;
     m.add_function(wrap_pyfunction!(solve::_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(outcome::_rewards, m)?)?;
     m.add_function(wrap_pyfunction!(search::_mcts, m)?)?;
     m.add_class::<search::PyMcts>()?;
     m.add_class::<batched::PyBatchedMcts>()?;

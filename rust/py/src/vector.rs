@@ -383,7 +383,7 @@ impl PyVecGame {
 }
 
 /// The zero-sum rewards of a finished game with `winner_mask` among `n`
-/// seats (the Rust twin of `hexcore._outcome.terminal_rewards`, for tests).
+/// seats as VecGame gives them (f32; the adapters take `_rewards`), for tests.
 #[pyfunction]
 fn _terminal_rewards(winner_mask: u8, n: usize) -> PyResult<Vec<f32>> {
     if !(1..=8).contains(&n) {

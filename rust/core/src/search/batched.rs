@@ -767,36 +767,18 @@ mod tests {
         let start = Wunchunk::new(7, 3, WunchunkStart::Standard, WunchunkBalance::Ap).unwrap();
         let mut found = 0;
         for seed in 0..40u64 {
-            let mut g = start.clone();
-            let mut rng = rng_for(seed, 0);
-            let mut buf = Vec::new();
-            while !g.is_over() && found < 3 {
-                let me = g.to_move();
-                let mut acts = Vec::new();
-                g.legal_actions(&mut acts);
-                let wins: Vec<Action> = acts
-                    .iter()
-                    .copied()
-                    .filter(|&a| {
-                        let mut h = g.clone();
-                        h.apply_action(a);
-                        h.is_over() && h.winner_mask() == 1 << (me - 1)
-                    })
-                    .collect();
-                if !wins.is_empty() && wins.len() * 3 <= acts.len() {
-                    for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
-                        let opts = BatchedOptions { algorithm, dirichlet_fraction: 0.0, gumbel_scale: 0.0, max_considered: 64, ..Default::default() };
-                        let sims = acts.len() as u64 * 2 + 1;
-                        let r = batched_search(vec![g.clone()], sims, &opts, &mut hashed(&g)).unwrap();
-                        assert!(wins.contains(&r.actions[0]), "{algorithm:?}: {} is not a win", g.action_to_string(r.actions[0]));
-                        assert_eq!(r.root_values.len(), 3);
-                    }
-                    found += 1;
-                    break;
-                }
-                let a = g.random_action(&mut rng, &mut buf).unwrap();
-                g.apply_action(a);
+            if found >= 3 {
+                break;
             }
+            let Some((g, acts, wins)) = crate::testing::immediate_win(&start, seed, 3, false) else { continue };
+            for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
+                let opts = BatchedOptions { algorithm, dirichlet_fraction: 0.0, gumbel_scale: 0.0, max_considered: 64, ..Default::default() };
+                let sims = acts.len() as u64 * 2 + 1;
+                let r = batched_search(vec![g.clone()], sims, &opts, &mut hashed(&g)).unwrap();
+                assert!(wins.contains(&r.actions[0]), "{algorithm:?}: {} is not a win", g.action_to_string(r.actions[0]));
+                assert_eq!(r.root_values.len(), 3);
+            }
+            found += 1;
         }
         assert!(found >= 1, "no position with an immediate win");
     }

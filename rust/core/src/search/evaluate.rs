@@ -1,6 +1,8 @@
-//! How the batched searches get their leaves evaluated: the [`Evaluator`]
+//! How the searches get their leaves evaluated: the batched [`Evaluator`]
 //! interface, the checks every evaluator output goes through
-//! ([`check_output`]), and [`FnEvaluator`] over a Rust closure.
+//! ([`check_output`]), and [`FnEvaluator`] over a Rust closure; and the
+//! [`LeafEvaluator`] interface for evaluators that value one leaf on the
+//! search's own thread, with [`RandomRollouts`] (UCT's evaluator).
 //!
 //! A wave hands the evaluator `L` leaves at once: their observations
 //! (`L * C * H * W` float32, exactly [`Game::observation`](crate::Game::observation))
@@ -9,6 +11,11 @@
 //! (`L * num_actions`, any scale: they are renormalised over the legal
 //! actions) and values (`L * num_players`, one per seat, seat `k` in
 //! column `k - 1`).
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::game::{Action, Game};
+use crate::outcome::{scores, MAX_SEATS};
 
 /// Evaluates the leaves of a wave, and hosts the Rust work of the search
 /// (the Python bindings release the GIL around it and poll for Ctrl-C
@@ -38,6 +45,40 @@ pub trait Evaluator {
         priors: &mut Vec<f64>,
         values: &mut Vec<f64>,
     ) -> Result<(), Self::Error>;
+}
+
+/// Values one leaf from its position alone, on the search's own thread
+/// (no batching): `evaluate` may play on `game` and returns the value per
+/// seat.
+pub trait LeafEvaluator<G: Game> {
+    fn evaluate(&mut self, game: &mut G, rng: &mut Xoshiro256PlusPlus, buf: &mut Vec<Action>) -> [f64; MAX_SEATS];
+}
+
+/// Uniformly random rollouts: random actions to the end of the game, scored
+/// by the outcome ([`scores`]); a rollout cut off after `max_plies` whole
+/// moves is a draw.
+#[derive(Debug, Clone, Copy)]
+pub struct RandomRollouts {
+    pub max_plies: u64,
+}
+
+impl<G: Game> LeafEvaluator<G> for RandomRollouts {
+    #[inline]
+    fn evaluate(&mut self, g: &mut G, rng: &mut Xoshiro256PlusPlus, buf: &mut Vec<Action>) -> [f64; MAX_SEATS] {
+        let mut plies = 0u64;
+        let mut finished = true;
+        while let Some(a) = g.random_action(rng, buf) {
+            if plies >= self.max_plies {
+                finished = false;
+                break;
+            }
+            g.apply_action(a);
+            if !g.mid_turn() {
+                plies += 1;
+            }
+        }
+        scores(g.winner_mask(), finished, g.num_players())
+    }
 }
 
 /// An [`Evaluator`] over a closure `f(observations, masks, leaves) ->

@@ -1,19 +1,23 @@
-//! Tree searches, one module: UCT with random rollouts ([`uct`]) and the
+//! Tree searches, one module: UCT with random rollouts ([`mcts`]) and the
 //! batched AlphaZero searches (PUCT and Gumbel, [`batched`]) that evaluate
-//! their leaves with a network called once per wave for many trees.
+//! their leaves with a network called once per wave for many trees. They
+//! share one tree, selection rules side by side, evaluators behind their
+//! interfaces and one backup.
 //!
-//! * [`uct`]: UCB1 selection, random rollouts, root-parallel trees
-//!   ([`search`], [`Mcts`]).
-//! * [`tree`]: the tree the batched searches grow: nodes with per-seat value
-//!   sums (max^n, so 2 to 4 players share one code path), edges with priors,
-//!   virtual visits for leaves waiting for their evaluation, and subtree
-//!   reuse.
-//! * [`select`]: the selection rules over that tree: PUCT with Dirichlet root
+//! * [`tree`]: the tree every search grows, an arena generic over its node
+//!   and edge types: nodes with per-seat value sums (max^n, so 2 to 4
+//!   players share one code path), the backup, virtual visits for leaves
+//!   waiting for their evaluation, and subtree reuse. The batched searches'
+//!   nodes keep f64 sums and edges with priors; UCT's keep f32 sums.
+//! * [`select`]: the selection rules: UCT (UCB1), PUCT with Dirichlet root
 //!   noise, and Gumbel (sequential halving with Gumbel-top-k at the root, the
 //!   deterministic rule below it, completed Q-values).
-//! * [`evaluate`]: the [`Evaluator`] interface (observations and masks in,
-//!   priors and values out), the checks of what it returns, and a closure
-//!   evaluator.
+//! * [`evaluate`]: the batched [`Evaluator`] interface (observations and
+//!   masks in, priors and values out), the checks of what it returns, a
+//!   closure evaluator; and the [`LeafEvaluator`] interface with
+//!   [`RandomRollouts`].
+//! * [`mcts`]: the UCT loop, root-parallel threads and tree reuse
+//!   ([`search`], [`Mcts`]).
 //! * [`batched`]: the wave loop over many trees, its threads and results
 //!   ([`batched_search`], [`BatchedMcts`]).
 //!
@@ -22,11 +26,11 @@
 
 pub mod batched;
 pub mod evaluate;
+pub mod mcts;
 pub mod select;
 pub mod tree;
-pub mod uct;
 
 pub use crate::outcome::MAX_SEATS;
 pub use batched::{batched_search, Algorithm, BatchError, BatchedMcts, BatchedOptions, BatchedResult};
-pub use evaluate::{Evaluator, FnEvaluator};
-pub use uct::{search, Mcts, SearchError, SearchOptions, SearchResult};
+pub use evaluate::{Evaluator, FnEvaluator, LeafEvaluator, RandomRollouts};
+pub use mcts::{search, Mcts, SearchError, SearchOptions, SearchResult};

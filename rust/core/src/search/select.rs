@@ -17,10 +17,15 @@
 //!   deterministic rule `argmax softmax(logits + sigma(q)) - n / (1 + N)`
 //!   ([`gumbel_interior`]). With more than two players every node uses its
 //!   chooser's own seat values.
+//! * **UCT** (UCB1, over the [`UctTree`]): the untried children first, in
+//!   the order fixed when the node was expanded; then
+//!   `argmax mean + c * sqrt(ln N / n)` in f32, `mean` the child's mean value
+//!   for the seat choosing at the node, `N` the node's visits; ties go to the
+//!   first edge ([`uct`]).
 
 use rand::RngCore;
 
-use super::tree::{Edge, Tree};
+use super::tree::{Edge, Tree, UctTree};
 
 /// mctx's `qtransform_completed_by_mix_value` defaults.
 const VALUE_SCALE: f64 = 0.1;
@@ -52,6 +57,31 @@ pub fn puct(tree: &Tree, node: u32, seat: usize, c: f64, priors: Option<&[f64]>)
             let (n, q) = stats(tree, edges, seat, i);
             q + c * p * sq / (1.0 + n as f64)
         };
+        if s > best_score {
+            best_score = s;
+            best = i;
+        }
+    }
+    best
+}
+
+/// The UCT choice at `node` for `seat`, as an edge index: the first
+/// untried edge (index `tried`) while there is one, else the UCB1 maximum.
+#[inline]
+pub fn uct(tree: &UctTree, node: u32, seat: usize, c: f32) -> usize {
+    let n = &tree.nodes[node as usize];
+    if n.tried < n.len || n.len == 0 {
+        return n.tried as usize;
+    }
+    let log_n = (n.n.max(1) as f32).ln();
+    let mut best = 0;
+    let mut best_score = f32::NEG_INFINITY;
+    // The children are consecutive nodes (see `UctNode`).
+    let first = tree.edges[n.edges as usize].child as usize;
+    debug_assert!(tree.edges_of(node).iter().enumerate().all(|(i, e)| e.child as usize == first + i));
+    for (i, ch) in tree.nodes[first..first + n.len as usize].iter().enumerate() {
+        let v = ch.n as f32;
+        let s = ch.w[seat] / v + c * (log_n / v).sqrt();
         if s > best_score {
             best_score = s;
             best = i;

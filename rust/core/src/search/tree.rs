@@ -13,9 +13,86 @@
 //! Edges are made when a node is expanded, in increasing action order;
 //! child nodes only when an edge is first followed, so the memory grows with
 //! the simulations plus the legal actions of the expanded nodes.
+//!
+//! The arena, its backup and its subtree reuse are generic over the node
+//! and edge types ([`TreeNode`], [`TreeEdge`]): the batched searches use
+//! [`Node`] and [`Edge`] (f64 value sums, priors, pending leaves), UCT uses
+//! [`UctNode`] and [`UctEdge`] (f32 value sums, 40 bytes per child, children
+//! made all at once when a node is expanded, tried in a random order fixed
+//! then).
 
 use crate::game::Action;
 use crate::outcome::MAX_SEATS;
+
+/// What the shared tree code ([`Tree::backup`], [`Tree::reroot`], ...)
+/// needs from a node: its statistics and where its edges are.
+pub trait TreeNode: Clone {
+    /// A simulation's value, per seat.
+    type Value;
+    /// A node without statistics or edges (a fresh root).
+    fn fresh() -> Self;
+    /// `(first edge, number of edges)` once the node has its edges.
+    fn edge_range(&self) -> Option<(u32, u32)>;
+    /// Point the node's edges at `first` (the arena was compacted).
+    fn move_edges(&mut self, first: u32);
+    /// Count one simulation through the node.
+    fn visit(&mut self);
+    /// Take back one [`TreeNode::visit`].
+    fn unvisit(&mut self);
+    /// Add a simulation's value per seat to the node's sums.
+    fn add(&mut self, value: &Self::Value);
+}
+
+/// What the shared tree code needs from an edge.
+pub trait TreeEdge: Copy {
+    fn action(&self) -> Action;
+    /// The node it leads to ([`NONE`] until made).
+    fn child(&self) -> u32;
+    fn set_child(&mut self, child: u32);
+}
+
+/// The [`TreeNode`] methods every node type writes alike, over its fields
+/// `n` (visits), `w` (value sums) and `edges` (first edge).
+macro_rules! node_counts {
+    () => {
+        fn move_edges(&mut self, first: u32) {
+            self.edges = first;
+        }
+        #[inline]
+        fn visit(&mut self) {
+            self.n = self.n.saturating_add(1);
+        }
+        #[inline]
+        fn unvisit(&mut self) {
+            self.n -= 1;
+        }
+        #[inline]
+        fn add(&mut self, value: &Self::Value) {
+            for (s, x) in self.w.iter_mut().zip(value) {
+                *s += x;
+            }
+        }
+    };
+}
+
+/// [`TreeEdge`] for an edge type with fields `action` and `child`.
+macro_rules! tree_edge {
+    ($t:ty) => {
+        impl TreeEdge for $t {
+            #[inline]
+            fn action(&self) -> Action {
+                self.action
+            }
+            #[inline]
+            fn child(&self) -> u32 {
+                self.child
+            }
+            fn set_child(&mut self, child: u32) {
+                self.child = child;
+            }
+        }
+    };
+}
 
 /// "No node" (an edge never followed).
 pub const NONE: u32 = u32::MAX;
@@ -56,6 +133,18 @@ impl Node {
     }
 }
 
+impl TreeNode for Node {
+    type Value = [f64; MAX_SEATS];
+    fn fresh() -> Self {
+        Node::new()
+    }
+    #[inline]
+    fn edge_range(&self) -> Option<(u32, u32)> {
+        (self.state == State::Expanded).then_some((self.edges, self.len))
+    }
+    node_counts!();
+}
+
 /// A legal action of an expanded node.
 #[derive(Debug, Clone, Copy)]
 pub struct Edge {
@@ -66,12 +155,57 @@ pub struct Edge {
     pub child: u32,
 }
 
+tree_edge!(Edge);
+
+/// A node of the UCT tree: value sums per seat in f32 (UCB1 is computed in
+/// f32), its children made all at once when it is expanded (in a random
+/// order), of which the first `tried` have been tried. A node's children
+/// are consecutive in the arena, in edge order ([`UctTree::expand_all`]
+/// makes them so and [`Tree::reroot`] keeps them so).
+#[derive(Debug, Clone)]
+pub struct UctNode {
+    /// Value sums per seat.
+    pub w: [f32; MAX_SEATS],
+    /// Simulations through this node.
+    pub n: u32,
+    /// First edge ([`NONE`] until expanded).
+    pub edges: u32,
+    /// Number of edges.
+    pub len: u32,
+    /// Edges tried so far (the first `tried` of them).
+    pub tried: u32,
+}
+
+impl TreeNode for UctNode {
+    type Value = [f32; MAX_SEATS];
+    fn fresh() -> Self {
+        UctNode { w: [0.0; MAX_SEATS], n: 0, edges: NONE, len: 0, tried: 0 }
+    }
+    #[inline]
+    fn edge_range(&self) -> Option<(u32, u32)> {
+        (self.edges != NONE).then_some((self.edges, self.len))
+    }
+    node_counts!();
+}
+
+/// An edge of the UCT tree (its child is made with it).
+#[derive(Debug, Clone, Copy)]
+pub struct UctEdge {
+    pub action: Action,
+    pub child: u32,
+}
+
+tree_edge!(UctEdge);
+
 /// Nodes and edges of one tree; node 0 is the root.
 #[derive(Debug, Clone)]
-pub struct Tree {
-    pub nodes: Vec<Node>,
-    pub edges: Vec<Edge>,
+pub struct Tree<N = Node, E = Edge> {
+    pub nodes: Vec<N>,
+    pub edges: Vec<E>,
 }
+
+/// The UCT tree.
+pub type UctTree = Tree<UctNode, UctEdge>;
 
 impl Default for Tree {
     fn default() -> Self {
@@ -82,18 +216,27 @@ impl Default for Tree {
 impl Tree {
     /// A tree holding only an unevaluated root.
     pub fn new() -> Tree {
-        Tree { nodes: vec![Node::new()], edges: Vec::new() }
+        Tree::fresh()
+    }
+}
+
+impl<N: TreeNode, E: TreeEdge> Tree<N, E> {
+    /// A tree holding only a fresh root.
+    pub fn fresh() -> Self {
+        Tree { nodes: vec![N::fresh()], edges: Vec::new() }
     }
 
     /// The edges of `node` (empty until expanded).
-    pub fn edges_of(&self, node: u32) -> &[Edge] {
-        let n = &self.nodes[node as usize];
-        if n.state != State::Expanded {
-            return &[];
+    #[inline]
+    pub fn edges_of(&self, node: u32) -> &[E] {
+        match self.nodes[node as usize].edge_range() {
+            Some((first, len)) => &self.edges[first as usize..(first + len) as usize],
+            None => &[],
         }
-        &self.edges[n.edges as usize..(n.edges + n.len) as usize]
     }
+}
 
+impl Tree {
     /// Visits and value sum for `seat` of the child behind edge `e`.
     #[inline]
     pub fn child_stats(&self, e: &Edge, seat: usize) -> (u32, f64) {
@@ -126,13 +269,43 @@ impl Tree {
         n.raw = raw;
         n.state = State::Expanded;
     }
+}
 
+impl UctTree {
+    /// Expand `node` with children for `actions` (in that order, the order
+    /// UCT tries them), growing the arenas by doubling but never past
+    /// `max_nodes` nodes; the root is expanded whatever the limit. Returns
+    /// false (and changes nothing) when the tree has no room.
+    pub fn expand_all(&mut self, node: u32, actions: &[Action], max_nodes: usize) -> bool {
+        let first = self.nodes.len();
+        if first + actions.len() > max_nodes && node != 0 {
+            return false;
+        }
+        if self.nodes.capacity() < first + actions.len() {
+            let want = (2 * self.nodes.capacity()).clamp(first + actions.len(), max_nodes.max(first + actions.len()));
+            self.nodes.reserve_exact(want - first);
+        }
+        let edge = self.edges.len();
+        if self.edges.capacity() < edge + actions.len() {
+            let want = (2 * self.edges.capacity()).clamp(edge + actions.len(), max_nodes.max(edge + actions.len()));
+            self.edges.reserve_exact(want - edge);
+        }
+        self.nodes.extend(actions.iter().map(|_| UctNode::fresh()));
+        self.edges.extend(actions.iter().enumerate().map(|(i, &action)| UctEdge { action, child: (first + i) as u32 }));
+        let n = &mut self.nodes[node as usize];
+        n.edges = edge as u32;
+        n.len = actions.len() as u32;
+        true
+    }
+}
+
+impl<N: TreeNode, E: TreeEdge> Tree<N, E> {
     /// Count a simulation through every node of `path` (root first) before
     /// its value is known.
+    #[inline]
     pub fn visit(&mut self, path: &[u32]) {
         for &i in path {
-            let n = &mut self.nodes[i as usize];
-            n.n = n.n.saturating_add(1);
+            self.nodes[i as usize].visit();
         }
     }
 
@@ -140,30 +313,44 @@ impl Tree {
     /// twice, or a wave that did not finish).
     pub fn unvisit(&mut self, path: &[u32]) {
         for &i in path {
-            self.nodes[i as usize].n -= 1;
+            self.nodes[i as usize].unvisit();
         }
     }
 
     /// Add `value` to every node of `path`, whose visit is already counted.
-    pub fn backup(&mut self, path: &[u32], value: &[f64; MAX_SEATS]) {
+    #[inline]
+    pub fn backup(&mut self, path: &[u32], value: &N::Value) {
+        for &i in path {
+            self.nodes[i as usize].add(value);
+        }
+    }
+
+    /// [`Tree::visit`] and [`Tree::backup`] in one pass (a simulation whose
+    /// value is known at once).
+    #[inline]
+    pub fn visit_backup(&mut self, path: &[u32], value: &N::Value) {
         for &i in path {
             let n = &mut self.nodes[i as usize];
-            for (s, x) in n.w.iter_mut().zip(value) {
-                *s += x;
-            }
+            n.visit();
+            n.add(value);
         }
+    }
+
+    /// The child of `node` behind `action`, if the tree has it.
+    pub fn find_child(&self, node: u32, action: Action) -> Option<u32> {
+        self.edges_of(node).iter().find(|e| e.action() == action).map(|e| e.child()).filter(|&c| c != NONE)
     }
 
     /// The child of the root behind `action`, if the tree has it.
     pub fn root_child(&self, action: Action) -> Option<u32> {
-        self.edges_of(0).iter().find(|e| e.action == action).map(|e| e.child).filter(|&c| c != NONE)
+        self.find_child(0, action)
     }
 
     /// Keep only the subtree below `node` (a fresh tree for `None`), with
     /// `node` as the new root, statistics unchanged.
     pub fn reroot(&mut self, node: Option<u32>) {
         let Some(old) = node else {
-            *self = Tree::new();
+            *self = Tree::fresh();
             return;
         };
         if old == 0 {
@@ -175,14 +362,14 @@ impl Tree {
         // nodes[i] is a copy whose `edges` still point into the old arena.
         let mut i = 0;
         while i < nodes.len() {
-            if nodes[i].state == State::Expanded {
-                let (first, len) = (nodes[i].edges as usize, nodes[i].len as usize);
-                nodes[i].edges = edges.len() as u32;
+            if let Some((first, len)) = nodes[i].edge_range() {
+                let (first, len) = (first as usize, len as usize);
+                nodes[i].move_edges(edges.len() as u32);
                 for e in &self.edges[first..first + len] {
                     let mut e = *e;
-                    if e.child != NONE {
-                        let c = self.nodes[e.child as usize].clone();
-                        e.child = nodes.len() as u32;
+                    if e.child() != NONE {
+                        let c = self.nodes[e.child() as usize].clone();
+                        e.set_child(nodes.len() as u32);
                         nodes.push(c);
                     }
                     edges.push(e);
@@ -223,5 +410,27 @@ mod tests {
         t.reroot(None);
         assert_eq!(t.nodes.len(), 1);
         assert_eq!(t.nodes[0].state, State::New);
+    }
+
+    #[test]
+    fn uct_tree_keeps_children_consecutive() {
+        let mut t = UctTree::fresh();
+        assert!(t.edges_of(0).is_empty());
+        // The root is expanded whatever the limit; other nodes only with room.
+        assert!(t.expand_all(0, &[4, 1, 9], 2));
+        assert!(!t.expand_all(2, &[0, 1], 4));
+        assert!(t.expand_all(2, &[0, 1], 6));
+        assert!(t.expand_all(1, &[7], 7));
+        assert_eq!(t.nodes.len(), 7);
+        let c = t.find_child(2, 1).unwrap();
+        t.visit_backup(&[0, 2, c], &[1.0, 0.0, 0.0, 0.0]);
+        t.visit(&[0, 3]);
+        t.backup(&[0, 3], &[0.0, 0.5, 0.0, 0.0]);
+        assert_eq!((t.nodes[0].n, t.nodes[0].w), (2, [1.0, 0.5, 0.0, 0.0]));
+        t.reroot(t.root_child(1));
+        assert_eq!(t.nodes.len(), 3);
+        assert_eq!(t.edges_of(0).iter().map(|e| (e.action, e.child)).collect::<Vec<_>>(), vec![(0, 1), (1, 2)]);
+        assert_eq!((t.nodes[2].n, t.nodes[2].w[0]), (1, 1.0));
+        assert_eq!(t.find_child(0, 5), None);
     }
 }

@@ -1,4 +1,8 @@
-//! Monte Carlo tree search (UCT) with uniformly random rollouts.
+//! Monte Carlo tree search (UCT) with uniformly random rollouts: the loop,
+//! its threads and tree reuse. The tree is the shared arena of
+//! [`tree`](super::tree) with UCT's nodes ([`UctTree`]), the selection rule
+//! is [`select::uct`], the leaves are valued by the [`RandomRollouts`]
+//! evaluator, and the backup is the tree's own ([`Tree::backup`](super::tree::Tree::backup)).
 //!
 //! The tree is built at the **action** level: one edge per action, so the
 //! multi-action turns of Wunchunk and Quintun are searched one action at a
@@ -48,8 +52,11 @@ use std::time::Instant;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
+use super::evaluate::{LeafEvaluator, RandomRollouts};
+use super::select;
+use super::tree::{TreeNode, UctNode, UctTree, NONE};
 use crate::game::{Action, Game};
-use crate::outcome::{scores, MAX_SEATS};
+use crate::outcome::MAX_SEATS;
 use crate::parallel::{install, MAX_THREADS};
 use crate::rng::{below, rng_for};
 
@@ -68,7 +75,8 @@ pub struct SearchOptions {
     /// Whole moves a rollout plays before it is scored as a draw.
     pub max_rollout_plies: u64,
     /// Node limit over all trees (shared out equally among the threads); a
-    /// node takes 36 bytes, so the default 10 million is at most 360 MB.
+    /// node with its edge takes 40 bytes, so the default 10 million is at
+    /// most 400 MB.
     /// The root's children are always made.
     pub max_nodes: usize,
 }
@@ -139,203 +147,109 @@ pub struct SearchResult {
     pub nodes: usize,
 }
 
-const NONE: u32 = u32::MAX;
-
-#[derive(Clone)]
-struct Node {
-    /// Value sums per seat.
-    value: [f32; MAX_SEATS],
-    visits: u32,
-    action: Action,
-    /// First child in the arena (`NONE` until expanded).
-    first: u32,
-    /// Number of children.
-    len: u32,
-    /// Children tried so far (the first `tried` of them).
-    tried: u32,
-}
-
-impl Node {
-    fn leaf(action: Action) -> Node {
-        Node { value: [0.0; MAX_SEATS], visits: 0, action, first: NONE, len: 0, tried: 0 }
-    }
-}
-
-struct Tree {
-    nodes: Vec<Node>,
+/// One UCT tree: the shared arena with UCT's nodes, and its node limit.
+struct UctSearch {
+    tree: UctTree,
     max_nodes: usize,
 }
 
-impl Tree {
-    /// Make `node`'s children from the legal actions of `g` (shuffled), if
-    /// there is room. Returns false when the tree is full.
-    fn expand<G: Game>(&mut self, node: usize, g: &G, rng: &mut Xoshiro256PlusPlus, buf: &mut Vec<Action>) -> bool {
+impl UctSearch {
+    /// Expand `node` with the legal actions of `g` in a random order (the
+    /// order they are tried in), if there is room. Returns false when the
+    /// tree is full.
+    fn expand<G: Game>(&mut self, node: u32, g: &G, rng: &mut Xoshiro256PlusPlus, buf: &mut Vec<Action>) -> bool {
         buf.clear();
         g.legal_actions(buf);
-        if self.nodes.len() + buf.len() > self.max_nodes && node != 0 {
+        if self.tree.nodes.len() + buf.len() > self.max_nodes && node != 0 {
             return false;
         }
         for i in (1..buf.len()).rev() {
             buf.swap(i, below(rng, i + 1));
         }
-        let first = self.nodes.len();
-        if self.nodes.capacity() < first + buf.len() {
-            // Grow by doubling, but never past the node limit.
-            let want = (2 * self.nodes.capacity()).clamp(first + buf.len(), self.max_nodes.max(first + buf.len()));
-            self.nodes.reserve_exact(want - first);
-        }
-        self.nodes.extend(buf.iter().map(|&a| Node::leaf(a)));
-        let n = &mut self.nodes[node];
-        n.first = first as u32;
-        n.len = buf.len() as u32;
-        true
+        self.tree.expand_all(node, buf, self.max_nodes)
     }
 
-    fn select(&self, node: usize, player: usize, c: f32) -> usize {
-        let n = &self.nodes[node];
-        let log_n = (n.visits.max(1) as f32).ln();
-        let mut best = n.first as usize;
-        let mut best_score = f32::NEG_INFINITY;
-        for i in n.first as usize..(n.first + n.len) as usize {
-            let ch = &self.nodes[i];
-            let v = ch.visits as f32;
-            let s = ch.value[player] / v + c * (log_n / v).sqrt();
-            if s > best_score {
-                best_score = s;
-                best = i;
-            }
-        }
-        best
-    }
-
-    /// One simulation from `root`: select, expand one node, roll out, back up.
-    fn simulate<G: Game>(&mut self, root: &G, opts: &SearchOptions, rng: &mut Xoshiro256PlusPlus, path: &mut Vec<usize>, buf: &mut Vec<Action>) {
+    /// One simulation from `root`: select (UCT), expand one node, evaluate
+    /// the leaf (a rollout), back up.
+    fn simulate<G: Game, L: LeafEvaluator<G>>(
+        &mut self,
+        root: &G,
+        c: f32,
+        leaf: &mut L,
+        rng: &mut Xoshiro256PlusPlus,
+        path: &mut Vec<u32>,
+        buf: &mut Vec<Action>,
+    ) {
         let mut g = root.clone();
-        let c = opts.c as f32;
         path.clear();
         path.push(0);
-        let mut node = 0;
+        let mut node = 0u32;
         loop {
-            if self.nodes[node].first == NONE && !self.expand(node, &g, rng, buf) {
+            if self.tree.nodes[node as usize].edges == NONE && !self.expand(node, &g, rng, buf) {
                 break;
             }
-            let n = &self.nodes[node];
+            let n = &self.tree.nodes[node as usize];
             if n.len == 0 {
                 break;
             }
-            if n.tried < n.len {
-                let ch = (n.first + n.tried) as usize;
-                self.nodes[node].tried += 1;
-                g.apply_action(self.nodes[ch].action);
-                path.push(ch);
+            let untried = n.tried < n.len;
+            let i = select::uct(&self.tree, node, g.to_move() - 1, c);
+            let e = self.tree.edges_of(node)[i];
+            g.apply_action(e.action);
+            path.push(e.child);
+            if untried {
+                self.tree.nodes[node as usize].tried += 1;
                 break;
             }
-            let child = self.select(node, g.to_move() - 1, c);
-            g.apply_action(self.nodes[child].action);
-            path.push(child);
-            node = child;
+            node = e.child;
         }
-        // Rollout.
-        let mut plies = 0u64;
-        let mut finished = true;
-        while let Some(a) = g.random_action(rng, buf) {
-            if plies >= opts.max_rollout_plies {
-                finished = false;
-                break;
-            }
-            g.apply_action(a);
-            if !g.mid_turn() {
-                plies += 1;
-            }
-        }
-        let v = scores(g.winner_mask(), finished, g.num_players()).map(|x| x as f32);
-        for &i in path.iter() {
-            let n = &mut self.nodes[i];
-            n.visits = n.visits.saturating_add(1);
-            for (s, x) in n.value.iter_mut().zip(v) {
-                *s += x;
-            }
-        }
-    }
-
-    /// The child of `node` reached by `action`, if it exists.
-    fn child(&self, node: usize, action: Action) -> Option<usize> {
-        let n = &self.nodes[node];
-        if n.first == NONE {
-            return None;
-        }
-        (n.first as usize..(n.first + n.len) as usize).find(|&i| self.nodes[i].action == action)
+        let v = leaf.evaluate(&mut g, rng, buf).map(|x| x as f32);
+        self.tree.visit_backup(path, &v);
     }
 
     /// Keep only the subtree below `node` (or nothing but a fresh root for
-    /// `None`), with `node` as the new root at index 0. Children stay
-    /// contiguous, in the same order, with their statistics.
-    fn reroot(&mut self, node: Option<usize>) {
-        let Some(old_root) = node else {
-            self.nodes.clear();
-            self.nodes.push(Node::leaf(0));
-            return;
-        };
-        if old_root == 0 {
-            return;
-        }
-        let mut out: Vec<Node> = Vec::with_capacity(self.nodes.len().min(1 << 16));
-        out.push(self.nodes[old_root].clone());
-        // out[i] is a copy whose `first` still points into the old arena.
-        let mut i = 0;
-        while i < out.len() {
-            let first = out[i].first;
-            if first != NONE {
-                let len = out[i].len as usize;
-                out[i].first = out.len() as u32;
-                out.extend_from_slice(&self.nodes[first as usize..first as usize + len]);
-            }
-            i += 1;
-        }
+    /// `None`), with `node` as the new root.
+    fn reroot(&mut self, node: Option<u32>) {
+        self.tree.reroot(node);
         // The kept node's first simulation ended at it (a rollout from it,
         // before it had children): it is no root action's, so drop it and
         // count at the new root exactly what its children hold, as a fresh
         // root does (then the root visits equal the sum of `visits`).
-        let (first, len) = (out[0].first, out[0].len as usize);
-        let (mut visits, mut value) = (0u32, [0.0; MAX_SEATS]);
-        if first != NONE {
-            for ch in &out[first as usize..first as usize + len] {
-                visits = visits.saturating_add(ch.visits);
-                for (s, x) in value.iter_mut().zip(ch.value) {
-                    *s += x;
-                }
+        let (mut visits, mut value) = (0u32, [0.0f32; MAX_SEATS]);
+        for e in self.tree.edges_of(0) {
+            let ch = &self.tree.nodes[e.child as usize];
+            visits = visits.saturating_add(ch.n);
+            for (s, x) in value.iter_mut().zip(ch.w) {
+                *s += x;
             }
         }
-        out[0].visits = visits;
-        out[0].value = value;
-        self.nodes = out;
+        let root = &mut self.tree.nodes[0];
+        root.n = visits;
+        root.w = value;
     }
 }
 
 /// Children statistics of the node reached by `path` from the roots,
 /// summed over the trees: `(action, visits, value sum for seat)`.
-fn merged(trees: &[&Tree], path: &[Action], seat: usize) -> Vec<(Action, u64, f64)> {
+fn merged(trees: &[&UctTree], path: &[Action], seat: usize) -> Vec<(Action, u64, f64)> {
     let mut out: Vec<(Action, u64, f64)> = Vec::new();
     for t in trees {
         let mut node = Some(0);
         for &a in path {
-            node = node.and_then(|n| t.child(n, a));
+            node = node.and_then(|n| t.find_child(n, a));
         }
         let Some(n) = node else { continue };
-        let n = &t.nodes[n];
-        if n.first == NONE {
-            continue;
-        }
-        for ch in &t.nodes[n.first as usize..(n.first + n.len) as usize] {
-            if ch.visits == 0 {
+        for e in t.edges_of(n) {
+            let ch = &t.nodes[e.child as usize];
+            if ch.n == 0 {
                 continue;
             }
-            match out.iter_mut().find(|e| e.0 == ch.action) {
-                Some(e) => {
-                    e.1 += ch.visits as u64;
-                    e.2 += ch.value[seat] as f64;
+            match out.iter_mut().find(|x| x.0 == e.action) {
+                Some(x) => {
+                    x.1 += ch.n as u64;
+                    x.2 += ch.w[seat] as f64;
                 }
-                None => out.push((ch.action, ch.visits as u64, ch.value[seat] as f64)),
+                None => out.push((e.action, ch.n as u64, ch.w[seat] as f64)),
             }
         }
     }
@@ -372,7 +286,7 @@ fn check_players(players: usize) -> Result<(), SearchError> {
 
 /// One tree of a [`Mcts`] with its own random generator.
 struct Worker {
-    tree: Tree,
+    search: UctSearch,
     rng: Xoshiro256PlusPlus,
 }
 
@@ -383,6 +297,8 @@ impl Worker {
         let mut path = Vec::new();
         let mut buf = Vec::new();
         let mut done = 0u64;
+        let mut rollouts = RandomRollouts { max_plies: opts.max_rollout_plies };
+        let c = opts.c as f32;
         loop {
             if sims.is_some_and(|s| done >= s) {
                 break;
@@ -397,7 +313,7 @@ impl Worker {
                     break;
                 }
             }
-            self.tree.simulate(root, opts, &mut self.rng, &mut path, &mut buf);
+            self.search.simulate(root, c, &mut rollouts, &mut self.rng, &mut path, &mut buf);
             done += 1;
         }
         (done, false)
@@ -450,9 +366,10 @@ impl<G: Game> Mcts<G> {
         let per_tree_nodes = (opts.max_nodes / t).max(1);
         let workers = (0..t)
             .map(|i| {
-                let mut tree = Tree { nodes: Vec::with_capacity(per_tree_nodes.min(1 << 16)), max_nodes: per_tree_nodes };
-                tree.nodes.push(Node::leaf(0));
-                Worker { tree, rng: rng_for(opts.seed, i as u64) }
+                let mut tree =
+                    UctTree { nodes: Vec::with_capacity(per_tree_nodes.min(1 << 16)), edges: Vec::with_capacity(per_tree_nodes.min(1 << 16)) };
+                tree.nodes.push(UctNode::fresh());
+                Worker { search: UctSearch { tree, max_nodes: per_tree_nodes }, rng: rng_for(opts.seed, i as u64) }
             })
             .collect();
         Ok(Mcts { root, opts: SearchOptions { simulations: None, seconds: None, ..opts.clone() }, workers })
@@ -465,13 +382,13 @@ impl<G: Game> Mcts<G> {
 
     /// Nodes in all trees.
     pub fn nodes(&self) -> usize {
-        self.workers.iter().map(|w| w.tree.nodes.len()).sum()
+        self.workers.iter().map(|w| w.search.tree.nodes.len()).sum()
     }
 
     /// Simulations through the root, summed over the trees (those of
     /// earlier calls kept by [`Mcts::advance`] included).
     pub fn root_visits(&self) -> u64 {
-        self.workers.iter().map(|w| w.tree.nodes[0].visits as u64).sum()
+        self.workers.iter().map(|w| w.search.tree.nodes[0].n as u64).sum()
     }
 
     /// Add `simulations` (total over the threads) and/or `seconds` of
@@ -503,7 +420,7 @@ impl<G: Game> Mcts<G> {
             return Err(SearchError::Cancelled);
         }
         let simulations = runs.iter().map(|x| x.0).sum();
-        let trees: Vec<&Tree> = self.workers.iter().map(|w| &w.tree).collect();
+        let trees: Vec<&UctTree> = self.workers.iter().map(|w| &w.search.tree).collect();
         let seat = root.to_move() - 1;
 
         let n = root.num_actions();
@@ -552,9 +469,9 @@ impl<G: Game> Mcts<G> {
         for w in &mut self.workers {
             let mut node = Some(0);
             for &a in turn {
-                node = node.and_then(|n| w.tree.child(n, a));
+                node = node.and_then(|n| w.search.tree.find_child(n, a));
             }
-            w.tree.reroot(node);
+            w.search.reroot(node);
         }
         self.root.play_move(turn);
     }
@@ -572,6 +489,7 @@ pub fn search<G: Game>(root: &G, opts: &SearchOptions, stop: &AtomicBool) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::immediate_win;
     use crate::{Board, Churn, Quintun, QuintunPlacement, Wunchunk, WunchunkBalance, WunchunkStart};
     use std::sync::Arc;
 
@@ -585,7 +503,8 @@ mod tests {
 
     #[test]
     fn nodes_are_small() {
-        assert_eq!(std::mem::size_of::<Node>(), 36);
+        // A child costs its node and its edge.
+        assert_eq!(std::mem::size_of::<UctNode>() + std::mem::size_of::<super::super::tree::UctEdge>(), 40);
     }
 
     #[test]
@@ -609,40 +528,14 @@ mod tests {
         assert_eq!(r.visits.iter().map(|&v| v as u64).sum::<u64>(), 301);
     }
 
-    /// Play random moves until a position whose turns are single actions,
-    /// with an action that wins at once and others that do not, and check that
-    /// search picks a winning action there. Returns whether one was found.
+    /// A position whose turns are single actions, with an action that wins
+    /// at once and others that do not (see [`immediate_win`]): search must
+    /// pick a winning action there. Returns whether one was found.
     fn one_move_win<G: Game>(start: &G, seed: u64) -> bool {
-        let mut g = start.clone();
-        let mut rng = rng_for(seed, 0);
-        let mut buf = Vec::new();
-        while !g.is_over() {
-            let me = g.to_move();
-            let mut acts = Vec::new();
-            g.legal_actions(&mut acts);
-            let wins: Vec<Action> = acts
-                .iter()
-                .copied()
-                .filter(|&a| {
-                    let mut h = g.clone();
-                    h.apply_action(a);
-                    h.is_over() && h.winner_mask() == 1 << (me - 1)
-                })
-                .collect();
-            let single = acts.iter().all(|&a| {
-                let mut h = g.clone();
-                h.apply_action(a);
-                !h.mid_turn()
-            });
-            if single && !g.mid_turn() && !wins.is_empty() && wins.len() * 4 <= acts.len() {
-                let r = search(&g, &sims(3000), &never()).unwrap();
-                assert!(wins.contains(&r.best), "seed {seed}: {} is not a win in\n{}", g.action_to_string(r.best), g.diagram());
-                return true;
-            }
-            let a = g.random_action(&mut rng, &mut buf).unwrap();
-            g.apply_action(a);
-        }
-        false
+        let Some((g, _, wins)) = immediate_win(start, seed, 4, true) else { return false };
+        let r = search(&g, &sims(3000), &never()).unwrap();
+        assert!(wins.contains(&r.best), "seed {seed}: {} is not a win in\n{}", g.action_to_string(r.best), g.diagram());
+        true
     }
 
     #[test]
