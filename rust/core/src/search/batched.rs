@@ -247,6 +247,12 @@ struct TreeSearch<G: Game> {
     /// Gumbel: the root Gumbel numbers and logits (`ln P - max ln P`).
     gumbel: Vec<f64>,
     logits: Vec<f64>,
+    /// Gumbel: the root edges with a child node (increasing), every root
+    /// edge by decreasing gumbel + logit, and how many of those have a child
+    /// ([`select::gumbel_root_listed`]).
+    kids: Vec<u32>,
+    order: Vec<u32>,
+    cursor: usize,
     /// Root child visits in the current search, and their sum.
     calls: Vec<u32>,
     done: usize,
@@ -290,6 +296,9 @@ impl<G: BatchGame> TreeSearch<G> {
             noisy: Vec::new(),
             gumbel: Vec::new(),
             logits: Vec::new(),
+            kids: Vec::new(),
+            order: Vec::new(),
+            cursor: 0,
             calls: Vec::new(),
             done: 0,
             budget: 0,
@@ -337,6 +346,13 @@ impl<G: BatchGame> TreeSearch<G> {
                     let g = select::gumbel(&mut self.rng);
                     self.gumbel.push(opts.gumbel_scale * g);
                 }
+                let (g, l) = (&self.gumbel, &self.logits);
+                self.order.clear();
+                self.order.extend(0..k as u32);
+                self.order.sort_by(|&x, &y| (g[y as usize] + l[y as usize]).total_cmp(&(g[x as usize] + l[x as usize])).then(x.cmp(&y)));
+                self.kids.clear();
+                self.kids.extend((0..k as u32).filter(|&i| edges[i as usize].child != NONE));
+                self.cursor = 0;
             }
         }
     }
@@ -365,7 +381,8 @@ impl<G: BatchGame> TreeSearch<G> {
     fn gumbel_root(&mut self, seat: usize, opts: &BatchedOptions) -> usize {
         let considered = opts.max_considered.min(self.calls.len());
         let visit = select::considered_visit(considered, self.budget.max(1), self.done);
-        select::gumbel_root(&self.tree, seat, &self.gumbel, &self.logits, &self.calls, visit, &mut self.cands)
+        let (kids, order) = (&self.kids, &self.order);
+        select::gumbel_root_listed(&self.tree, seat, &self.gumbel, &self.logits, &self.calls, visit, kids, order, &mut self.cursor, &mut self.cands)
     }
 
     /// Count a simulation through root edge `root_edge` (if any).
@@ -439,6 +456,10 @@ impl<G: BatchGame> TreeSearch<G> {
                         (Algorithm::Gumbel, _) => select::gumbel_interior(&self.tree, node, seat, &mut self.cands),
                     };
                     let e = self.tree.edges_of(node)[i];
+                    if node == 0 && e.child == NONE && opts.algorithm == Algorithm::Gumbel {
+                        let at = self.kids.partition_point(|&k| k < i as u32);
+                        self.kids.insert(at, i as u32);
+                    }
                     self.undo.push(self.work.apply_action_undoable(e.action));
                     if node == 0 {
                         root_edge = i as u32;

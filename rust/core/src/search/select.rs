@@ -305,6 +305,67 @@ pub fn gumbel_root(
     best.1
 }
 
+/// [`gumbel_root`] without a pass over every edge, for a root whose
+/// children are listed: `kids` holds the edges with a child node, in
+/// increasing order, and `order` every edge by decreasing `gumbel + logit`
+/// (ties: lower edge first), of which the first `*cursor` have a child.
+/// Unvisited edges share their sigma, so the best of them is the first in
+/// `order` without a child. Gives the edge [`gumbel_root`] gives, up to
+/// ties within rounding.
+pub fn gumbel_root_listed(
+    tree: &Tree,
+    seat: usize,
+    gumbel: &[f64],
+    logits: &[f64],
+    visits: &[u32],
+    considered: u32,
+    kids: &[u32],
+    order: &[u32],
+    cursor: &mut usize,
+    cands: &mut Vec<(usize, u32, f64, f64)>,
+) -> usize {
+    let edges = tree.edges_of(0);
+    cands.clear();
+    let mut sums = Sums::new();
+    sums.unvisited = kids.len() < edges.len();
+    for &k in kids {
+        let i = k as usize;
+        let (n, w) = tree.child_stats(&edges[i], seat);
+        let hit = visits[i] == considered;
+        if n == 0 {
+            sums.unvisited = true;
+            if hit {
+                cands.push((i, 0, 0.0, f64::NAN));
+            }
+            continue;
+        }
+        let q = w / n as f64;
+        sums.add(edges[i].prior.max(f64::MIN_POSITIVE), n, q);
+        if hit {
+            cands.push((i, n, 0.0, q));
+        }
+    }
+    let st = sums.stats(tree.nodes[0].raw);
+    let mut best = (f64::NEG_INFINITY, 0usize);
+    if considered == 0 {
+        while *cursor < order.len() && edges[order[*cursor] as usize].child != super::tree::NONE {
+            *cursor += 1;
+        }
+        if let Some(&i) = order.get(*cursor) {
+            let i = i as usize;
+            best = ((gumbel[i] + logits[i] + st.sigma(st.mixed)).max(LOW_LOGIT), i);
+        }
+    }
+    for &(i, _, _, q) in cands.iter() {
+        let q = if q.is_nan() { st.mixed } else { q };
+        let s = ((gumbel[i] + logits[i] + st.sigma(q)).max(LOW_LOGIT), i);
+        if beats(s, best) {
+            best = s;
+        }
+    }
+    best.1
+}
+
 /// mctx's `get_sequence_of_considered_visits`: the visit count that the
 /// root's `k`-th simulation goes to (sequential halving of `simulations`
 /// among `considered` actions, halving down to 2).
@@ -408,6 +469,7 @@ pub fn gumbel<R: RngCore>(rng: &mut R) -> f64 {
 mod tests {
     use super::*;
     use crate::rng::rng_for;
+    use crate::search::tree::NONE;
 
     #[test]
     fn sequential_halving_matches_mctx() {
@@ -527,8 +589,15 @@ mod tests {
                     let s: Vec<f64> = (0..k).map(|i| if calls[i] == considered { g[i] + logits[i] + a[i] } else { f64::NEG_INFINITY }).collect();
                     let best = (0..k).fold(0, |m, i| if s[i] > s[m] { i } else { m });
                     let got = gumbel_root(&t, seat, &g, &logits, &calls, considered, &mut sc);
+                    let edges = t.edges_of(0);
+                    let kids: Vec<u32> = (0..k as u32).filter(|&i| edges[i as usize].child != NONE).collect();
+                    let mut order: Vec<u32> = (0..k as u32).collect();
+                    order.sort_by(|&x, &y| (g[y as usize] + logits[y as usize]).total_cmp(&(g[x as usize] + logits[x as usize])).then(x.cmp(&y)));
+                    let mut cursor = 0;
+                    let listed = gumbel_root_listed(&t, seat, &g, &logits, &calls, considered, &kids, &order, &mut cursor, &mut sc);
                     if s[best] > f64::NEG_INFINITY {
                         assert!((s[got] - s[best]).abs() < 1e-9, "seed {seed} root: {got} vs {best} in {s:?}");
+                        assert!((s[listed] - s[best]).abs() < 1e-9, "seed {seed} listed root: {listed} vs {best} in {s:?}");
                     }
                 }
             }
