@@ -29,6 +29,7 @@
 
 use std::fmt;
 use std::ops::Range;
+use std::sync::Mutex;
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
@@ -289,7 +290,7 @@ fn observe<G: BatchGame>(g: &G, layout: Option<&CellLayout>, out: &mut [f32], sc
 impl<G: BatchGame> TreeSearch<G> {
     fn new(seed: u64, index: usize, root: &G) -> Self {
         TreeSearch {
-            tree: Tree::new(),
+            tree: spare_tree(),
             rng: rng_for(seed, index as u64),
             work: root.clone(),
             undo: Vec::new(),
@@ -590,6 +591,22 @@ impl<G: BatchGame> TreeSearch<G> {
     }
 }
 
+/// The arenas of dropped searches, kept (up to [`SPARE_BYTES`]) for the
+/// next one: a search then grows its trees in memory it has touched before
+/// rather than in fresh pages from the system, which cost as much as the
+/// search itself when one-off searches follow each other.
+static SPARE: Mutex<Vec<Tree>> = Mutex::new(Vec::new());
+const SPARE_BYTES: usize = 1 << 27;
+
+/// An empty tree, its memory taken from [`SPARE`] when there is some.
+fn spare_tree() -> Tree {
+    let t = SPARE.lock().ok().and_then(|mut s| s.pop());
+    t.map_or_else(Tree::new, |mut t| {
+        t.clear();
+        t
+    })
+}
+
 /// Batched searches of many games that keep their trees between calls
 /// (see the module documentation). [`batched_search`] is one call of a
 /// fresh one.
@@ -612,6 +629,21 @@ fn each<G: BatchGame>(pool: Option<&rayon::ThreadPool>, trees: &mut [TreeSearch<
     match pool {
         Some(p) => p.install(|| trees.par_iter_mut().for_each(f)),
         None => trees.iter_mut().for_each(f),
+    }
+}
+
+impl<G: Game> Drop for BatchedMcts<G> {
+    fn drop(&mut self) {
+        let Ok(mut spare) = SPARE.lock() else { return };
+        let mut bytes: usize = spare.iter().map(Tree::capacity_bytes).sum();
+        for t in &mut self.trees {
+            let b = t.tree.capacity_bytes();
+            if bytes + b > SPARE_BYTES {
+                break;
+            }
+            bytes += b;
+            spare.push(std::mem::take(&mut t.tree));
+        }
     }
 }
 
