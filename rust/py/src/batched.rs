@@ -43,8 +43,30 @@ fn head<'py>(a: &Bound<'py, PyAny>, rows: usize) -> PyResult<Bound<'py, PyAny>> 
 }
 
 /// `x` as `rows` x `cols` float64 numbers into `out` (`what`: "priors" or
-/// "values", for the messages).
+/// "values", for the messages). A C-contiguous float32 or float64 array of
+/// the right shape is read as it is; anything else goes through
+/// `numpy.asarray` first.
 fn read_rows(x: &Bound<'_, PyAny>, what: &str, rows: usize, cols: usize, out: &mut Vec<f64>) -> PyResult<()> {
+    out.clear();
+    if let Ok(a) = x.cast::<PyArray2<f32>>() {
+        if a.shape() == [rows, cols] {
+            if let Ok(r) = a.try_readonly() {
+                if let Ok(sl) = r.as_slice() {
+                    out.extend(sl.iter().map(|&v| v as f64));
+                    return Ok(());
+                }
+            }
+        }
+    } else if let Ok(a) = x.cast::<PyArray2<f64>>() {
+        if a.shape() == [rows, cols] {
+            if let Ok(r) = a.try_readonly() {
+                if let Ok(sl) = r.as_slice() {
+                    out.extend_from_slice(sl);
+                    return Ok(());
+                }
+            }
+        }
+    }
     let py = x.py();
     let np = py.import("numpy")?;
     let arr = np.call_method1("asarray", (x,)).map_err(|e| PyValueError::new_err(format!("evaluator output is not numeric: {e}")))?;
@@ -57,7 +79,6 @@ fn read_rows(x: &Bound<'_, PyAny>, what: &str, rows: usize, cols: usize, out: &m
     if shape != [rows, cols] {
         return Err(PyValueError::new_err(format!("evaluator {what} must have shape ({rows}, {cols}), got {}", arr.getattr("shape")?.repr()?)));
     }
-    out.clear();
     if let Ok(a) = arr.cast::<PyArray2<f32>>() {
         out.extend(a.readonly().as_array().iter().map(|&v| v as f64));
     } else {

@@ -29,6 +29,7 @@
 
 use std::fmt;
 use std::ops::Range;
+use std::sync::Mutex;
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
@@ -40,6 +41,7 @@ use crate::game::{Action, Game, MoveError};
 use crate::outcome::{scores, MAX_SEATS};
 use crate::parallel::{pool, MAX_THREADS};
 use crate::rng::rng_for;
+use crate::vector::{BatchGame, CellLayout};
 
 /// The most leaves a tree may send to one wave.
 pub const MAX_LEAVES_PER_TREE: usize = 4096;
@@ -191,36 +193,73 @@ pub struct BatchedResult {
 }
 
 /// A leaf waiting for its evaluation.
-struct Leaf<G> {
-    game: G,
+struct Leaf {
     node: u32,
     /// Its path from the root, in `TreeSearch::paths`.
     path: Range<usize>,
-    /// Its legal actions, in `TreeSearch::legal` (made when written out).
+    /// Its legal actions (increasing), in `TreeSearch::legal`.
     legal: Range<usize>,
     /// The root edge the simulation went through (`NONE`: the root itself).
     root_edge: u32,
+    /// The seat to move there (0-based).
+    seat: usize,
+    /// Its observation's row in `TreeSearch::stash`, or `NONE` for the live
+    /// leaf: the position `TreeSearch::work` stands on.
+    stash: u32,
+}
+
+/// Check one tree's rows of the evaluator's answer (its `priors` rows,
+/// which are rows `first..` of the wave) and renormalise them over the
+/// legal actions of its `leaves`.
+fn check_rows(
+    leaves: &[Leaf],
+    legal: &[Action],
+    first: usize,
+    priors: &mut [f64],
+    values: &[f64],
+    actions: usize,
+    players: usize,
+) -> Result<(), String> {
+    let k = leaves.len();
+    let legal = leaves.iter().map(|l| &legal[l.legal.clone()]);
+    check_output(priors, &values[first * players..(first + k) * players], legal, actions, first)
 }
 
 /// One tree and what its current search keeps about the root.
-struct TreeSearch<G> {
+struct TreeSearch<G: Game> {
     tree: Tree,
     rng: Xoshiro256PlusPlus,
+    /// The root position; during a wave, the last leaf selected (the live
+    /// leaf), reached from the root by the actions undone by `undo`.
+    work: G,
+    undo: Vec<G::Undo>,
     /// PUCT: the noised root priors (empty: none).
     noisy: Vec<f64>,
     /// Gumbel: the root Gumbel numbers and logits (`ln P - max ln P`).
     gumbel: Vec<f64>,
     logits: Vec<f64>,
-    /// Root child visits in the current search.
+    /// Gumbel: the root edges with a child node (increasing), every root
+    /// edge by decreasing gumbel + logit, and how many of those have a child
+    /// ([`select::gumbel_root_listed`]).
+    kids: Vec<u32>,
+    order: Vec<u32>,
+    cursor: usize,
+    /// Root child visits in the current search, and their sum.
     calls: Vec<u32>,
+    done: usize,
     /// Gumbel: root-child simulations of the current search.
     budget: usize,
     remaining: u64,
-    leaves: Vec<Leaf<G>>,
+    leaves: Vec<Leaf>,
     paths: Vec<u32>,
     legal: Vec<Action>,
-    scratch: (Vec<f64>, Vec<f64>),
+    /// Observations of the leaves of this wave that are not live.
+    stash: Vec<f32>,
+    /// Working space of the observation writer and of `legal_actions`.
+    grid: Vec<u8>,
     buf: Vec<Action>,
+    scratch: (Vec<f64>, Vec<f64>),
+    cands: Vec<(usize, u32, f64, f64)>,
 }
 
 enum Step {
@@ -229,22 +268,47 @@ enum Step {
     Collision,
 }
 
-impl<G: Game> TreeSearch<G> {
-    fn new(seed: u64, index: usize) -> Self {
+/// Write `g`'s observation into `out`: straight from its cells through
+/// `layout` when the game has a direct writer, else [`Game::observation`].
+fn observe<G: BatchGame>(g: &G, layout: Option<&CellLayout>, out: &mut [f32], scratch: &mut Vec<u8>) {
+    match layout {
+        Some(l) => g.write_observation(l, out, scratch),
+        None => g.observation(out),
+    }
+}
+
+impl<G: BatchGame> TreeSearch<G> {
+    fn new(seed: u64, index: usize, root: &G) -> Self {
         TreeSearch {
-            tree: Tree::new(),
+            tree: spare_tree(),
             rng: rng_for(seed, index as u64),
+            work: root.clone(),
+            undo: Vec::new(),
             noisy: Vec::new(),
             gumbel: Vec::new(),
             logits: Vec::new(),
+            kids: Vec::new(),
+            order: Vec::new(),
+            cursor: 0,
             calls: Vec::new(),
+            done: 0,
             budget: 0,
             remaining: 0,
             leaves: Vec::new(),
             paths: Vec::new(),
             legal: Vec::new(),
-            scratch: (Vec::new(), Vec::new()),
+            stash: Vec::new(),
+            grid: Vec::new(),
             buf: Vec::new(),
+            scratch: (Vec::new(), Vec::new()),
+            cands: Vec::new(),
+        }
+    }
+
+    /// Take back the actions from the root to where `work` stands.
+    fn rewind(&mut self) {
+        while let Some(u) = self.undo.pop() {
+            self.work.undo_action(u);
         }
     }
 
@@ -254,6 +318,7 @@ impl<G: Game> TreeSearch<G> {
         let k = edges.len();
         self.calls.clear();
         self.calls.resize(k, 0);
+        self.done = 0;
         self.noisy.clear();
         self.gumbel.clear();
         match opts.algorithm {
@@ -272,6 +337,13 @@ impl<G: Game> TreeSearch<G> {
                     let g = select::gumbel(&mut self.rng);
                     self.gumbel.push(opts.gumbel_scale * g);
                 }
+                let (g, l) = (&self.gumbel, &self.logits);
+                self.order.clear();
+                self.order.extend(0..k as u32);
+                self.order.sort_by(|&x, &y| (g[y as usize] + l[y as usize]).total_cmp(&(g[x as usize] + l[x as usize])).then(x.cmp(&y)));
+                self.kids.clear();
+                self.kids.extend((0..k as u32).filter(|&i| edges[i as usize].child != NONE));
+                self.cursor = 0;
             }
         }
     }
@@ -283,13 +355,14 @@ impl<G: Game> TreeSearch<G> {
         // (bounded: the arenas still grow past it when needed).
         let more = (sims as usize).min(1 << 12);
         self.tree.nodes.reserve(more);
-        self.tree.edges.reserve(more * actions.min(1 << 10));
+        self.tree.edges.reserve(more * actions.min(1 << 8));
         if self.tree.nodes[0].state == State::Expanded {
             self.budget = sims as usize;
             self.root_noise(opts);
         } else {
             self.budget = sims as usize - 1;
             self.calls.clear();
+            self.done = 0;
             self.noisy.clear();
             self.gumbel.clear();
         }
@@ -297,17 +370,36 @@ impl<G: Game> TreeSearch<G> {
 
     /// The root edge a Gumbel simulation takes.
     fn gumbel_root(&mut self, seat: usize, opts: &BatchedOptions) -> usize {
-        let (a, _) = &mut self.scratch;
-        select::completed_q(&self.tree, 0, seat, a);
         let considered = opts.max_considered.min(self.calls.len());
-        let index: u64 = self.calls.iter().map(|&c| c as u64).sum();
-        let visit = select::considered_visit(considered, self.budget.max(1), index as usize);
-        select::gumbel_root(&self.gumbel, &self.logits, a, &self.calls, visit)
+        let visit = select::considered_visit(considered, self.budget.max(1), self.done);
+        let (kids, order) = (&self.kids, &self.order);
+        select::gumbel_root_listed(&self.tree, seat, &self.gumbel, &self.logits, &self.calls, visit, kids, order, &mut self.cursor, &mut self.cands)
     }
 
-    /// Select one leaf from `root`.
-    fn descend(&mut self, root: &G, players: usize, opts: &BatchedOptions) -> Step {
-        let mut g = root.clone();
+    /// Count a simulation through root edge `root_edge` (if any).
+    fn count_call(&mut self, root_edge: u32) {
+        if root_edge != NONE {
+            self.calls[root_edge as usize] += 1;
+            self.done += 1;
+        }
+    }
+
+    /// Keep the live leaf's observation in the stash and go back to the
+    /// root.
+    fn stash_live(&mut self, obs_len: usize, layout: Option<&CellLayout>) {
+        if let Some(leaf) = self.leaves.last_mut().filter(|l| l.stash == NONE) {
+            let row = self.stash.len() / obs_len.max(1);
+            self.stash.resize(self.stash.len() + obs_len, 0.0);
+            let s = self.stash.len() - obs_len;
+            observe(&self.work, layout, &mut self.stash[s..], &mut self.grid);
+            leaf.stash = row as u32;
+        }
+        self.rewind();
+    }
+
+    /// Select one leaf, walking `work` down from the root.
+    fn descend(&mut self, players: usize, obs_len: usize, layout: Option<&CellLayout>, opts: &BatchedOptions) -> Step {
+        self.stash_live(obs_len, layout);
         let start = self.paths.len();
         self.paths.push(0);
         let mut node = 0u32;
@@ -315,46 +407,51 @@ impl<G: Game> TreeSearch<G> {
         loop {
             let state = self.tree.nodes[node as usize].state;
             match state {
-                State::New | State::Terminal if state == State::Terminal || g.is_over() => {
+                State::New | State::Terminal if state == State::Terminal || self.work.is_over() => {
                     self.tree.nodes[node as usize].state = State::Terminal;
-                    let v = scores(g.winner_mask(), true, players);
+                    let v = scores(self.work.winner_mask(), true, players);
                     let path = &self.paths[start..];
                     self.tree.visit(path);
                     self.tree.backup(path, &v);
-                    if root_edge != NONE {
-                        self.calls[root_edge as usize] += 1;
-                    }
+                    self.count_call(root_edge);
                     self.paths.truncate(start);
+                    self.rewind();
                     return Step::Done;
                 }
                 State::New | State::Terminal => {
                     self.tree.nodes[node as usize].state = State::Pending;
                     self.tree.visit(&self.paths[start..]);
-                    if root_edge != NONE {
-                        self.calls[root_edge as usize] += 1;
-                    }
-                    self.leaves.push(Leaf { game: g, node, path: start..self.paths.len(), legal: 0..0, root_edge });
+                    self.count_call(root_edge);
+                    self.buf.clear();
+                    self.work.legal_actions(&mut self.buf);
+                    self.buf.sort_unstable();
+                    let s = self.legal.len();
+                    self.legal.extend_from_slice(&self.buf);
+                    let seat = self.work.to_move() - 1;
+                    self.leaves.push(Leaf { node, path: start..self.paths.len(), legal: s..self.legal.len(), root_edge, seat, stash: NONE });
                     return Step::Leaf;
                 }
                 State::Pending => {
                     self.paths.truncate(start);
+                    self.rewind();
                     return Step::Collision;
                 }
                 State::Expanded => {
-                    let seat = g.to_move() - 1;
+                    let seat = self.work.to_move() - 1;
                     let i = match (opts.algorithm, node) {
                         (Algorithm::Puct, 0) => {
                             select::puct(&self.tree, 0, seat, opts.c_puct, if self.noisy.is_empty() { None } else { Some(&self.noisy) })
                         }
                         (Algorithm::Puct, _) => select::puct(&self.tree, node, seat, opts.c_puct, None),
                         (Algorithm::Gumbel, 0) => self.gumbel_root(seat, opts),
-                        (Algorithm::Gumbel, _) => {
-                            let (a, b) = &mut self.scratch;
-                            select::gumbel_interior(&self.tree, node, seat, a, b)
-                        }
+                        (Algorithm::Gumbel, _) => select::gumbel_interior(&self.tree, node, seat, &mut self.cands),
                     };
                     let e = self.tree.edges_of(node)[i];
-                    g.apply_action(e.action);
+                    if node == 0 && e.child == NONE && opts.algorithm == Algorithm::Gumbel {
+                        let at = self.kids.partition_point(|&k| k < i as u32);
+                        self.kids.insert(at, i as u32);
+                    }
+                    self.undo.push(self.work.apply_action_undoable(e.action));
                     if node == 0 {
                         root_edge = i as u32;
                     }
@@ -365,14 +462,15 @@ impl<G: Game> TreeSearch<G> {
         }
     }
 
-    /// Select this tree's leaves of a wave.
-    fn select_wave(&mut self, root: &G, players: usize, opts: &BatchedOptions) {
+    /// Select this tree's leaves of a wave (the last one stays live).
+    fn select_wave(&mut self, players: usize, obs_len: usize, layout: Option<&CellLayout>, opts: &BatchedOptions) {
         self.leaves.clear();
         self.paths.clear();
         self.legal.clear();
+        self.stash.clear();
         let mut taken = 0;
         while taken < opts.leaves_per_tree && self.remaining > 0 {
-            match self.descend(root, players, opts) {
+            match self.descend(players, obs_len, layout, opts) {
                 Step::Leaf | Step::Done => {
                     taken += 1;
                     self.remaining -= 1;
@@ -383,37 +481,37 @@ impl<G: Game> TreeSearch<G> {
     }
 
     /// Write the leaves' observations and masks (`obs_len` and `actions` per
-    /// leaf) and note their legal actions.
-    fn write(&mut self, obs: &mut [f32], masks: &mut [bool], obs_len: usize, actions: usize) {
-        let buf = &mut self.buf;
-        for (j, leaf) in self.leaves.iter_mut().enumerate() {
-            leaf.game.observation(&mut obs[j * obs_len..(j + 1) * obs_len]);
-            buf.clear();
-            leaf.game.legal_actions(buf);
-            buf.sort_unstable();
+    /// leaf), then take `work` back to the root.
+    fn write(&mut self, obs: &mut [f32], masks: &mut [bool], obs_len: usize, actions: usize, layout: Option<&CellLayout>) {
+        for (j, leaf) in self.leaves.iter().enumerate() {
+            let o = &mut obs[j * obs_len..(j + 1) * obs_len];
+            if leaf.stash == NONE {
+                observe(&self.work, layout, o, &mut self.grid);
+            } else {
+                let s = leaf.stash as usize * obs_len;
+                o.copy_from_slice(&self.stash[s..s + obs_len]);
+            }
             let m = &mut masks[j * actions..(j + 1) * actions];
             m.fill(false);
-            for &a in buf.iter() {
+            for &a in &self.legal[leaf.legal.clone()] {
                 m[a as usize] = true;
             }
-            let s = self.legal.len();
-            self.legal.extend_from_slice(buf);
-            leaf.legal = s..self.legal.len();
         }
+        self.rewind();
     }
 
     /// Expand the leaves with their rows of `priors` (checked, normalised)
     /// and `values`, from row `first` on, and back the values up.
     fn finish_wave(&mut self, first: usize, priors: &[f64], values: &[f64], actions: usize, players: usize, opts: &BatchedOptions) {
+        self.rewind();
         let leaves = std::mem::take(&mut self.leaves);
         for (j, leaf) in leaves.iter().enumerate() {
             let r = first + j;
             let mut v = [0.0; MAX_SEATS];
             v[..players].copy_from_slice(&values[r * players..(r + 1) * players]);
-            let seat = leaf.game.to_move() - 1;
             let legal = &self.legal[leaf.legal.clone()];
             let row = &priors[r * actions..(r + 1) * actions];
-            self.tree.expand(leaf.node, legal, legal.iter().map(|&a| row[a as usize]), v[seat]);
+            self.tree.expand(leaf.node, legal, legal.iter().map(|&a| row[a as usize]), v[leaf.seat]);
             if leaf.node == 0 {
                 self.root_noise(opts);
             }
@@ -425,11 +523,13 @@ impl<G: Game> TreeSearch<G> {
 
     /// Take back the leaves of a wave that failed.
     fn abandon_wave(&mut self) {
+        self.rewind();
         for leaf in self.leaves.drain(..) {
             self.tree.unvisit(&self.paths[leaf.path.clone()]);
             self.tree.nodes[leaf.node as usize].state = State::New;
             if leaf.root_edge != NONE {
                 self.calls[leaf.root_edge as usize] -= 1;
+                self.done -= 1;
             }
             self.remaining += 1;
         }
@@ -474,11 +574,27 @@ impl<G: Game> TreeSearch<G> {
                 // Root noise is drawn when the root is expanded, so these
                 // have one entry per edge.
                 let considered = self.calls.iter().copied().max().unwrap_or(0);
-                let i = select::gumbel_root(&self.gumbel, &self.logits, a, &self.calls, considered);
+                let i = select::gumbel_root(&self.tree, seat, &self.gumbel, &self.logits, &self.calls, considered, &mut self.cands);
                 edges.get(i).map_or(0, |e| e.action)
             }
         };
     }
+}
+
+/// The arenas of dropped searches, kept (up to [`SPARE_BYTES`]) for the
+/// next one: a search then grows its trees in memory it has touched before
+/// rather than in fresh pages from the system, which cost as much as the
+/// search itself when one-off searches follow each other.
+static SPARE: Mutex<Vec<Tree>> = Mutex::new(Vec::new());
+const SPARE_BYTES: usize = 1 << 27;
+
+/// An empty tree, its memory taken from [`SPARE`] when there is some.
+fn spare_tree() -> Tree {
+    let t = SPARE.lock().ok().and_then(|mut s| s.pop());
+    t.map_or_else(Tree::new, |mut t| {
+        t.clear();
+        t
+    })
 }
 
 /// Batched searches of many games that keep their trees between calls
@@ -486,6 +602,9 @@ impl<G: Game> TreeSearch<G> {
 /// fresh one.
 pub struct BatchedMcts<G: Game> {
     roots: Vec<G>,
+    /// Where the direct observation writer puts the cells (`None`: the game
+    /// has none).
+    layout: Option<CellLayout>,
     trees: Vec<TreeSearch<G>>,
     opts: BatchedOptions,
     obs_len: usize,
@@ -495,16 +614,30 @@ pub struct BatchedMcts<G: Game> {
     values: Vec<f64>,
 }
 
-/// Run `f` on every tree (with its root and its first row), on the pool or
-/// here.
-fn each<G: Game>(pool: Option<&rayon::ThreadPool>, trees: &mut [TreeSearch<G>], roots: &[G], f: impl Fn(&mut TreeSearch<G>, &G) + Sync + Send) {
+/// Run `f` on every tree, on the pool or here.
+fn each<G: BatchGame>(pool: Option<&rayon::ThreadPool>, trees: &mut [TreeSearch<G>], f: impl Fn(&mut TreeSearch<G>) + Sync + Send) {
     match pool {
-        Some(p) => p.install(|| trees.par_iter_mut().zip(roots.par_iter()).for_each(|(t, g)| f(t, g))),
-        None => trees.iter_mut().zip(roots).for_each(|(t, g)| f(t, g)),
+        Some(p) => p.install(|| trees.par_iter_mut().for_each(f)),
+        None => trees.iter_mut().for_each(f),
     }
 }
 
-impl<G: Game> BatchedMcts<G> {
+impl<G: Game> Drop for BatchedMcts<G> {
+    fn drop(&mut self) {
+        let Ok(mut spare) = SPARE.lock() else { return };
+        let mut bytes: usize = spare.iter().map(Tree::capacity_bytes).sum();
+        for t in &mut self.trees {
+            let b = t.tree.capacity_bytes();
+            if bytes + b > SPARE_BYTES {
+                break;
+            }
+            bytes += b;
+            spare.push(std::mem::take(&mut t.tree));
+        }
+    }
+}
+
+impl<G: BatchGame> BatchedMcts<G> {
     /// Searches of `roots` (at least one, all of one spec, none finished).
     pub fn new(roots: Vec<G>, opts: &BatchedOptions) -> Result<Self, BatchError<std::convert::Infallible>> {
         opts.check().map_err(BatchError::Invalid)?;
@@ -526,8 +659,9 @@ impl<G: Game> BatchedMcts<G> {
             return Err(BatchError::GameOver(i));
         }
         let [c, h, w] = first.observation_shape();
-        let trees = (0..roots.len()).map(|i| TreeSearch::new(opts.seed, i)).collect();
+        let trees = roots.iter().enumerate().map(|(i, g)| TreeSearch::new(opts.seed, i, g)).collect();
         Ok(BatchedMcts {
+            layout: first.direct_observation().then(|| CellLayout::of(first.board())),
             obs_len: c * h * w,
             actions: first.num_actions(),
             players,
@@ -570,37 +704,45 @@ impl<G: Game> BatchedMcts<G> {
         let pool = pool.as_deref();
         let (players, actions, obs_len) = (self.players, self.actions, self.obs_len);
         let opts = &self.opts;
+        let layout = self.layout.as_ref();
         for t in &mut self.trees {
             t.start(simulations, actions, opts);
         }
         let mut evaluations = 0;
+        let mut firsts = Vec::with_capacity(self.trees.len());
         loop {
             if let Err(e) = ev.check() {
                 return Err(BatchError::Evaluator(e));
             }
-            let (trees, roots) = (&mut self.trees, &self.roots);
+            let trees = &mut self.trees;
             if trees.iter().all(|t| t.remaining == 0) {
                 break;
             }
-            ev.run(|| each(pool, trees, roots, |t, g| t.select_wave(g, players, opts)));
-            let total: usize = trees.iter().map(|t| t.leaves.len()).sum();
+            ev.run(|| each(pool, trees, |t| t.select_wave(players, obs_len, layout, opts)));
+            // Each tree's first row in the wave.
+            firsts.clear();
+            let mut total = 0;
+            for t in trees.iter() {
+                firsts.push(total);
+                total += t.leaves.len();
+            }
             if total == 0 {
                 continue;
             }
             let mut fill = |obs: &mut [f32], masks: &mut [bool]| {
-                let mut parts = Vec::with_capacity(trees.len());
                 let (mut obs, mut masks) = (obs, masks);
-                for t in trees.iter() {
+                let mut parts = Vec::with_capacity(trees.len());
+                for t in trees.iter_mut() {
                     let k = t.leaves.len();
                     let (o, orest) = std::mem::take(&mut obs).split_at_mut(k * obs_len);
                     let (m, mrest) = std::mem::take(&mut masks).split_at_mut(k * actions);
-                    parts.push((o, m));
+                    parts.push((t, o, m));
                     (obs, masks) = (orest, mrest);
                 }
-                let work = |(t, (o, m)): (&mut TreeSearch<G>, (&mut [f32], &mut [bool]))| t.write(o, m, obs_len, actions);
+                let work = |(t, o, m): (&mut TreeSearch<G>, &mut [f32], &mut [bool])| t.write(o, m, obs_len, actions, layout);
                 match pool {
-                    Some(p) => p.install(|| trees.par_iter_mut().zip(parts.into_par_iter()).for_each(work)),
-                    None => trees.iter_mut().zip(parts).for_each(work),
+                    Some(p) => p.install(|| parts.into_par_iter().for_each(work)),
+                    None => parts.into_iter().for_each(work),
                 }
             };
             let answered = ev.evaluate(total, &mut fill, &mut self.priors, &mut self.values);
@@ -614,8 +756,22 @@ impl<G: Game> BatchedMcts<G> {
                     self.values.len()
                 ))),
                 Ok(()) => {
-                    let legal = trees.iter().flat_map(|t| t.leaves.iter().map(|l| &t.legal[l.legal.clone()]));
-                    check_output(&mut self.priors, &self.values, legal, actions).map_err(BatchError::Output)
+                    // Every tree checks and renormalises its own rows; the
+                    // first error in tree order is the answer.
+                    let (priors, values) = (&mut self.priors[..], &self.values[..]);
+                    let mut rows = Vec::with_capacity(trees.len());
+                    let mut rest = priors;
+                    for (t, &first) in trees.iter().zip(firsts.iter()) {
+                        let (p, r) = std::mem::take(&mut rest).split_at_mut(t.leaves.len() * actions);
+                        rows.push((&t.leaves[..], &t.legal[..], first, p));
+                        rest = r;
+                    }
+                    let work = |(l, a, first, p): (&[Leaf], &[Action], usize, &mut [f64])| check_rows(l, a, first, p, values, actions, players);
+                    let errors: Vec<Result<(), String>> = ev.run(|| match pool {
+                        Some(pl) => pl.install(|| rows.into_par_iter().map(work).collect()),
+                        None => rows.into_iter().map(work).collect(),
+                    });
+                    errors.into_iter().collect::<Result<(), String>>().map_err(BatchError::Output)
                 }
             };
             if let Err(e) = checked {
@@ -625,17 +781,11 @@ impl<G: Game> BatchedMcts<G> {
                 return Err(e);
             }
             evaluations += 1;
-            let mut firsts = Vec::with_capacity(trees.len());
-            let mut row = 0;
-            for t in trees.iter() {
-                firsts.push(row);
-                row += t.leaves.len();
-            }
             let (priors, values) = (&self.priors[..], &self.values[..]);
-            let work = |(t, first): (&mut TreeSearch<G>, usize)| t.finish_wave(first, priors, values, actions, players, opts);
+            let work = |(t, &first): (&mut TreeSearch<G>, &usize)| t.finish_wave(first, priors, values, actions, players, opts);
             ev.run(|| match pool {
-                Some(p) => p.install(|| trees.par_iter_mut().zip(firsts.into_par_iter()).for_each(work)),
-                None => trees.iter_mut().zip(firsts).for_each(work),
+                Some(p) => p.install(|| trees.par_iter_mut().zip(firsts.par_iter()).for_each(work)),
+                None => trees.iter_mut().zip(firsts.iter()).for_each(work),
             });
         }
         let b = self.roots.len();
@@ -678,13 +828,16 @@ impl<G: Game> BatchedMcts<G> {
             t.calls.clear();
             t.noisy.clear();
             t.gumbel.clear();
+            t.done = 0;
+            t.rewind();
+            t.work.apply_action(a);
             g.apply_action(a);
         }
     }
 }
 
 /// One batched search of `roots` with `simulations` per tree.
-pub fn batched_search<G: Game, E: Evaluator>(
+pub fn batched_search<G: BatchGame, E: Evaluator>(
     roots: Vec<G>,
     simulations: u64,
     opts: &BatchedOptions,
@@ -805,5 +958,53 @@ mod tests {
         assert_eq!(r.visits.iter().sum::<u32>(), 20 - 1 + 5);
         // The failed wave left nothing behind.
         assert_eq!(r, clean.search(5, &mut hashed(&g)).unwrap());
+    }
+
+    #[test]
+    fn every_leaf_gets_its_own_observation_and_mask() {
+        // Several leaves per tree per wave: all but the last are kept aside
+        // while the next is selected. Each (observation, mask) row handed to
+        // the evaluator must be a position's own pair: map the observations
+        // of all positions up to 3 actions deep to their masks.
+        use std::collections::HashMap;
+        let g = churn(3);
+        let [c, h, w] = g.observation_shape();
+        let (len, a) = (c * h * w, g.num_actions());
+        let key = |o: &[f32]| o.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
+        let mut known: HashMap<Vec<u32>, Vec<bool>> = HashMap::new();
+        let mut stack = vec![(g.clone(), 0)];
+        let (mut obs, mut buf) = (vec![0.0; len], Vec::new());
+        while let Some((p, depth)) = stack.pop() {
+            p.observation(&mut obs);
+            buf.clear();
+            p.legal_actions(&mut buf);
+            let mut mask = vec![false; a];
+            buf.iter().for_each(|&x| mask[x as usize] = true);
+            known.insert(key(&obs), mask);
+            if depth < 3 && !p.is_over() {
+                for &x in &buf {
+                    let mut q = p.clone();
+                    q.apply_action(x);
+                    stack.push((q, depth + 1));
+                }
+            }
+        }
+        let (mut found, mut rows) = (0, 0);
+        let mut ev = FnEvaluator::new(len, a, |o: &[f32], m: &[bool], l: usize| {
+            for i in 0..l {
+                rows += 1;
+                if let Some(mask) = known.get(&key(&o[i * len..(i + 1) * len])) {
+                    found += 1;
+                    assert_eq!(&m[i * a..(i + 1) * a], &mask[..], "leaf {i} of {l}");
+                }
+            }
+            (m.iter().map(|&x| f64::from(u8::from(x))).collect(), vec![0.5; l * 2])
+        });
+        for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
+            let opts = BatchedOptions { algorithm, leaves_per_tree: 8, threads: 2, ..Default::default() };
+            batched_search(vec![g.clone(); 3], 40, &opts, &mut ev).unwrap();
+        }
+        drop(ev);
+        assert!(rows > 0 && found * 2 > rows, "{found} of {rows} rows found");
     }
 }

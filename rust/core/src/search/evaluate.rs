@@ -156,11 +156,17 @@ pub fn numpy_sum(a: &[f64]) -> f64 {
 }
 
 /// Check an evaluator's answer for `legal.len()` leaves (`legal[i]`: the
-/// increasing legal actions of leaf `i`) and renormalise each prior row over
-/// its legal actions (illegal entries become 0). Errors name the first bad
-/// leaf: priors or values that are not finite, negative priors, priors that
-/// are all zero on the legal actions.
-pub fn check_output<'a>(priors: &mut [f64], values: &[f64], legal: impl Iterator<Item = &'a [crate::Action]>, actions: usize) -> Result<(), String> {
+/// increasing legal actions of leaf `i`, numbered `first + i` in messages)
+/// and renormalise each prior row over its legal actions (illegal entries
+/// become 0). Errors name the first bad leaf: priors or values that are not
+/// finite, negative priors, priors that are all zero on the legal actions.
+pub fn check_output<'a>(
+    priors: &mut [f64],
+    values: &[f64],
+    legal: impl Iterator<Item = &'a [crate::Action]>,
+    actions: usize,
+    first: usize,
+) -> Result<(), String> {
     if priors.iter().any(|x| !x.is_finite()) {
         return Err("evaluator priors must be finite (got NaN or infinity)".into());
     }
@@ -170,19 +176,24 @@ pub fn check_output<'a>(priors: &mut [f64], values: &[f64], legal: impl Iterator
     if priors.iter().any(|&x| x < 0.0) {
         return Err("evaluator priors must be >= 0".into());
     }
-    let mut row = vec![0.0; actions];
     for (i, acts) in legal.enumerate() {
         let p = &mut priors[i * actions..(i + 1) * actions];
-        row.fill(0.0);
+        // Zero the illegal entries in place (`acts` is increasing), then
+        // divide the legal ones by the row's sum.
+        let mut next = 0;
         for &a in acts {
-            row[a as usize] = p[a as usize];
+            if next < a as usize {
+                p[next..a as usize].fill(0.0);
+            }
+            next = next.max(a as usize + 1);
         }
-        let sum = numpy_sum(&row);
+        p[next..].fill(0.0);
+        let sum = numpy_sum(p);
         if sum <= 0.0 {
-            return Err(format!("evaluator priors are all zero on the legal actions of leaf {i}"));
+            return Err(format!("evaluator priors are all zero on the legal actions of leaf {}", first + i));
         }
-        for (x, &r) in p.iter_mut().zip(&row) {
-            *x = r / sum;
+        for &a in acts {
+            p[a as usize] /= sum;
         }
     }
     Ok(())
@@ -197,16 +208,16 @@ mod tests {
         let legal: Vec<Vec<u32>> = vec![vec![0, 2], vec![1]];
         let it = || legal.iter().map(|v| v.as_slice());
         let mut p = vec![1.0, 5.0, 3.0, 0.0, 2.0, 0.0];
-        check_output(&mut p, &[0.5; 4], it(), 3).unwrap();
+        check_output(&mut p, &[0.5; 4], it(), 3, 0).unwrap();
         assert_eq!(p, vec![0.25, 0.0, 0.75, 0.0, 1.0, 0.0]);
         let mut p = vec![1.0, 5.0, 3.0, 2.0, 0.0, 2.0];
-        assert!(check_output(&mut p, &[0.5; 4], it(), 3).unwrap_err().contains("leaf 1"));
+        assert!(check_output(&mut p, &[0.5; 4], it(), 3, 0).unwrap_err().contains("leaf 1"));
         let mut p = vec![1.0, -5.0, 3.0, 0.0, 2.0, 0.0];
-        assert!(check_output(&mut p, &[0.5; 4], it(), 3).unwrap_err().contains(">= 0"));
+        assert!(check_output(&mut p, &[0.5; 4], it(), 3, 0).unwrap_err().contains(">= 0"));
         let mut p = vec![1.0; 6];
-        assert!(check_output(&mut p, &[0.5, f64::NAN, 0.0, 0.0], it(), 3).unwrap_err().contains("values must be finite"));
+        assert!(check_output(&mut p, &[0.5, f64::NAN, 0.0, 0.0], it(), 3, 0).unwrap_err().contains("values must be finite"));
         p[3] = f64::INFINITY;
-        assert!(check_output(&mut p, &[0.5; 4], it(), 3).unwrap_err().contains("priors must be finite"));
+        assert!(check_output(&mut p, &[0.5; 4], it(), 3, 0).unwrap_err().contains("priors must be finite"));
     }
 
     #[test]

@@ -97,51 +97,65 @@ pub fn logit(p: f64) -> f64 {
     p.max(f64::MIN_POSITIVE).ln()
 }
 
-/// The completed and transformed Q-values `sigma(q)` of `node`'s edges for
-/// `seat` into `out` (mctx `qtransform_completed_by_mix_value`): visited
-/// actions keep their mean value, unvisited ones get the mixed value
-/// `(raw + N * sum_visited(P q) / sum_visited(P)) / (N + 1)`; then rescaled
-/// to `[0, 1]` over the node's actions and scaled by `(50 + max n) * 0.1`.
-/// Returns the mixed value (the completed Q of unvisited actions, before
-/// the transform).
-pub fn completed_q(tree: &Tree, node: u32, seat: usize, out: &mut Vec<f64>) -> f64 {
-    let edges = tree.edges_of(node);
-    out.clear();
-    // One pass for the sums (edges never followed skip the child lookup),
-    // one for the transform.
-    let (mut sum_n, mut max_n, mut sum_p, mut sum_pq) = (0u64, 0u32, 0.0f64, 0.0f64);
-    let (mut lo, mut hi, mut unvisited) = (f64::INFINITY, f64::NEG_INFINITY, false);
-    for e in edges {
+/// What the completed-Q transform of one node needs (mctx
+/// `qtransform_completed_by_mix_value`): the mixed value that unvisited
+/// actions get, `(raw + N * sum_visited(P q) / sum_visited(P)) / (N + 1)`,
+/// and the rescaling of the completed values to `[0, 1]` over the node's
+/// actions times `(50 + max n) * 0.1`.
+#[derive(Debug, Clone, Copy)]
+pub struct QStats {
+    /// The completed Q of unvisited actions (before the transform).
+    pub mixed: f64,
+    /// Visits of all children (`N`).
+    pub visits: u64,
+    lo: f64,
+    span: f64,
+    scale: f64,
+}
+
+impl QStats {
+    /// `sigma(q)` for a completed value `q` of this node.
+    #[inline]
+    pub fn sigma(&self, q: f64) -> f64 {
+        self.scale * ((q - self.lo) / self.span)
+    }
+}
+
+/// The [`QStats`] of `node`'s edges for `seat`: one pass over the edges,
+/// child lookups only for edges followed.
+pub fn q_stats(tree: &Tree, node: u32, seat: usize) -> QStats {
+    let mut sums = Sums::new();
+    for e in tree.edges_of(node) {
         let (n, w) = if e.child == super::tree::NONE { (0, 0.0) } else { tree.child_stats(e, seat) };
         if n == 0 {
-            unvisited = true;
-            out.push(f64::NAN);
-            continue;
+            sums.unvisited = true;
+        } else {
+            sums.add(e.prior.max(f64::MIN_POSITIVE), n, w / n as f64);
         }
-        let q = w / n as f64;
-        sum_n += n as u64;
-        max_n = max_n.max(n);
-        let p = e.prior.max(f64::MIN_POSITIVE);
-        sum_p += p;
-        sum_pq += p * q;
-        lo = lo.min(q);
-        hi = hi.max(q);
-        out.push(q);
     }
-    let weighted = if sum_p > 0.0 { sum_pq / sum_p } else { 0.0 };
-    let raw = tree.nodes[node as usize].raw;
-    let mixed = (raw + sum_n as f64 * weighted) / (sum_n as f64 + 1.0);
-    if unvisited {
-        lo = lo.min(mixed);
-        hi = hi.max(mixed);
+    sums.stats(tree.nodes[node as usize].raw)
+}
+
+/// The completed Q-value of edge `e` (its mean value for `seat`, or the
+/// mixed value of `st` when unvisited).
+#[inline]
+fn completed(tree: &Tree, e: &Edge, seat: usize, st: &QStats) -> f64 {
+    let (n, w) = if e.child == super::tree::NONE { (0, 0.0) } else { tree.child_stats(e, seat) };
+    if n == 0 {
+        st.mixed
+    } else {
+        w / n as f64
     }
-    let scale = (MAXVISIT_INIT + max_n as f64) * VALUE_SCALE;
-    let span = (hi - lo).max(EPSILON);
-    for q in out.iter_mut() {
-        let v = if q.is_nan() { mixed } else { *q };
-        *q = scale * ((v - lo) / span);
-    }
-    mixed
+}
+
+/// The completed and transformed Q-values `sigma(q)` of `node`'s edges for
+/// `seat` into `out` ([`QStats`]). Returns the mixed value (the completed Q
+/// of unvisited actions, before the transform).
+pub fn completed_q(tree: &Tree, node: u32, seat: usize, out: &mut Vec<f64>) -> f64 {
+    let st = q_stats(tree, node, seat);
+    out.clear();
+    out.extend(tree.edges_of(node).iter().map(|e| st.sigma(completed(tree, e, seat, &st))));
+    st.mixed
 }
 
 /// softmax(logits + sigma) over `node`'s edges into `out` (`sigma` from
@@ -158,24 +172,107 @@ pub fn improved_policy(tree: &Tree, node: u32, sigma: &[f64], out: &mut Vec<f64>
     }
 }
 
+/// Running sums of one pass over a node's edges for [`QStats`].
+#[derive(Default)]
+struct Sums {
+    sum_n: u64,
+    max_n: u32,
+    sum_p: f64,
+    sum_pq: f64,
+    lo: f64,
+    hi: f64,
+    unvisited: bool,
+}
+
+impl Sums {
+    fn new() -> Sums {
+        Sums { lo: f64::INFINITY, hi: f64::NEG_INFINITY, ..Default::default() }
+    }
+
+    /// A visited edge with prior `p` (floored), `n` visits and mean `q`.
+    #[inline]
+    fn add(&mut self, p: f64, n: u32, q: f64) {
+        self.sum_n += n as u64;
+        self.max_n = self.max_n.max(n);
+        self.sum_p += p;
+        self.sum_pq += p * q;
+        self.lo = self.lo.min(q);
+        self.hi = self.hi.max(q);
+    }
+
+    fn stats(mut self, raw: f64) -> QStats {
+        let weighted = if self.sum_p > 0.0 { self.sum_pq / self.sum_p } else { 0.0 };
+        let mixed = (raw + self.sum_n as f64 * weighted) / (self.sum_n as f64 + 1.0);
+        if self.unvisited {
+            self.lo = self.lo.min(mixed);
+            self.hi = self.hi.max(mixed);
+        }
+        let scale = (MAXVISIT_INIT + self.max_n as f64) * VALUE_SCALE;
+        QStats { mixed, visits: self.sum_n, lo: self.lo, span: (self.hi - self.lo).max(EPSILON), scale }
+    }
+}
+
+/// `a` beats `b` as (score, edge index): a higher score, or the same score
+/// and a lower index.
+#[inline]
+fn beats(a: (f64, usize), b: (f64, usize)) -> bool {
+    a.0 > b.0 || (a.0 == b.0 && a.1 < b.1)
+}
+
 /// The deterministic Gumbel choice below the root: `argmax pi - n / (1 + N)`
-/// with `pi` the improved policy (scratch space in `a`, `b`).
-pub fn gumbel_interior(tree: &Tree, node: u32, seat: usize, a: &mut Vec<f64>, b: &mut Vec<f64>) -> usize {
-    completed_q(tree, node, seat, a);
-    improved_policy(tree, node, a, b);
+/// with `pi = softmax(logits + sigma(completed Q))` the improved policy
+/// (ties: the lowest action). One pass over the edges: unvisited edges share
+/// their sigma, so among them only the highest prior can win, and their
+/// share of the softmax sum is their summed prior times one `exp`.
+/// `visited` is scratch space.
+pub fn gumbel_interior(tree: &Tree, node: u32, seat: usize, visited: &mut Vec<(usize, u32, f64, f64)>) -> usize {
     let edges = tree.edges_of(node);
-    let total: u64 = edges.iter().map(|e| tree.child_stats(e, seat).0 as u64).sum();
-    let mut best = 0;
-    let mut best_score = f64::NEG_INFINITY;
+    visited.clear();
+    let mut sums = Sums::new();
+    // The best unvisited edge (highest prior, then lowest index) and the
+    // prior mass of the unvisited edges.
+    let (mut best_u, mut best_pu, mut sum_pu) = (usize::MAX, f64::NEG_INFINITY, 0.0f64);
     for (i, e) in edges.iter().enumerate() {
-        let n = tree.child_stats(e, seat).0;
-        let s = b[i] - n as f64 / (1.0 + total as f64);
-        if s > best_score {
-            best_score = s;
-            best = i;
+        let p = e.prior.max(f64::MIN_POSITIVE);
+        let (n, w) = if e.child == super::tree::NONE { (0, 0.0) } else { tree.child_stats(e, seat) };
+        if n == 0 {
+            sums.unvisited = true;
+            sum_pu += p;
+            if p > best_pu {
+                (best_u, best_pu) = (i, p);
+            }
+            continue;
+        }
+        let q = w / n as f64;
+        sums.add(p, n, q);
+        visited.push((i, n, p, q));
+    }
+    let st = sums.stats(tree.nodes[node as usize].raw);
+    let s_u = st.sigma(st.mixed);
+    let mut m = if best_u != usize::MAX { s_u } else { f64::NEG_INFINITY };
+    for v in visited.iter_mut() {
+        v.3 = st.sigma(v.3);
+        m = m.max(v.3);
+    }
+    let e_u = (s_u - m).exp();
+    let mut sum = sum_pu * e_u;
+    for v in visited.iter_mut() {
+        // From here on v.3 holds P exp(sigma - m).
+        v.3 = v.2 * (v.3 - m).exp();
+        sum += v.3;
+    }
+    let denom = 1.0 + st.visits as f64;
+    let mut best = (f64::NEG_INFINITY, usize::MAX);
+    if best_u != usize::MAX {
+        best = (best_pu * e_u / sum, best_u);
+    }
+    for &(i, n, _, x) in visited.iter() {
+        let s = (x / sum - n as f64 / denom, i);
+        if beats(s, best) {
+            best = s;
         }
     }
-    best
+    best.1.min(edges.len().saturating_sub(1))
 }
 
 /// The root logits `ln P - max ln P` that [`gumbel_root`] takes, into `out`.
@@ -186,24 +283,117 @@ pub fn root_logits(tree: &Tree, out: &mut Vec<f64>) {
     out.iter_mut().for_each(|x| *x -= m);
 }
 
-/// mctx's `score_considered` argmax at the root: among the edges whose visits
-/// in this search (`visits`) equal `considered`, the highest
-/// `gumbel + logit - max logit + sigma` (floored at -1e9); `logits` from
-/// [`root_logits`].
-pub fn gumbel_root(gumbel: &[f64], logits: &[f64], sigma: &[f64], visits: &[u32], considered: u32) -> usize {
-    let mut best = 0;
-    let mut best_score = f64::NEG_INFINITY;
-    for i in 0..logits.len() {
-        if visits[i] != considered {
+/// mctx's `score_considered` argmax at the root (for `seat`): among the
+/// edges whose visits in this search (`visits`) equal `considered`, the
+/// highest `gumbel + logit - max logit + sigma` (floored at -1e9; ties: the
+/// lowest action); `logits` from [`root_logits`]. One pass over the edges:
+/// the unvisited ones share their sigma, so among them the highest
+/// `gumbel + logit` wins. `cands` is scratch space.
+pub fn gumbel_root(
+    tree: &Tree,
+    seat: usize,
+    gumbel: &[f64],
+    logits: &[f64],
+    visits: &[u32],
+    considered: u32,
+    cands: &mut Vec<(usize, u32, f64, f64)>,
+) -> usize {
+    let edges = tree.edges_of(0);
+    cands.clear();
+    let mut sums = Sums::new();
+    let (mut best_u, mut best_gu) = (usize::MAX, f64::NEG_INFINITY);
+    for (i, e) in edges.iter().enumerate().take(logits.len()) {
+        let (n, w) = if e.child == super::tree::NONE { (0, 0.0) } else { tree.child_stats(e, seat) };
+        let hit = visits[i] == considered;
+        if n == 0 {
+            sums.unvisited = true;
+            if hit {
+                let g = gumbel[i] + logits[i];
+                if g > best_gu {
+                    (best_u, best_gu) = (i, g);
+                }
+            }
             continue;
         }
-        let s = (gumbel[i] + logits[i] + sigma[i]).max(LOW_LOGIT);
-        if s > best_score {
-            best_score = s;
-            best = i;
+        let q = w / n as f64;
+        sums.add(e.prior.max(f64::MIN_POSITIVE), n, q);
+        if hit {
+            cands.push((i, n, 0.0, q));
         }
     }
-    best
+    let st = sums.stats(tree.nodes[0].raw);
+    let mut best = (f64::NEG_INFINITY, 0usize);
+    if best_u != usize::MAX {
+        best = ((best_gu + st.sigma(st.mixed)).max(LOW_LOGIT), best_u);
+    }
+    for &(i, _, _, q) in cands.iter() {
+        let s = ((gumbel[i] + logits[i] + st.sigma(q)).max(LOW_LOGIT), i);
+        if beats(s, best) {
+            best = s;
+        }
+    }
+    best.1
+}
+
+/// [`gumbel_root`] without a pass over every edge, for a root whose
+/// children are listed: `kids` holds the edges with a child node, in
+/// increasing order, and `order` every edge by decreasing `gumbel + logit`
+/// (ties: lower edge first), of which the first `*cursor` have a child.
+/// Unvisited edges share their sigma, so the best of them is the first in
+/// `order` without a child. Gives the edge [`gumbel_root`] gives, up to
+/// ties within rounding.
+pub fn gumbel_root_listed(
+    tree: &Tree,
+    seat: usize,
+    gumbel: &[f64],
+    logits: &[f64],
+    visits: &[u32],
+    considered: u32,
+    kids: &[u32],
+    order: &[u32],
+    cursor: &mut usize,
+    cands: &mut Vec<(usize, u32, f64, f64)>,
+) -> usize {
+    let edges = tree.edges_of(0);
+    cands.clear();
+    let mut sums = Sums::new();
+    sums.unvisited = kids.len() < edges.len();
+    for &k in kids {
+        let i = k as usize;
+        let (n, w) = tree.child_stats(&edges[i], seat);
+        let hit = visits[i] == considered;
+        if n == 0 {
+            sums.unvisited = true;
+            if hit {
+                cands.push((i, 0, 0.0, f64::NAN));
+            }
+            continue;
+        }
+        let q = w / n as f64;
+        sums.add(edges[i].prior.max(f64::MIN_POSITIVE), n, q);
+        if hit {
+            cands.push((i, n, 0.0, q));
+        }
+    }
+    let st = sums.stats(tree.nodes[0].raw);
+    let mut best = (f64::NEG_INFINITY, 0usize);
+    if considered == 0 {
+        while *cursor < order.len() && edges[order[*cursor] as usize].child != super::tree::NONE {
+            *cursor += 1;
+        }
+        if let Some(&i) = order.get(*cursor) {
+            let i = i as usize;
+            best = ((gumbel[i] + logits[i] + st.sigma(st.mixed)).max(LOW_LOGIT), i);
+        }
+    }
+    for &(i, _, _, q) in cands.iter() {
+        let q = if q.is_nan() { st.mixed } else { q };
+        let s = ((gumbel[i] + logits[i] + st.sigma(q)).max(LOW_LOGIT), i);
+        if beats(s, best) {
+            best = s;
+        }
+    }
+    best.1
 }
 
 /// mctx's `get_sequence_of_considered_visits`: the visit count that the
@@ -309,6 +499,7 @@ pub fn gumbel<R: RngCore>(rng: &mut R) -> f64 {
 mod tests {
     use super::*;
     use crate::rng::rng_for;
+    use crate::search::tree::NONE;
 
     #[test]
     fn sequential_halving_matches_mctx() {
@@ -362,5 +553,84 @@ mod tests {
         assert!((mixed - 0.7).abs() < 1e-12);
         let scale = (50.0 + 1.0) * 0.1;
         assert!((out[0] - scale).abs() < 1e-12 && out[1] == 0.0 && out[2] == 0.0);
+    }
+
+    /// A random expanded tree: root and one interior node with `k` edges
+    /// each, random priors (some zero), some children visited with random
+    /// values, some made but pending (visited, no value yet).
+    fn random_tree(seed: u64, k: usize) -> Tree {
+        let mut rng = rng_for(seed, 7);
+        let mut t = Tree::new();
+        let acts: Vec<u32> = (0..k as u32).collect();
+        let priors: Vec<f64> = (0..k).map(|_| if uniform(&mut rng) < 0.2 { 0.0 } else { uniform(&mut rng) }).collect();
+        let sum: f64 = priors.iter().sum::<f64>().max(1e-9);
+        t.visit(&[0]);
+        t.expand(0, &acts, priors.iter().map(|p| p / sum), uniform(&mut rng));
+        let kid = t.child(0, 0);
+        t.visit(&[0, kid]);
+        t.expand(kid, &acts, priors.iter().rev().map(|p| p / sum), uniform(&mut rng));
+        for node in [0, kid] {
+            for i in 0..k {
+                let r = uniform(&mut rng);
+                if r < 0.4 {
+                    continue;
+                }
+                let c = t.child(node, i);
+                let path = if node == 0 { vec![0, c] } else { vec![0, kid, c] };
+                for _ in 0..crate::rng::below(&mut rng, 4) + 1 {
+                    t.visit(&path);
+                    // Values in a few levels, so that ties happen.
+                    let v = (crate::rng::below(&mut rng, 3) as f64) / 2.0;
+                    if r > 0.5 {
+                        t.backup(&path, &[v, 1.0 - v, 0.0, 0.0]);
+                    }
+                }
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn gumbel_rules_equal_the_full_formulas() {
+        let (mut a, mut b, mut sc) = (Vec::new(), Vec::new(), Vec::new());
+        for seed in 0..300u64 {
+            let k = 1 + (seed as usize % 23);
+            let t = random_tree(seed, k);
+            for seat in 0..2 {
+                // Below the root: argmax pi - n / (1 + N), the first on ties.
+                let node = t.edges_of(0)[0].child;
+                completed_q(&t, node, seat, &mut a);
+                improved_policy(&t, node, &a, &mut b);
+                let edges = t.edges_of(node);
+                let total: u64 = edges.iter().map(|e| t.child_stats(e, seat).0 as u64).sum();
+                let scores: Vec<f64> = edges.iter().zip(&b).map(|(e, &p)| p - t.child_stats(e, seat).0 as f64 / (1.0 + total as f64)).collect();
+                let best = (0..k).fold(0, |m, i| if scores[i] > scores[m] { i } else { m });
+                let got = gumbel_interior(&t, node, seat, &mut sc);
+                assert!((scores[got] - scores[best]).abs() < 1e-12, "seed {seed}: {got} vs {best} in {scores:?}");
+                // The root: argmax gumbel + logit + sigma over the edges with
+                // `considered` visits in this search.
+                let mut rng = rng_for(seed, 9);
+                let g: Vec<f64> = (0..k).map(|_| if seed % 3 == 0 { 0.0 } else { gumbel(&mut rng) }).collect();
+                let mut logits = Vec::new();
+                root_logits(&t, &mut logits);
+                let calls: Vec<u32> = (0..k).map(|i| t.child_stats(&t.edges_of(0)[i], seat).0.min(2)).collect();
+                completed_q(&t, 0, seat, &mut a);
+                for considered in 0..3 {
+                    let s: Vec<f64> = (0..k).map(|i| if calls[i] == considered { g[i] + logits[i] + a[i] } else { f64::NEG_INFINITY }).collect();
+                    let best = (0..k).fold(0, |m, i| if s[i] > s[m] { i } else { m });
+                    let got = gumbel_root(&t, seat, &g, &logits, &calls, considered, &mut sc);
+                    let edges = t.edges_of(0);
+                    let kids: Vec<u32> = (0..k as u32).filter(|&i| edges[i as usize].child != NONE).collect();
+                    let mut order: Vec<u32> = (0..k as u32).collect();
+                    order.sort_by(|&x, &y| (g[y as usize] + logits[y as usize]).total_cmp(&(g[x as usize] + logits[x as usize])).then(x.cmp(&y)));
+                    let mut cursor = 0;
+                    let listed = gumbel_root_listed(&t, seat, &g, &logits, &calls, considered, &kids, &order, &mut cursor, &mut sc);
+                    if s[best] > f64::NEG_INFINITY {
+                        assert!((s[got] - s[best]).abs() < 1e-9, "seed {seed} root: {got} vs {best} in {s:?}");
+                        assert!((s[listed] - s[best]).abs() < 1e-9, "seed {seed} listed root: {listed} vs {best} in {s:?}");
+                    }
+                }
+            }
+        }
     }
 }

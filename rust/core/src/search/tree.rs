@@ -226,6 +226,19 @@ impl<N: TreeNode, E: TreeEdge> Tree<N, E> {
         Tree { nodes: vec![N::fresh()], edges: Vec::new() }
     }
 
+    /// Back to a tree holding only an unevaluated root, keeping the memory
+    /// of its arenas.
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+        self.edges.clear();
+        self.nodes.push(Node::new());
+    }
+
+    /// Bytes held by the arenas.
+    pub fn capacity_bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<Node>() + self.edges.capacity() * std::mem::size_of::<Edge>()
+    }
+
     /// The edges of `node` (empty until expanded).
     #[inline]
     pub fn edges_of(&self, node: u32) -> &[E] {
