@@ -235,12 +235,13 @@ class _Run:
             row["eval_simulations"] = cfg.eval_simulations
         self.write_metrics(st, row)
         self.last_eval_step = st["step"]
-        parts = [f"{k[len('win_rate_vs_'):]} {v:.0%}" for k, v in row.items() if k.startswith("win_rate_vs_")]
+        wins = [f"{k[len('win_rate_vs_'):]} {v:.0%}" for k, v in row.items() if k.startswith("win_rate_vs_")]
+        parts = ["win rate vs " + ", ".join(wins)] if wins else []
         if "mistake_rate_net" in row:
             parts.append(f"mistakes net {row['mistake_rate_net']:.1%} / {cfg.eval_simulations} sims "
                          f"{row['mistake_rate_search']:.1%}")
         if parts:
-            self.log(f"  eval at step {st['step']}: win rate vs " + ", ".join(parts))
+            self.log(f"  eval at step {st['step']}: " + "; ".join(parts))
 
     def labelled(self) -> None:
         """Solver-labelled positions where a solver applies (two players,
