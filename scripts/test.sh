@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs hexcore with its test and docs extras (release build) and runs every
+# Installs hexcore with its test, docs and train extras (release build; train
+# brings PyTorch, so the tiny training runs of tests/test_train.py run here too) and runs every
 # check: Rust formatting and lints, the Rust tests of the core crate, the Python
 # lint, the documentation site (mkdocs build --strict), then the Python suite.
 # The Ray tests start a local Ray, so they run in a second pass inside a private
@@ -8,7 +9,7 @@
 # into a fresh environment without Rust (scripts/build-wheels.sh, scripts/check-wheel.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install --quiet --disable-pip-version-check -e ".[test,docs]"
+python3 -m pip install --quiet --disable-pip-version-check -e ".[test,docs,train]"
 if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
     rustup component add rustfmt clippy
 fi

@@ -581,3 +581,39 @@ def test_sigint_stops_a_long_batched_search():
     assert "KeyboardInterrupt" in err, err
     assert latency < 5.0
     assert sys.platform != "win32"
+
+
+@pytest.mark.parametrize("algorithm", ["puct", "gumbel"])
+def test_replace_starts_one_slot_afresh(algorithm):
+    g = hc.Churn(size=3)
+    other = hc.Churn.replay(WIN_LINE[:5], size=3)
+    quiet = dict(algorithm=algorithm, dirichlet_fraction=0.0, gumbel_scale=0.0, seed=4, threads=1)
+    m = BatchedMCTS([g, g], hashed(2), **quiet)
+    m.search(30)
+    m.replace(1, other)
+    assert m.root_visits.tolist() == [30, 0]
+    assert m.games[1].history == other.history and m.games[0].history == []
+    r = m.search(12)
+    fresh = batched_search([other], hashed(2), 12, **quiet)
+    np.testing.assert_array_equal(r.visits[1], fresh.visits[0])
+    np.testing.assert_array_equal(r.policies[1], fresh.policies[0])
+    assert r.visits[0].sum() == 30 - 1 + 12           # slot 0 kept its tree
+    before = (m.root_visits.tolist(), [x.history for x in m.games])
+    with pytest.raises(ValueError, match="index"):
+        m.replace(2, g)
+    with pytest.raises(ValueError, match="index"):
+        m.replace(-1, g)
+    with pytest.raises(ValueError, match="spec"):
+        m.replace(0, hc.Churn(size=4))
+    with pytest.raises(ValueError, match="spec"):
+        m.replace(0, hc.load("wunchunk(size=5,players=2)"))
+    with pytest.raises(TypeError):
+        m.replace(0, "c3")
+    over = hc.Churn(size=3)
+    while not over.is_over:
+        over.apply_action(int(over.legal_actions()[0]))
+    with pytest.raises(hc.GameOverError):
+        m.replace(0, over)
+    assert (m.root_visits.tolist(), [x.history for x in m.games]) == before
+    other.play(other.legal_moves()[0])                # a copy was taken
+    assert m.games[1].history == WIN_LINE[:5]

@@ -105,6 +105,25 @@ def test_numpy_evaluator_drives_self_play() -> None:
     assert len(s3) != len(s) or not np.array_equal(s3.policies, s.policies)
 
 
+def test_self_play_slots_and_random_starts() -> None:
+    """Fewer slots than games: finished games' slots start the next ones
+    (BatchedMCTS.replace) and every game is played to its end; random
+    starts skip the recording of their random plies."""
+    g = hc.Churn(size=3, pie=False)
+    s, stats = play_generation(g, uniform, games=5, simulations=8, seed=4, threads=1, slots=2)
+    assert stats.games == 5 and stats.moves == len(s)
+    assert stats.wins is not None and stats.wins.sum() == pytest.approx(5)
+    empty = np.array([(o[0].sum() + o[1].sum()) == 0 for o in s.observations])
+    assert empty.sum() == 5                      # each game recorded from its first position
+    s2, _ = play_generation(g, uniform, games=5, simulations=8, seed=4, threads=2, slots=2)
+    np.testing.assert_array_equal(s.policies, s2.policies)
+    r, rstats = play_generation(g, uniform, games=6, simulations=8, seed=4, threads=1, slots=3, random_plies=30)
+    assert rstats.games == 6 and rstats.moves == len(r)
+    first = np.array([(o[0].sum() + o[1].sum()) == 0 for o in r.observations])
+    assert first.sum() < 6                        # most games start after random plies
+    assert r.augmentable.all()
+
+
 def test_self_play_three_players_values_per_seat() -> None:
     g = hc.load("wunchunk(size=7,players=3)")
 
@@ -134,6 +153,68 @@ def test_churn_symmetries_map_positions_onto_positions() -> None:
         np.testing.assert_array_equal(s.observation(g.observation()), img.observation())
         np.testing.assert_array_equal(s.vector(g.legal_action_mask()), img.legal_action_mask())
     assert len({tuple(s.actions) for s in syms}) == 12
+
+
+@pytest.mark.parametrize("spec", ["churn(size=3,pie=false)", "churn(size=3)", "wunchunk(size=5,players=2,start=open)",
+                                  "wunchunk(size=6,players=2,start=open,balance=none)"])
+def test_symmetries_agree_with_the_engine(spec: str) -> None:
+    """For random games replayed under each symmetry by the engine (each
+    move's cells mapped, in the move notation): at every position training
+    may use under the symmetries (``augmentable``) the image has the mapped
+    observation and the mapped legal mask, and the mapped action of the
+    move played makes the image's successor. (Wunchunk from its open start:
+    the standard start's stones are not symmetric.) In Wunchunk the start of
+    a turn of several stones is not augmentable: there the legal first
+    actions do not map (the turn's first action is its lowest cell)."""
+    import random
+    import re
+
+    from hexcore.train.symmetry import augment_mode, augmentable
+
+    g0 = hc.load(spec)
+    board, mode = g0.board, augment_mode(g0)
+    kinds = g0.num_actions // board.num_cells
+    syms = symmetries(g0)
+    assert len(syms) == 12 and len({tuple(s.actions) for s in syms}) == 12
+
+    def image(move: str, s: Any) -> str:
+        out = []
+        for tok in move.split(","):
+            m = re.fullmatch(r"(\d?)([a-z]\d+)", tok)
+            out.append(tok if m is None else m.group(1) + board.label(int(s.actions[board.index(m.group(2)) * kinds]) // kinds))
+        return ",".join(out)
+
+    rng = random.Random(7)
+    used = skipped = 0
+    for _ in range(3):
+        g = g0.copy()
+        firsts = []
+        while not g.is_over:
+            a = rng.choice(list(g.legal_actions()))
+            if not g.pending_actions:
+                firsts.append(a)
+            g.apply_action(a)
+        for s in syms:
+            img, here = g0.copy(), g0.copy()
+            for move, first in zip(g.history, firsts):
+                if augmentable(here, mode):
+                    used += 1
+                    np.testing.assert_array_equal(s.observation(here.observation()), img.observation())
+                    np.testing.assert_array_equal(s.vector(here.legal_action_mask()), img.legal_action_mask())
+                    onehot = np.zeros(here.num_actions, np.float32)
+                    onehot[first] = 1.0
+                    a = int(np.argmax(s.vector(onehot)))
+                    after, img_after = here.copy(), img.copy()
+                    after.apply_action(first)
+                    img_after.apply_action(a)
+                    np.testing.assert_array_equal(s.observation(after.observation()), img_after.observation())
+                else:
+                    skipped += 1
+                here.play(move)
+                img.play(image(move, s))
+            assert img.winners == here.winners
+    assert used > 0
+    assert (skipped > 0) == ("wunchunk" in spec)
 
 
 def test_quintun_has_no_augmentation() -> None:
@@ -264,6 +345,14 @@ def test_mistake_rate_on_known_positions() -> None:
     assert mistake_rate(prefer("b2"), pos) == 0.0
     two = pos + [LabelledPosition(g.copy(), "win", {m: "win" for m in g.legal_moves()})]
     assert mistake_rate(prefer("a1"), two) == 0.5
+    # a match player as the yardstick: here every move but b2 loses, so a
+    # perfect player makes no mistake and one that cannot find b2 always does
+    only = [LabelledPosition(g.copy(), "win", {**{m: "loss" for m in g.legal_moves()}, "b2": "win"})]
+    assert mistake_rate("mcts:2000", only) == 0.0
+    worst = [LabelledPosition(g.copy(), "win", {**{m: "win" for m in g.legal_moves()}, "b2": "loss"})]
+    assert mistake_rate("mcts:2000", worst) == 1.0
+    with pytest.raises(ValueError):
+        mistake_rate("nosuchplayer", pos)
     with pytest.raises(ValueError):
         mistake_rate(prefer("a1"), [])
 
@@ -302,7 +391,8 @@ def _torch() -> Any:
 def test_torch_tiny_run_resume_and_load(tmp_path: Any, spec: str) -> None:
     _torch()
     out = tmp_path / "t"
-    kw: Dict[str, Any] = dict(games=2, eval_games=1, channels=8, blocks=1) if "wunchunk" in spec else {}
+    kw: Dict[str, Any] = dict(games=2, eval_games=1) if "wunchunk" in spec else {}
+    kw.update(channels=8, blocks=1)   # a small network: the run, not the network, is tested
     train(tiny(spec, out, steps=2, **kw), log=quiet)
     train(tiny(spec, out, steps=3), resume=True, log=quiet)
     straight = tmp_path / "s"

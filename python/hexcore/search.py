@@ -302,6 +302,14 @@ class BatchedMCTS:
         changes nothing."""
         self._m.advance([int(a) if isinstance(a, np.integer) else a for a in actions])
 
+    def replace(self, index: int, game: Game) -> None:
+        """Put a copy of ``game`` in place of game ``index`` with a fresh
+        tree; the other trees stay (self-play starts a new game where one
+        finished). ``ValueError`` for an index out of range or a game of
+        another type or spec, ``GameOverError`` for a finished game; a
+        failed call changes nothing."""
+        self._m.replace(index, game)
+
     @property
     def games(self) -> List[Game]:
         """Copies of the current roots (with their histories)."""

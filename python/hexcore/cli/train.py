@@ -19,6 +19,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--algorithm", choices=["gumbel", "puct"], default="gumbel", help="self-play search")
     p.add_argument("--simulations", type=int, default=32, help="self-play simulations per action")
     p.add_argument("--games", type=int, default=64, help="games played at once per generation")
+    p.add_argument("--slots", type=int, help="games searched at once (default: --games); a finished game's slot starts the next")
+    p.add_argument("--random-plies", type=int, default=0,
+                   help="start each self-play game after 0..N uniformly random actions (not recorded)")
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--channels", type=int, default=32)
     p.add_argument("--blocks", type=int, default=2)
@@ -38,6 +41,7 @@ def run(args: Any) -> int:
 
     cfg = TrainConfig(spec=args.spec, out=args.out, minutes=args.minutes, steps=args.steps, threads=args.threads,
                       seed=args.seed, algorithm=args.algorithm, simulations=args.simulations, games=args.games,
+                      slots=args.slots, random_plies=args.random_plies,
                       batch=args.batch, channels=args.channels, blocks=args.blocks, lr=args.lr,
                       augment=not args.no_augment, checkpoint_minutes=args.checkpoint_minutes,
                       eval_every=args.eval_every, eval_games=args.eval_games, eval_simulations=args.eval_simulations,

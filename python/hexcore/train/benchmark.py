@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ..solving import solve
 from ..spec import load
 from .agent import choose_actions
 
-__all__ = ["LabelledPosition", "labelled_positions", "mistake_rate", "mistakes"]
+__all__ = ["LabelledPosition", "labelled_positions", "mistake_rate", "mistakes", "player_mistakes"]
 
 
 @dataclass
@@ -100,15 +100,37 @@ def mistakes(evaluator: Callable[..., Tuple[Any, Any]], positions: Sequence[Labe
     return out
 
 
-def mistake_rate(evaluator: Callable[..., Tuple[Any, Any]], positions: Sequence[LabelledPosition],
+def player_mistakes(player: str, positions: Sequence[LabelledPosition], seed: int = 0,
+                    threads: int = 1) -> List[bool]:
+    """For each position, whether the match player ``player`` (a
+    :func:`hexcore.match.parse_player` spec such as ``"mcts:1000"``) turns
+    its win into a loss; position ``i``'s move is seeded with
+    ``derive_seed(seed, i)``."""
+    from ..match import _bot_move, derive_seed, parse_player
+
+    p = parse_player(player)
+    out = []
+    for i, pos in enumerate(positions):
+        g = pos.game.copy()
+        _bot_move(g, p, random.Random(derive_seed(seed, i, 1)), derive_seed(seed, i), threads)
+        out.append(pos.moves.get(g.history[-1]) == "loss")
+    return out
+
+
+def mistake_rate(evaluator: Union[str, Callable[..., Tuple[Any, Any]]], positions: Sequence[LabelledPosition],
                  simulations: int = 0, seed: int = 0, threads: int = 1) -> float:
     """The share of ``positions`` where the agent (``evaluator`` alone with
     ``simulations=0``: its highest legal prior; else that many simulations
     of deterministic Gumbel search) plays a move that turns the win into a
-    loss. ``ValueError`` for an empty list."""
+    loss. ``evaluator`` may also be a match player spec (``"mcts:1000"``,
+    ``"random"``: :func:`player_mistakes`; ``simulations`` is then unused),
+    the yardstick. ``ValueError`` for an empty list."""
     if not positions:
         raise ValueError("mistake_rate needs at least one position")
     if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 0:
         raise ValueError(f"simulations must be an int >= 0, got {simulations!r}")
-    m = mistakes(evaluator, positions, simulations, seed, threads)
+    if isinstance(evaluator, str):
+        m = player_mistakes(evaluator, positions, seed, threads)
+    else:
+        m = mistakes(evaluator, positions, simulations, seed, threads)
     return sum(m) / len(m)

@@ -29,7 +29,7 @@ from .._core import check_threads
 from ..spec import load
 from .checkpoint import latest_checkpoint, list_checkpoints, load_checkpoint, save_checkpoint
 from .selfplay import Samples, derive_seed, play_generation
-from .symmetry import augment_mode, symmetries
+from .symmetry import symmetries
 
 __all__ = ["TrainConfig", "train", "Learner"]
 
@@ -49,6 +49,8 @@ class TrainConfig:
     algorithm: str = "gumbel"
     simulations: int = 32
     games: int = 64
+    slots: Optional[int] = None
+    random_plies: int = 0
     batch: int = 256
     buffer: int = 50_000
     reuse: float = 4.0
@@ -80,6 +82,10 @@ def _check(cfg: TrainConfig) -> None:
         raise ValueError(f"seed must be an int >= 0, got {cfg.seed}")
     if cfg.algorithm not in ("gumbel", "puct"):
         raise ValueError(f"algorithm must be 'gumbel' or 'puct', got {cfg.algorithm!r}")
+    if cfg.slots is not None and (isinstance(cfg.slots, bool) or not isinstance(cfg.slots, int) or cfg.slots < 1):
+        raise ValueError(f"slots must be a whole number >= 1, got {cfg.slots}")
+    if isinstance(cfg.random_plies, bool) or not isinstance(cfg.random_plies, int) or cfg.random_plies < 0:
+        raise ValueError(f"random_plies must be a whole number >= 0, got {cfg.random_plies}")
     for name in ("simulations", "games", "batch", "buffer", "channels", "keep"):
         v = getattr(cfg, name)
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
@@ -110,7 +116,6 @@ class _Run:
                            "lr": cfg.lr, "weight_decay": cfg.weight_decay, "threads": cfg.threads}
         self.make_learner = make_learner
         self.syms = symmetries(g) if cfg.augment else symmetries(g)[:1]
-        self.turn_start_only = augment_mode(g) != "all"
         self.metrics_path = os.path.join(cfg.out, "metrics.jsonl")
         self.positions: Optional[List[Any]] = None
         self.last_eval_step = -1
@@ -157,9 +162,7 @@ class _Run:
         b = buf.take(idx)
         obs, masks, pols = b.observations.copy(), b.masks.copy(), b.policies.copy()
         if len(self.syms) > 1:
-            which = rng.integers(0, len(self.syms), size=len(idx))
-            if self.turn_start_only:
-                which = np.where(b.turn_start, which, 0)
+            which = np.where(b.augmentable, rng.integers(0, len(self.syms), size=len(idx)), 0)
             for k in range(1, len(self.syms)):
                 sel = np.nonzero(which == k)[0]
                 if len(sel):
@@ -172,7 +175,8 @@ class _Run:
     def generation(self, st: Dict[str, Any]) -> None:
         cfg = self.cfg
         samples, stats = play_generation(self.game, st["learner"], cfg.games, cfg.simulations,
-                                         derive_seed(cfg.seed, 2, st["generation"]), cfg.algorithm, cfg.threads)
+                                         derive_seed(cfg.seed, 2, st["generation"]), cfg.algorithm, cfg.threads,
+                                         slots=cfg.slots, random_plies=cfg.random_plies)
         st["generation"] += 1
         buf = samples if st["buffer"] is None else Samples.concat([st["buffer"], samples])
         if len(buf) > cfg.buffer:
@@ -231,12 +235,13 @@ class _Run:
             row["eval_simulations"] = cfg.eval_simulations
         self.write_metrics(st, row)
         self.last_eval_step = st["step"]
-        parts = [f"{k[len('win_rate_vs_'):]} {v:.0%}" for k, v in row.items() if k.startswith("win_rate_vs_")]
+        wins = [f"{k[len('win_rate_vs_'):]} {v:.0%}" for k, v in row.items() if k.startswith("win_rate_vs_")]
+        parts = ["win rate vs " + ", ".join(wins)] if wins else []
         if "mistake_rate_net" in row:
             parts.append(f"mistakes net {row['mistake_rate_net']:.1%} / {cfg.eval_simulations} sims "
                          f"{row['mistake_rate_search']:.1%}")
         if parts:
-            self.log(f"  eval at step {st['step']}: win rate vs " + ", ".join(parts))
+            self.log(f"  eval at step {st['step']}: " + "; ".join(parts))
 
     def labelled(self) -> None:
         """Solver-labelled positions where a solver applies (two players,

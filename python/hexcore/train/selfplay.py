@@ -3,8 +3,11 @@
 The evaluator is any callable ``evaluator(observations, masks) -> (priors,
 values)`` (the contract of :func:`hexcore.search.batched_search`): a
 PyTorch network, a numpy function, anything. Every game of a generation
-moves at once: one :func:`~hexcore.search.batched_search` call per move
-across all unfinished games, one evaluator call per wave.
+moves at once in one :class:`~hexcore.search.BatchedMCTS`, one
+evaluator call per wave.
+
+A finished game's slot starts the next game (``BatchedMCTS.replace``),
+and every other tree is kept from move to move (``BatchedMCTS.advance``).
 
 Value targets are the search's own terminal scores: per seat, 1 for a sole
 winner, ``1/k`` for each of ``k`` shared winners, 0 for a loser, ``1/N``
@@ -14,13 +17,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
 
 from ..match import derive_seed
-from ..search import batched_search
+from ..search import BatchedMCTS
+from .symmetry import augment_mode, augmentable
 
 __all__ = ["Samples", "SelfPlayStats", "TimedEvaluator", "outcome_scores", "play_generation", "derive_seed"]
 
@@ -43,14 +47,15 @@ class Samples:
     ``masks`` bool ``(S, A)``, ``policies`` float32 ``(S, A)`` (the
     search's improved policy), ``values`` float32 ``(S, players)`` (the
     final scores, seat ``k`` in column ``k - 1``), ``to_move`` int8 ``(S,)``
-    and ``turn_start`` bool ``(S,)`` (no stone of the turn placed yet)."""
+    and ``augmentable`` bool ``(S,)`` (the position may be trained under
+    the board symmetries: :func:`~hexcore.train.symmetry.augmentable`)."""
 
     observations: npt.NDArray[np.float32]
     masks: npt.NDArray[np.bool_]
     policies: npt.NDArray[np.float32]
     values: npt.NDArray[np.float32]
     to_move: npt.NDArray[np.int8]
-    turn_start: npt.NDArray[np.bool_]
+    augmentable: npt.NDArray[np.bool_]
 
     def __len__(self) -> int:
         return int(len(self.observations))
@@ -63,7 +68,7 @@ class Samples:
         return Samples(*(getattr(self, f)[idx] for f in _FIELDS))
 
 
-_FIELDS = ("observations", "masks", "policies", "values", "to_move", "turn_start")
+_FIELDS = ("observations", "masks", "policies", "values", "to_move", "augmentable")
 
 
 class TimedEvaluator:
@@ -96,48 +101,122 @@ class SelfPlayStats:
     wins: Optional[npt.NDArray[np.float64]] = None
 
 
+def _random_start(game: Any, plies: int, rng: np.random.Generator) -> Any:
+    """A copy of ``game`` after ``plies`` uniformly random actions (fewer
+    where the game would end: the start of the last turn that leaves it
+    going)."""
+    g = game.copy()
+    for _ in range(plies):
+        acts = g.legal_actions()
+        h = g.copy()
+        h.apply_action(int(acts[rng.integers(len(acts))]))
+        if h.is_over:
+            break
+        g = h
+    while g.pending_actions:  # finish a turn begun at random, so positions are between turns
+        acts = g.legal_actions()
+        h = g.copy()
+        h.apply_action(int(acts[rng.integers(len(acts))]))
+        if h.is_over:
+            return game.copy()
+        g = h
+    return g
+
+
 def play_generation(game: Any, evaluator: Callable[..., Tuple[Any, Any]], games: int, simulations: int,
                     seed: int, algorithm: str = "gumbel", threads: Optional[int] = None,
-                    sample_plies: int = 8, max_considered: int = 16) -> Tuple[Samples, SelfPlayStats]:
+                    sample_plies: int = 8, max_considered: int = 16, slots: Optional[int] = None,
+                    random_plies: int = 0) -> Tuple[Samples, SelfPlayStats]:
     """Plays ``games`` games from ``game`` (a position between turns) to the
-    end, all at once, and returns every position with its targets.
+    end and returns every position with its targets.
 
-    Each move runs ``simulations`` simulations of ``algorithm`` per game.
-    Gumbel picks the search's action (its Gumbel noise explores); PUCT, whose
-    root has Dirichlet noise, samples the action from the visit shares for
-    the first ``sample_plies`` actions of a game and takes the most visited
-    after. Seeded: the same arguments give the same games for any thread
-    count (given a deterministic evaluator)."""
+    ``slots`` games (default: all) are played at once in one
+    :class:`~hexcore.search.BatchedMCTS`; each move adds ``simulations``
+    simulations of ``algorithm`` to the tree kept from the move before
+    (:meth:`~hexcore.search.BatchedMCTS.advance`), and a finished game's
+    slot starts the next game with a fresh tree
+    (:meth:`~hexcore.search.BatchedMCTS.replace`). When no game is left to
+    start and half the slots are idle, the search is rebuilt over the games
+    still going (their trees start afresh), so the batches stay full.
+    ``random_plies`` > 0 starts each game after a uniformly random number
+    (0 to ``random_plies``) of uniformly random actions, which are not
+    recorded: the positions then cover more of the game than self-play
+    alone reaches. Gumbel picks the search's action (its Gumbel noise
+    explores); PUCT, whose root has Dirichlet noise, samples the action
+    from the visit shares for the first ``sample_plies`` actions of a game
+    and takes the most visited after. Seeded: the same arguments give the
+    same games for any thread count (given a deterministic evaluator)."""
+    mode = augment_mode(game)
     timed = TimedEvaluator(evaluator)
     rng = np.random.default_rng(derive_seed(seed, 7))
-    boards = [game.copy() for _ in range(games)]
-    records: List[List[Tuple[Any, ...]]] = [[] for _ in range(games)]
-    finals: List[Optional[npt.NDArray[np.float32]]] = [None] * games
-    active = list(range(games))
-    step = 0
+    slots = games if slots is None else max(1, min(slots, games))
+
+    def new_game() -> Any:
+        if random_plies <= 0:
+            return game.copy()
+        return _random_start(game, int(rng.integers(random_plies + 1)), rng)
+
+    boards: List[Any] = []
+    records: List[List[Tuple[Any, ...]]] = []
+    finals: List[Optional[npt.NDArray[np.float32]]] = []
+
+    def start() -> int:
+        boards.append(new_game())
+        records.append([])
+        finals.append(None)
+        return len(boards) - 1
+
+    playing = [start() for _ in range(slots)]        # slot -> game index (-1: idle)
+    builds = 0
+
+    def build() -> Any:
+        nonlocal builds
+        builds += 1
+        return BatchedMCTS([boards[i] for i in playing], timed, algorithm=algorithm, threads=threads,
+                           seed=derive_seed(seed, builds), max_considered=max_considered)
+
+    standins: Dict[int, Any] = {}   # slot -> stand-in game
+    search = build()
     moves = 0
     t0 = time.perf_counter()
-    while active:
-        roots = [boards[i] for i in active]
-        r = batched_search(roots, timed, simulations, algorithm=algorithm, threads=threads,
-                           seed=derive_seed(seed, step), max_considered=max_considered)
-        step += 1
-        still = []
-        for j, i in enumerate(active):
-            g = boards[i]
-            pol = np.asarray(r.policies[j], np.float32)
-            records[i].append((g.observation(), g.legal_action_mask(), pol, g.to_move, not g.pending_actions))
+    while playing:
+        r = search.search(simulations)
+        acts = []
+        for j, i in enumerate(playing):
             a = int(r.actions[j])
-            if algorithm == "puct" and len(records[i]) <= sample_plies:
-                p = pol.astype(np.float64)
-                a = int(rng.choice(len(p), p=p / p.sum()))
-            g.apply_action(a)
-            moves += 1
-            if g.is_over:
-                finals[i] = outcome_scores(g)
+            if i >= 0:
+                g = boards[i]
+                pol = np.asarray(r.policies[j], np.float32)
+                records[i].append((g.observation(), g.legal_action_mask(), pol, g.to_move, augmentable(g, mode)))
+                if algorithm == "puct" and len(records[i]) <= sample_plies:
+                    p = pol.astype(np.float64)
+                    a = int(rng.choice(len(p), p=p / p.sum()))
+                boards[i].apply_action(a)
+                moves += 1
             else:
-                still.append(i)
-        active = still
+                standins[j].apply_action(a)
+            acts.append(a)
+        search.advance(acts)
+        for j, i in enumerate(playing):
+            if not (boards[i] if i >= 0 else standins[j]).is_over:
+                continue
+            if i >= 0:
+                finals[i] = outcome_scores(boards[i])
+            if len(boards) < games:
+                playing[j] = start()
+                search.replace(j, boards[playing[j]])
+            else:
+                # nothing left to start: a stand-in game (not recorded) keeps the slot searchable
+                # until the rebuild below
+                playing[j] = -1
+                standins[j] = game.copy()
+                search.replace(j, standins[j])
+        going = [i for i in playing if i >= 0]
+        if len(going) * 2 <= len(playing):
+            playing = going
+            standins = {}
+            if playing:
+                search = build()
     parts = []
     wins = np.zeros(game.num_players)
     for i in range(games):

@@ -11,10 +11,14 @@ Where it applies:
 
 * **Churn**: every position (an action is a cell, or the swap, which a
   symmetry keeps).
-* **Wunchunk**: positions at the start of a turn. Within a turn the
-  placements go in increasing cell order, which a symmetry does not keep,
-  so a mid-turn position's legal actions would not map onto the legal
-  actions of its image.
+* **Wunchunk**: positions at the start of a turn of ONE placement (an
+  allotment of one stone). A turn's placements go in increasing cell
+  order, which a symmetry does not keep: mid-turn, the legal actions would
+  not map onto those of the image; and at the start of a turn of several
+  stones (the open start's setup, any allotment of two or more) the first
+  action is the turn's lowest cell, so neither the legal first actions nor
+  the search's policy over them map with the board
+  (``tests/test_train.py`` checks this against the engine).
 * **Quintun**: none. Its actions come in kinds tied to the order of cells
   (the two stones of an EXTEND, in increasing cell order, and a pending
   first stone shown in its own plane), so the same argument rules out
@@ -28,7 +32,7 @@ from typing import Any, List, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Symmetry", "symmetries", "action_kinds", "augment_mode"]
+__all__ = ["Symmetry", "symmetries", "action_kinds", "augment_mode", "augmentable"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,25 @@ def augment_mode(game: Any) -> str:
 
     gi = info(game)
     return "none" if gi is None else gi.augment
+
+
+def augmentable(game: Any, mode: str) -> bool:
+    """Whether a position of ``game`` (not finished) may be trained under
+    the board symmetries, for the game's :func:`augment_mode` ``mode``:
+    every position for ``"all"``, none for ``"none"``; for
+    ``"turn_start"`` a position between turns whose turn is one action
+    (its first placement ends it)."""
+    if mode == "all":
+        return True
+    if mode != "turn_start" or game.pending_actions:
+        return False
+    cells = int(game.board.num_cells) * (int(game.num_actions) // int(game.board.num_cells))
+    for a in game.legal_actions():
+        if int(a) < cells:
+            h = game.copy()
+            h.apply_action(int(a))
+            return bool(h.is_over or not h.pending_actions)
+    return True
 
 
 def action_kinds(game: Any) -> Optional[int]:

@@ -270,6 +270,30 @@ impl PyBatchedMcts {
         Ok(())
     }
 
+    /// Put a copy of `game` (the others' type and spec, not finished) in
+    /// place of game `index`, with a fresh tree; the other trees stay.
+    fn replace(&mut self, py: Python<'_>, index: Int, game: Bound<'_, PyAny>) -> PyResult<()> {
+        let g = AnyGame::copy_of(&game, "replace")?;
+        let b = self.games.len();
+        if index.0 < 0 || index.0 as u64 >= b as u64 {
+            return Err(PyValueError::new_err(format!("index must be between 0 and {}, got {}", b - 1, index.0)));
+        }
+        let i = index.0 as usize;
+        let first = &self.games[0];
+        let (spec, spec0) = (dispatch!(&g, s => s.g.spec()), dispatch!(first, s => s.g.spec()));
+        if g.class_name() != first.class_name() || spec != spec0 {
+            return Err(PyValueError::new_err(format!(
+                "the game must have the type and spec of the others ({} {spec0:?}), got {} {spec:?}",
+                first.class_name(),
+                g.class_name()
+            )));
+        }
+        zip_any!((&mut self.inner, &g), (m, s) => m.replace(i, s.g.clone()), Err(BatchError::Invalid("the game must be of the others' type".into())))
+            .map_err(|e| batch_error(py, BatchError::never(e)))?;
+        self.games[i] = g;
+        Ok(())
+    }
+
     /// Simulations through each root, the kept ones included.
     #[getter]
     fn root_visits<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {

@@ -836,6 +836,35 @@ impl<G: BatchGame> BatchedMcts<G> {
     }
 }
 
+impl<G: Game> BatchedMcts<G> {
+    /// Put `game` (the roots' spec, not finished) in place of root `index`
+    /// with a fresh tree, leaving the other trees as they are: self-play
+    /// starts a new game in the slot of one that finished and keeps the
+    /// trees of the others. The slot's random numbers go on from its own
+    /// stream, so results stay the same for any thread count.
+    pub fn replace(&mut self, index: usize, game: G) -> Result<(), BatchError<std::convert::Infallible>> {
+        let b = self.roots.len();
+        if index >= b {
+            return Err(BatchError::Invalid(format!("index must be between 0 and {}, got {index}", b - 1)));
+        }
+        let spec = self.roots[0].spec();
+        if game.spec() != spec {
+            return Err(BatchError::Invalid(format!("the game must have the roots' spec {spec:?}, got {:?}", game.spec())));
+        }
+        if game.is_over() {
+            return Err(BatchError::GameOver(index));
+        }
+        let t = &mut self.trees[index];
+        t.tree = Tree::new();
+        t.calls.clear();
+        t.noisy.clear();
+        t.gumbel.clear();
+        t.logits.clear();
+        self.roots[index] = game;
+        Ok(())
+    }
+}
+
 /// One batched search of `roots` with `simulations` per tree.
 pub fn batched_search<G: BatchGame, E: Evaluator>(
     roots: Vec<G>,
@@ -934,6 +963,42 @@ mod tests {
             found += 1;
         }
         assert!(found >= 1, "no position with an immediate win");
+    }
+
+    #[test]
+    fn replace_starts_a_fresh_tree_in_one_slot() {
+        let g = churn(3);
+        let mut other = g.clone();
+        other.apply_action(0);
+        let a = g.num_actions();
+        for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
+            // no root noise: a fresh tree searches exactly as a new search does
+            let opts = BatchedOptions { algorithm, seed: 2, dirichlet_fraction: 0.0, gumbel_scale: 0.0, ..Default::default() };
+            let mut m = BatchedMcts::new(vec![g.clone(), g.clone()], &opts).unwrap();
+            let mut ev = hashed(&g);
+            m.search(30, &mut ev).unwrap();
+            m.replace(1, other.clone()).unwrap();
+            assert_eq!(m.root_visits(), vec![30, 0]);
+            assert_eq!(m.games()[1].zobrist(), other.zobrist());
+            let r = m.search(12, &mut ev).unwrap();
+            let fresh = batched_search(vec![other.clone()], 12, &opts, &mut hashed(&g)).unwrap();
+            assert_eq!(r.visits[a..], fresh.visits[..]);
+            assert_eq!(r.policies[a..], fresh.policies[..]);
+            assert_eq!(r.actions[1], fresh.actions[0]);
+            // slot 0 kept its tree
+            assert_eq!(r.visits[..a].iter().sum::<u32>(), 30 - 1 + 12);
+            // bad calls change nothing
+            assert!(matches!(m.replace(2, g.clone()), Err(BatchError::Invalid(e)) if e.contains("index")));
+            assert!(matches!(m.replace(0, churn(4)), Err(BatchError::Invalid(e)) if e.contains("spec")));
+            let mut over = g.clone();
+            let (mut buf, mut rng) = (Vec::new(), rng_for(1, 0));
+            while !over.is_over() {
+                let x = over.random_action(&mut rng, &mut buf).unwrap();
+                over.apply_action(x);
+            }
+            assert!(matches!(m.replace(0, over), Err(BatchError::GameOver(0))));
+            assert_eq!(m.root_visits(), vec![30 + 12, 12]);
+        }
     }
 
     #[test]
