@@ -16,8 +16,10 @@
 use rand::Rng;
 use smallvec::SmallVec;
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 
 use crate::board::Board;
+use crate::parallel::RunError;
 use crate::rng::below;
 use crate::spec::Configure;
 
@@ -249,6 +251,16 @@ pub trait Game: Configure + Clone + Send + Sync + 'static {
     /// there is none.
     fn random_action<R: Rng>(&self, rng: &mut R, buf: &mut Vec<Action>) -> Option<Action> {
         uniform_action(self, rng, buf)
+    }
+    /// Play random legal actions from here until the game ends or
+    /// `max_plies` whole moves have been played: the loop of
+    /// [`crate::playout`], returning (whole moves, actions). `buf` is
+    /// scratch; `stop` is read every few thousand actions (`Err(Cancelled)`
+    /// when raised). The default draws each action with `random_action`;
+    /// a game may override it with a faster loop drawing from the same
+    /// distribution.
+    fn play_random<R: Rng>(&mut self, rng: &mut R, max_plies: u64, buf: &mut Vec<Action>, stop: &AtomicBool) -> Result<(u64, u64), RunError> {
+        crate::playout::random_loop(self, rng, max_plies, buf, stop)
     }
 
     // ---- move level ----

@@ -3,8 +3,8 @@
 //! Game `i` of a batch uses its own generator, [`rng_for`]`(seed, i)`
 //! (Xoshiro256++ seeded with SplitMix64(`seed` + `i`)), so results do not
 //! depend on the number of threads. The policy is the game's
-//! `random_action` (uniform over the legal actions unless the game
-//! documents otherwise).
+//! `play_random` (by default `random_action` at every ply: uniform over
+//! the legal actions unless the game documents otherwise).
 //!
 //! [`playouts_into`] fills a caller's slice with games `first_index..` of a
 //! batch, so a long batch can be run in bounded chunks, and stops early
@@ -13,10 +13,11 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
-use crate::game::{Game, WinnerMask};
+use crate::game::{Action, Game, WinnerMask};
 use crate::parallel::{clamp_threads, install, RunError};
 use crate::rng::rng_for;
 
@@ -38,16 +39,36 @@ pub struct PlayoutResult {
 /// Play one game to the end (or `max_plies` moves) from `start`.
 pub fn playout<G: Game>(start: &G, rng: &mut Xoshiro256PlusPlus, max_plies: u64) -> PlayoutResult {
     static NEVER: AtomicBool = AtomicBool::new(false);
-    playout_until(start, rng, max_plies, &NEVER).expect("never stopped")
+    playout_until(start, &mut (start.clone(), Vec::new()), rng, max_plies, &NEVER).expect("never stopped")
 }
 
-fn playout_until<G: Game>(start: &G, rng: &mut Xoshiro256PlusPlus, max_plies: u64, stop: &AtomicBool) -> Result<PlayoutResult, RunError> {
-    let mut g = start.clone();
-    let mut buf = Vec::new();
+fn playout_until<G: Game>(
+    start: &G,
+    scratch: &mut (G, Vec<Action>),
+    rng: &mut Xoshiro256PlusPlus,
+    max_plies: u64,
+    stop: &AtomicBool,
+) -> Result<PlayoutResult, RunError> {
+    let (g, buf) = scratch;
+    g.clone_from(start);
+    let (plies, actions) = g.play_random(rng, max_plies, buf, stop)?;
+    Ok(PlayoutResult { plies, actions, winners: g.winner_mask(), finished: g.is_over() })
+}
+
+/// The default [`Game::play_random`]: `random_action` then `apply_action`
+/// until the game ends or `max_plies` whole moves are played; returns
+/// (whole moves, actions).
+pub(crate) fn random_loop<G: Game, R: Rng>(
+    g: &mut G,
+    rng: &mut R,
+    max_plies: u64,
+    buf: &mut Vec<Action>,
+    stop: &AtomicBool,
+) -> Result<(u64, u64), RunError> {
     let mut plies = 0;
     let mut actions = 0u64;
     while plies < max_plies {
-        let Some(a) = g.random_action(rng, &mut buf) else { break };
+        let Some(a) = g.random_action(rng, buf) else { break };
         g.apply_action(a);
         actions += 1;
         if !g.mid_turn() {
@@ -57,7 +78,7 @@ fn playout_until<G: Game>(start: &G, rng: &mut Xoshiro256PlusPlus, max_plies: u6
             return Err(RunError::Cancelled);
         }
     }
-    Ok(PlayoutResult { plies, actions, winners: g.winner_mask(), finished: g.is_over() })
+    Ok((plies, actions))
 }
 
 /// Games `first_index..first_index + out.len()` of the batch seeded with
@@ -73,18 +94,21 @@ pub fn playouts_into<G: Game>(
     max_plies: u64,
     stop: &AtomicBool,
 ) -> Result<(), RunError> {
-    let one = |(i, r): (usize, &mut PlayoutResult)| -> Result<(), RunError> {
+    // One scratch state and buffer per worker, copied into for each game.
+    let scratch = || (start.clone(), Vec::new());
+    let one = |scratch: &mut (G, Vec<Action>), (i, r): (usize, &mut PlayoutResult)| -> Result<(), RunError> {
         if stop.load(Ordering::Relaxed) {
             return Err(RunError::Cancelled);
         }
         let index = first_index.wrapping_add(i as u64);
-        *r = playout_until(start, &mut rng_for(seed, index), max_plies, stop)?;
+        *r = playout_until(start, scratch, &mut rng_for(seed, index), max_plies, stop)?;
         Ok(())
     };
     if threads <= 1 {
-        out.iter_mut().enumerate().try_for_each(one)
+        let mut s = scratch();
+        out.iter_mut().enumerate().try_for_each(|x| one(&mut s, x))
     } else {
-        install(threads, || out.par_iter_mut().enumerate().try_for_each(one))?
+        install(threads, || out.par_iter_mut().enumerate().try_for_each_init(scratch, one))?
     }
 }
 
