@@ -14,10 +14,10 @@ peer is not installed). Rows:
 * MCTS from the empty board, simulations/s, 11x11 and 7x7: hexcore's UCT
   (``hexcore.search.mcts``, random rollouts) against OpenSpiel's C++
   ``MCTSBot`` with its C++ ``RandomRolloutEvaluator`` (one rollout a leaf);
-* ``VecGame("hex(size=11)", 1024)`` steps/s with masks and observations,
-  random actions and auto-reset, against pgx's ``hex`` doing the same under
-  ``jax.jit(jax.vmap(auto_reset(step)))`` on the CPU (the action draw inside
-  the jitted step).
+* ``VecGame("hex(size=11)", 1024)`` steps/s with masks and bool
+  observations, random legal actions, against pgx's ``hex`` under
+  ``jax.jit(jax.vmap(step))`` on the CPU (the steppers of
+  ``benches/vector_workloads.py``).
 
 jax and pgx are bench extras (``pip install jax pgx``), never test
 dependencies; OpenSpiel is ``pip install open_spiel``.
@@ -53,7 +53,8 @@ def playouts(seconds: float, threads: int) -> List[Row]:
         return float(hc.random_playouts(g, 20_000, seed=next(seed), threads=threads).plies.sum())
 
     amount, dt = _timed(batch, seconds)
-    rows.append((PLAYOUTS, f"hexcore random_playouts ({threads} thread)", amount / dt, "plies/s"))
+    ours = amount / dt
+    rows.append((PLAYOUTS, f"hexcore random_playouts ({threads} thread)", ours, "plies/s"))
     try:
         import pyspiel
     except ImportError:
@@ -71,8 +72,9 @@ def playouts(seconds: float, threads: int) -> List[Row]:
             return n
 
         amount, dt = _timed(one, seconds)
-        rows.append((PLAYOUTS, "OpenSpiel hex, Python loop over pyspiel", amount / dt, "plies/s"))
-    rows.append(_pgx_playouts(seconds))
+        rows.append((PLAYOUTS, "OpenSpiel hex, Python loop over pyspiel", amount / dt, f"plies/s (hexcore {ours * dt / amount:.0f}x)"))
+    pgx = _pgx_playouts(seconds)
+    rows.append(pgx if pgx[2] is None else pgx[:3] + (f"plies/s (hexcore {ours / pgx[2]:.0f}x)",))
     return rows
 
 
@@ -134,7 +136,8 @@ def search(seconds: float, threads: int) -> List[Row]:
             rows.append((f"MCTS {size}x{size}", "OpenSpiel C++ MCTSBot", None, "open_spiel not installed"))
             continue
         game = pyspiel.load_game(f"hex(board_size={size})")
-        sims = max(1000, int(rows[-1][2] * seconds / 10))
+        ours = rows[-1][2] or 1.0
+        sims = max(1000, int(ours * seconds / 10))
         evaluator = pyspiel.RandomRolloutEvaluator(1, 0)
         bot = pyspiel.MCTSBot(game, evaluator, 1.4, 1_000, 4_000, False, 0, False)
         state = game.new_initial_state()
@@ -144,53 +147,24 @@ def search(seconds: float, threads: int) -> List[Row]:
             bot.step(state)
             done += sims
         dt = time.perf_counter() - t0
-        rows.append((f"MCTS {size}x{size} from the empty board", "OpenSpiel C++ MCTSBot + RandomRolloutEvaluator", done / dt, "simulations/s"))
+        rows.append((f"MCTS {size}x{size} from the empty board", "OpenSpiel C++ MCTSBot + RandomRolloutEvaluator", done / dt,
+                     f"simulations/s (hexcore {ours / (done / dt):.1f}x)"))
     return rows
 
 
 def vector(seconds: float, threads: int) -> List[Row]:
-    from hexcore.vector import VecGame
+    """The steppers of ``benches/vector_workloads.py`` (best of three runs),
+    on pgx's game and board."""
+    from vector_workloads import BATCH, HEX11, best_rate, pgx_stepper, vecgame_stepper
 
-    n = 1024
-    env = VecGame("hex(size=11)", n, threads=threads)
-    env.reset()
-
-    def step() -> float:
-        r = env.step(env.sample_actions())
-        assert r.observations is not None and r.action_masks is not None
-        return float(n)
-
-    amount, dt = _timed(step, seconds)
-    what = f"hex 11x11 x {n} envs, random actions, masks + observations, auto-reset"
-    rows: List[Row] = [(what, f"hexcore VecGame ({threads} thread)", amount / dt, "steps/s")]
-    missing = _pgx_missing()
-    if missing:
-        return rows + [(what, "pgx hex", None, missing)]
-    import jax
-    import jax.numpy as jnp
-    import pgx
-    from pgx.experimental import auto_reset
-
-    pg = pgx.make("hex")
-    init, pstep = jax.vmap(pg.init), jax.vmap(auto_reset(pg.step, pg.init))
-
-    @jax.jit
-    def one(state, key):
-        key, k1, k2 = jax.random.split(key, 3)
-        action = jax.random.categorical(k1, jnp.log(state.legal_action_mask.astype(jnp.float32)), axis=-1)
-        return pstep(state, action, jax.random.split(k2, n)), key
-
-    carry = (init(jax.random.split(jax.random.PRNGKey(0), n)), jax.random.PRNGKey(1))
-
-    def pgx_step() -> float:
-        nonlocal carry
-        carry = one(*carry)
-        carry[0].observation.block_until_ready()
-        return float(n)
-
-    pgx_step()  # compile
-    amount, dt = _timed(pgx_step, seconds)
-    rows.append((what, "pgx hex, jit(vmap(auto_reset(step))) with the action draw, CPU", amount / dt, "steps/s"))
+    what = f"hex 11x11 x {BATCH} envs, random legal actions, masks + bool observations"
+    rate = best_rate(vecgame_stepper(HEX11, threads=threads), seconds / 3)
+    rows: List[Row] = [(what, f"hexcore VecGame sample_actions + step ({threads} thread)", rate, "steps/s")]
+    pgx = pgx_stepper() if _pgx_missing() is None else None
+    if pgx is None:
+        return rows + [(what, "pgx hex", None, _pgx_missing() or "pgx did not start")]
+    pgx_rate = best_rate(pgx, seconds / 3)
+    rows.append((what, "pgx hex, jit(vmap(step)), CPU", pgx_rate, f"steps/s (hexcore {rate / pgx_rate:.1f}x)"))
     return rows
 
 

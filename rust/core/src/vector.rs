@@ -145,18 +145,6 @@ pub trait BatchGame: Game {
     fn write_observation<T: ObsElem>(&self, _layout: &CellLayout, _out: &mut [T], _scratch: &mut Vec<u8>) {
         unreachable!("no direct observation writer")
     }
-
-    /// Write the legal-action mask (`num_actions` values): true exactly at
-    /// the legal actions. The default lists `legal_actions` into `buf`; a
-    /// game that can test each action cheaply writes the mask directly.
-    fn write_legal_mask(&self, mask: &mut [bool], buf: &mut Vec<Action>) {
-        mask.fill(false);
-        buf.clear();
-        self.legal_actions(buf);
-        for &a in buf.iter() {
-            mask[a as usize] = true;
-        }
-    }
 }
 
 /// No direct layout: the env's observation goes through [`Game::observation`].
@@ -921,11 +909,15 @@ fn check_start<G: Game>(i: usize, g: &G) -> Result<(), String> {
 }
 
 /// The legal-action mask of `g` (all false when `done`).
-fn write_mask<G: BatchGame>(g: &G, done: bool, mask: &mut [bool], buf: &mut Vec<Action>) {
+fn write_mask<G: Game>(g: &G, done: bool, mask: &mut [bool], buf: &mut Vec<Action>) {
+    mask.fill(false);
     if done {
-        mask.fill(false);
-    } else {
-        g.write_legal_mask(mask, buf);
+        return;
+    }
+    buf.clear();
+    g.legal_actions(buf);
+    for &a in buf.iter() {
+        mask[a as usize] = true;
     }
 }
 

@@ -1,7 +1,7 @@
-//! Hex's batch writers: the planes of [`Game::observation`] and the
-//! legal-action mask written straight into the batch buffers.
+//! Hex's batch observation writer: the planes of [`Game::observation`]
+//! written straight into the batch buffers.
 
-use crate::game::{Action, Game};
+use crate::game::Game;
 use crate::vector::{BatchGame, CellLayout, ObsElem};
 
 use super::Hex;
@@ -28,15 +28,5 @@ impl BatchGame for Hex {
         }
         o_to_move.fill(T::from_bool(me == 2));
         swap[..n].fill(T::from_bool(self.swap_available()));
-    }
-
-    /// The empty cells and the swap offer, read off the cells (no list).
-    fn write_legal_mask(&self, mask: &mut [bool], _buf: &mut Vec<Action>) {
-        let n = self.board().num_cells();
-        let live = !self.is_over();
-        for (m, &c) in mask[..n].iter_mut().zip(self.colours()) {
-            *m = live & (c == 0);
-        }
-        mask[n] = live & self.swap_available();
     }
 }

@@ -414,29 +414,3 @@ fn play_random_leaves_a_true_state() {
         assert_eq!((rx, &x.colour, x.winner_mask()), (ry, &y.colour, y.winner_mask()));
     }
 }
-
-/// The batch mask writer agrees with `legal_actions` at every ply of random
-/// games, finished ones included.
-#[test]
-fn batch_mask_is_the_legal_actions() {
-    use crate::vector::BatchGame;
-    let mut buf = Vec::new();
-    for (rows, cols, swap) in [(1, 1, false), (3, 3, true), (4, 6, false), (11, 11, true)] {
-        for i in 0..30 {
-            let mut rng = rng_for(77, i);
-            let mut g = Hex::new(rows, cols, swap).unwrap();
-            loop {
-                let mut mask = vec![true; g.num_actions()];
-                g.write_legal_mask(&mut mask, &mut buf);
-                let mut legal = Vec::new();
-                g.legal_actions(&mut legal);
-                let listed: Vec<Action> = (0..g.num_actions() as Action).filter(|&a| mask[a as usize]).collect();
-                assert_eq!(listed, legal, "{}", g.diagram());
-                match g.random_action(&mut rng, &mut buf) {
-                    Some(a) => g.apply_action(a),
-                    None => break,
-                }
-            }
-        }
-    }
-}
