@@ -21,10 +21,18 @@ for tool in cargo rustc; do
     fi
 done
 cd "$tmp"
+pip_install() { PATH="$clean_path" python -m pip install --quiet --disable-pip-version-check --only-binary :all: "$@"; }
+# timed twice: the whole install as a user runs it (dependencies resolved and fetched from the index or
+# pip's cache), then, uninstalled again with its dependencies left in place, the wheel alone
 start=$EPOCHREALTIME
-PATH="$clean_path" python -m pip install --quiet --disable-pip-version-check --only-binary :all: "$wheel"
+pip_install "$wheel"
 end=$EPOCHREALTIME
-awk -v w="$(basename "$wheel")" -v s="$start" -v e="$end" 'BEGIN { printf "check-wheel: installed %s in %.1f s\n", w, e - s }'
+awk -v w="$(basename "$wheel")" -v s="$start" -v e="$end" 'BEGIN { printf "check-wheel: installed %s with its dependencies in %.1f s\n", w, e - s }'
+PATH="$clean_path" python -m pip uninstall --quiet --yes hexcore
+start=$EPOCHREALTIME
+pip_install --no-deps "$wheel"
+end=$EPOCHREALTIME
+awk -v s="$start" -v e="$end" 'BEGIN { printf "check-wheel: the wheel alone (dependencies present) in %.1f s\n", e - s }'
 PATH="$clean_path" python -m hexcore --version
 PATH="$clean_path" python -m hexcore
 PATH="$clean_path" python "$root/scripts/smoke_test.py"

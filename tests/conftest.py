@@ -1,5 +1,6 @@
 import json
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -49,3 +50,16 @@ def ref_perft(r, depth, bulk=False):
         child.play(m)
         total += ref_perft(child, depth - 1, bulk)
     return total
+
+
+@pytest.fixture
+def python_sigint_handler():
+    """Python's own SIGINT handler for the test, as an interactive run has it.
+    A suite started from a background job inherits SIGINT ignored, and then
+    neither a real SIGINT nor ``_thread.interrupt_main()`` raises
+    ``KeyboardInterrupt``; tests of Ctrl-C set the handler they test."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)

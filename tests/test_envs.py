@@ -447,3 +447,23 @@ def test_pettingzoo_state():
     s = env.state()
     assert s in env.state_space and not np.array_equal(s, first)
     np.testing.assert_array_equal(s, env.game.observation())
+
+
+def test_sb3_vec_env_name_exists_without_stable_baselines3(monkeypatch):
+    """``hexcore.envs.SB3VecEnv`` is a public name: ``hasattr`` and ``from
+    hexcore.envs import SB3VecEnv`` work whether or not stable-baselines3 is
+    installed; without it, building one raises the ImportError that says what
+    to install."""
+    import sys
+
+    import hexcore.envs
+
+    for name in ("stable_baselines3", "stable_baselines3.common", "stable_baselines3.common.vec_env"):
+        monkeypatch.setitem(sys.modules, name, None)  # import fails, as when it is absent
+    monkeypatch.delitem(sys.modules, "hexcore.sb3", raising=False)
+    assert hasattr(hexcore.envs, "SB3VecEnv")
+    from hexcore.envs import SB3VecEnv
+
+    with pytest.raises(ImportError, match="stable-baselines3"):
+        SB3VecEnv("churn(size=3)", num_envs=2)
+    assert not hasattr(hexcore.envs, "NoSuchName")

@@ -304,6 +304,9 @@ def test_without_address_a_private_ray_starts():
 def test_analyze_on_ray_gives_the_local_report(local_ray):
     from hexcore.analysis import analyze
 
-    kw = dict(games=2, ladder="random", swap_map="off", playouts=3000, seed=5, progress=False)
-    on_ray, local = analyze("churn(size=3)", ray=True, **kw), analyze("churn(size=3)", **kw)
+    # the games of every phase go to Ray: the levels, the ladder match and an mcts swap map
+    kw = dict(games=3, ladder="random,mcts:8", swap_map="mcts:4", playouts=3000, seed=5, progress=False)
+    on_ray, local = analyze("churn(size=2)", ray=True, **kw), analyze("churn(size=2)", **kw)
     assert on_ray.metrics == local.metrics
+    assert on_ray.ladder == local.ladder and on_ray.swap_map == local.swap_map
+    assert set(local.metrics) == {"random", "mcts:8"} and len(local.swap_map) > 1

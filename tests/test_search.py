@@ -184,7 +184,7 @@ def test_limits_still_search():
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-def test_ctrl_c_stops_a_long_search(threads):
+def test_ctrl_c_stops_a_long_search(threads, python_sigint_handler):
     import _thread
     import threading
     import time

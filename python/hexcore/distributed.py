@@ -60,7 +60,7 @@ from .progress import Bar
 from .records import to_json
 from .summary import PlayoutSummary
 
-__all__ = ["perft", "random_playouts", "Progress", "JobError", "MAX_TASKS"]
+__all__ = ["perft", "random_playouts", "map_games", "Progress", "JobError", "MAX_TASKS"]
 
 #: Most tasks a job is split into unless ``tasks=`` asks for more.
 MAX_TASKS = 1000
@@ -186,6 +186,11 @@ def _playout_task(index: int, root: Any, start: int, count: int, seed: int, thre
     return __version__, cols
 
 
+def _games_task(index: int, play: Callable[[int], Any], indices: List[int]) -> Tuple[str, List[Any]]:
+    _fault(index)
+    return __version__, [play(i) for i in indices]
+
+
 # ---------------------------------------------------------------- checkpoints
 
 
@@ -296,6 +301,40 @@ def _run(ray: Any, fn: Callable[..., Any], args: List[Tuple[Any, ...]], opts: Di
         raise JobError(f"{len(failed)} of {total} units failed: {shown}{more}; the others are kept"
                        + (f" in {ckpt.path}, run again to retry the failed ones" if ckpt.path else ""),
                        failed, partial())
+
+
+# ---------------------------------------------------------------- games
+
+
+def map_games(play: Callable[[int], Any], games: int, *, tasks: Optional[int] = None,
+              address: Optional[str] = None, on_game: Optional[Callable[[Any], None]] = None) -> List[Any]:
+    """``[play(i) for i in range(games)]`` on Ray: the games are split into
+    ``tasks`` units (default: four per CPU of the cluster) that run on its
+    workers, and the results come back in game order. ``play`` must be
+    picklable (Ray ships it with cloudpickle) and give the same result for
+    the same index wherever it runs, as games seeded by their index do
+    (:func:`hexcore.match.play_game`). ``on_game(result)`` is called on the
+    driver for each finished game. Ctrl-C cancels the units still running and
+    raises ``KeyboardInterrupt``; the games finished by then have been
+    passed to ``on_game``."""
+    games = _int("games", games, 0, MAX_JOB_TASKS)
+    t, _, opts = _job_args(tasks, None, None, None, address, None, 1)
+    if games == 0:
+        return []
+    ray = _ray(address)
+    n = min(games, t if t is not None else _default_tasks(ray))
+    chunks = [list(range(games))[j::n] for j in range(n)]
+    done: Dict[int, Any] = {}
+
+    def add(j: int, results: List[Any]) -> None:
+        for i, r in zip(chunks[j], results):
+            done[i] = r
+            if on_game is not None:
+                on_game(r)
+
+    _run(ray, _games_task, [(play, c) for c in chunks], opts, _Checkpoint(None, {}, None), lambda r: r, lambda r: r,
+         add, lambda j: f"games {chunks[j][0]}..{chunks[j][-1]}", lambda: len(done), "games", False, None)
+    return [done[i] for i in range(games)]
 
 
 # ---------------------------------------------------------------- perft

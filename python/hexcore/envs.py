@@ -397,12 +397,29 @@ def register_gym_envs() -> List[str]:
     return ids
 
 
+def _missing_extra(name: str, error: ImportError) -> type:
+    """A stand-in for a class whose optional dependency is not installed: the
+    name exists (``hasattr`` and ``from hexcore.envs import ...`` work, as for
+    every other public name), and building one raises the ``ImportError`` that
+    says what to install."""
+    message = str(error)
+
+    def __init__(self: object, *args: Any, **kwargs: Any) -> None:
+        raise ImportError(message)
+
+    return type(name, (), {"__init__": __init__, "__module__": __name__,
+                           "__doc__": f"Not available here: {message}"})
+
+
 def __getattr__(name: str) -> Any:
     # SB3VecEnv needs stable-baselines3: imported when asked for
     if name == "SB3VecEnv":
         # by name, so that type checks follow hexcore.sb3 only where
         # stable-baselines3 is installed (tests/test_typing.py NEEDS)
-        return importlib.import_module("hexcore.sb3").SB3VecEnv
+        try:
+            return importlib.import_module("hexcore.sb3").SB3VecEnv
+        except ImportError as e:
+            return _missing_extra("SB3VecEnv", e)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -143,7 +143,7 @@ def _parse_az(spec: str) -> Player:
 
 def az_agent(p: Player) -> Any:
     """The :class:`hexcore.train.AZAgent` of an ``az`` player spec (loads its checkpoint)."""
-    from .train import AZAgent, load_evaluator
+    from .train.agent import AZAgent, load_evaluator
 
     assert p.path is not None
     return AZAgent(load_evaluator(p.path), p.simulations)

@@ -9,6 +9,7 @@ after their current turn and keeps the finished ones.
 """
 from __future__ import annotations
 
+import functools
 import math
 import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -111,10 +112,18 @@ def _play_one(start: Any, players: Sequence[Player], seed: int, index: int, stop
     return log
 
 
+def _play_anywhere(start: Any, players: Sequence[Player], seed: int, seats: Optional[Callable[[int], List[int]]],
+                   index: int) -> GameLog:
+    """One game on a Ray worker (no stop request reaches it there: Ray cancels the task)."""
+    return _play_one(start, players, seed, index, threading.Event(), seats)
+
+
 def play_games(start: Any, players: Sequence[Player], games: int, seed: int, threads: int = 1,
                progress: Optional[Callable[[int], None]] = None,
-               seats: Optional[Callable[[int], List[int]]] = None) -> Tuple[List[GameLog], bool]:
-    """Plays ``games`` games from ``start`` with ``threads`` games at once.
+               seats: Optional[Callable[[int], List[int]]] = None, ray: bool = False) -> Tuple[List[GameLog], bool]:
+    """Plays ``games`` games from ``start`` with ``threads`` games at once,
+    or on Ray's workers with ``ray=True`` (:func:`hexcore.distributed.map_games`;
+    the same games, since each is seeded by its index).
 
     With as many ``players`` as seats they rotate seats game by game; with one
     player it takes every seat (self-play); ``seats(index)`` overrides the
@@ -125,6 +134,20 @@ def play_games(start: Any, players: Sequence[Player], games: int, seed: int, thr
     """
     stop = threading.Event()
     done: Dict[int, GameLog] = {}
+    if ray:
+        from .. import distributed
+
+        def add(log: GameLog) -> None:
+            done[log.index] = log
+            if progress is not None:
+                progress(1)
+
+        try:
+            distributed.map_games(functools.partial(_play_anywhere, start, list(players), seed, seats), games,
+                                  on_game=add)
+        except KeyboardInterrupt:
+            return [done[i] for i in sorted(done)], False
+        return [done[i] for i in range(games)], True
     if threads <= 1:
         try:
             for i in range(games):

@@ -7,16 +7,27 @@ import html
 import io
 import json
 import re
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Protocol, Sequence
 
 from ..render import svg as board_svg
 from ..spec import load
 from .swap import opening_cells
 
-if TYPE_CHECKING:
-    from .report import Report
-
 __all__ = ["page"]
+
+
+class Report(Protocol):
+    """What the page shows of a :class:`hexcore.analysis.Report` (named here
+    by its fields, so that this module does not import the one that uses it)."""
+
+    spec: str
+    metrics: Dict[str, Any]
+    swap_map: Dict[str, Any]
+    ladder: List[Dict[str, Any]]
+    about: Dict[str, Any]
+    complete: bool
+
+    def to_dict(self) -> Dict[str, Any]: ...
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
@@ -71,7 +82,7 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return f"<table><tr>{h}</tr>{body}</table>"
 
 
-def _outcome(rep: "Report") -> str:
+def _outcome(rep: Report) -> str:
     levels = list(rep.metrics)
     seats = rep.about.get("num_players", 2)
     rows = []
@@ -99,7 +110,7 @@ def _outcome(rep: "Report") -> str:
     return out + _svg(fig, "seats")
 
 
-def _duration(rep: "Report") -> str:
+def _duration(rep: Report) -> str:
     rows = []
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7, 3.2))
@@ -121,7 +132,7 @@ def _duration(rep: "Report") -> str:
                   rows) + _svg(fig, "duration")
 
 
-def _complexity(rep: "Report") -> str:
+def _complexity(rep: Report) -> str:
     rows = []
     for name, m in rep.metrics.items():
         b, c = m.get("board") or {}, m.get("complexity") or {}
@@ -142,7 +153,7 @@ def _complexity(rep: "Report") -> str:
     return out
 
 
-def _ladder(rep: "Report") -> str:
+def _ladder(rep: Report) -> str:
     if not rep.ladder:
         return "<p>No ladder was played.</p>"
     rows = [[html.escape(r["player"]), _ci(r, "elo", 0), _f(r.get("win_rate_vs_below")),
@@ -164,7 +175,7 @@ def _hex(rgba: Sequence[float]) -> str:
     return "#" + "".join(f"{int(round(255 * c)):02x}" for c in rgba[:3])
 
 
-def _swap(rep: "Report") -> str:
+def _swap(rep: Report) -> str:
     sw = rep.about.get("swap", {})
     if not rep.swap_map:
         return f"<p>No swap map: {html.escape(sw.get('reason') or 'not computed')}.</p>"
@@ -199,7 +210,7 @@ def _swap(rep: "Report") -> str:
     return out + _table(["opening", "value for the first player", "reply", "value under the pie rule"], rows)
 
 
-def page(rep: "Report") -> str:
+def page(rep: Report) -> str:
     """The HTML page of a :class:`~hexcore.analysis.Report`."""
     about = rep.about
     st = about.get("settings", {})

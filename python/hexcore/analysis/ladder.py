@@ -63,7 +63,7 @@ def depth(steps: Sequence[Dict[str, Any]], seats: int) -> int:
 
 
 def run(start: Any, players: Sequence[Tuple[str, Player]], games: int, seed: int, threads: int,
-        progress: Optional[Callable[[int], None]] = None) -> Tuple[List[Dict[str, Any]], bool]:
+        progress: Optional[Callable[[int], None]] = None, ray: bool = False) -> Tuple[List[Dict[str, Any]], bool]:
     """Plays the matches of the ladder ``players`` (weakest first) and returns
     the ladder rows (see the module docstring) and whether it is complete."""
     seats = start.num_players
@@ -74,7 +74,8 @@ def run(start: Any, players: Sequence[Tuple[str, Player]], games: int, seed: int
             hero = index % seats
             return [0 if s == hero else 1 for s in range(seats)]
 
-        logs, complete = play_games(start, [players[i][1], players[i - 1][1]], games, derive_seed(seed, 2, i), threads, progress, seats_of)
+        logs, complete = play_games(start, [players[i][1], players[i - 1][1]], games, derive_seed(seed, 2, i), threads, progress, seats_of,
+                                    ray)
         if not logs:
             return rows, False
         st = step(logs, seats)

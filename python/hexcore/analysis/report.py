@@ -108,8 +108,9 @@ def analyze(spec: str, games: int = 100, ladder: Union[str, Sequence[str]] = DEF
     ``"random,mcts:100"``). ``swap_map``: ``"exact"``, ``"mcts:N"``,
     ``"off"`` or None (exact where the solver applies, else ``mcts:100``).
     ``threads``: games played at once (every search runs on one thread, so
-    the results do not depend on it); ``ray``: the random playouts go to Ray
-    (``hexcore.distributed``). ``playouts``: random games (in Rust) for the
+    the results do not depend on it); ``ray``: the random playouts and the
+    games (levels, ladder matches, an ``mcts`` swap map) go to Ray
+    (``hexcore.distributed``), with the same results. ``playouts``: random games (in Rust) for the
     outcome and duration of random play. ``solver_nodes``: a node budget
     for the exact swap map (openings not proved within it get the value
     None; default: no limit). ``progress``: show a progress bar
@@ -170,7 +171,7 @@ def analyze(spec: str, games: int = 100, ladder: Union[str, Sequence[str]] = DEF
         def level(name: str, p: Player, k: int) -> bool:
             t = time.perf_counter()
             bar.phase = f"games at {name}"
-            logs, done = play_games(g, [p], games, derive_seed(seed, 1, k), threads, bar)
+            logs, done = play_games(g, [p], games, derive_seed(seed, 1, k), threads, bar, ray=ray)
             if p.kind == "random":
                 rep.metrics[name] = level_metrics(summary, logs, g.num_players,
                                                   f"outcome and duration: {playouts} random playouts in Rust; "
@@ -194,7 +195,7 @@ def analyze(spec: str, games: int = 100, ladder: Union[str, Sequence[str]] = DEF
                 raise KeyboardInterrupt
         t = time.perf_counter()
         bar.phase = "ladder matches"
-        rep.ladder, done = _ladder.run(g, levels, games, seed, threads, bar)
+        rep.ladder, done = _ladder.run(g, levels, games, seed, threads, bar, ray)
         rep.about["depth"] = _ladder.depth([r["step"] for r in rep.ladder[1:]], g.num_players)
         seconds["ladder matches"] = time.perf_counter() - t
         if not done:
@@ -202,7 +203,7 @@ def analyze(spec: str, games: int = 100, ladder: Union[str, Sequence[str]] = DEF
         if sp.mode == "mcts":
             t = time.perf_counter()
             bar.phase = f"swap map ({sp.player.name if sp.player else ''})"
-            rep.swap_map, done = _swap.run(sp, games, seed, threads, solver_nodes, bar)
+            rep.swap_map, done = _swap.run(sp, games, seed, threads, solver_nodes, bar, ray)
             rep.about["swap"]["complete"] = done
             seconds["swap map"] = time.perf_counter() - t
             if not done:

@@ -109,7 +109,7 @@ def _first_score(winners: List[int]) -> float:
 
 
 def run(sp: SwapPlan, games: int, seed: int, threads: int, solver_nodes: Optional[int] = None,
-        progress: Optional[Callable[[int], None]] = None) -> Tuple[Dict[str, Dict[str, Any]], bool]:
+        progress: Optional[Callable[[int], None]] = None, ray: bool = False) -> Tuple[Dict[str, Dict[str, Any]], bool]:
     """The swap map (opening text -> entry) and whether it is complete.
     ``solver_nodes`` bounds the exact solve (openings it does not prove get
     the value None); it runs on ``threads`` threads (its values do not
@@ -138,7 +138,7 @@ def run(sp: SwapPlan, games: int, seed: int, threads: int, solver_nodes: Optiona
             if progress is not None:
                 progress(games)
             continue
-        logs, complete = play_games(g, [sp.player], games, derive_seed(seed, 3, k), threads, progress)
+        logs, complete = play_games(g, [sp.player], games, derive_seed(seed, 3, k), threads, progress, ray=ray)
         if logs:
             total = sum(_first_score(lg.winners) for lg in logs)
             lo, hi = wilson(total, len(logs))  # type: ignore[arg-type]

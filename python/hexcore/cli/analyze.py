@@ -21,7 +21,7 @@ def add_parser(sub: Any) -> None:
                     help="exact, mcts:N or off (default: exact where the solver applies, else mcts:100)")
     pa.add_argument("--playouts", type=int, default=10_000, help="random playouts for random play's outcome and duration")
     pa.add_argument("--threads", type=int, default=1, help="games played at once (results do not depend on it)")
-    pa.add_argument("--ray", action="store_true", help="run the random playouts on Ray")
+    pa.add_argument("--ray", action="store_true", help="run the random playouts and the games on Ray (the same report)")
     pa.add_argument("--seed", type=int, default=0)
     pa.add_argument("--out", required=True, help="the HTML page to write")
     pa.add_argument("--json", help="also write the report as JSON")

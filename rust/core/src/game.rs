@@ -22,6 +22,7 @@ use crate::board::Board;
 use crate::parallel::RunError;
 use crate::rng::below;
 use crate::spec::Configure;
+pub use crate::spec::OptionsError;
 
 /// An action id in `0..num_actions()`.
 pub type Action = u32;
@@ -149,28 +150,6 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
-/// Invalid constructor options or set-up position: the offending argument
-/// (as the Python constructor names it) and a message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OptionsError {
-    pub argument: &'static str,
-    pub message: String,
-}
-
-impl OptionsError {
-    pub fn new(argument: &'static str, message: impl Into<String>) -> OptionsError {
-        OptionsError { argument, message: message.into() }
-    }
-}
-
-impl fmt::Display for OptionsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for OptionsError {}
-
 /// Bit `k-1` set for each winning player `k`.
 pub type WinnerMask = u8;
 
@@ -182,9 +161,6 @@ pub fn winners_of(mask: WinnerMask) -> Vec<usize> {
 pub trait Game: Configure + Clone + Send + Sync + 'static {
     /// What `undo_action` needs to restore the state before an action.
     type Undo: Send;
-
-    /// Game name as used in spec strings, lower case (`"churn"`).
-    const NAME: &'static str;
 
     /// The spec string that rebuilds this game's options (`"churn(size=3)"`),
     /// printed by [`crate::spec::print_game`].

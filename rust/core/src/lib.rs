@@ -25,7 +25,7 @@
 //! let g = Wunchunk::new(6, 2, start, balance).unwrap();
 //! assert_eq!(g.spec(), "wunchunk(size=6,players=2,start=open,balance=pie)");
 //! assert_eq!("action".parse::<Unit>(), Ok(Unit::Action));
-//! assert!("sideways".parse::<Unit>().unwrap_err().contains("'move' or 'action'"));
+//! assert_eq!("sideways".parse::<Unit>().unwrap_err().to_string(), "unit must be 'move' or 'action', got 'sideways'");
 //! ```
 //!
 //! Long runs can be stopped, and report errors instead of panicking:
@@ -84,6 +84,7 @@ for_each_game!(declare_games);
 
 mod bitset;
 mod board;
+pub mod catalog;
 mod game;
 mod groups;
 pub mod limits;

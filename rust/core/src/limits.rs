@@ -4,8 +4,11 @@
 
 use crate::game::OptionsError;
 
-pub use crate::parallel::MAX_THREADS;
-pub use crate::perft::MAX_DEPTH;
+/// The largest number of worker threads a walk or a batch may ask for.
+pub const MAX_THREADS: usize = 256;
+
+/// The deepest perft the walks accept.
+pub const MAX_DEPTH: u32 = 100_000;
 
 /// The most games one `random_playouts` call plays.
 pub const MAX_PLAYOUTS: u64 = 1 << 40;

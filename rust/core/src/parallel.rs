@@ -11,8 +11,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::ThreadPool;
 
-/// The largest number of worker threads a walk or a batch may ask for.
-pub const MAX_THREADS: usize = 256;
+pub use crate::limits::MAX_THREADS;
 
 /// How many pools (of distinct sizes) are kept alive at once.
 pub const POOL_CACHE: usize = 4;

@@ -29,8 +29,6 @@
 //! a flag that is never raised, the thread count clamped to
 //! `1..=MAX_THREADS` and a failed thread pool replaced by the calling thread.
 
-use std::fmt;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
@@ -38,8 +36,7 @@ use rayon::prelude::*;
 use crate::game::{Action, Game, MoveActions};
 use crate::parallel::{clamp_threads, install, RunError};
 
-/// The deepest perft the walks accept.
-pub const MAX_DEPTH: u32 = 100_000;
+pub use crate::limits::MAX_DEPTH;
 
 /// Walks up to this depth run on the calling thread (and may be split
 /// across worker threads); deeper ones get a thread with a stack of their own.
@@ -57,37 +54,11 @@ const STACK_BASE: usize = 4 << 20;
 /// Nodes between two reads of the stop flag.
 const CHECK_EVERY: u32 = 4096;
 
-/// Granularity of the tree walk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Unit {
-    Move,
-    Action,
-}
-
-impl Unit {
-    /// The name used in options and reports (`"move"`, `"action"`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Unit::Move => "move",
-            Unit::Action => "action",
-        }
-    }
-}
-
-impl fmt::Display for Unit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Unit {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Unit, String> {
-        match s {
-            "move" => Ok(Unit::Move),
-            "action" => Ok(Unit::Action),
-            _ => Err(format!("unit must be 'move' or 'action', got {s:?}")),
-        }
+crate::choice! {
+    /// Granularity of the tree walk.
+    pub enum Unit("unit") {
+        Move = "move",
+        Action = "action",
     }
 }
 

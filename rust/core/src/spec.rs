@@ -1,9 +1,10 @@
 //! Spec strings, `name(key=value,...)`: `"churn(size=3)"`,
 //! `"wunchunk(size=5,players=3)"`, `"churn(sides=(3,4,3,4,3,4),pie=false)"`.
 //! Parsed here, once, and printed here, once; every game's
-//! [`Game::spec`](crate::Game::spec) round-trips through [`load`].
+//! [`Game::spec`](crate::Game::spec) round-trips through
+//! [`catalog::load`](crate::catalog::load).
 //!
-//! Each game declares its options in one table, [`Game::OPTIONS`]: the
+//! Each game declares its options in one table, [`Configure::OPTIONS`]: the
 //! name, the kind of value ([`Kind`]) and the default, written once (a
 //! default may depend on the other options given: Wunchunk's size is 6 for
 //! two players and 8 for three or four). The constructors, the Python
@@ -19,9 +20,9 @@
 //!
 //! ```
 //! use hexcore_core::spec::{self, Value};
-//! use hexcore_core::Game;
+//! use hexcore_core::{catalog, Game};
 //!
-//! let s = spec::parse("wunchunk(players=3, balance=none)").unwrap();
+//! let s = catalog::parse("wunchunk(players=3, balance=none)").unwrap();
 //! assert_eq!(s.name, "wunchunk");
 //! assert_eq!(s.options.get("balance"), Some(&Value::Str("none".into())));
 //! let g: hexcore_core::Wunchunk = spec::build(&s.options).unwrap();
@@ -31,7 +32,28 @@
 use std::fmt::{self, Write as _};
 
 use crate::board::Board;
-use crate::game::{Game, OptionsError};
+
+/// Invalid constructor options or set-up position: the offending argument
+/// (as the Python constructor names it) and a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionsError {
+    pub argument: &'static str,
+    pub message: String,
+}
+
+impl OptionsError {
+    pub fn new(argument: &'static str, message: impl Into<String>) -> OptionsError {
+        OptionsError { argument, message: message.into() }
+    }
+}
+
+impl fmt::Display for OptionsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for OptionsError {}
 
 /// Spec values nest at most this many brackets deep.
 pub const MAX_NESTING: usize = 8;
@@ -119,8 +141,98 @@ impl fmt::Display for Value {
     }
 }
 
+/// A value that is one of a few names: what [`choice!`] parses, and the
+/// error for a name outside the list (`start must be 'standard' or 'open',
+/// got 'x'`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChoiceError {
+    /// What the value is (`"start"`, `"unit"`), as options and arguments name it.
+    pub what: &'static str,
+    /// The names allowed, in declaration order.
+    pub names: &'static [&'static str],
+    /// The text given.
+    pub got: String,
+}
+
+impl fmt::Display for ChoiceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let quoted: Vec<String> = self.names.iter().map(|n| format!("'{n}'")).collect();
+        let list = match quoted.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => quoted.join(""),
+        };
+        write!(f, "{} must be {list}, got {}", self.what, repr_str(&self.got))
+    }
+}
+
+impl std::error::Error for ChoiceError {}
+
+impl From<ChoiceError> for OptionsError {
+    fn from(e: ChoiceError) -> OptionsError {
+        OptionsError::new(e.what, e.to_string())
+    }
+}
+
+/// An enum whose values are named in options and arguments (Wunchunk's
+/// `start`, perft's `unit`, the batched search's `algorithm`): the enum, its
+/// names, `name()`, `parse()`, `Display` and `FromStr` (erring with a
+/// [`ChoiceError`]), declared once.
+///
+/// ```
+/// hexcore_core::choice! {
+///     /// A colour.
+///     pub enum Colour("colour") { Red = "red", Blue = "blue" }
+/// }
+/// assert_eq!("blue".parse::<Colour>(), Ok(Colour::Blue));
+/// assert_eq!(Colour::Red.to_string(), "red");
+/// assert_eq!("x".parse::<Colour>().unwrap_err().to_string(), "colour must be 'red' or 'blue', got 'x'");
+/// ```
+#[macro_export]
+macro_rules! choice {
+    ($(#[$meta:meta])* $vis:vis enum $T:ident($what:literal) { $($(#[$vmeta:meta])* $V:ident = $name:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        $vis enum $T {
+            $($(#[$vmeta])* $V,)+
+        }
+
+        impl $T {
+            /// The names, in declaration order, as options and arguments spell them.
+            pub const NAMES: &'static [&'static str] = &[$($name),+];
+
+            /// The name of this value.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($T::$V => $name,)+
+                }
+            }
+
+            /// The value called `s`, if there is one.
+            pub fn parse(s: &str) -> Option<$T> {
+                match s {
+                    $($name => Some($T::$V),)+
+                    _ => None,
+                }
+            }
+        }
+
+        impl ::std::fmt::Display for $T {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl ::std::str::FromStr for $T {
+            type Err = $crate::spec::ChoiceError;
+            fn from_str(s: &str) -> Result<$T, $crate::spec::ChoiceError> {
+                $T::parse(s).ok_or_else(|| $crate::spec::ChoiceError { what: $what, names: $T::NAMES, got: s.to_string() })
+            }
+        }
+    };
+}
+
 /// A string as Python's `repr` writes it.
-fn repr_str(s: &str) -> String {
+pub(crate) fn repr_str(s: &str) -> String {
     let q = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
     let mut out = String::with_capacity(s.len() + 2);
     out.push(q);
@@ -143,6 +255,9 @@ fn repr_str(s: &str) -> String {
 
 /// A game's options (each game implements it in `games/<game>/options.rs`).
 pub trait Configure: Sized {
+    /// Game name as used in spec strings, lower case (`"churn"`).
+    const NAME: &'static str;
+
     /// The game's options, each with its kind and its default (declared
     /// here, once: constructors, spec strings and Python read this table).
     const OPTIONS: &'static [OptionInfo];
@@ -217,7 +332,7 @@ pub struct Spec {
     pub options: Options,
 }
 
-fn spec_error(message: impl Into<String>) -> OptionsError {
+pub(crate) fn spec_error(message: impl Into<String>) -> OptionsError {
     OptionsError::new("spec", message)
 }
 
@@ -306,9 +421,11 @@ fn split(text: &str) -> Result<Vec<&str>, OptionsError> {
 }
 
 /// Splits a spec string into the game name and its options, each value
-/// read by the kind of the game's option of that name.
-pub fn parse(spec: &str) -> Result<Spec, OptionsError> {
-    let malformed = || spec_error(format!("malformed game spec {}; expected name(key=value,...), e.g. '{}()'", repr_str(spec), GAME_NAMES[0]));
+/// read by the kind of the option of that name in `table_of(game name)`
+/// (the games' tables: [`crate::catalog::parse`]); `example` is a game name
+/// for the error message.
+pub fn parse_with(spec: &str, table_of: fn(&str) -> Option<&'static [OptionInfo]>, example: &str) -> Result<Spec, OptionsError> {
+    let malformed = || spec_error(format!("malformed game spec {}; expected name(key=value,...), e.g. '{example}()'", repr_str(spec)));
     let s = spec.trim();
     let end = s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(s.len());
     let (name, rest) = s.split_at(end);
@@ -324,7 +441,7 @@ pub fn parse(spec: &str) -> Result<Spec, OptionsError> {
         return Err(malformed());
     };
     let name = name.to_ascii_lowercase();
-    let table = option_table(&name).unwrap_or(&[]);
+    let table = table_of(&name).unwrap_or(&[]);
     let mut options = Options::new();
     for part in split(args)? {
         let Some((key, val)) = part.split_once('=') else {
@@ -363,7 +480,7 @@ pub fn print(name: &str, options: &[(&str, Value)]) -> String {
 /// The spec string of a game whose options have the values `values`: every
 /// option the game always prints, and the others where they differ from
 /// their defaults.
-pub fn print_game<G: Game>(values: &[(&'static str, Value)]) -> String {
+pub fn print_game<G: Configure>(values: &[(&'static str, Value)]) -> String {
     let mut given = Options::new();
     for (k, v) in values {
         let _ = given.insert(k, v.clone());
@@ -381,12 +498,12 @@ pub fn print_game<G: Game>(values: &[(&'static str, Value)]) -> String {
 
 /// The default of each option of `G` given the options `given` (`None`
 /// for an option without one), in the table's order.
-pub fn defaults<G: Game>(given: &Options) -> Vec<(&'static str, Kind, Option<Value>)> {
+pub fn defaults<G: Configure>(given: &Options) -> Vec<(&'static str, Kind, Option<Value>)> {
     G::OPTIONS.iter().map(|o| (o.name, o.kind, o.default.map(|d| d(given)))).collect()
 }
 
 /// A game of type `G` from its options.
-pub fn build<G: Game>(options: &Options) -> Result<G, OptionsError> {
+pub fn build<G: Configure>(options: &Options) -> Result<G, OptionsError> {
     G::from_options(&Reader::new::<G>(options)?)
 }
 
@@ -400,7 +517,7 @@ pub struct Reader<'a> {
 impl<'a> Reader<'a> {
     /// A reader of `options` for the game `G`; an error names an option the
     /// game does not take.
-    pub fn new<G: Game>(options: &'a Options) -> Result<Reader<'a>, OptionsError> {
+    pub fn new<G: Configure>(options: &'a Options) -> Result<Reader<'a>, OptionsError> {
         Reader::with_table(G::NAME, G::OPTIONS, options)
     }
 
@@ -527,122 +644,4 @@ pub fn read_board(r: &Reader<'_>) -> Result<Board, OptionsError> {
         return Err(OptionsError::new("size", format!("size must be between 2 and 64, got {n}")));
     }
     Board::hexhex(n as usize).map_err(|e| OptionsError::new("size", e.to_string()))
-}
-
-/// What to do with a game built by [`load`] or [`visit`], whichever game it is.
-pub trait Visitor {
-    type Output;
-    fn visit<G: Game>(self, game: G) -> Self::Output;
-}
-
-macro_rules! generate_dispatch {
-    ([] $($module:ident: $Game:ident,)*) => {
-        /// The option table of the game called `name`, if there is one.
-        pub fn option_table(name: &str) -> Option<&'static [OptionInfo]> {
-            $(if name == <crate::$Game as Game>::NAME {
-                return Some(<crate::$Game as Configure>::OPTIONS);
-            })*
-            None
-        }
-
-        /// The names of the games, in the list's order.
-        pub const GAME_NAMES: &[&str] = &[$(<crate::$Game as Game>::NAME,)*];
-
-        /// The game `spec` names, built from its options and handed to `visitor`.
-        pub fn visit<V: Visitor>(spec: &Spec, visitor: V) -> Result<V::Output, OptionsError> {
-            $(if spec.name == <crate::$Game as Game>::NAME {
-                return Ok(visitor.visit(build::<crate::$Game>(&spec.options)?));
-            })*
-            Err(unknown_game(&spec.name))
-        }
-    };
-}
-crate::for_each_game!(generate_dispatch);
-
-/// The error for a game name that is not in the list of games.
-pub fn unknown_game(name: &str) -> OptionsError {
-    let mut known = GAME_NAMES.to_vec();
-    known.sort_unstable();
-    spec_error(format!("unknown game {}; known games: {}", repr_str(name), known.join(", ")))
-}
-
-/// Parses `text` and hands the game it describes to `visitor`.
-pub fn load<V: Visitor>(text: &str, visitor: V) -> Result<V::Output, OptionsError> {
-    visit(&parse(text)?, visitor)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_values_by_kind() {
-        let s = parse(" Churn ( sides=(3,4,3,4,3,4), pie=off ) ").unwrap();
-        assert_eq!(s.name, "churn");
-        assert_eq!(s.options.get("sides"), Some(&Value::Tuple([3, 4, 3, 4, 3, 4].map(Value::Int).to_vec())));
-        assert_eq!(s.options.get("pie"), Some(&Value::Bool(false)));
-        let s = parse("wunchunk(balance=1,start=none)").unwrap();
-        assert_eq!(s.options.get("balance"), Some(&Value::Str("1".into())));
-        assert_eq!(s.options.get("start"), Some(&Value::Str("none".into())));
-        // an unknown game: generic values
-        let s = parse("chess(x=none,y=1,z=[1,(2)])").unwrap();
-        assert_eq!(
-            s.options.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>(),
-            vec![Value::None, Value::Int(1), Value::Tuple(vec![Value::Int(1), Value::Tuple(vec![Value::Int(2)])])]
-        );
-    }
-
-    #[test]
-    fn rejects_malformed_specs() {
-        for bad in [
-            "",
-            "(size=3)",
-            "churn(size=3",
-            "churn size",
-            "churn(size)",
-            "churn(size=3,size=4)",
-            "churn(pie=1)",
-            "churn(size=)",
-            "churn(1x=3)",
-            "churn(size=(1,2)",
-            "churn(size=a b)",
-            "churn(x=((((((((((1))))))))))",
-        ] {
-            assert!(parse(bad).is_err(), "{bad}");
-        }
-        // an integer beyond 64 bits reads (as its digits) and is out of range
-        let s = parse("churn(size=99999999999999999999)").unwrap();
-        assert_eq!(s.options.get("size"), Some(&Value::BigInt("99999999999999999999".into())));
-        assert!(build::<crate::Churn>(&s.options).is_err());
-    }
-
-    #[test]
-    fn defaults_come_from_the_table() {
-        let w = |text: &str| -> crate::Wunchunk { build(&parse(text).unwrap().options).unwrap() };
-        assert_eq!(w("wunchunk()").size(), 6);
-        assert_eq!(w("wunchunk(players=3)").size(), 8);
-        assert_eq!(w("wunchunk(players=4)").spec(), "wunchunk(size=8,players=4,start=standard,balance=ap)");
-        let c: crate::Churn = build(&Options::new()).unwrap();
-        assert_eq!(c.spec(), "churn(size=3)");
-        let q: crate::Quintun = build(&parse("quintun(swap=no,placement=gap)").unwrap().options).unwrap();
-        assert_eq!(q.spec(), "quintun(size=7,placement=gap,swap=false)");
-        assert!(build::<crate::Quintun>(&parse("quintun(pie=true)").unwrap().options).is_err());
-    }
-
-    #[test]
-    fn big_numbers_are_out_of_range() {
-        let s = parse("churn(size=99999999999999999999)").unwrap();
-        assert_eq!(s.options.get("size"), Some(&Value::BigInt("99999999999999999999".into())));
-        let e = build::<crate::Churn>(&s.options).unwrap_err();
-        assert_eq!(e.message, "size is out of range, got 99999999999999999999");
-    }
-
-    #[test]
-    fn prints_what_it_parses() {
-        let v = [("a", Value::Str("none".into())), ("b", Value::Str("it's".into())), ("c", Value::Str("gap".into())), ("d", Value::Str("7".into()))];
-        let text = print("x", &v);
-        assert_eq!(text, "x(a='none',b=\"it's\",c=gap,d='7')");
-        let back = parse(&text).unwrap();
-        assert_eq!(back.options.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>(), v.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>());
-    }
 }

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use hexcore_core::spec::{self, Visitor};
+use hexcore_core::catalog::{self, Visitor};
 use hexcore_core::{perft, Game, Unit};
 
 /// Counts above this many nodes are left to the slow Python suite.
@@ -75,7 +75,7 @@ impl Visitor for Check<'_> {
 }
 
 fn run(e: &Entry) -> usize {
-    spec::load(&e.spec, Check(e)).unwrap_or_else(|err| panic!("{}: {}: {err}", e.id, e.spec))
+    catalog::load(&e.spec, Check(e)).unwrap_or_else(|err| panic!("{}: {}: {err}", e.id, e.spec))
 }
 
 #[test]
@@ -114,8 +114,8 @@ fn suite_specs_round_trip() {
         let path = f.unwrap().path();
         if path.extension().is_some_and(|x| x == "perft") {
             for e in parse_suite(&std::fs::read_to_string(&path).unwrap()) {
-                let printed = spec::load(&e.spec, SpecOf).unwrap();
-                assert_eq!(spec::load(&printed, SpecOf).unwrap(), printed, "{}", e.spec);
+                let printed = catalog::load(&e.spec, SpecOf).unwrap();
+                assert_eq!(catalog::load(&printed, SpecOf).unwrap(), printed, "{}", e.spec);
             }
         }
     }

@@ -175,7 +175,7 @@ impl PyBatchedMcts {
         if !evaluator.is_callable() {
             return Err(PyTypeError::new_err("evaluator must be callable"));
         }
-        let algorithm: Algorithm = algorithm.parse().map_err(PyValueError::new_err)?;
+        let algorithm: Algorithm = algorithm.parse().map_err(|e: hexcore_core::spec::ChoiceError| PyValueError::new_err(e.to_string()))?;
         if seed.0 < 0 {
             return Err(PyValueError::new_err(format!("seed must be >= 0, got {}", seed.0)));
         }

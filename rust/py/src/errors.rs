@@ -342,11 +342,7 @@ pub fn action_id(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<i64> {
 }
 
 pub fn parse_unit(unit: &str) -> PyResult<hexcore_core::Unit> {
-    match unit {
-        "move" => Ok(hexcore_core::Unit::Move),
-        "action" => Ok(hexcore_core::Unit::Action),
-        _ => Err(value_error(format!("unit must be 'move' or 'action', got {unit:?}"))),
-    }
+    unit.parse().map_err(|e: hexcore_core::spec::ChoiceError| value_error(e.to_string()))
 }
 
 /// An integer argument that never raises OverflowError: values beyond 64 bits

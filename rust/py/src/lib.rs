@@ -40,8 +40,7 @@ macro_rules! game_classes {
 
         /// A new game of the game called `name` (None: no such game).
         fn new_game_named(py: Python<'_>, name: &str, options: &hexcore_core::spec::Options) -> PyResult<Option<Py<PyAny>>> {
-            use hexcore_core::Game;
-            $(if name == <hexcore_core::$Game as Game>::NAME {
+            $(if name == <hexcore_core::$Game as hexcore_core::spec::Configure>::NAME {
                 return spec::new_game::<hexcore_core::$Game>(py, options).map(Some);
             })*
             Ok(None)
@@ -54,8 +53,7 @@ macro_rules! game_classes {
             name: &str,
             options: &hexcore_core::spec::Options,
         ) -> Option<Vec<(&'static str, hexcore_core::spec::Kind, Option<hexcore_core::spec::Value>)>> {
-            use hexcore_core::Game;
-            $(if name == <hexcore_core::$Game as Game>::NAME {
+            $(if name == <hexcore_core::$Game as hexcore_core::spec::Configure>::NAME {
                 return Some(hexcore_core::spec::defaults::<hexcore_core::$Game>(options));
             })*
             None

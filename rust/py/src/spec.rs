@@ -34,7 +34,7 @@ fn text<'a>(spec: &'a Bound<'_, PyAny>) -> PyResult<std::borrow::Cow<'a, str>> {
 #[pyfunction]
 pub fn _parse_spec<'py>(spec: &Bound<'py, PyAny>) -> PyResult<(String, Bound<'py, PyDict>)> {
     let py = spec.py();
-    let Spec { name, options } = spec::parse(&text(spec)?).map_err(spec_error)?;
+    let Spec { name, options } = hexcore_core::catalog::parse(&text(spec)?).map_err(spec_error)?;
     let d = PyDict::new(py);
     for (k, v) in options.iter() {
         d.set_item(k, to_python(py, v)?)?;
@@ -54,8 +54,8 @@ where
 /// The game a spec string describes.
 #[pyfunction]
 pub fn _load(spec: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let s = spec::parse(&text(spec)?).map_err(spec_error)?;
-    crate::new_game_named(spec.py(), &s.name, &s.options)?.ok_or_else(|| spec_error(spec::unknown_game(&s.name)))
+    let s = hexcore_core::catalog::parse(&text(spec)?).map_err(spec_error)?;
+    crate::new_game_named(spec.py(), &s.name, &s.options)?.ok_or_else(|| spec_error(hexcore_core::catalog::unknown_game(&s.name)))
 }
 
 /// The options of the game `name`: `[(option, kind, default)]` in the
@@ -69,7 +69,7 @@ pub fn _game_options<'py>(
     given: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Vec<(&'static str, &'static str, Bound<'py, PyAny>)>> {
     let options = given.map(options_of_dict).transpose()?.unwrap_or_default();
-    let table = crate::defaults_named(name, &options).ok_or_else(|| spec_error(spec::unknown_game(name)))?;
+    let table = crate::defaults_named(name, &options).ok_or_else(|| spec_error(hexcore_core::catalog::unknown_game(name)))?;
     table
         .into_iter()
         .map(|(k, kind, d)| Ok((k, kind.name(), d.map(|d| to_python(py, &d)).transpose()?.unwrap_or_else(|| py.None().into_bound(py)))))

@@ -46,24 +46,14 @@ pub const MAX_LEAVES_PER_TREE: usize = 4096;
 /// The most simulations per tree in one search (visit counts are `u32`).
 pub const MAX_SIMULATIONS: u64 = 1 << 30;
 
-/// The selection rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Algorithm {
-    /// AlphaZero's PUCT with Dirichlet root noise.
-    Puct,
-    /// Gumbel AlphaZero: sequential halving at the root, the deterministic
-    /// rule below it.
-    Gumbel,
-}
-
-impl std::str::FromStr for Algorithm {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "puct" => Ok(Algorithm::Puct),
-            "gumbel" => Ok(Algorithm::Gumbel),
-            _ => Err(format!("algorithm must be 'puct' or 'gumbel', got {s:?}")),
-        }
+crate::choice! {
+    /// The selection rule of a batched search.
+    pub enum Algorithm("algorithm") {
+        /// AlphaZero's PUCT with Dirichlet root noise.
+        Puct = "puct",
+        /// Gumbel AlphaZero: sequential halving at the root, the deterministic
+        /// rule below it.
+        Gumbel = "gumbel",
     }
 }
 

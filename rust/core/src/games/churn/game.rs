@@ -6,7 +6,6 @@ use super::*;
 
 impl Game for Churn {
     type Undo = ChurnUndo;
-    const NAME: &'static str = "churn";
 
     fn board(&self) -> &Board {
         &self.board

@@ -9,6 +9,8 @@ use crate::spec::{Configure, read_board, Kind, OptionInfo, Reader, Value, BOARD_
 use super::Churn;
 
 impl Configure for Churn {
+    const NAME: &'static str = "churn";
+
     /// The board options, then `pie` (on by default).
     const OPTIONS: &'static [OptionInfo] =
         &[BOARD_SIZE, BOARD_SIDES, BOARD_NAME, OptionInfo { name: "pie", kind: Kind::Bool, default: Some(|_| Value::Bool(true)), always_printed: false }];

@@ -15,7 +15,6 @@ use super::{Hex, HexUndo, HEX_OBSERVATION_PLANES, O, X};
 
 impl Game for Hex {
     type Undo = HexUndo;
-    const NAME: &'static str = "hex";
     fn board(&self) -> &Board {
         &self.board
     }

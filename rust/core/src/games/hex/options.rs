@@ -17,6 +17,8 @@ fn dim(name: &'static str, v: &Value) -> Result<usize, OptionsError> {
 }
 
 impl Configure for Hex {
+    const NAME: &'static str = "hex";
+
     const OPTIONS: &'static [OptionInfo] = &[
         OptionInfo { name: "size", kind: Kind::Int, default: Some(|_| Value::Int(11)), always_printed: true },
         OptionInfo { name: "rows", kind: Kind::Int, default: None, always_printed: true },

@@ -6,7 +6,6 @@ use super::*;
 
 impl Game for Quintun {
     type Undo = QuintunUndo;
-    const NAME: &'static str = "quintun";
 
     fn board(&self) -> &Board {
         &self.geo.board

@@ -86,43 +86,13 @@ const KINDS: usize = 6;
 /// The `gap` rule: empty ring cells needed to the nearest neutral, both ways.
 pub const GAP_MIN: u32 = 5;
 
-/// Where a NEW neutral may go.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Placement {
-    /// On a side with no stone, if there is one (the default).
-    Side,
-    /// At least five empty ring cells from the nearest neutral both ways, if possible.
-    Gap,
-}
-
-impl Placement {
-    /// `s.parse().ok()`, for callers that want an `Option`.
-    pub fn parse(s: &str) -> Option<Placement> {
-        s.parse().ok()
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Placement::Side => "side",
-            Placement::Gap => "gap",
-        }
-    }
-}
-
-impl std::fmt::Display for Placement {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Placement {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Placement, String> {
-        match s {
-            "side" => Ok(Placement::Side),
-            "gap" => Ok(Placement::Gap),
-            _ => Err(format!("placement must be 'side' or 'gap', got {s:?}")),
-        }
+crate::choice! {
+    /// Where a NEW neutral may go.
+    pub enum Placement("placement") {
+        /// On a side with no stone, if there is one (the default).
+        Side = "side",
+        /// At least five empty ring cells from the nearest neutral both ways, if possible.
+        Gap = "gap",
     }
 }
 

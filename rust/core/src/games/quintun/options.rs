@@ -7,6 +7,8 @@ use crate::spec::{Configure, Kind, OptionInfo, Reader, Value};
 use super::{Placement, Quintun, QuintunBoard, MAX_SIZE, MIN_SIZE};
 
 impl Configure for Quintun {
+    const NAME: &'static str = "quintun";
+
     const OPTIONS: &'static [OptionInfo] = &[
         OptionInfo { name: "size", kind: Kind::Int, default: Some(|_| Value::Int(7)), always_printed: true },
         OptionInfo { name: "placement", kind: Kind::Str, default: Some(|_| Value::Str("side".into())), always_printed: false },
@@ -19,12 +21,7 @@ impl Configure for Quintun {
             Value::Int(n) if (MIN_SIZE as i64..=MAX_SIZE as i64).contains(&n) => n as usize,
             v => return Err(OptionsError::new("size", format!("size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {}", v.repr()))),
         };
-        let p = r.value("placement")?;
-        let placement = match &p {
-            Value::Str(s) => Placement::parse(s),
-            _ => None,
-        }
-        .ok_or_else(|| OptionsError::new("placement", format!("placement must be 'side' or 'gap', got {}", p.repr())))?;
+        let placement: Placement = r.str("placement")?.parse()?;
         let swap = r.bool("swap")?;
         let geo = QuintunBoard::shared(n).map_err(|e| OptionsError::new("size", e))?;
         Ok(Quintun::with_geometry(geo, placement, swap))

@@ -6,7 +6,6 @@ use super::*;
 
 impl Game for Wunchunk {
     type Undo = WunchunkUndo;
-    const NAME: &'static str = "wunchunk";
 
     fn board(&self) -> &Board {
         &self.board

@@ -1,8 +1,6 @@
 //! Wunchunk's options: the start and balance variants, their checks (the
 //! constructors) and Abstract Play's start layouts.
 
-use std::fmt;
-use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 
 use crate::board::Board;
@@ -11,88 +9,24 @@ use crate::spec::{Configure, Kind, OptionInfo, Reader, Value};
 
 use super::{Cells, Phase, Status, Wunchunk};
 
-/// How the game starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Start {
-    /// Abstract Play's layouts, one chunk per colour.
-    Standard,
-    /// Two players: empty board, four-stone setup, then pass or swap.
-    Open,
-}
-
-/// The first-player balance rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Balance {
-    /// Colour 1's second regular turn must leave colour 1 with <= 1 chunk.
-    Ap,
-    /// Two players: after a first-move placement the second player may swap.
-    Pie,
-    None,
-}
-
-impl Start {
-    /// The option's name (`"standard"`, `"open"`), as in spec strings.
-    pub fn name(self) -> &'static str {
-        match self {
-            Start::Standard => "standard",
-            Start::Open => "open",
-        }
-    }
-
-    /// `s.parse().ok()`, for callers that want an `Option`.
-    pub fn parse(s: &str) -> Option<Start> {
-        s.parse().ok()
+crate::choice! {
+    /// How the game starts.
+    pub enum Start("start") {
+        /// Abstract Play's layouts, one chunk per colour.
+        Standard = "standard",
+        /// Two players: empty board, four-stone setup, then pass or swap.
+        Open = "open",
     }
 }
 
-impl fmt::Display for Start {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Start {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Start, String> {
-        match s {
-            "standard" => Ok(Start::Standard),
-            "open" => Ok(Start::Open),
-            _ => Err(format!("start must be 'standard' or 'open', got {s:?}")),
-        }
-    }
-}
-
-impl Balance {
-    /// The option's name (`"ap"`, `"pie"`, `"none"`), as in spec strings.
-    pub fn name(self) -> &'static str {
-        match self {
-            Balance::Ap => "ap",
-            Balance::Pie => "pie",
-            Balance::None => "none",
-        }
-    }
-
-    /// `s.parse().ok()`, for callers that want an `Option`.
-    pub fn parse(s: &str) -> Option<Balance> {
-        s.parse().ok()
-    }
-}
-
-impl fmt::Display for Balance {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Balance {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Balance, String> {
-        match s {
-            "ap" => Ok(Balance::Ap),
-            "pie" => Ok(Balance::Pie),
-            "none" => Ok(Balance::None),
-            _ => Err(format!("balance must be 'ap', 'pie' or 'none', got {s:?}")),
-        }
+crate::choice! {
+    /// The first-player balance rule.
+    pub enum Balance("balance") {
+        /// Colour 1's second regular turn must leave colour 1 with <= 1 chunk.
+        Ap = "ap",
+        /// Two players: after a first-move placement the second player may swap.
+        Pie = "pie",
+        None = "none",
     }
 }
 
@@ -116,6 +50,8 @@ pub(super) fn shared_board(size: usize) -> Arc<Board> {
 pub use crate::game::OptionsError;
 
 impl Configure for Wunchunk {
+    const NAME: &'static str = "wunchunk";
+
     /// `size` (5-8 for two players, 7-8 for three or four; default 6 for two
     /// and 8 for more), `players` (2, 3 or 4; default 2), `start` ("standard"
     /// or "open"; default "standard"), `balance` ("ap", "pie" or "none";
@@ -141,8 +77,8 @@ impl Configure for Wunchunk {
         if !(5..=8).contains(&size) {
             return Err(OptionsError::new("size", format!("size must be between 5 and 8, got {size}")));
         }
-        let start: Start = r.str("start")?.parse().map_err(|e: String| OptionsError::new("start", e))?;
-        let balance: Balance = r.str("balance")?.parse().map_err(|e: String| OptionsError::new("balance", e))?;
+        let start: Start = r.str("start")?.parse()?;
+        let balance: Balance = r.str("balance")?.parse()?;
         Wunchunk::new(size as usize, players as usize, start, balance)
     }
 
