@@ -13,16 +13,12 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
 use crate::game::{Action, Game, WinnerMask};
 use crate::parallel::{clamp_threads, install, RunError};
 use crate::rng::rng_for;
-
-/// Actions between two reads of the stop flag inside one playout.
-const CHECK_EVERY: u64 = 1 << 14;
 
 /// Outcome of one playout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -51,34 +47,8 @@ fn playout_until<G: Game>(
 ) -> Result<PlayoutResult, RunError> {
     let (g, buf) = scratch;
     g.clone_from(start);
-    let (plies, actions) = g.play_random(rng, max_plies, buf, stop)?;
+    let (plies, actions) = g.play_random(rng, max_plies, buf, stop).ok_or(RunError::Cancelled)?;
     Ok(PlayoutResult { plies, actions, winners: g.winner_mask(), finished: g.is_over() })
-}
-
-/// The default [`Game::play_random`]: `random_action` then `apply_action`
-/// until the game ends or `max_plies` whole moves are played; returns
-/// (whole moves, actions).
-pub(crate) fn random_loop<G: Game, R: Rng>(
-    g: &mut G,
-    rng: &mut R,
-    max_plies: u64,
-    buf: &mut Vec<Action>,
-    stop: &AtomicBool,
-) -> Result<(u64, u64), RunError> {
-    let mut plies = 0;
-    let mut actions = 0u64;
-    while plies < max_plies {
-        let Some(a) = g.random_action(rng, buf) else { break };
-        g.apply_action(a);
-        actions += 1;
-        if !g.mid_turn() {
-            plies += 1;
-        }
-        if actions.is_multiple_of(CHECK_EVERY) && stop.load(Ordering::Relaxed) {
-            return Err(RunError::Cancelled);
-        }
-    }
-    Ok((plies, actions))
 }
 
 /// Games `first_index..first_index + out.len()` of the batch seeded with

@@ -8,7 +8,6 @@ use smallvec::smallvec;
 use crate::bitset::BitIter;
 use crate::board::Board;
 use crate::game::{Action, Game, MoveActions, MoveError, Reason, WinnerMask};
-use crate::parallel::RunError;
 use crate::rng::below;
 
 use super::{Hex, HexUndo, HEX_OBSERVATION_PLANES, O, X};
@@ -154,7 +153,7 @@ impl Game for Hex {
     /// actions at every ply, like `random_action`, with another
     /// mapping from the generator's numbers to cells. A game lasts at most
     /// `num_cells + 1` moves, so `stop` is not polled.
-    fn play_random<R: Rng>(&mut self, rng: &mut R, max_plies: u64, buf: &mut Vec<Action>, _stop: &AtomicBool) -> Result<(u64, u64), RunError> {
+    fn play_random<R: Rng>(&mut self, rng: &mut R, max_plies: u64, buf: &mut Vec<Action>, _stop: &AtomicBool) -> Option<(u64, u64)> {
         let fill = |g: &Hex, buf: &mut Vec<Action>| {
             buf.clear();
             g.legal_actions(buf);
@@ -176,7 +175,7 @@ impl Game for Hex {
             }
             plies += 1;
         }
-        Ok((plies, plies))
+        Some((plies, plies))
     }
 
     fn legal_moves(&self, _limit: u128, out: &mut Vec<MoveActions>) -> Result<(), u128> {
