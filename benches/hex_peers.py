@@ -8,12 +8,19 @@ peer is not installed). Rows:
 
 * random playouts from the empty 11x11 board, plies/s: hexcore's
   ``random_playouts``; OpenSpiel's loop (``state.apply_action`` on a random
-  legal action, in Python, as its examples do); pgx's ``jax.vmap``-ed loop;
+  legal action, in Python, as its examples do: pyspiel does not expose its
+  C++ rollout evaluator's ``evaluate``, so the MCTS rows below are where
+  OpenSpiel's C++ rollouts run); pgx's ``jit(vmap)`` loop over 1024 games at once;
 * MCTS from the empty board, simulations/s, 11x11 and 7x7: hexcore's UCT
   (``hexcore.search.mcts``, random rollouts) against OpenSpiel's C++
   ``MCTSBot`` with its C++ ``RandomRolloutEvaluator`` (one rollout a leaf);
-* ``VecGame("hex(size=11)", 1024)`` steps/s with masks and observations,
-  against pgx's ``hex`` under ``jax.jit(jax.vmap(step))`` on the CPU.
+* ``VecGame("hex(size=11)", 1024)`` steps/s with masks and bool
+  observations, random legal actions, against pgx's ``hex`` under
+  ``jax.jit(jax.vmap(step))`` on the CPU (the steppers of
+  ``benches/vector_workloads.py``).
+
+jax and pgx are bench extras (``pip install jax pgx``), never test
+dependencies; OpenSpiel is ``pip install open_spiel``.
 """
 from __future__ import annotations
 
@@ -46,11 +53,12 @@ def playouts(seconds: float, threads: int) -> List[Row]:
         return float(hc.random_playouts(g, 20_000, seed=next(seed), threads=threads).plies.sum())
 
     amount, dt = _timed(batch, seconds)
-    rows.append(("random playouts 11x11", f"hexcore random_playouts ({threads} thread)", amount / dt, "plies/s"))
+    ours = amount / dt
+    rows.append((PLAYOUTS, f"hexcore random_playouts ({threads} thread)", ours, "plies/s"))
     try:
         import pyspiel
     except ImportError:
-        rows.append(("random playouts 11x11", "OpenSpiel hex loop", None, "open_spiel not installed"))
+        rows.append((PLAYOUTS, "OpenSpiel hex", None, "open_spiel not installed"))
     else:
         game = pyspiel.load_game("hex(board_size=11)")
         rng = random.Random(0)
@@ -64,18 +72,56 @@ def playouts(seconds: float, threads: int) -> List[Row]:
             return n
 
         amount, dt = _timed(one, seconds)
-        rows.append(("random playouts 11x11", "OpenSpiel hex, Python loop over pyspiel", amount / dt, "plies/s"))
-    rows.append(("random playouts 11x11", "pgx hex", None, _pgx_missing()))
+        rows.append((PLAYOUTS, "OpenSpiel hex, Python loop over pyspiel", amount / dt, f"plies/s (hexcore {ours * dt / amount:.0f}x)"))
+    pgx = _pgx_playouts(seconds)
+    rows.append(pgx if pgx[2] is None else pgx[:3] + (f"plies/s (hexcore {ours / pgx[2]:.0f}x)",))
     return rows
 
 
-def _pgx_missing() -> str:
+PLAYOUTS = "random playouts 11x11"
+
+
+def _pgx_missing() -> Optional[str]:
     try:
         import jax  # noqa: F401
         import pgx  # noqa: F401
     except ImportError:
         return "pgx/jax not installed"
-    return "installed: not measured by this script"
+    return None
+
+
+def _pgx_playouts(seconds: float, batch: int = 1024) -> Row:
+    """pgx: ``batch`` whole random games at once, ``jit(vmap)`` inside one
+    ``lax.while_loop``; plies are the steps each game took until it ended."""
+    missing = _pgx_missing()
+    if missing:
+        return (PLAYOUTS, "pgx hex", None, missing)
+    import jax
+    import jax.numpy as jnp
+    import pgx
+
+    env = pgx.make("hex")
+    init, step = jax.vmap(env.init), jax.vmap(env.step)
+
+    @jax.jit
+    def games(key):
+        key, k = jax.random.split(key)
+        state = init(jax.random.split(k, batch))
+
+        def body(carry):
+            state, key, plies = carry
+            key, k = jax.random.split(key)
+            action = jax.random.categorical(k, jnp.log(state.legal_action_mask.astype(jnp.float32)), axis=-1)
+            live = ~state.terminated
+            return step(state, action), key, plies + live.sum()
+
+        _, _, plies = jax.lax.while_loop(lambda c: ~c[0].terminated.all(), body, (state, key, jnp.int32(0)))
+        return plies
+
+    keys = iter(range(1 << 30))
+    games(jax.random.PRNGKey(0)).block_until_ready()  # compile
+    amount, dt = _timed(lambda: float(games(jax.random.PRNGKey(next(keys)))), seconds)
+    return (PLAYOUTS, f"pgx hex, jit(vmap) of {batch} games in one while_loop, CPU", amount / dt, "plies/s")
 
 
 def search(seconds: float, threads: int) -> List[Row]:
@@ -90,7 +136,8 @@ def search(seconds: float, threads: int) -> List[Row]:
             rows.append((f"MCTS {size}x{size}", "OpenSpiel C++ MCTSBot", None, "open_spiel not installed"))
             continue
         game = pyspiel.load_game(f"hex(board_size={size})")
-        sims = max(1000, int(rows[-1][2] * seconds / 10))
+        ours = rows[-1][2] or 1.0
+        sims = max(1000, int(ours * seconds / 10))
         evaluator = pyspiel.RandomRolloutEvaluator(1, 0)
         bot = pyspiel.MCTSBot(game, evaluator, 1.4, 1_000, 4_000, False, 0, False)
         state = game.new_initial_state()
@@ -100,25 +147,25 @@ def search(seconds: float, threads: int) -> List[Row]:
             bot.step(state)
             done += sims
         dt = time.perf_counter() - t0
-        rows.append((f"MCTS {size}x{size} from the empty board", "OpenSpiel C++ MCTSBot + RandomRolloutEvaluator", done / dt, "simulations/s"))
+        rows.append((f"MCTS {size}x{size} from the empty board", "OpenSpiel C++ MCTSBot + RandomRolloutEvaluator", done / dt,
+                     f"simulations/s (hexcore {ours / (done / dt):.1f}x)"))
     return rows
 
 
 def vector(seconds: float, threads: int) -> List[Row]:
-    from hexcore.vector import VecGame
+    """The steppers of ``benches/vector_workloads.py`` (best of three runs),
+    on pgx's game and board."""
+    from vector_workloads import BATCH, HEX11, best_rate, pgx_stepper, vecgame_stepper
 
-    env = VecGame("hex(size=11)", 1024, threads=threads)
-    env.reset()
-
-    def step() -> float:
-        r = env.step(env.sample_actions())
-        assert r.observations is not None and r.action_masks is not None
-        return 1024.0
-
-    amount, dt = _timed(step, seconds)
-    what = "VecGame hex(size=11) x 1024, masks + observations (random actions drawn in Rust)"
-    return [(what, f"hexcore VecGame ({threads} thread)", amount / dt, "steps/s"),
-            (what, "pgx hex, jit(vmap(step)) on CPU", None, _pgx_missing())]
+    what = f"hex 11x11 x {BATCH} envs, random legal actions, masks + bool observations"
+    rate = best_rate(vecgame_stepper(HEX11, threads=threads), seconds / 3)
+    rows: List[Row] = [(what, f"hexcore VecGame sample_actions + step ({threads} thread)", rate, "steps/s")]
+    pgx = pgx_stepper() if _pgx_missing() is None else None
+    if pgx is None:
+        return rows + [(what, "pgx hex", None, _pgx_missing() or "pgx did not start")]
+    pgx_rate = best_rate(pgx, seconds / 3)
+    rows.append((what, "pgx hex, jit(vmap(step)), CPU", pgx_rate, f"steps/s (hexcore {rate / pgx_rate:.1f}x)"))
+    return rows
 
 
 def main() -> None:

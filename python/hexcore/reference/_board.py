@@ -1,4 +1,5 @@
-"""Pure-Python board geometry used by the reference games.
+"""Pure-Python board geometry used by the reference games, and the one
+neighbour walk they all find groups with (``reach``, ``components``).
 
 Kept deliberately simple: a board is a list of axial coordinates, built row by
 row from the top, with labels "row letter from the bottom + 1-based column from
@@ -6,7 +7,7 @@ the left" (Abstract Play style).  Rows past ``z`` continue ``aa``, ``ab``, ...
 """
 from __future__ import annotations
 
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 DIRECTIONS: Tuple[Tuple[int, int], ...] = ((1, 0), (-1, 0), (1, -1), (0, -1), (0, 1), (-1, 1))
 
@@ -35,6 +36,38 @@ def row_index(name: str) -> int:
     for ch in name:
         v = v * 26 + (ord(ch) - ord("a") + 1)
     return v - 1
+
+
+def reach(starts: Iterable[int], neighbors: Sequence[Sequence[int]], cells: Sequence[int], value: int) -> List[int]:
+    """The cells holding ``value`` joined to ``starts`` through neighbours
+    holding ``value`` (starts holding another value are left out), in the order
+    a depth-first walk visits them."""
+    stack = [c for c in starts if cells[c] == value]
+    seen: Set[int] = set(stack)
+    out = []
+    while stack:
+        c = stack.pop()
+        out.append(c)
+        for d in neighbors[c]:
+            if cells[d] == value and d not in seen:
+                seen.add(d)
+                stack.append(d)
+    return out
+
+
+def components(neighbors: Sequence[Sequence[int]], cells: Sequence[int], value: Optional[int] = None) -> List[List[int]]:
+    """The connected groups of the cells holding ``value`` (of every non-zero
+    value when ``None``), in the order of their first cell, each as ``reach``
+    lists it."""
+    seen: Set[int] = set()
+    out = []
+    for start, v in enumerate(cells):
+        if start in seen or (v == 0 if value is None else v != value):
+            continue
+        group = reach([start], neighbors, cells, v)
+        seen.update(group)
+        out.append(group)
+    return out
 
 
 class Board:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
-from ._board import NAMED_BOARDS, Board
+from ._board import NAMED_BOARDS, Board, reach
 from ._errors import IllegalMove
 
 RED, BLUE = 1, 2
@@ -42,15 +42,7 @@ class Churn:
     # -- rules --
     def group(self, start: int) -> Set[int]:
         """The cells of the group holding ``start``."""
-        colour = self.cell[start]
-        seen, stack = {start}, [start]
-        while stack:
-            c = stack.pop()
-            for nb in self.board.neighbors[c]:
-                if nb not in seen and self.cell[nb] == colour:
-                    seen.add(nb)
-                    stack.append(nb)
-        return seen
+        return set(reach([start], self.board.neighbors, self.cell, self.cell[start]))
 
     def formed_size(self, cell: int, colour: int) -> int:
         touched: Set[int] = set()

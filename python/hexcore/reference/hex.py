@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from ._board import row_name
+from ._board import reach, row_name
 from ._errors import IllegalMove
 
 X, O_ = 1, 2
@@ -35,6 +35,7 @@ class Hex:
         self.swap = swap
         self.num_cells = self.rows * self.cols
         self.labels = [f"{row_name(c % self.cols)}{c // self.cols + 1}" for c in range(self.num_cells)]
+        self.adjacent = [self.neighbors(c) for c in range(self.num_cells)]
         self.cell = [0] * self.num_cells
         self.to_move = X
         self.history: List[str] = []
@@ -69,17 +70,7 @@ class Hex:
         else:
             start = [r * self.cols for r in range(self.rows)]
             goal = {r * self.cols + self.cols - 1 for r in range(self.rows)}
-        stack = [c for c in start if self.cell[c] == colour]
-        seen = set(stack)
-        while stack:
-            c = stack.pop()
-            if c in goal:
-                return True
-            for nb in self.neighbors(c):
-                if nb not in seen and self.cell[nb] == colour:
-                    seen.add(nb)
-                    stack.append(nb)
-        return False
+        return any(c in goal for c in reach(start, self.adjacent, self.cell, colour))
 
     def swap_allowed(self) -> bool:
         return self.swap and not self.is_over and len(self.history) == 1 and self.to_move == O_

@@ -35,7 +35,7 @@ import re
 from functools import lru_cache
 from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
-from ._board import Board
+from ._board import Board, components, reach
 from ._board import row_name as _name
 from ._errors import IllegalMove
 
@@ -354,15 +354,7 @@ class Quintun:
             members = [c for c in self.geo.ring_order if cells[c] == -k]
             if not members:
                 continue
-            seen = {members[0]}
-            stack = [members[0]]
-            while stack:
-                c = stack.pop()
-                for d in self.geo.neighbors[c]:
-                    if cells[d] == -k and d not in seen:
-                        seen.add(d)
-                        stack.append(d)
-            if len(seen) != len(members):
+            if len(reach(members[:1], self.geo.neighbors, cells, -k)) != len(members):
                 return False
         return True
 
@@ -569,25 +561,11 @@ class Quintun:
 
     def groups(self, player: int) -> List[Tuple[List[int], FrozenSet[int]]]:
         """The player's groups: (cells, set of neutral colours they touch)."""
-        seen = set()
-        out = []
-        for start in range(len(self._cells)):
-            if self._cells[start] != player or start in seen:
-                continue
-            members, colours, stack = [], set(), [start]
-            seen.add(start)
-            while stack:
-                c = stack.pop()
-                members.append(c)
-                for d in self.geo.neighbors[c]:
-                    v = self._cells[d]
-                    if v == player and d not in seen:
-                        seen.add(d)
-                        stack.append(d)
-                    elif v < 0:
-                        colours.add(-v)
-            out.append((sorted(members), frozenset(colours)))
-        return out
+        cells, nb = self._cells, self.geo.neighbors
+        return [
+            (sorted(members), frozenset(-cells[d] for c in members for d in nb[c] if cells[d] < 0))
+            for members in components(nb, cells, player)
+        ]
 
     def qualifies(self, player: int) -> bool:
         sizes = [len(cols) for _, cols in self.groups(player)]

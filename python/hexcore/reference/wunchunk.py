@@ -37,7 +37,7 @@ import itertools
 from math import comb
 from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
-from ._board import Board
+from ._board import Board, components
 from ._errors import IllegalMove
 
 __all__ = ["Wunchunk", "IllegalMove", "START_POSITIONS", "replay_ap_record"]
@@ -187,47 +187,16 @@ class Wunchunk:
     # ----------------------------------------------------------------- groups
     def groups(self, colour: int, cells: Optional[Sequence[int]] = None) -> List[List[int]]:
         """Connected groups of ``colour`` (lists of cell indices)."""
-        cells = self._cells if cells is None else cells
-        nb = self.board.neighbors
-        seen = [False] * len(cells)
-        out = []
-        for start, c in enumerate(cells):
-            if c != colour or seen[start]:
-                continue
-            seen[start] = True
-            stack, group = [start], []
-            while stack:
-                v = stack.pop()
-                group.append(v)
-                for w in nb[v]:
-                    if not seen[w] and cells[w] == colour:
-                        seen[w] = True
-                        stack.append(w)
-            out.append(group)
-        return out
+        return components(self.board.neighbors, self._cells if cells is None else cells, colour)
 
     def chunks(self, colour: int, cells: Optional[Sequence[int]] = None) -> int:
         return sum(1 for g in self.groups(colour, cells) if len(g) >= 2)
 
     def group_sizes(self) -> Dict[int, List[int]]:
         """Sizes of all groups, per colour (one flood fill over the board)."""
-        cells = self._cells
-        nb = self.board.neighbors
-        seen = [False] * len(cells)
         sizes: Dict[int, List[int]] = {c: [] for c in range(1, self.players + 1)}
-        for start, colour in enumerate(cells):
-            if colour == 0 or seen[start]:
-                continue
-            seen[start] = True
-            stack, size = [start], 0
-            while stack:
-                v = stack.pop()
-                size += 1
-                for w in nb[v]:
-                    if not seen[w] and cells[w] == colour:
-                        seen[w] = True
-                        stack.append(w)
-            sizes[colour].append(size)
+        for group in components(self.board.neighbors, self._cells):
+            sizes[self._cells[group[0]]].append(len(group))
         return sizes
 
     def colour_vectors(self) -> List[List[int]]:

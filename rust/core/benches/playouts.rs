@@ -45,3 +45,11 @@ fn hex(bencher: Bencher, size: usize) {
     let g = hexcore_core::Hex::new(size, size, false).unwrap();
     bench_playouts(bencher, &g, 1000);
 }
+
+/// Quintun on the empty board of the given side, `side` placement, the
+/// default options (it shares the group code with Hex and Wunchunk).
+#[divan::bench(args = [5, 7])]
+fn quintun(bencher: Bencher, size: usize) {
+    let g = hexcore_core::Quintun::new(size, hexcore_core::QuintunPlacement::Side, true).unwrap();
+    bench_playouts(bencher, &g, 200);
+}

@@ -16,6 +16,7 @@
 use rand::Rng;
 use smallvec::SmallVec;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::board::Board;
 use crate::rng::below;
@@ -226,6 +227,29 @@ pub trait Game: Configure + Clone + Send + Sync + 'static {
     fn random_action<R: Rng>(&self, rng: &mut R, buf: &mut Vec<Action>) -> Option<Action> {
         uniform_action(self, rng, buf)
     }
+    /// Play random legal actions from here until the game ends or
+    /// `max_plies` whole moves have been played: the loop of
+    /// [`crate::playout`], returning (whole moves, actions). `buf` is
+    /// scratch; `stop` is read every [`STOP_CHECK_EVERY`] actions (`None`
+    /// when raised). The default draws each action with `random_action`;
+    /// a game may override it with a faster loop drawing from the same
+    /// distribution.
+    fn play_random<R: Rng>(&mut self, rng: &mut R, max_plies: u64, buf: &mut Vec<Action>, stop: &AtomicBool) -> Option<(u64, u64)> {
+        let mut plies = 0;
+        let mut actions = 0u64;
+        while plies < max_plies {
+            let Some(a) = self.random_action(rng, buf) else { break };
+            self.apply_action(a);
+            actions += 1;
+            if !self.mid_turn() {
+                plies += 1;
+            }
+            if actions.is_multiple_of(STOP_CHECK_EVERY) && stop.load(Ordering::Relaxed) {
+                return None;
+            }
+        }
+        Some((plies, actions))
+    }
 
     // ---- move level ----
     /// Every legal move as its action sequence (generated directly, not
@@ -302,6 +326,9 @@ pub trait Game: Configure + Clone + Send + Sync + 'static {
     /// A text diagram.
     fn diagram(&self) -> String;
 }
+
+/// Actions between two reads of the stop flag in [`Game::play_random`].
+pub const STOP_CHECK_EVERY: u64 = 1 << 14;
 
 /// A uniformly random legal action of `g` drawn from its full list (`None`
 /// when there is none): the default playout policy, and the fallback of

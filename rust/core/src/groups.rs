@@ -12,6 +12,10 @@
 //! incrementally. Games undo placements either in reverse order with
 //! [`Groups::unplace`] (Wunchunk), by [`Groups::rebuild`], or, as Churn does,
 //! by removing the whole group and placing its other stones again.
+//!
+//! Games that only ask which group a stone is in and what the group touches
+//! (Hex) use the other part of the group code, [`UnionFind`](crate::UnionFind):
+//! no member lists, and O(alpha) per stone.
 
 use crate::bitset::BitSet;
 use crate::board::{Board, NO_CELL};

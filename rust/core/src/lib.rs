@@ -101,6 +101,7 @@ pub mod spec;
 #[cfg(test)]
 mod testing;
 mod unchecked;
+mod union_find;
 pub mod vector;
 mod zobrist;
 
@@ -112,3 +113,4 @@ pub use parallel::{pool, RunError, MAX_THREADS, POOL_CACHE};
 pub use perft::{divide, perft, perft_actions, perft_moves, try_divide, try_perft, Unit, MAX_DEPTH, MOVE_LIST_LIMIT};
 pub use playout::{playout, playouts, playouts_into, try_playouts, PlayoutResult};
 pub use rng::{below, rng_for};
+pub use union_find::{Placed, UnionFind};

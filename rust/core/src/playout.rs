@@ -3,8 +3,8 @@
 //! Game `i` of a batch uses its own generator, [`rng_for`]`(seed, i)`
 //! (Xoshiro256++ seeded with SplitMix64(`seed` + `i`)), so results do not
 //! depend on the number of threads. The policy is the game's
-//! `random_action` (uniform over the legal actions unless the game
-//! documents otherwise).
+//! `play_random` (by default `random_action` at every ply: uniform over
+//! the legal actions unless the game documents otherwise).
 //!
 //! [`playouts_into`] fills a caller's slice with games `first_index..` of a
 //! batch, so a long batch can be run in bounded chunks, and stops early
@@ -16,12 +16,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
-use crate::game::{Game, WinnerMask};
+use crate::game::{Action, Game, WinnerMask};
 use crate::parallel::{clamp_threads, install, RunError};
 use crate::rng::rng_for;
-
-/// Actions between two reads of the stop flag inside one playout.
-const CHECK_EVERY: u64 = 1 << 14;
 
 /// Outcome of one playout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -38,25 +35,19 @@ pub struct PlayoutResult {
 /// Play one game to the end (or `max_plies` moves) from `start`.
 pub fn playout<G: Game>(start: &G, rng: &mut Xoshiro256PlusPlus, max_plies: u64) -> PlayoutResult {
     static NEVER: AtomicBool = AtomicBool::new(false);
-    playout_until(start, rng, max_plies, &NEVER).expect("never stopped")
+    playout_until(start, &mut (start.clone(), Vec::new()), rng, max_plies, &NEVER).expect("never stopped")
 }
 
-fn playout_until<G: Game>(start: &G, rng: &mut Xoshiro256PlusPlus, max_plies: u64, stop: &AtomicBool) -> Result<PlayoutResult, RunError> {
-    let mut g = start.clone();
-    let mut buf = Vec::new();
-    let mut plies = 0;
-    let mut actions = 0u64;
-    while plies < max_plies {
-        let Some(a) = g.random_action(rng, &mut buf) else { break };
-        g.apply_action(a);
-        actions += 1;
-        if !g.mid_turn() {
-            plies += 1;
-        }
-        if actions.is_multiple_of(CHECK_EVERY) && stop.load(Ordering::Relaxed) {
-            return Err(RunError::Cancelled);
-        }
-    }
+fn playout_until<G: Game>(
+    start: &G,
+    scratch: &mut (G, Vec<Action>),
+    rng: &mut Xoshiro256PlusPlus,
+    max_plies: u64,
+    stop: &AtomicBool,
+) -> Result<PlayoutResult, RunError> {
+    let (g, buf) = scratch;
+    g.clone_from(start);
+    let (plies, actions) = g.play_random(rng, max_plies, buf, stop).ok_or(RunError::Cancelled)?;
     Ok(PlayoutResult { plies, actions, winners: g.winner_mask(), finished: g.is_over() })
 }
 
@@ -73,18 +64,21 @@ pub fn playouts_into<G: Game>(
     max_plies: u64,
     stop: &AtomicBool,
 ) -> Result<(), RunError> {
-    let one = |(i, r): (usize, &mut PlayoutResult)| -> Result<(), RunError> {
+    // One scratch state and buffer per worker, copied into for each game.
+    let scratch = || (start.clone(), Vec::new());
+    let one = |scratch: &mut (G, Vec<Action>), (i, r): (usize, &mut PlayoutResult)| -> Result<(), RunError> {
         if stop.load(Ordering::Relaxed) {
             return Err(RunError::Cancelled);
         }
         let index = first_index.wrapping_add(i as u64);
-        *r = playout_until(start, &mut rng_for(seed, index), max_plies, stop)?;
+        *r = playout_until(start, scratch, &mut rng_for(seed, index), max_plies, stop)?;
         Ok(())
     };
     if threads <= 1 {
-        out.iter_mut().enumerate().try_for_each(one)
+        let mut s = scratch();
+        out.iter_mut().enumerate().try_for_each(|x| one(&mut s, x))
     } else {
-        install(threads, || out.par_iter_mut().enumerate().try_for_each(one))?
+        install(threads, || out.par_iter_mut().enumerate().try_for_each_init(scratch, one))?
     }
 }
 

@@ -11,9 +11,11 @@
 //!   each made of legal actions;
 //! * the hash depends on the position only: a copy rebuilt by replaying the
 //!   actions has the same `zobrist()`, and the incrementally kept hash
-//!   equals one recomputed from the cells ([`FreshHash`]) at every ply.
+//!   equals one recomputed from the cells ([`FreshHash`]) at every ply;
+//! * the game's `play_random` ends in a position that passes these checks.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::AtomicBool;
 
 use crate::game::{Action, Game, MoveActions};
 use crate::rng::{below, rng_for};
@@ -161,6 +163,14 @@ pub(crate) fn conformance<G: FreshHash>(start: &G, games: u64, max_actions: usiz
             played.pop();
             assert_eq!(snapshot(&g), *snaps.last().unwrap(), "{name} game {i}: undo back to {played:?}");
         }
+        // The game's own playout loop ends in a true state: over, or cut
+        // at its move limit.
+        let cap = if i % 2 == 0 { 1 + i % 7 } else { max_actions as u64 };
+        let (plies, actions) = g.play_random(&mut rng, cap, &mut buf, &AtomicBool::new(false)).expect("never stopped");
+        let what = format!("{name} game {i} after play_random");
+        assert!(plies <= actions && (g.is_over() || plies == cap), "{what}: {plies} moves, {actions} actions");
+        check_position(&g, &what, true);
+        assert_eq!(g.zobrist(), g.fresh_zobrist(), "{what}: incremental hash vs recomputed");
     }
 }
 

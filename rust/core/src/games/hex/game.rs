@@ -1,5 +1,7 @@
 //! [`Game`] for [`Hex`].
 
+use std::sync::atomic::AtomicBool;
+
 use rand::Rng;
 use smallvec::smallvec;
 
@@ -41,7 +43,7 @@ impl Game for Hex {
     }
 
     fn cell_value(&self, cell: usize) -> i8 {
-        self.groups.colour(cell) as i8
+        self.colour[cell] as i8
     }
 
     /// The empty cells in increasing order, then `swap` when on offer
@@ -60,17 +62,13 @@ impl Game for Hex {
     }
 
     fn apply_action(&mut self, action: Action) {
-        if action as usize == self.board.num_cells() {
-            self.do_swap();
-        } else {
-            self.do_place(action as usize);
-        }
+        self.apply(action, false);
     }
 
     fn apply_action_undoable(&mut self, action: Action) -> HexUndo {
         let (swap_available, first) = (self.swap_available, self.first);
-        let (root, old) = self.apply_action_rooted(action);
-        HexUndo { action, root: root as u16, old_mask: old, swap_available, first }
+        let placed = self.apply(action, true).expect("an undoable placement returns its record");
+        HexUndo { action, placed, swap_available, first }
     }
 
     fn undo_action(&mut self, undo: HexUndo) {
@@ -78,11 +76,12 @@ impl Game for Hex {
         if undo.action as usize == n {
             let x_cell = undo.first as usize;
             let o_cell = self.mirror(x_cell);
-            self.take(o_cell, undo.root as usize, undo.old_mask);
-            self.put(x_cell, X);
+            self.take(o_cell, undo.placed);
+            // x's stone was alone on the board: it joins nothing.
+            self.put(x_cell, X, false);
             self.to_move = O;
         } else {
-            self.take(undo.action as usize, undo.root as usize, undo.old_mask);
+            self.take(undo.action as usize, undo.placed);
             self.to_move = 3 - self.to_move;
         }
         self.ply -= 1;
@@ -149,6 +148,36 @@ impl Game for Hex {
         Some(if i == count { self.board.num_cells() as Action } else { self.empty.select(i).expect("i < number of empty cells") as Action })
     }
 
+    /// Draws from a list of the empty cells built from the position
+    /// (in cell order) and shrunk by swap-remove: uniform over the legal
+    /// actions at every ply, like `random_action`, with another
+    /// mapping from the generator's numbers to cells. A game lasts at most
+    /// `num_cells + 1` moves, so `stop` is not polled.
+    fn play_random<R: Rng>(&mut self, rng: &mut R, max_plies: u64, buf: &mut Vec<Action>, _stop: &AtomicBool) -> Option<(u64, u64)> {
+        let fill = |g: &Hex, buf: &mut Vec<Action>| {
+            buf.clear();
+            g.legal_actions(buf);
+            if g.swap_available {
+                buf.pop();
+            }
+        };
+        fill(self, buf);
+        let mut plies = 0;
+        while plies < max_plies && self.winners == 0 {
+            let count = buf.len();
+            let i = below(rng, count + self.swap_available as usize);
+            if i == count {
+                self.do_swap(false);
+                fill(self, buf);
+            } else {
+                let cell = buf.swap_remove(i);
+                self.do_place(cell as usize, false);
+            }
+            plies += 1;
+        }
+        Some((plies, plies))
+    }
+
     fn legal_moves(&self, _limit: u128, out: &mut Vec<MoveActions>) -> Result<(), u128> {
         let mut v = Vec::new();
         self.legal_actions(&mut v);
@@ -201,7 +230,7 @@ impl Game for Hex {
     fn observation(&self, out: &mut [f32]) {
         let n = self.board.num_cells();
         let me = self.to_move;
-        for (cell, &c) in self.groups.colours().iter().enumerate() {
+        for (cell, &c) in self.colour.iter().enumerate() {
             out[cell] = (c == me) as u8 as f32;
             out[n + cell] = (c == 3 - me) as u8 as f32;
         }
@@ -214,7 +243,7 @@ impl Game for Hex {
         let label_w = self.rows.to_string().len();
         let letters: Vec<String> = (0..self.cols as usize).map(crate::board::row_name).collect();
         let mut out = format!("{:w$} {}\n", "", letters.join(" "), w = label_w);
-        out.push_str(&self.board.diagram(|c| match self.groups.colour(c) {
+        out.push_str(&self.board.diagram(|c| match self.colour[c] {
             X => 'x',
             O => 'o',
             _ => '.',

@@ -23,10 +23,17 @@
 //! 1 x 1 game ends after x's first stone, x winning. OpenSpiel counts a
 //! cell as touching one edge only, so its games on such boards never end.
 //!
-//! Win detection: the stones are kept in the shared incremental groups
-//! ([`Groups`]), each group carrying two edge bits (touches the player's
+//! Win detection: the stones are kept in the shared union-find
+//! ([`UnionFind`]), each group carrying two edge bits (touches the player's
 //! first edge, touches the second); a stone that makes a group with both
-//! bits wins. Undo takes the stone back with [`Groups::unplace`].
+//! bits wins, in O(alpha) per stone. [`Game::apply_action`] joins groups
+//! with path halving; [`Game::apply_action_undoable`] joins them without
+//! compressing, and undo takes the stone back with [`UnionFind::unplace`].
+//!
+//! Random playouts ([`Game::play_random`]) draw from a list of the empty
+//! cells (swap-remove), built from the position at the start, so a playout
+//! allocates nothing and its result depends only on the position and the
+//! generator.
 
 mod game;
 mod hooks;
@@ -40,7 +47,10 @@ use std::sync::Arc;
 use crate::bitset::BitSet;
 use crate::board::Board;
 use crate::game::{Action, MoveError, OptionsError, Reason, WinnerMask};
-use crate::groups::Groups;
+#[cfg(doc)]
+use crate::game::Game;
+use crate::union_find::{Placed, UnionFind};
+use crate::unchecked::get;
 use crate::zobrist;
 
 /// What the crate root re-exports.
@@ -68,9 +78,9 @@ const X: u8 = 1;
 const O: u8 = 2;
 /// Edge bits of a group: it touches the player's first edge (top for x,
 /// left for o), its second (bottom for x, right for o).
-const BOTH_EDGES: u32 = 3;
+const BOTH_EDGES: u8 = 3;
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Hex {
     board: Arc<Board>,
     /// Per cell: the edge bits of an x stone there (bits 0-1) and of an o
@@ -79,8 +89,10 @@ pub struct Hex {
     rows: u16,
     cols: u16,
     swap: bool,
-    /// Stones (colour 1 x, 2 o); each group's payload is its edge bits.
-    groups: Groups,
+    /// Colour per cell: 0 empty, 1 x, 2 o.
+    colour: Vec<u8>,
+    /// The stones' groups; each group's payload is its edge bits.
+    links: UnionFind,
     empty: BitSet,
     num_empty: u16,
     to_move: u8,
@@ -94,14 +106,37 @@ pub struct Hex {
     hash: u64,
 }
 
+impl Clone for Hex {
+    fn clone(&self) -> Self {
+        Hex {
+            board: self.board.clone(),
+            edges: self.edges.clone(),
+            colour: self.colour.clone(),
+            links: self.links.clone(),
+            empty: self.empty.clone(),
+            ..*self
+        }
+    }
+
+    /// Reuses this state's allocations (playouts keep one scratch state).
+    fn clone_from(&mut self, s: &Self) {
+        self.board.clone_from(&s.board);
+        self.edges.clone_from(&s.edges);
+        self.colour.clone_from(&s.colour);
+        self.links.clone_from(&s.links);
+        self.empty.clone_from(&s.empty);
+        let Hex { rows, cols, swap, num_empty, to_move, ply, first, swap_available, winners, hash, .. } = *s;
+        (self.rows, self.cols, self.swap, self.num_empty, self.to_move, self.ply) = (rows, cols, swap, num_empty, to_move, ply);
+        (self.first, self.swap_available, self.winners, self.hash) = (first, swap_available, winners, hash);
+    }
+}
+
 /// Undo record for one Hex action.
 #[derive(Debug, Clone, Copy)]
 pub struct HexUndo {
     action: Action,
-    /// Root of the group the stone joined and that group's edge bits before
-    /// the stone's own were added.
-    root: u16,
-    old_mask: u32,
+    /// How the stone joined its group (for a swap: o's stone).
+    placed: Placed,
     swap_available: bool,
     first: u16,
 }
@@ -134,7 +169,8 @@ impl Hex {
             rows: rows as u16,
             cols: cols as u16,
             swap,
-            groups: Groups::without_histograms(n, 2),
+            colour: vec![0; n],
+            links: UnionFind::new(n),
             empty,
             num_empty: n as u16,
             to_move: X,
@@ -163,7 +199,7 @@ impl Hex {
         }
         for (cell, &c) in cells.iter().enumerate() {
             if c != 0 {
-                g.put(cell, c);
+                g.put(cell, c, false);
                 g.ply += 1;
             }
         }
@@ -187,8 +223,9 @@ impl Hex {
         &self.board
     }
 
-    pub fn groups(&self) -> &Groups {
-        &self.groups
+    /// Colour per cell: 0 empty, 1 x, 2 o.
+    pub fn colours(&self) -> &[u8] {
+        &self.colour
     }
 
     /// The swap is a legal action now.
@@ -205,35 +242,56 @@ impl Hex {
 
     /// The edge bits a stone of `colour` on `cell` touches.
     #[inline(always)]
-    fn edge_bits(&self, cell: usize, colour: u8) -> u32 {
-        (self.edges[cell] >> (2 * (colour - 1)) & 3) as u32
+    fn edge_bits(&self, cell: usize, colour: u8) -> u8 {
+        self.edges[cell] >> (2 * (colour - 1)) & 3
     }
 
-    /// Put a stone of `colour` on empty `cell`; returns the root of its
-    /// group and that group's edge bits before this stone's were added.
-    /// Records the win if the group touches both edges.
-    #[inline]
-    fn put(&mut self, cell: usize, colour: u8) -> (usize, u32) {
+    /// Put a stone of `colour` on empty `cell`, joining its group by
+    /// [`UnionFind::place`] when `undoable` (the record is returned), by
+    /// [`UnionFind::link`] otherwise. Records the win if the group touches
+    /// both edges.
+    #[inline(always)]
+    fn put(&mut self, cell: usize, colour: u8, undoable: bool) -> Option<Placed> {
         self.hash ^= self.board.zobrist_key(cell, colour as usize);
         self.empty.remove(cell);
         self.num_empty -= 1;
-        let root = self.groups.place(&self.board, cell, colour);
-        let old = self.groups.group_mask(root);
-        let bits = old | self.edge_bits(cell, colour);
-        self.groups.set_root_mask(root, bits);
-        if bits == BOTH_EDGES {
+        self.colour[cell] = colour;
+        let bits = self.edge_bits(cell, colour);
+        // The neighbours of the same colour, gathered without a branch per
+        // neighbour (whether a neighbour is a friend is a coin toss).
+        let mut found = [0u16; 6];
+        let mut k = 0;
+        for &nb in self.board.neighbors(cell) {
+            found[k] = nb;
+            // SAFETY: neighbours are cells; `k` stays below the degree (<= 6).
+            k += unsafe { get(&self.colour, nb as usize) == colour } as usize;
+        }
+        let friends = found[..k].iter().map(|&nb| nb as usize);
+        let (root, placed) = if undoable {
+            let p = self.links.place(cell, bits, friends);
+            (p.root(), Some(p))
+        } else {
+            (self.links.link(cell, bits, friends), None)
+        };
+        if self.links.payload(root) == BOTH_EDGES {
             self.winners = 1 << (colour - 1);
         }
-        (root, old)
+        placed
     }
 
     /// Take back the stone on `cell` put last (see [`Hex::put`]).
     #[inline]
-    fn take(&mut self, cell: usize, root: usize, old_mask: u32) {
-        let colour = self.groups.colour(cell);
+    fn take(&mut self, cell: usize, placed: Placed) {
+        self.lift(cell);
+        self.links.unplace(cell, placed);
+    }
+
+    /// Clear `cell`'s colour, hash and emptiness (not its group).
+    #[inline]
+    fn lift(&mut self, cell: usize) {
+        let colour = self.colour[cell];
         self.hash ^= self.board.zobrist_key(cell, colour as usize);
-        self.groups.set_root_mask(root, old_mask);
-        self.groups.unplace(cell);
+        self.colour[cell] = 0;
         self.empty.insert(cell);
         self.num_empty += 1;
         self.winners = 0;
@@ -245,16 +303,17 @@ impl Hex {
         let colour = self.to_move;
         let mut bits = self.edge_bits(cell, colour);
         for &nb in self.board.neighbors(cell) {
-            if self.groups.colour(nb as usize) == colour {
-                bits |= self.groups.group_mask(nb as usize);
+            if self.colour[nb as usize] == colour {
+                bits |= self.links.payload(self.links.find(nb as usize));
             }
         }
         bits == BOTH_EDGES
     }
 
-    fn do_place(&mut self, cell: usize) -> (usize, u32) {
+    #[inline(always)]
+    fn do_place(&mut self, cell: usize, undoable: bool) -> Option<Placed> {
         let colour = self.to_move;
-        let r = self.put(cell, colour);
+        let r = self.put(cell, colour, undoable);
         self.swap_available = self.swap && self.ply == 0 && colour == X && self.winners == 0;
         self.first = cell as u16;
         self.ply += 1;
@@ -262,21 +321,17 @@ impl Hex {
         r
     }
 
-    fn do_swap(&mut self) -> (usize, u32) {
+    /// Lift x's lone first stone and put o's on the mirrored cell.
+    fn do_swap(&mut self, undoable: bool) -> Option<Placed> {
         let x_cell = self.first as usize;
         let o_cell = self.mirror(x_cell);
-        let (root, old) = self.put_back_swapped(x_cell, o_cell);
+        self.lift(x_cell);
+        self.links.clear(x_cell);
+        let r = self.put(o_cell, O, undoable);
         self.swap_available = false;
         self.ply += 1;
         self.to_move = X;
-        (root, old)
-    }
-
-    /// Lift the lone x stone on `x_cell` and put an o stone on `o_cell`.
-    fn put_back_swapped(&mut self, x_cell: usize, o_cell: usize) -> (usize, u32) {
-        let root = self.groups.root_of_stone(x_cell);
-        self.take(x_cell, root, 0);
-        self.put(o_cell, O)
+        r
     }
 
     /// The hash of the side information (player to move, swap offer).
@@ -295,13 +350,13 @@ impl Hex {
 }
 
 impl Hex {
-    /// Apply a legal action; returns the root of the group it formed and
-    /// that group's edge bits before the new stone's.
-    fn apply_action_rooted(&mut self, action: Action) -> (usize, u32) {
+    /// Apply a legal action, undoably or not (see [`Hex::put`]).
+    #[inline(always)]
+    fn apply(&mut self, action: Action, undoable: bool) -> Option<Placed> {
         if action as usize == self.board.num_cells() {
-            self.do_swap()
+            self.do_swap(undoable)
         } else {
-            self.do_place(action as usize)
+            self.do_place(action as usize, undoable)
         }
     }
 }

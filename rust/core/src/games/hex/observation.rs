@@ -16,7 +16,7 @@ impl BatchGame for Hex {
     fn write_observation<T: ObsElem>(&self, _layout: &CellLayout, out: &mut [T], _scratch: &mut Vec<u8>) {
         let n = self.board().num_cells();
         let me = self.to_move() as u8;
-        let colours = self.groups().colours();
+        let colours = self.colours();
         let (mine, rest) = out.split_at_mut(n);
         let (theirs, rest) = rest.split_at_mut(n);
         let (o_to_move, swap) = rest.split_at_mut(n);

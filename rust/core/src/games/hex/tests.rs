@@ -2,7 +2,7 @@ use std::collections::HashMap;
 
 use super::*;
 use crate::game::{Game, Reason};
-use crate::rng::rng_for;
+use crate::rng::{below, rng_for};
 use crate::solve::{solve, Monitor, Outcome, Solvable, SolveOptions};
 use crate::{perft, Unit};
 
@@ -14,7 +14,7 @@ fn flood_winner(g: &Hex) -> WinnerMask {
         let starts: Vec<usize> = if colour == X { (0..cols).collect() } else { (0..rows).map(|r| r * cols).collect() };
         let at_far = |c: usize| if colour == X { c / cols == rows - 1 } else { c % cols == cols - 1 };
         let mut seen = vec![false; rows * cols];
-        let mut stack: Vec<usize> = starts.into_iter().filter(|&c| g.groups.colour(c) == colour).collect();
+        let mut stack: Vec<usize> = starts.into_iter().filter(|&c| g.colour[c] == colour).collect();
         stack.iter().for_each(|&c| seen[c] = true);
         while let Some(c) = stack.pop() {
             if at_far(c) {
@@ -23,7 +23,7 @@ fn flood_winner(g: &Hex) -> WinnerMask {
             }
             for &nb in g.board.neighbors(c) {
                 let nb = nb as usize;
-                if !seen[nb] && g.groups.colour(nb) == colour {
+                if !seen[nb] && g.colour[nb] == colour {
                     seen[nb] = true;
                     stack.push(nb);
                 }
@@ -94,7 +94,8 @@ fn swap_mirrors_and_changes_colour() {
     assert_eq!((g.to_move(), g.swap_available(), g.count_moves()), (1, false, 24));
     assert_eq!(g.parse_move("swap").unwrap_err().reason, Reason::SwapNotAllowed);
     // An o stone on a2 touches the left edge: o's group there carries it.
-    assert_eq!(g.groups.group_mask(g.board.index("a2").unwrap()), 1);
+    let a2 = g.board.index("a2").unwrap();
+    assert_eq!(g.links.payload(g.links.find(a2)), 1);
     g.undo_action(u2);
     assert_eq!((g.zobrist(), g.to_move(), g.swap_available()), (before, 2, true));
     g.undo_action(u1);
@@ -236,7 +237,7 @@ fn perft_counts() {
 /// Plain minimax with a memo on the cells and the swap offer: true when
 /// the player to move wins.
 fn minimax(g: &mut Hex, memo: &mut HashMap<(u64, bool, u8), bool>) -> bool {
-    let key = (g.groups.colours().iter().fold(0u64, |k, &c| k * 3 + c as u64), g.swap_available(), g.to_move);
+    let key = (g.colour.iter().fold(0u64, |k, &c| k * 3 + c as u64), g.swap_available(), g.to_move);
     if let Some(&v) = memo.get(&key) {
         return v;
     }
@@ -306,5 +307,110 @@ fn half_turn_symmetry_and_values() {
         let g = Hex::new(size, size, true).unwrap();
         let s = solve(&g, &SolveOptions::default(), &Monitor::default()).unwrap();
         assert_eq!(s.value, Some(Outcome::Loss), "with swap every opening is answered");
+    }
+}
+
+/// Everything a Hex state holds, to compare states exactly.
+fn everything(g: &Hex) -> impl PartialEq + std::fmt::Debug {
+    (
+        (g.colour.clone(), g.links.clone(), g.empty.iter().collect::<Vec<_>>(), g.num_empty),
+        (g.to_move, g.ply, g.first, g.swap_available, g.winners, g.hash),
+    )
+}
+
+/// Stones joined with path halving (`apply_action`), then undoable ones:
+/// unwinding the undoable ones restores every link exactly.
+#[test]
+fn undo_after_fast_moves_restores_exactly() {
+    let mut buf = Vec::new();
+    for i in 0..150 {
+        let mut rng = rng_for(31, i);
+        let mut g = Hex::new(9, 9, i % 2 == 0).unwrap();
+        for _ in 0..below(&mut rng, 45) {
+            if let Some(a) = g.random_action(&mut rng, &mut buf) {
+                g.apply_action(a);
+            }
+        }
+        let before = everything(&g);
+        let mut undos = Vec::new();
+        let mut snaps = Vec::new();
+        while let Some(a) = g.random_action(&mut rng, &mut buf) {
+            snaps.push(everything(&g));
+            undos.push(g.apply_action_undoable(a));
+        }
+        assert_eq!(g.winner_mask(), flood_winner(&g));
+        while let Some(u) = undos.pop() {
+            g.undo_action(u);
+            assert_eq!(everything(&g), snaps.pop().unwrap());
+        }
+        assert_eq!(everything(&g), before);
+    }
+}
+
+/// `play_random` draws uniformly: after x's first stone on 3x3 with swap,
+/// its first action is each of the 8 empty cells and the swap about a ninth
+/// of the time.
+#[test]
+fn play_random_is_uniform() {
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut start = Hex::new(3, 3, true).unwrap();
+    start.apply_action(1); // b1
+    let mut counts = [0usize; 10];
+    let mut buf = Vec::new();
+    let trials = 18_000;
+    for i in 0..trials {
+        let mut g = start.clone();
+        assert_eq!(g.play_random(&mut rng_for(5, i), 1, &mut buf, &stop).unwrap(), (1, 1));
+        let taken = if g.colour[1] == 0 {
+            assert_eq!((g.colour[3], g.to_move), (O, X));
+            9
+        } else {
+            let o: Vec<usize> = (0..9).filter(|&c| g.colour[c] == O).collect();
+            assert_eq!(o.len(), 1);
+            o[0]
+        };
+        counts[taken] += 1;
+    }
+    assert_eq!(counts[1], 0);
+    for (a, &n) in counts.iter().enumerate().filter(|&(a, _)| a != 1) {
+        assert!((1_700..=2_300).contains(&n), "action {a}: {n} of {trials}");
+    }
+}
+
+/// `play_random` leaves a true state (winner by flood fill, hash from
+/// scratch, the empty cells), stops at `max_plies`, and its result depends
+/// only on the position and the generator, not on the moves that led there.
+#[test]
+fn play_random_leaves_a_true_state() {
+    use crate::testing::FreshHash;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut buf = Vec::new();
+    let mut a = Hex::new(5, 5, false).unwrap();
+    let mut b = a.clone();
+    for m in ["a1", "b2", "c3", "d4"] {
+        a.try_play(m).unwrap();
+    }
+    for m in ["c3", "d4", "a1", "b2"] {
+        b.try_play(m).unwrap();
+    }
+    for (rows, cols, swap) in [(1, 1, false), (2, 3, false), (5, 5, true), (11, 11, true), (13, 7, false)] {
+        for i in 0..100 {
+            let mut g = Hex::new(rows, cols, swap).unwrap();
+            let cap = if i % 3 == 0 { 1 + i / 3 } else { u64::MAX };
+            let (plies, actions) = g.play_random(&mut rng_for(3, i), cap, &mut buf, &stop).unwrap();
+            assert_eq!((plies, actions), (g.ply as u64, g.ply as u64));
+            assert!(g.is_over() || plies == cap);
+            assert_eq!(g.winner_mask(), flood_winner(&g), "{}", g.diagram());
+            assert_eq!(g.zobrist(), g.fresh_zobrist());
+            let empty: Vec<usize> = (0..rows * cols).filter(|&c| g.colour[c] == 0).collect();
+            assert_eq!(g.empty.iter().collect::<Vec<_>>(), empty);
+            assert_eq!(g.num_empty as usize, empty.len());
+        }
+    }
+    for i in 0..50 {
+        let (mut x, mut y) = (a.clone(), b.clone());
+        let rx = x.play_random(&mut rng_for(8, i), u64::MAX, &mut buf, &stop).unwrap();
+        let ry = y.play_random(&mut rng_for(8, i), u64::MAX, &mut buf, &stop).unwrap();
+        assert_eq!((rx, &x.colour, x.winner_mask()), (ry, &y.colour, y.winner_mask()));
     }
 }
