@@ -18,7 +18,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::keys::{Keyer, Solvable};
+use super::keys::{Key, Keyer, Solvable};
 use super::table::{Bound, Table};
 use crate::game::Action;
 
@@ -159,7 +159,7 @@ impl<'a, G: Solvable> Searcher<'a, G> {
         if beta <= -top {
             return -top;
         }
-        let beta = beta.min(top);
+        let mut beta = beta.min(top);
         let mut alpha = alpha.max(-top);
         self.acts.clear();
         self.g.legal_actions(&mut self.acts);
@@ -174,6 +174,19 @@ impl<'a, G: Solvable> Searcher<'a, G> {
             key.side ^= DTM_TAG;
         }
         self.sh.table.prefetch(&key);
+        if self.dtm {
+            let Some((lo, hi)) = self.value_bounds(&key, alpha, beta, depth) else { return 0 };
+            if lo >= beta {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+            // a score known to lie in [lo, hi] is exact when the search
+            // finds it within (lo - 1, hi + 1)
+            alpha = alpha.max(lo - 1);
+            beta = beta.min(hi + 1);
+        }
         let me = self.g.to_move();
         let side = (me - 1) & 1;
         // move list, best first: the table's move, then by history score
@@ -247,6 +260,43 @@ impl<'a, G: Solvable> Searcher<'a, G> {
         best
     }
 
+    /// Bounds on the distance score of the current position (distance key
+    /// `key`) from its win / draw / loss value: a win scores at least 1, a
+    /// loss at most -1, a draw 0. The value comes from the table, or else
+    /// from a value search just wide enough to tell whether the score lies
+    /// in (`alpha`, `beta`). `None` if interrupted.
+    fn value_bounds(&mut self, key: &Key, alpha: i32, beta: i32, depth: usize) -> Option<(i32, i32)> {
+        let wdl = Key { side: key.side ^ DTM_TAG, ..*key };
+        let (wlo, whi) = match self.sh.table.probe(&wdl) {
+            Some(h) => match h.bound {
+                Bound::Exact => (h.score, h.score),
+                Bound::Lower => (h.score, 1),
+                Bound::Upper => (-1, h.score),
+            },
+            None => {
+                let wl = if alpha >= 0 { 0 } else { -1 };
+                let wh = if beta <= 0 { 0 } else { 1 };
+                self.dtm = false;
+                let w = self.search(wl, wh, depth);
+                self.dtm = true;
+                if self.aborted {
+                    return None;
+                }
+                // the search below used the action list: list them again
+                self.acts.clear();
+                self.g.legal_actions(&mut self.acts);
+                if w <= wl {
+                    (-1, w)
+                } else if w >= wh {
+                    (w, 1)
+                } else {
+                    (w, w)
+                }
+            }
+        };
+        Some((dtm_floor(wlo), -dtm_floor(-whi)))
+    }
+
     /// The score of action `a` for the player to move, within (`alpha`, `beta`).
     #[inline]
     fn child(&mut self, a: Action, alpha: i32, beta: i32, depth: usize) -> i32 {
@@ -274,6 +324,17 @@ fn neg(x: i32) -> i32 {
         INF
     } else {
         -x
+    }
+}
+
+/// The least distance score of a position whose win / draw / loss score
+/// is at least `wdl`.
+#[inline]
+fn dtm_floor(wdl: i32) -> i32 {
+    match wdl.signum() {
+        1 => 1,
+        0 => 0,
+        _ => -MATE,
     }
 }
 
