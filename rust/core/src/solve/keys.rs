@@ -27,6 +27,14 @@ pub trait Solvable: Game {
     /// The action placing `rest` on `cell` (inverse of `action_cell`).
     fn cell_action(&self, cell: usize, rest: u32) -> Action;
 
+    /// Game knowledge for the search, given the legal actions of an
+    /// unfinished position: it may drop actions that are no better for the
+    /// player to move than one it keeps (by value and by distance to the
+    /// end: both passes rely on it), and it orders them, most promising
+    /// first (the search keeps this order among actions of equal history
+    /// score). The default keeps them all, in the game's order.
+    fn solver_actions(&self, _acts: &mut Vec<Action>) {}
+
     /// The cell permutations that map every position to an equivalent one
     /// (`image[s][c]` is where cell `c` goes): by default the board's
     /// [`symmetries`]; a game whose rules tell the board's sides apart

@@ -52,7 +52,7 @@ pub struct Searcher<'a, G: Solvable> {
     dtm: bool,
     /// History scores per player and action.
     history: [Vec<u32>; 2],
-    bufs: Vec<Vec<(u32, Action)>>,
+    bufs: Vec<Vec<(u64, Action)>>,
     acts: Vec<Action>,
     pending: u64,
     checks: u32,
@@ -161,8 +161,7 @@ impl<'a, G: Solvable> Searcher<'a, G> {
         }
         let mut beta = beta.min(top);
         let mut alpha = alpha.max(-top);
-        self.acts.clear();
-        self.g.legal_actions(&mut self.acts);
+        self.list_actions();
         if self.acts.len() == 1 {
             // a forced action: its position is the one that goes in the table
             let a = self.acts[0];
@@ -196,8 +195,9 @@ impl<'a, G: Solvable> Searcher<'a, G> {
         let mut list = std::mem::take(&mut self.bufs[depth]);
         list.clear();
         let hist = &self.history[side];
-        for &a in &self.acts {
-            list.push((hist[a as usize], a));
+        // history score first, then the hook's order
+        for (i, &a) in self.acts.iter().enumerate() {
+            list.push(((hist[a as usize] as u64) << 32 | (u32::MAX - i as u32) as u64, a));
         }
         if let Some(h) = self.sh.table.probe(&key) {
             let cut = match h.bound {
@@ -212,7 +212,7 @@ impl<'a, G: Solvable> Searcher<'a, G> {
             if let Some(b) = h.best {
                 let b = self.keyer.from_canonical(&self.g, key.sym, b);
                 if let Some(e) = list.iter_mut().find(|e| e.1 == b) {
-                    e.0 = u32::MAX;
+                    e.0 = u64::MAX;
                 }
             }
         }
@@ -283,8 +283,7 @@ impl<'a, G: Solvable> Searcher<'a, G> {
                     return None;
                 }
                 // the search below used the action list: list them again
-                self.acts.clear();
-                self.g.legal_actions(&mut self.acts);
+                self.list_actions();
                 if w <= wl {
                     (-1, w)
                 } else if w >= wh {
@@ -295,6 +294,16 @@ impl<'a, G: Solvable> Searcher<'a, G> {
             }
         };
         Some((dtm_floor(wlo), -dtm_floor(-whi)))
+    }
+
+    /// The actions the search looks at in the current position (unfinished),
+    /// in `self.acts`: the legal ones, as the game's solver hook cuts and
+    /// orders them.
+    #[inline]
+    fn list_actions(&mut self) {
+        self.acts.clear();
+        self.g.legal_actions(&mut self.acts);
+        self.g.solver_actions(&mut self.acts);
     }
 
     /// The score of action `a` for the player to move, within (`alpha`, `beta`).

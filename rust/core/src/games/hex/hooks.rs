@@ -21,6 +21,11 @@ impl Solvable for Hex {
         cell as Action
     }
 
+    /// Immediate wins, forced blocks, centre first (`solver.rs`).
+    fn solver_actions(&self, acts: &mut Vec<Action>) {
+        self.solver_action_list(acts)
+    }
+
     /// Only the half turn maps the rhombus onto itself with each player's
     /// edges kept: the reflections of a square board exchange x's edges
     /// with o's.
