@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::keys::{Key, Keyer, Solvable};
+use super::Outcome;
 use super::table::{Bound, Table};
 use crate::game::Action;
 
@@ -158,6 +159,14 @@ impl<'a, G: Solvable> Searcher<'a, G> {
         }
         if beta <= -top {
             return -top;
+        }
+        if !self.dtm {
+            match self.g.solver_value() {
+                Some(Outcome::Win) => return 1,
+                Some(Outcome::Loss) => return -1,
+                Some(Outcome::Draw) => return 0,
+                None => {}
+            }
         }
         let mut beta = beta.min(top);
         let mut alpha = alpha.max(-top);
@@ -303,7 +312,7 @@ impl<'a, G: Solvable> Searcher<'a, G> {
     fn list_actions(&mut self) {
         self.acts.clear();
         self.g.legal_actions(&mut self.acts);
-        self.g.solver_actions(&mut self.acts);
+        self.g.solver_actions(&mut self.acts, !self.dtm);
     }
 
     /// The score of action `a` for the player to move, within (`alpha`, `beta`).

@@ -4,7 +4,7 @@
 //! the recomputed hash and the conformance run.
 
 use crate::game::{Action, Game};
-use crate::solve::Solvable;
+use crate::solve::{Outcome, Solvable};
 
 use super::Hex;
 
@@ -22,8 +22,13 @@ impl Solvable for Hex {
     }
 
     /// Immediate wins, forced blocks, centre first (`solver.rs`).
-    fn solver_actions(&self, acts: &mut Vec<Action>) {
-        self.solver_action_list(acts)
+    fn solver_actions(&mut self, acts: &mut Vec<Action>, values_only: bool) {
+        self.solver_action_list(acts, values_only)
+    }
+
+    /// A player virtually connected (`solver.rs`).
+    fn solver_value(&self) -> Option<Outcome> {
+        self.virtual_outcome()
     }
 
     /// Only the half turn maps the rhombus onto itself with each player's
