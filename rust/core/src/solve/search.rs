@@ -19,8 +19,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::keys::{Key, Keyer, Solvable};
-use super::Outcome;
 use super::table::{Bound, Table};
+use super::Outcome;
 use crate::game::Action;
 
 pub const MATE: i32 = 1 << 24;
