@@ -56,7 +56,7 @@ class Solution:
 def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[int] = None,
           threads: Optional[int] = None, table_mb: int = 256,
           progress: Optional[Progress] = None, distances: bool = True) -> Solution:
-    """Solve ``game``'s position (a two-player Churn, Wunchunk or Quintun
+    """Solve ``game``'s position (a two-player Churn, Wunchunk, Quintun or Hex
     between turns) exactly.
 
     The search stops after ``max_seconds`` or ``max_nodes`` and then returns

@@ -27,6 +27,22 @@ pub trait Solvable: Game {
     /// The action placing `rest` on `cell` (inverse of `action_cell`).
     fn cell_action(&self, cell: usize, rest: u32) -> Action;
 
+    /// Game knowledge for the search, given the legal actions of an
+    /// unfinished position: it may drop actions that are no better for the
+    /// player to move than one it keeps (by value, and unless
+    /// `values_only` by distance to the end too), and it orders them, most
+    /// promising first (the search keeps this order among actions of
+    /// equal history score). It may change the position meanwhile but
+    /// leaves it as it was. The default keeps them all, in the game's order.
+    fn solver_actions(&mut self, _acts: &mut Vec<Action>, _values_only: bool) {}
+
+    /// Game knowledge for the values pass: the value of the current
+    /// position (unfinished, between turns or not) for the player to move
+    /// when the game can tell it without search, else `None` (the default).
+    fn solver_value(&self) -> Option<super::Outcome> {
+        None
+    }
+
     /// The cell permutations that map every position to an equivalent one
     /// (`image[s][c]` is where cell `c` goes): by default the board's
     /// [`symmetries`]; a game whose rules tell the board's sides apart

@@ -296,8 +296,10 @@ pub fn solve<G: Solvable>(g: &G, opts: &SolveOptions, mon: &Monitor) -> Result<S
                         // ties the best so far is proved too, so the lowest-numbered
                         // best move is chosen whatever order the threads took them in
                         let xa = if a <= -MATE { -MATE - 1 } else { a + a.signum() };
-                        let lo = xa - 1;
-                        let r = if *negate { s.window(-MATE - 2, -lo).map(|v| -v) } else { s.window(lo, MATE + 2) };
+                        // and the move's value is known: a win scores above 0, a loss below
+                        let lo = if target > 0 { (xa - 1).max(0) } else { xa - 1 };
+                        let hi = if target > 0 { MATE + 2 } else { 0 };
+                        let r = if *negate { s.window(-hi, -lo).map(|v| -v) } else { s.window(lo, hi) };
                         match r {
                             Some(x) => {
                                 let p = x - x.signum();

@@ -18,8 +18,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::keys::{Keyer, Solvable};
+use super::keys::{Key, Keyer, Solvable};
 use super::table::{Bound, Table};
+use super::Outcome;
 use crate::game::Action;
 
 pub const MATE: i32 = 1 << 24;
@@ -52,7 +53,7 @@ pub struct Searcher<'a, G: Solvable> {
     dtm: bool,
     /// History scores per player and action.
     history: [Vec<u32>; 2],
-    bufs: Vec<Vec<(u32, Action)>>,
+    bufs: Vec<Vec<(u64, Action)>>,
     acts: Vec<Action>,
     pending: u64,
     checks: u32,
@@ -159,10 +160,17 @@ impl<'a, G: Solvable> Searcher<'a, G> {
         if beta <= -top {
             return -top;
         }
-        let beta = beta.min(top);
+        if !self.dtm {
+            match self.g.solver_value() {
+                Some(Outcome::Win) => return 1,
+                Some(Outcome::Loss) => return -1,
+                Some(Outcome::Draw) => return 0,
+                None => {}
+            }
+        }
+        let mut beta = beta.min(top);
         let mut alpha = alpha.max(-top);
-        self.acts.clear();
-        self.g.legal_actions(&mut self.acts);
+        self.list_actions();
         if self.acts.len() == 1 {
             // a forced action: its position is the one that goes in the table
             let a = self.acts[0];
@@ -174,6 +182,19 @@ impl<'a, G: Solvable> Searcher<'a, G> {
             key.side ^= DTM_TAG;
         }
         self.sh.table.prefetch(&key);
+        if self.dtm {
+            let Some((lo, hi)) = self.value_bounds(&key, alpha, beta, depth) else { return 0 };
+            if lo >= beta {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+            // a score known to lie in [lo, hi] is exact when the search
+            // finds it within (lo - 1, hi + 1)
+            alpha = alpha.max(lo - 1);
+            beta = beta.min(hi + 1);
+        }
         let me = self.g.to_move();
         let side = (me - 1) & 1;
         // move list, best first: the table's move, then by history score
@@ -183,8 +204,9 @@ impl<'a, G: Solvable> Searcher<'a, G> {
         let mut list = std::mem::take(&mut self.bufs[depth]);
         list.clear();
         let hist = &self.history[side];
-        for &a in &self.acts {
-            list.push((hist[a as usize], a));
+        // history score first, then the hook's order
+        for (i, &a) in self.acts.iter().enumerate() {
+            list.push(((hist[a as usize] as u64) << 32 | (u32::MAX - i as u32) as u64, a));
         }
         if let Some(h) = self.sh.table.probe(&key) {
             let cut = match h.bound {
@@ -199,7 +221,7 @@ impl<'a, G: Solvable> Searcher<'a, G> {
             if let Some(b) = h.best {
                 let b = self.keyer.from_canonical(&self.g, key.sym, b);
                 if let Some(e) = list.iter_mut().find(|e| e.1 == b) {
-                    e.0 = u32::MAX;
+                    e.0 = u64::MAX;
                 }
             }
         }
@@ -247,6 +269,52 @@ impl<'a, G: Solvable> Searcher<'a, G> {
         best
     }
 
+    /// Bounds on the distance score of the current position (distance key
+    /// `key`) from its win / draw / loss value: a win scores at least 1, a
+    /// loss at most -1, a draw 0. The value comes from the table, or else
+    /// from a value search just wide enough to tell whether the score lies
+    /// in (`alpha`, `beta`). `None` if interrupted.
+    fn value_bounds(&mut self, key: &Key, alpha: i32, beta: i32, depth: usize) -> Option<(i32, i32)> {
+        let wdl = Key { side: key.side ^ DTM_TAG, ..*key };
+        let (wlo, whi) = match self.sh.table.probe(&wdl) {
+            Some(h) => match h.bound {
+                Bound::Exact => (h.score, h.score),
+                Bound::Lower => (h.score, 1),
+                Bound::Upper => (-1, h.score),
+            },
+            None => {
+                let wl = if alpha >= 0 { 0 } else { -1 };
+                let wh = if beta <= 0 { 0 } else { 1 };
+                self.dtm = false;
+                let w = self.search(wl, wh, depth);
+                self.dtm = true;
+                if self.aborted {
+                    return None;
+                }
+                // the search below used the action list: list them again
+                self.list_actions();
+                if w <= wl {
+                    (-1, w)
+                } else if w >= wh {
+                    (w, 1)
+                } else {
+                    (w, w)
+                }
+            }
+        };
+        Some((dtm_floor(wlo), -dtm_floor(-whi)))
+    }
+
+    /// The actions the search looks at in the current position (unfinished),
+    /// in `self.acts`: the legal ones, as the game's solver hook cuts and
+    /// orders them.
+    #[inline]
+    fn list_actions(&mut self) {
+        self.acts.clear();
+        self.g.legal_actions(&mut self.acts);
+        self.g.solver_actions(&mut self.acts, !self.dtm);
+    }
+
     /// The score of action `a` for the player to move, within (`alpha`, `beta`).
     #[inline]
     fn child(&mut self, a: Action, alpha: i32, beta: i32, depth: usize) -> i32 {
@@ -274,6 +342,17 @@ fn neg(x: i32) -> i32 {
         INF
     } else {
         -x
+    }
+}
+
+/// The least distance score of a position whose win / draw / loss score
+/// is at least `wdl`.
+#[inline]
+fn dtm_floor(wdl: i32) -> i32 {
+    match wdl.signum() {
+        1 => 1,
+        0 => 0,
+        _ => -MATE,
     }
 }
 

@@ -4,7 +4,7 @@
 //! the recomputed hash and the conformance run.
 
 use crate::game::{Action, Game};
-use crate::solve::Solvable;
+use crate::solve::{Outcome, Solvable};
 
 use super::Hex;
 
@@ -19,6 +19,16 @@ impl Solvable for Hex {
 
     fn cell_action(&self, cell: usize, _rest: u32) -> Action {
         cell as Action
+    }
+
+    /// Immediate wins, forced blocks, centre first (`solver.rs`).
+    fn solver_actions(&mut self, acts: &mut Vec<Action>, values_only: bool) {
+        self.solver_action_list(acts, values_only)
+    }
+
+    /// A player virtually connected (`solver.rs`).
+    fn solver_value(&self) -> Option<Outcome> {
+        self.virtual_outcome()
     }
 
     /// Only the half turn maps the rhombus onto itself with each player's

@@ -39,6 +39,7 @@ mod game;
 mod hooks;
 mod observation;
 mod options;
+mod solver;
 #[cfg(test)]
 mod tests;
 

@@ -1,0 +1,406 @@
+//! Hex knowledge for the exact solver ([`crate::solve`]): which of a
+//! position's actions to search, in which order.
+//!
+//! Only cuts that keep both the value and the distance to the end exact.
+//! A *threat* of a player is an empty cell where a stone of theirs would
+//! join their two edges; a *double threat* is a move after which they have
+//! two threats. Two facts make the cuts sound: a stone never helps the
+//! other player, and (the Hex theorem) a top-bottom chain and a left-right
+//! chain always share a cell, so the two players cannot both have threats
+//! unless they share them: when the opponent has two threats, the player
+//! to move has none.
+//! 1. A threat of the player to move wins at once: the only move searched.
+//! 2. Else a threat of the opponent must be taken: every other move loses
+//!    in two plies, taking it loses no sooner (one of them is searched).
+//! 3. Else a double threat of the player to move wins in three plies, the
+//!    quickest win left: the only move searched.
+//! 4. Else, for each double threat `m` of the opponent with threats
+//!    `w1, w2, ...`, a move outside {m, w1, w2} (outside {m} when there are
+//!    three threats or more) loses in four plies: the opponent plays `m`,
+//!    and the player to move, without a threat of their own, can block
+//!    only one. Those moves are dropped; moves inside lose no sooner. When
+//!    no move is inside all of them, every move loses in four plies and one
+//!    is searched.
+//!
+//! In the values pass (win / draw / loss only) a position is decided
+//! without search when a player is *virtually connected*: their groups and
+//! edges are linked by bridges (two empty cells each next to both ends;
+//! an edge counts as next to the cells of its row) whose pairs of cells
+//! are all different. Answering every stone in a pair with the other
+//! keeps the chain, whoever moves first, so that player wins
+//! ([`Hex::virtual_winner`]).
+//!
+//! The values pass also uses virtual chains one move ahead: a move after
+//! which the player to move has one wins (the only one searched), and for
+//! each move `m` after which the opponent would have one, the player to
+//! move must play on `m` or a cell of its pairs (the others lose); these
+//! cuts may drop a move of the best value that takes longer, so the
+//! distance pass does without them.
+//!
+//! What is left is searched centre first (the cells nearest the middle of
+//! the rhombus), where strong Hex moves lie; the search's history scores
+//! reorder them from there. Cuts 2-4 are skipped while the swap is on
+//! offer (it changes the stones), and on boards over 64 cells.
+
+use crate::game::Action;
+use crate::solve::Outcome;
+
+use super::{Hex, BOTH_EDGES, O, X};
+
+/// Per player, what a stone on each empty cell would reach (boards of at
+/// most 64 cells, cells as bits).
+struct Reach {
+    /// Empty cells where a stone would touch the first / second edge
+    /// (directly or through the groups it joins).
+    edge: [u64; 2],
+    /// Per group root: the empty cells next to the group.
+    libs: [u64; 64],
+}
+
+impl Hex {
+    /// Whether a stone of `colour` on empty `cell` would join its edges.
+    #[inline]
+    fn would_win(&self, cell: usize, colour: u8) -> bool {
+        self.reach_bits(cell, colour) == BOTH_EDGES
+    }
+
+    /// The edge bits of the group a stone of `colour` on empty `cell` would
+    /// make.
+    #[inline]
+    fn reach_bits(&self, cell: usize, colour: u8) -> u32 {
+        let mut bits = self.edge_bits(cell, colour);
+        for &nb in self.board.neighbors(cell) {
+            if self.groups.colour(nb as usize) == colour {
+                bits |= self.groups.group_mask(nb as usize);
+            }
+        }
+        bits
+    }
+
+    fn neighbour_mask(&self, cell: usize) -> u64 {
+        self.board.neighbors(cell).iter().fold(0, |m, &nb| m | 1 << nb)
+    }
+
+    fn reach(&self, colour: u8, empty: u64) -> Reach {
+        let mut r = Reach { edge: [0; 2], libs: [0; 64] };
+        let mut e = empty;
+        while e != 0 {
+            let c = e.trailing_zeros() as usize;
+            e &= e - 1;
+            let mut bits = self.edge_bits(c, colour);
+            for &nb in self.board.neighbors(c) {
+                let nb = nb as usize;
+                if self.groups.colour(nb) == colour {
+                    bits |= self.groups.group_mask(nb);
+                    r.libs[self.groups.root_of_stone(nb)] |= 1 << c;
+                }
+            }
+            for (k, edge) in r.edge.iter_mut().enumerate() {
+                if bits >> k & 1 != 0 {
+                    *edge |= 1 << c;
+                }
+            }
+        }
+        r
+    }
+
+    /// The threats `colour` would have after a stone on empty `m`.
+    fn threats_after(&self, r: &Reach, colour: u8, m: usize, empty: u64) -> u64 {
+        let mut near = self.neighbour_mask(m);
+        let mut bits = self.edge_bits(m, colour);
+        for &nb in self.board.neighbors(m) {
+            let nb = nb as usize;
+            if self.groups.colour(nb) == colour {
+                bits |= self.groups.group_mask(nb);
+                near |= r.libs[self.groups.root_of_stone(nb)];
+            }
+        }
+        let mut w = near & empty & !(1 << m);
+        for (k, edge) in r.edge.iter().enumerate() {
+            if bits >> k & 1 == 0 {
+                w &= edge;
+            }
+        }
+        w
+    }
+
+    /// The player to move's outcome when one player is virtually
+    /// connected (see the module documentation); boards of at most 64
+    /// cells, not while the swap is on offer.
+    pub(super) fn virtual_outcome(&self) -> Option<Outcome> {
+        if self.swap_available || self.board.num_cells() > 64 || self.winners != 0 {
+            return None;
+        }
+        match self.virtual_winner() {
+            Some(c) if c == self.to_move => Some(Outcome::Win),
+            Some(_) => Some(Outcome::Loss),
+            None => None,
+        }
+    }
+
+    /// A player whose edges are joined by a chain of groups and bridges
+    /// with disjoint carriers.
+    fn virtual_winner(&self) -> Option<u8> {
+        let empty = self.empty.words()[0];
+        [X, O].into_iter().find(|&c| self.virtual_chain(c, empty).is_some())
+    }
+
+    /// The cells of the pairs of a virtual chain of `colour` (see the
+    /// module documentation), if one is found.
+    fn virtual_chain(&self, colour: u8, empty: u64) -> Option<u64> {
+        // nodes: 0 and 1 the edges, then the colour's groups
+        const MAXN: usize = 34;
+        let mut node_of = [u8::MAX; 64];
+        let mut nodes = 2usize;
+        // per node: the empty cells next to it
+        let mut near = [0u64; MAXN];
+        // per node: the edges it touches (groups only)
+        let mut touch = [0u32; MAXN];
+        let mut e = empty;
+        while e != 0 {
+            let c = e.trailing_zeros() as usize;
+            e &= e - 1;
+            let bits = self.edge_bits(c, colour);
+            for k in 0..2 {
+                if bits >> k & 1 != 0 {
+                    near[k] |= 1 << c;
+                }
+            }
+            for &nb in self.board.neighbors(c) {
+                let nb = nb as usize;
+                if self.groups.colour(nb) == colour {
+                    let r = self.groups.root_of_stone(nb);
+                    if node_of[r] == u8::MAX {
+                        if nodes == MAXN {
+                            return None;
+                        }
+                        node_of[r] = nodes as u8;
+                        touch[nodes] = self.groups.group_mask(r);
+                        nodes += 1;
+                    }
+                    near[node_of[r] as usize] |= 1 << c;
+                }
+            }
+        }
+        // depth-first search for a chain from edge 0 to edge 1; `used`:
+        // the cells of the pairs taken on the way. A node is entered once
+        // (a chain may be missed, never made up).
+        fn walk(at: usize, nodes: usize, near: &[u64], touch: &[u32], seen: &mut u64, used: u64) -> Option<u64> {
+            for next in 1..nodes {
+                if *seen >> next & 1 != 0 {
+                    continue;
+                }
+                // direct contact: a group touching an edge
+                let direct = match (at, next) {
+                    (0, 1) => false,
+                    (0, g) => touch[g] & 1 != 0,
+                    (g, 1) => touch[g] & 2 != 0,
+                    _ => false,
+                };
+                let mut used2 = used;
+                if !direct {
+                    let common = near[at] & near[next] & !used;
+                    if common.count_ones() < 2 {
+                        continue;
+                    }
+                    let a = common & common.wrapping_neg();
+                    let rest = common & !a;
+                    used2 |= a | (rest & rest.wrapping_neg());
+                }
+                if next == 1 {
+                    return Some(used2);
+                }
+                *seen |= 1 << next;
+                if let Some(u) = walk(next, nodes, near, touch, seen, used2) {
+                    return Some(u);
+                }
+            }
+            None
+        }
+        let mut seen = 1;
+        walk(0, nodes, &near, &touch, &mut seen, 0)
+    }
+
+    /// Twice the distance from `cell` to the centre of the board, in the
+    /// hexagonal metric of the rhombus (neighbours differ by (0, 1), (1, 0)
+    /// or (1, -1) in (row, col)).
+    fn centre_distance(&self, cell: usize) -> u32 {
+        let (rows, cols) = (self.rows as i32, self.cols as i32);
+        let (r, c) = ((cell as i32 / cols) * 2 - (rows - 1), (cell as i32 % cols) * 2 - (cols - 1));
+        let s = -r - c;
+        (r.abs() + c.abs() + s.abs()) as u32 / 2
+    }
+
+    /// The virtual chain `colour` would have after a stone on empty `m`
+    /// (see [`Hex::virtual_chain`]): the cells of its pairs.
+    fn virtual_chain_after(&mut self, colour: u8, m: usize, empty: u64) -> Option<u64> {
+        let (root, old) = self.put(m, colour);
+        let chain = if self.winners != 0 { Some(0) } else { self.virtual_chain(colour, empty & !(1 << m)) };
+        self.take(m, root, old);
+        chain
+    }
+
+    /// The solver's action list: see the module documentation. `acts` holds
+    /// the legal actions of an unfinished position; `values_only`: the
+    /// search proves win / draw / loss only (no distances).
+    pub(super) fn solver_action_list(&mut self, acts: &mut Vec<Action>, values_only: bool) {
+        let n = self.board.num_cells();
+        let me = self.to_move;
+        let you = 3 - me;
+        let keep = |acts: &mut Vec<Action>, a: Action| {
+            acts.clear();
+            acts.push(a);
+        };
+        if let Some(&a) = acts.iter().find(|&&a| (a as usize) < n && self.would_win(a as usize, me)) {
+            return keep(acts, a);
+        }
+        if !self.swap_available {
+            if let Some(&a) = acts.iter().find(|&&a| self.would_win(a as usize, you)) {
+                return keep(acts, a);
+            }
+            if n <= 64 {
+                let empty = self.empty.words()[0];
+                let mine = self.reach(me, empty);
+                let mut e = empty;
+                while e != 0 {
+                    let m = e.trailing_zeros() as usize;
+                    e &= e - 1;
+                    if self.threats_after(&mine, me, m, empty).count_ones() >= 2 {
+                        return keep(acts, m as Action);
+                    }
+                }
+                let mut must = empty;
+                if values_only {
+                    let mut e = empty;
+                    while e != 0 {
+                        let m = e.trailing_zeros() as usize;
+                        e &= e - 1;
+                        if self.virtual_chain_after(me, m, empty).is_some() {
+                            return keep(acts, m as Action);
+                        }
+                    }
+                    let mut e = empty;
+                    while e != 0 && must != 0 {
+                        let m = e.trailing_zeros() as usize;
+                        e &= e - 1;
+                        if let Some(chain) = self.virtual_chain_after(you, m, empty) {
+                            must &= chain | 1 << m;
+                        }
+                    }
+                }
+                let theirs = self.reach(you, empty);
+                let mut e = empty;
+                while e != 0 && must != 0 {
+                    let m = e.trailing_zeros() as usize;
+                    e &= e - 1;
+                    let w = self.threats_after(&theirs, you, m, empty);
+                    match w.count_ones() {
+                        0 | 1 => {}
+                        2 => must &= w | 1 << m,
+                        _ => must &= 1 << m,
+                    }
+                }
+                if must == 0 {
+                    return keep(acts, empty.trailing_zeros() as Action);
+                }
+                acts.retain(|&a| must >> a & 1 != 0);
+            }
+        }
+        acts.sort_unstable_by_key(|&a| (if (a as usize) < n { self.centre_distance(a as usize) } else { 0 }, a));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+    use crate::game::Game;
+    use crate::rng::rng_for;
+
+    /// (the player to move wins, plies to the end with the winner hurrying
+    /// and the loser delaying), by plain minimax with a memo; no cuts.
+    fn minimax(g: &mut Hex, memo: &mut HashMap<(Vec<u8>, u8), (bool, u32)>) -> (bool, u32) {
+        let key = (g.groups.colours().to_vec(), g.to_move);
+        if let Some(&v) = memo.get(&key) {
+            return v;
+        }
+        let mut acts = Vec::new();
+        g.legal_actions(&mut acts);
+        let best = acts.iter().map(|&a| move_result(g, a, memo)).max_by_key(|&(w, d)| if w { -(d as i64) } else { d as i64 - 1000 });
+        let v = best.expect("an unfinished game has a move");
+        memo.insert(key, v);
+        v
+    }
+
+    /// The result of action `a` for the player making it.
+    fn move_result(g: &mut Hex, a: Action, memo: &mut HashMap<(Vec<u8>, u8), (bool, u32)>) -> (bool, u32) {
+        let u = g.apply_action_undoable(a);
+        let r = if g.is_over() {
+            (true, 1)
+        } else {
+            let (w, d) = minimax(g, memo);
+            (!w, d + 1)
+        };
+        g.undo_action(u);
+        r
+    }
+
+    /// Random positions of `rows` x `cols` boards with at most `empty`
+    /// empty cells, unfinished, without a swap on offer.
+    fn positions(rows: usize, cols: usize, empty: usize, count: usize) -> Vec<Hex> {
+        let mut out = Vec::new();
+        let mut buf = Vec::new();
+        let mut seed = 0;
+        while out.len() < count {
+            seed += 1;
+            let mut rng = rng_for(seed, rows as u64 * 100 + empty as u64);
+            let mut g = Hex::new(rows, cols, false).unwrap();
+            while !g.is_over() && g.num_empty as usize > empty {
+                let a = g.random_action(&mut rng, &mut buf).unwrap();
+                g.apply_action(a);
+            }
+            if !g.is_over() {
+                out.push(g);
+            }
+        }
+        out
+    }
+
+    /// The cuts keep a move as good as the best one (value and distance),
+    /// and a virtually connected player wins, against plain minimax.
+    #[test]
+    fn cuts_and_virtual_connections_agree_with_minimax() {
+        let mut cut = 0;
+        let mut decided = [0usize; 2];
+        for (rows, cols, empty) in [(3, 3, 7), (4, 4, 9), (4, 4, 11), (3, 5, 10), (5, 5, 9)] {
+            let mut memo = HashMap::new();
+            for mut g in positions(rows, cols, empty, 150) {
+                let mut all = Vec::new();
+                g.legal_actions(&mut all);
+                let best = minimax(&mut g, &mut memo);
+                let before = g.zobrist();
+                for values_only in [false, true] {
+                    let mut acts = all.clone();
+                    g.solver_action_list(&mut acts, values_only);
+                    assert_eq!(g.zobrist(), before);
+                    assert!(!acts.is_empty() && acts.iter().all(|a| all.contains(a)));
+                    let kept = acts.iter().map(|&a| move_result(&mut g, a, &mut memo)).max_by_key(|&(w, d)| if w { -(d as i64) } else { d as i64 - 1000 });
+                    if values_only {
+                        // the values pass needs a move of the best value only
+                        assert_eq!(kept.map(|k| k.0), Some(best.0), "{:?} to move {}: kept {:?} of {:?}", g.groups.colours(), g.to_move, acts, all);
+                    } else {
+                        assert_eq!(kept, Some(best), "{:?} to move {}: kept {:?} of {:?}", g.groups.colours(), g.to_move, acts, all);
+                    }
+                    cut += (acts.len() < all.len()) as usize;
+                }
+                if let Some(o) = g.virtual_outcome() {
+                    assert_eq!(o == Outcome::Win, best.0, "{:?} to move {}", g.groups.colours(), g.to_move);
+                    decided[best.0 as usize] += 1;
+                }
+            }
+        }
+        // the sample exercises both: cuts made, wins and losses decided
+        assert!(cut > 100 && decided[0] > 10 && decided[1] > 10, "{cut} {decided:?}");
+    }
+}
