@@ -231,12 +231,12 @@ impl<N: TreeNode, E: TreeEdge> Tree<N, E> {
     pub fn clear(&mut self) {
         self.nodes.clear();
         self.edges.clear();
-        self.nodes.push(Node::new());
+        self.nodes.push(N::fresh());
     }
 
     /// Bytes held by the arenas.
     pub fn capacity_bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<Node>() + self.edges.capacity() * std::mem::size_of::<Edge>()
+        self.nodes.capacity() * std::mem::size_of::<N>() + self.edges.capacity() * std::mem::size_of::<E>()
     }
 
     /// The edges of `node` (empty until expanded).

@@ -67,11 +67,11 @@ impl Hex {
     /// The edge bits of the group a stone of `colour` on empty `cell` would
     /// make.
     #[inline]
-    fn reach_bits(&self, cell: usize, colour: u8) -> u32 {
+    fn reach_bits(&self, cell: usize, colour: u8) -> u8 {
         let mut bits = self.edge_bits(cell, colour);
         for &nb in self.board.neighbors(cell) {
-            if self.groups.colour(nb as usize) == colour {
-                bits |= self.groups.group_mask(nb as usize);
+            if self.colour[nb as usize] == colour {
+                bits |= self.links.payload(self.links.find(nb as usize));
             }
         }
         bits
@@ -90,9 +90,9 @@ impl Hex {
             let mut bits = self.edge_bits(c, colour);
             for &nb in self.board.neighbors(c) {
                 let nb = nb as usize;
-                if self.groups.colour(nb) == colour {
-                    bits |= self.groups.group_mask(nb);
-                    r.libs[self.groups.root_of_stone(nb)] |= 1 << c;
+                if self.colour[nb] == colour {
+                    bits |= self.links.payload(self.links.find(nb));
+                    r.libs[self.links.find(nb)] |= 1 << c;
                 }
             }
             for (k, edge) in r.edge.iter_mut().enumerate() {
@@ -110,9 +110,9 @@ impl Hex {
         let mut bits = self.edge_bits(m, colour);
         for &nb in self.board.neighbors(m) {
             let nb = nb as usize;
-            if self.groups.colour(nb) == colour {
-                bits |= self.groups.group_mask(nb);
-                near |= r.libs[self.groups.root_of_stone(nb)];
+            if self.colour[nb] == colour {
+                bits |= self.links.payload(self.links.find(nb));
+                near |= r.libs[self.links.find(nb)];
             }
         }
         let mut w = near & empty & !(1 << m);
@@ -168,14 +168,14 @@ impl Hex {
             }
             for &nb in self.board.neighbors(c) {
                 let nb = nb as usize;
-                if self.groups.colour(nb) == colour {
-                    let r = self.groups.root_of_stone(nb);
+                if self.colour[nb] == colour {
+                    let r = self.links.find(nb);
                     if node_of[r] == u8::MAX {
                         if nodes == MAXN {
                             return None;
                         }
                         node_of[r] = nodes as u8;
-                        touch[nodes] = self.groups.group_mask(r);
+                        touch[nodes] = self.links.payload(r) as u32;
                         nodes += 1;
                     }
                     near[node_of[r] as usize] |= 1 << c;
@@ -234,9 +234,9 @@ impl Hex {
     /// The virtual chain `colour` would have after a stone on empty `m`
     /// (see [`Hex::virtual_chain`]): the cells of its pairs.
     fn virtual_chain_after(&mut self, colour: u8, m: usize, empty: u64) -> Option<u64> {
-        let (root, old) = self.put(m, colour);
+        let placed = self.put(m, colour, true).expect("an undoable placement returns its record");
         let chain = if self.winners != 0 { Some(0) } else { self.virtual_chain(colour, empty & !(1 << m)) };
-        self.take(m, root, old);
+        self.take(m, placed);
         chain
     }
 
@@ -321,7 +321,7 @@ mod tests {
     /// (the player to move wins, plies to the end with the winner hurrying
     /// and the loser delaying), by plain minimax with a memo; no cuts.
     fn minimax(g: &mut Hex, memo: &mut HashMap<(Vec<u8>, u8), (bool, u32)>) -> (bool, u32) {
-        let key = (g.groups.colours().to_vec(), g.to_move);
+        let key = (g.colours().to_vec(), g.to_move);
         if let Some(&v) = memo.get(&key) {
             return v;
         }
@@ -388,14 +388,14 @@ mod tests {
                     let kept = acts.iter().map(|&a| move_result(&mut g, a, &mut memo)).max_by_key(|&(w, d)| if w { -(d as i64) } else { d as i64 - 1000 });
                     if values_only {
                         // the values pass needs a move of the best value only
-                        assert_eq!(kept.map(|k| k.0), Some(best.0), "{:?} to move {}: kept {:?} of {:?}", g.groups.colours(), g.to_move, acts, all);
+                        assert_eq!(kept.map(|k| k.0), Some(best.0), "{:?} to move {}: kept {:?} of {:?}", g.colours(), g.to_move, acts, all);
                     } else {
-                        assert_eq!(kept, Some(best), "{:?} to move {}: kept {:?} of {:?}", g.groups.colours(), g.to_move, acts, all);
+                        assert_eq!(kept, Some(best), "{:?} to move {}: kept {:?} of {:?}", g.colours(), g.to_move, acts, all);
                     }
                     cut += (acts.len() < all.len()) as usize;
                 }
                 if let Some(o) = g.virtual_outcome() {
-                    assert_eq!(o == Outcome::Win, best.0, "{:?} to move {}", g.groups.colours(), g.to_move);
+                    assert_eq!(o == Outcome::Win, best.0, "{:?} to move {}", g.colours(), g.to_move);
                     decided[best.0 as usize] += 1;
                 }
             }
