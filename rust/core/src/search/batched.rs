@@ -855,11 +855,15 @@ impl<G: Game> BatchedMcts<G> {
             return Err(BatchError::GameOver(index));
         }
         let t = &mut self.trees[index];
-        t.tree = Tree::new();
+        t.tree.clear();
         t.calls.clear();
         t.noisy.clear();
         t.gumbel.clear();
         t.logits.clear();
+        t.done = 0;
+        // the tree's working game walks down from its root: it becomes the new root
+        t.undo.clear();
+        t.work = game.clone();
         self.roots[index] = game;
         Ok(())
     }
