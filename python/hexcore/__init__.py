@@ -1,9 +1,9 @@
 """hexcore: fast, exact rules engines for hex-grid abstract games.
 
 This file re-exports (the games and limits come from the extension
-(``_core``), ``perft`` and ``random_playouts`` from ``engine.py``) and gives
-the games their Jupyter picture, ``render.svg``: the extension imports nothing
-from this package.
+(``_core``), ``perft`` and ``random_playouts`` from ``engine.py``); importing
+``render`` gives the games their Jupyter picture: the extension imports
+nothing from this package.
 
 >>> import hexcore as hc
 >>> g = hc.Churn(size=3)
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import records, search
+from . import records, render, search  # noqa: F401 (render gives the games _repr_svg_)
 from ._core import MAX_DEPTH, MAX_PLAYOUTS, MAX_THREADS, Board, Churn, Hex, Quintun, Wunchunk, __version__, _Game
 from .engine import Playouts, perft, random_playouts
 from .errors import GameOverError, HexcoreError, IllegalMoveError, NotationError, TooManyMovesError
@@ -33,15 +33,6 @@ from .summary import PlayoutSummary
 
 Game = _Game
 
-
-def _repr_svg_(self: Any) -> str:
-    """The game's picture in Jupyter: ``hexcore.render.svg(game)``."""
-    from .render import svg
-
-    return svg(self)
-
-
-setattr(_Game, "_repr_svg_", _repr_svg_)
 
 
 def __getattr__(name: str) -> Any:

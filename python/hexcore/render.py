@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
+from ._core import _Game
 from .registry import info
 
 PLAYER_COLOURS: Dict[int, str] = {1: "#d62728", 2: "#1f5fbf", 3: "#2ca02c", 4: "#e8b400"}
@@ -188,3 +189,12 @@ def rgb_array(game: Any, cell: int = 24) -> "npt.NDArray[np.uint8]":
     img[inside < 1.0] = _rgb("#8a7a5a")
     img[inside < 0.0] = 255
     return np.ascontiguousarray(img, dtype=np.uint8)
+
+
+def _repr_svg_(self: Any) -> str:
+    """The game's picture in Jupyter (the extension imports nothing from
+    this package, so the package gives the games this method)."""
+    return svg(self)
+
+
+setattr(_Game, "_repr_svg_", _repr_svg_)
