@@ -132,10 +132,11 @@ def rust_files() -> Iterator[Path]:
 
 
 def _test_module(path: Path) -> bool:
-    """A ``tests.rs`` its folder's ``mod.rs`` declares as ``#[cfg(test)] mod tests;``
+    """A ``tests.rs`` its parent module (the folder's ``mod.rs``, or the file
+    ``<folder>.rs`` beside the folder) declares as ``#[cfg(test)] mod tests;``
     (tests, like ``#[cfg(test)]`` items, may name games)."""
-    parent = path.parent / "mod.rs"
-    return path.name == "tests.rs" and parent.exists() and "#[cfg(test)]\nmod tests;" in parent.read_text()
+    parents = [path.parent / "mod.rs", path.parent.with_suffix(".rs")]
+    return path.name == "tests.rs" and any(p.exists() and "#[cfg(test)]\nmod tests;" in p.read_text() for p in parents)
 
 
 def python_files() -> Iterator[Path]:
