@@ -323,7 +323,7 @@ def map_games(play: Callable[[int], Any], games: int, *, tasks: Optional[int] = 
         return []
     ray = _ray(address)
     n = min(games, t if t is not None else _default_tasks(ray))
-    chunks = [list(range(games))[j::n] for j in range(n)]
+    chunks = [list(range(j, games, n)) for j in range(n)]
     done: Dict[int, Any] = {}
 
     def add(j: int, results: List[Any]) -> None:
