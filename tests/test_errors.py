@@ -15,6 +15,7 @@ import sys
 import textwrap
 import time
 
+import numpy as np
 import pytest
 
 import hexcore as hc
@@ -83,6 +84,100 @@ def test_raised_errors_carry_their_reason_and_pickle():
         assert type(back) is type(e) and str(back) == str(e) and back.reason == e.reason
     assert type(caught[0]) is hc.NotationError and caught[0].reason in ("syntax", "unknown_cell")
     assert caught[1].reason == "action_out_of_range"
+
+
+WIDE = 2**70  # wider than 64 bits: messages show it as given, not saturated
+
+
+def _finished_churn() -> hc.Churn:
+    g = hc.Churn(size=2, pie=False)
+    while not g.is_over:
+        g.apply_action(int(g.legal_actions()[0]))
+    return g
+
+
+def _mid_turn_wunchunk() -> hc.Wunchunk:
+    g = hc.Wunchunk(size=5)
+    for _ in range(20):
+        h = g.copy()
+        h.apply_action(int(h.legal_actions()[0]))
+        if h.pending_actions:
+            return h
+        g.play(g.legal_moves()[0])
+    raise AssertionError("no Wunchunk action leaves a turn in progress")
+
+
+def _negative_priors(obs, masks):
+    return -np.ones(masks.shape), np.zeros((len(masks), 2))
+
+
+def _nan_values(obs, masks):
+    return np.ones(masks.shape), np.full((len(masks), 2), np.nan)
+
+
+def _error_cases():
+    """(what, call, class, message) for one error of each family of core errors."""
+    from hexcore.search import batched_search
+    from hexcore.vector import VecGame
+
+    churn3, over, mid = hc.Churn(size=3), _finished_churn(), _mid_turn_wunchunk()
+    v = VecGame("churn(size=3)", 2)
+    w = VecGame("wunchunk(size=5)", 1)
+    return [
+        # vector::BatchError
+        ("batch misfit", lambda: VecGame([churn3, hc.Churn(size=4)]), ValueError,
+         "env 1 (churn(size=4)) does not fit env 0 (churn(size=3)): observations [4, 7, 7] vs [4, 5, 5], "
+         "38 vs 20 actions, 2 vs 2 players; envs of one batch need the same observation shape, number of "
+         "actions and number of players"),
+        ("finished start", lambda: VecGame([over]), ValueError,
+         f"env 0: the start position ({over.spec}) is already over"),
+        ("mid-turn set_state", lambda: w.set_state(0, mid), ValueError,
+         f"env 0: the position ({mid.spec}) is in the middle of a turn; finish or undo it"),
+        # vector::StepError
+        ("sample buffer", lambda: v._v.sample_actions(np.zeros(3, np.int64)), ValueError,
+         "action buffer holds 3 values, expected 2"),
+        # OptionsError from a batch, with a wide int
+        ("autoplay seat", lambda: setattr(v._v, "autoplay", 3), ValueError, "player must be a seat 1..2, got 3"),
+        ("wide autoplay seat", lambda: setattr(v._v, "autoplay", -WIDE), ValueError,
+         f"player must be a seat 1..2, got {-WIDE}"),
+        # search::BatchError: Invalid (OptionsError) and Output (OutputError)
+        ("batched option", lambda: batched_search([churn3], _negative_priors, 1, leaves_per_tree=0), ValueError,
+         "leaves_per_tree must be between 1 and 4096, got 0"),
+        ("wide batched option", lambda: batched_search([churn3], _negative_priors, 1, leaves_per_tree=WIDE),
+         ValueError, f"leaves_per_tree must be between 1 and 4096, got {WIDE}"),
+        ("negative max_considered", lambda: batched_search([churn3], _negative_priors, 1, max_considered=-5),
+         ValueError, "max_considered must be >= 1, got -5"),
+        ("wide simulations", lambda: batched_search([churn3], _negative_priors, WIDE), ValueError,
+         f"simulations must be between 1 and {2**30}, got {WIDE}"),
+        ("negative priors", lambda: batched_search([churn3], _negative_priors, 2), ValueError,
+         "evaluator priors must be >= 0"),
+        ("NaN values", lambda: batched_search([churn3], _nan_values, 2), ValueError,
+         "evaluator values must be finite (got NaN or infinity)"),
+        # OptionsError from limits.rs, with wide ints
+        ("wide threads", lambda: _core.check_threads(WIDE), ValueError,
+         f"threads must be between 1 and {hc.MAX_THREADS}, got {WIDE}"),
+        ("wide depth", lambda: hc.perft(churn3, WIDE), ValueError,
+         f"depth must be between 0 and {hc.MAX_DEPTH}, got {WIDE}"),
+        ("wide to_move", lambda: hc.Churn.from_position({}, to_move=WIDE, size=3), ValueError,
+         f"to_move must be 1 or 2, got {WIDE}"),
+        ("wide cell index", lambda: churn3.board.label(-WIDE), IndexError,
+         f"cell index {-WIDE} out of range 0..19"),
+        # Quintun's board size (OptionsError) and record reader (MoveError, reason "syntax")
+        ("quintun size", lambda: hc.Quintun(size=11), ValueError, "size must be an integer from 4 to 10, got 11"),
+        ("quintun record", lambda: hc.Quintun.replay("1. j4 j4\nfoo bar"), hc.NotationError,
+         "not a record line (a move number, then one or two moves): \"foo bar\""),
+    ]
+
+
+def test_each_family_of_core_errors_reaches_python_as_one_class_and_message():
+    for what, call, cls, message in _error_cases():
+        with pytest.raises(Exception) as err:
+            call()
+        assert type(err.value) is cls, (what, type(err.value), err.value)
+        assert str(err.value) == message, (what, str(err.value))
+    with pytest.raises(hc.NotationError) as err:
+        hc.Quintun.replay("1. j4 j4\nfoo bar")
+    assert err.value.reason == "syntax"
 
 
 HANDLER = "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"

@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::ThreadPool;
 
+use crate::game::OptionsError;
 pub use crate::limits::MAX_THREADS;
 
 /// How many pools (of distinct sizes) are kept alive at once.
@@ -29,9 +30,10 @@ pub enum RunError {
     /// A perft divide at move level over a position with more legal moves
     /// than can be listed (`count` of them); use action level.
     TooManyMoves { count: u128 },
-    /// The thread count is out of range or the worker threads could not be
-    /// started.
-    Threads(String),
+    /// The thread count is out of range.
+    Invalid(OptionsError),
+    /// The worker threads could not be started (`detail`: the system's words).
+    Threads { threads: usize, detail: String },
 }
 
 impl std::fmt::Display for RunError {
@@ -42,7 +44,10 @@ impl std::fmt::Display for RunError {
             RunError::TooManyMoves { count } => {
                 write!(f, "{count} legal moves is too many to list; divide at action level instead")
             }
-            RunError::Threads(m) => f.write_str(m),
+            RunError::Invalid(e) => write!(f, "{e}"),
+            RunError::Threads { threads, detail } => {
+                write!(f, "could not start {threads} worker thread{}: {detail}", if *threads == 1 { "" } else { "s" })
+            }
         }
     }
 }
@@ -57,7 +62,7 @@ fn cache() -> &'static Mutex<Vec<(usize, Arc<ThreadPool>)>> {
 
 /// The shared pool with exactly `threads` workers (`1..=MAX_THREADS`).
 pub fn pool(threads: usize) -> Result<Arc<ThreadPool>, RunError> {
-    crate::limits::threads(Some(i64::try_from(threads).unwrap_or(i64::MAX))).map_err(|e| RunError::Threads(e.message))?;
+    crate::limits::threads(Some(threads)).map_err(RunError::Invalid)?;
     let mut pools = cache().lock().unwrap_or_else(|e| e.into_inner());
     if let Some(i) = pools.iter().position(|(n, _)| *n == threads) {
         let hit = pools.remove(i);
@@ -68,7 +73,7 @@ pub fn pool(threads: usize) -> Result<Arc<ThreadPool>, RunError> {
         .num_threads(threads)
         .thread_name(|i| format!("hexcore-{i}"))
         .build()
-        .map_err(|e| RunError::Threads(format!("could not start {threads} worker threads: {e}")))?;
+        .map_err(|e| RunError::Threads { threads, detail: e.to_string() })?;
     let p = Arc::new(built);
     pools.insert(0, (threads, p.clone()));
     pools.truncate(POOL_CACHE);
@@ -186,8 +191,8 @@ mod tests {
         // A size dropped from the cache is built again on demand.
         let c = pool(3).unwrap();
         assert_eq!(c.current_num_threads(), 3);
-        assert!(matches!(pool(0), Err(RunError::Threads(_))));
-        assert!(matches!(pool(MAX_THREADS + 1), Err(RunError::Threads(_))));
+        assert!(matches!(pool(0), Err(RunError::Invalid(e)) if e.argument == "threads"));
+        assert!(matches!(pool(MAX_THREADS + 1), Err(RunError::Invalid(_))));
         assert_eq!(install(1, || 7).unwrap(), 7);
     }
 

@@ -313,7 +313,7 @@ fn with_stack<T: Send>(depth: u32, f: impl FnOnce() -> Walk<T> + Send) -> Walk<T
             .name("hexcore-perft".into())
             .stack_size(size)
             .spawn_scoped(s, f)
-            .map_err(|e| RunError::Threads(format!("could not start a perft thread: {e}")))?;
+            .map_err(|e| RunError::Threads { threads: 1, detail: e.to_string() })?;
         h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
     })
 }
@@ -322,7 +322,7 @@ fn check_args(depth: u32, threads: usize) -> Walk<()> {
     if depth > MAX_DEPTH {
         return Err(RunError::TooDeep { depth, max: MAX_DEPTH });
     }
-    crate::limits::threads(Some(i64::try_from(threads).unwrap_or(i64::MAX))).map_err(|e| RunError::Threads(e.message))?;
+    crate::limits::threads(Some(threads)).map_err(RunError::Invalid)?;
     Ok(())
 }
 
@@ -475,7 +475,7 @@ fn split_by_actions<G: Game>(g: &G, depth: u32, threads: usize, stop: &AtomicBoo
 pub fn perft<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize) -> u128 {
     let threads = clamp_threads(threads);
     match try_perft(g, depth, unit, threads, &NEVER) {
-        Err(RunError::Threads(_)) if threads > 1 => must(try_perft(g, depth, unit, 1, &NEVER)),
+        Err(RunError::Threads { .. }) if threads > 1 => must(try_perft(g, depth, unit, 1, &NEVER)),
         r => must(r),
     }
 }
@@ -488,7 +488,7 @@ pub fn perft<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize) -> u128 {
 pub fn divide<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize) -> Vec<(String, u128)> {
     let threads = clamp_threads(threads);
     match try_divide(g, depth, unit, threads, &NEVER) {
-        Err(RunError::Threads(_)) if threads > 1 => must(try_divide(g, depth, unit, 1, &NEVER)),
+        Err(RunError::Threads { .. }) if threads > 1 => must(try_divide(g, depth, unit, 1, &NEVER)),
         r => must(r),
     }
 }

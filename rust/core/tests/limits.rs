@@ -64,8 +64,8 @@ fn playouts_in_chunks_match_one_batch() {
 fn thread_counts() {
     let g = churn(3, true);
     let stop = AtomicBool::new(false);
-    assert!(matches!(try_perft(&g, 3, Unit::Move, 0, &stop), Err(RunError::Threads(_))));
-    assert!(matches!(try_perft(&g, 3, Unit::Move, MAX_THREADS + 1, &stop), Err(RunError::Threads(_))));
+    assert!(matches!(try_perft(&g, 3, Unit::Move, 0, &stop), Err(RunError::Invalid(_))));
+    assert!(matches!(try_perft(&g, 3, Unit::Move, MAX_THREADS + 1, &stop), Err(RunError::Invalid(_))));
     // The plain names clamp.
     assert_eq!(perft(&g, 3, Unit::Move, 5000), 4728);
     assert_eq!(playouts(&g, 3, 1, 0, u64::MAX), playouts(&g, 3, 1, 2, u64::MAX));

@@ -14,14 +14,14 @@
 //! first `L` rows, valid until it returns.
 
 use hexcore_core::search::{Algorithm, BatchError, BatchedMcts, BatchedOptions, Evaluator};
-use hexcore_core::{Game, MoveError};
+use hexcore_core::{limits, Game, MoveError, OptionsError};
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PySlice, PyTuple};
 
 use crate::any::{Any, Member, PerGame};
-use crate::errors::{Int, IntoPyErr};
+use crate::errors::{options_error, Int, IntoPyErr};
 use crate::game::{wrap, AnyGame, PyGame};
 
 /// The evaluator callable and the buffers it is handed.
@@ -157,12 +157,6 @@ fn make<G: Member>(py: Python<'_>, games: &[AnyGame], opts: &BatchedOptions) -> 
     BatchedMcts::new(gs, opts).map_err(|e| batch_error(py, BatchError::never(e)))
 }
 
-/// A count argument: negative numbers become 0 (refused by the core's check
-/// with a message naming the argument), huge ones saturate.
-fn count(x: Int) -> u64 {
-    x.0.max(0) as u64
-}
-
 #[pyclass(name = "_BatchedMCTS", module = "hexcore._core")]
 pub struct PyBatchedMcts {
     games: Vec<AnyGame>,
@@ -178,7 +172,7 @@ pub struct PyBatchedMcts {
 impl PyBatchedMcts {
     #[new]
     #[pyo3(signature = (games, evaluator, algorithm="puct", c_puct=1.25, dirichlet_alpha=0.3, dirichlet_fraction=0.25,
-                        max_considered=Int(16), gumbel_scale=1.0, leaves_per_tree=Int(1), threads=None, seed=Int(0)))]
+                        max_considered=Int::of(16), gumbel_scale=1.0, leaves_per_tree=Int::of(1), threads=None, seed=Int::of(0)))]
     fn new(
         py: Python<'_>,
         games: Vec<Bound<'_, PyAny>>,
@@ -196,26 +190,20 @@ impl PyBatchedMcts {
         if !evaluator.is_callable() {
             return Err(PyTypeError::new_err("evaluator must be callable"));
         }
-        let algorithm: Algorithm = algorithm.parse().map_err(|e: hexcore_core::spec::ChoiceError| PyValueError::new_err(e.to_string()))?;
-        if seed.0 < 0 {
-            return Err(PyValueError::new_err(format!("seed must be >= 0, got {}", seed.0)));
-        }
+        let algorithm: Algorithm = algorithm.parse().map_err(|e: hexcore_core::spec::ChoiceError| options_error(e.into()))?;
+        let seed = limits::in_range("seed", seed, 0, i64::MAX).map_err(options_error)?;
         let opts = BatchedOptions {
             algorithm,
             c_puct,
             dirichlet_alpha,
             dirichlet_fraction,
-            max_considered: count(max_considered).min(usize::MAX as u64) as usize,
+            max_considered: limits::max_considered(max_considered).map_err(options_error)?,
             gumbel_scale,
-            leaves_per_tree: count(leaves_per_tree).min(usize::MAX as u64) as usize,
-            // Default: one thread per core.
-            threads: match threads {
-                Some(t) => count(t).min(usize::MAX as u64) as usize,
-                None => std::thread::available_parallelism().map_or(1, |n| n.get()).min(hexcore_core::MAX_THREADS),
-            },
-            seed: seed.0 as u64,
+            leaves_per_tree: limits::leaves_per_tree(leaves_per_tree).map_err(options_error)?,
+            threads: limits::threads(threads).map_err(options_error)?,
+            seed: seed as u64,
         };
-        opts.check().map_err(PyValueError::new_err)?;
+        opts.check().map_err(options_error)?;
         let any = games.iter().map(|g| AnyGame::copy_of(g, "batched_search")).collect::<PyResult<Vec<_>>>()?;
         let Some(first) = any.first() else {
             return Err(PyValueError::new_err("games must not be empty"));
@@ -238,10 +226,11 @@ impl PyBatchedMcts {
     /// Run `simulations` more simulations per tree; returns (actions,
     /// policies, visits, root_values, q_values, simulations, evaluations).
     fn search<'py>(&mut self, py: Python<'py>, simulations: Int) -> PyResult<Bound<'py, PyTuple>> {
+        let simulations = limits::simulations(simulations).map_err(options_error)?;
         let f = self.evaluator.bind(py).clone();
         let players = dispatch!(&self.inner, m => m.games()[0].num_players());
         let mut ev = PyEvaluator { py, f: &f, obs: &mut self.obs, masks: &mut self.masks, shape: self.shape, actions: self.actions, players };
-        let r = dispatch!(&mut self.inner, m => m.search(count(simulations), &mut ev)).map_err(|e| batch_error(py, e))?;
+        let r = dispatch!(&mut self.inner, m => m.search(simulations, &mut ev)).map_err(|e| batch_error(py, e))?;
         let b = r.actions.len();
         let a = self.actions;
         let actions: Vec<i64> = r.actions.iter().map(|&x| x as i64).collect();
@@ -260,7 +249,7 @@ impl PyBatchedMcts {
 
     /// Play one action per root and keep the subtrees below them.
     fn advance(&mut self, py: Python<'_>, actions: Vec<Int>) -> PyResult<()> {
-        let raw: Vec<i64> = actions.iter().map(|a| a.0).collect();
+        let raw: Vec<i64> = actions.iter().map(|a| a.value).collect();
         let acts = dispatch!(&self.inner, m => m.check_actions(&raw))
             .map_err(|(i, e)| MoveError::new(e.reason, format!("game {i}: {}", e.message)).into_pyerr(py))?;
         for (g, &a) in self.games.iter_mut().zip(&acts) {
@@ -275,10 +264,7 @@ impl PyBatchedMcts {
     fn replace(&mut self, py: Python<'_>, index: Int, game: Bound<'_, PyAny>) -> PyResult<()> {
         let g = AnyGame::copy_of(&game, "replace")?;
         let b = self.games.len();
-        if index.0 < 0 || index.0 as u64 >= b as u64 {
-            return Err(PyValueError::new_err(format!("index must be between 0 and {}, got {}", b - 1, index.0)));
-        }
-        let i = index.0 as usize;
+        let i = limits::in_range("index", index, 0, b as i64 - 1).map_err(options_error)? as usize;
         let first = &self.games[0];
         let (spec, spec0) = (dispatch!(&g, s => s.g.spec()), dispatch!(first, s => s.g.spec()));
         if g.class_name() != first.class_name() || spec != spec0 {
@@ -288,7 +274,7 @@ impl PyBatchedMcts {
                 g.class_name()
             )));
         }
-        zip_any!((&mut self.inner, &g), (m, s) => m.replace(i, s.g.clone()), Err(BatchError::Invalid("the game must be of the others' type".into())))
+        zip_any!((&mut self.inner, &g), (m, s) => m.replace(i, s.g.clone()), Err(BatchError::Invalid(OptionsError::new("game", "game must be of the others' type"))))
             .map_err(|e| batch_error(py, BatchError::never(e)))?;
         self.games[i] = g;
         Ok(())

@@ -16,12 +16,11 @@ pub struct PyBoard {
 
 impl PyBoard {
     fn cell(&self, i: Int) -> PyResult<usize> {
-        let Int(i) = i;
         let n = self.inner.num_cells();
-        if i < 0 || i as usize >= n {
-            return Err(PyIndexError::new_err(format!("cell index {i} out of range 0..{n}")));
+        match usize::try_from(i.value) {
+            Ok(c) if c < n => Ok(c),
+            _ => Err(PyIndexError::new_err(format!("cell index {i} out of range 0..{n}"))),
         }
-        Ok(i as usize)
     }
 }
 
@@ -89,7 +88,7 @@ impl PyBoard {
 
     /// The cell at axial (q, r), or None.
     fn at_axial(&self, q: Int, r: Int) -> Option<usize> {
-        let (q, r) = (q.0.clamp(-1 << 20, 1 << 20) as i32, r.0.clamp(-1 << 20, 1 << 20) as i32);
+        let (q, r) = (q.value.clamp(-1 << 20, 1 << 20) as i32, r.value.clamp(-1 << 20, 1 << 20) as i32);
         self.inner.at_axial(q, r)
     }
 

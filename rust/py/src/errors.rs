@@ -21,6 +21,9 @@
 use hexcore_core::search::SearchError;
 use hexcore_core::solve::SolveError;
 use hexcore_core::vector::{BatchError, StepError};
+use std::sync::Arc;
+
+use hexcore_core::limits::IntArg;
 use hexcore_core::{ErrorKind, MoveError, OptionsError, Reason, RunError};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -216,34 +219,44 @@ pub trait IntoPyErr {
     fn into_pyerr(self, py: Python<'_>) -> PyErr;
 }
 
-/// A rejected move: `NotationError` for text that names no move of this
-/// game, `GameOverError` after the end, `IllegalMoveError` otherwise.
 /// The batched search's errors: the evaluator's own exception unchanged,
-/// bad answers and arguments `ValueError`, a finished game `GameOverError`.
+/// bad answers and arguments `ValueError`, a finished game `GameOverError`,
+/// threads that cannot start `RuntimeError`.
 impl IntoPyErr for hexcore_core::search::BatchError<PyErr> {
     fn into_pyerr(self, py: Python<'_>) -> PyErr {
         use hexcore_core::search::BatchError as E;
         match self {
             E::Evaluator(e) => e,
-            E::Output(m) | E::Invalid(m) => value_error(m),
-            E::GameOver(i) => error(py, Class::GameOver, format!("game {i} is finished"), Some(hexcore_core::Reason::GameOver.code())),
-            E::Threads(m) => pyo3::exceptions::PyRuntimeError::new_err(m),
+            E::Invalid(e) => e.into_pyerr(py),
+            E::Output(_) | E::Players(_) => value_error(self.to_string()),
+            E::GameOver(_) => illegal(py, Reason::GameOver, self.to_string()),
+            E::Threads(m) => PyRuntimeError::new_err(m),
         }
     }
 }
 
+/// A rejected move: `NotationError` for text that names no move of this
+/// game, `GameOverError` after the end, `IllegalMoveError` otherwise.
 impl IntoPyErr for MoveError {
     fn into_pyerr(self, py: Python<'_>) -> PyErr {
         illegal(py, self.reason, self.message)
     }
 }
 
-/// Invalid options: a `ValueError` whose message names the argument.
+/// Invalid options or an argument out of range: a `ValueError` whose
+/// message names the argument (the conversion needs no `py`, so it is also
+/// a plain function for `map_err`).
 pub fn options_error(e: OptionsError) -> PyErr {
     if e.message.starts_with(e.argument) {
         value_error(e.message)
     } else {
         value_error(format!("{}: {}", e.argument, e.message))
+    }
+}
+
+impl IntoPyErr for OptionsError {
+    fn into_pyerr(self, _py: Python<'_>) -> PyErr {
+        options_error(self)
     }
 }
 
@@ -254,7 +267,8 @@ impl IntoPyErr for RunError {
         match self {
             RunError::Cancelled => cancelled(py),
             RunError::TooManyMoves { .. } => error(py, Class::TooManyMoves, self.to_string(), None),
-            RunError::TooDeep { .. } | RunError::Threads(_) => value_error(self.to_string()),
+            RunError::Invalid(e) => e.into_pyerr(py),
+            RunError::TooDeep { .. } | RunError::Threads { .. } => value_error(self.to_string()),
         }
     }
 }
@@ -267,7 +281,8 @@ impl IntoPyErr for SolveError {
             SolveError::MidTurn => illegal(py, Reason::MidTurn, msg),
             SolveError::TooManyMoves(_) => error(py, Class::TooManyMoves, msg, None),
             SolveError::Memory(_) => PyMemoryError::new_err(msg),
-            SolveError::Players(_) | SolveError::Budget(_) => value_error(msg),
+            SolveError::Invalid(e) => e.into_pyerr(py),
+            SolveError::Players(_) => value_error(msg),
         }
     }
 }
@@ -278,19 +293,25 @@ impl IntoPyErr for SearchError {
             SearchError::GameOver => illegal(py, Reason::GameOver, self.to_string()),
             SearchError::Cancelled => cancelled(py),
             SearchError::Threads(m) => PyRuntimeError::new_err(m),
-            SearchError::NoBudget | SearchError::Invalid(_) => value_error(self.to_string()),
+            SearchError::Invalid(e) => e.into_pyerr(py),
+            SearchError::NoBudget | SearchError::Players(_) => value_error(self.to_string()),
         }
     }
 }
 
-/// A batch that cannot be built: `ValueError` for starts that do not fit
-/// together, `MemoryError` naming the envs and the bytes, `KeyboardInterrupt`.
+/// A batch that cannot be built or an env that cannot be set: `MemoryError`
+/// naming the envs and the bytes, `KeyboardInterrupt`, else `ValueError`
+/// (starts that do not fit together, a finished or mid-turn position, ...).
 impl IntoPyErr for BatchError {
     fn into_pyerr(self, py: Python<'_>) -> PyErr {
         match self {
-            BatchError::Invalid(m) => value_error(m),
             BatchError::Memory { .. } => PyMemoryError::new_err(self.to_string()),
             BatchError::Cancelled => cancelled(py),
+            BatchError::NoEnvs
+            | BatchError::StartIndex { .. }
+            | BatchError::Misfit { .. }
+            | BatchError::Position { .. }
+            | BatchError::EnvIndex { .. } => value_error(self.to_string()),
         }
     }
 }
@@ -301,7 +322,7 @@ impl IntoPyErr for BatchError {
 impl IntoPyErr for StepError {
     fn into_pyerr(self, py: Python<'_>) -> PyErr {
         match self {
-            StepError::Shape(_) | StepError::Interrupted => value_error(self.to_string()),
+            StepError::Shape { .. } | StepError::Interrupted => value_error(self.to_string()),
             StepError::Illegal { env, action, error } => {
                 let err = error.into_pyerr(py);
                 let v = err.value(py);
@@ -342,14 +363,59 @@ pub fn action_id(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<i64> {
 }
 
 pub fn parse_unit(unit: &str) -> PyResult<hexcore_core::Unit> {
-    unit.parse().map_err(|e: hexcore_core::spec::ChoiceError| value_error(e.to_string()))
+    unit.parse().map_err(|e: hexcore_core::spec::ChoiceError| options_error(e.into()))
 }
 
-/// An integer argument that never raises OverflowError: values beyond 64 bits
-/// saturate, so the range checks that follow reject them with a ValueError
-/// that names the argument. Booleans and non-integers are TypeErrors.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Int(pub i64);
+/// An integer argument that never raises OverflowError: `value` is the
+/// int, saturated at the bounds of i64 beyond 64 bits, so the range checks
+/// that follow reject such a value with a ValueError that names the
+/// argument; messages print the Int itself, which shows the value as given
+/// (the core's checks take it as an [`IntArg`]). Booleans and non-integers
+/// are TypeErrors.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Int {
+    pub value: i64,
+    /// The digits of a value wider than 64 bits.
+    wide: Option<Arc<str>>,
+}
+
+impl Int {
+    pub const fn of(value: i64) -> Int {
+        Int { value, wide: None }
+    }
+}
+
+impl std::fmt::Display for Int {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.wide {
+            Some(digits) => f.write_str(digits),
+            None => write!(f, "{}", self.value),
+        }
+    }
+}
+
+impl From<Int> for IntArg {
+    fn from(i: Int) -> IntArg {
+        match i.wide {
+            Some(digits) => IntArg::Wide(digits),
+            None => IntArg::Int(i.value),
+        }
+    }
+}
+
+/// The int as given (to pass an argument on).
+impl<'py> IntoPyObject<'py> for &Int {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self.wide {
+            None => Ok(self.value.into_pyobject(py)?.into_any()),
+            Some(digits) => py.get_type::<pyo3::types::PyInt>().call1((&**digits,)),
+        }
+    }
+}
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Int {
     type Error = PyErr;
@@ -359,10 +425,12 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
             return Err(pyo3::exceptions::PyTypeError::new_err("expected an int, got bool"));
         }
         match obj.extract::<i64>() {
-            Ok(v) => Ok(Int(v)),
+            Ok(v) => Ok(Int::of(v)),
             Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) => {
-                let negative = obj.lt(0i64).unwrap_or(false);
-                Ok(Int(if negative { i64::MIN } else { i64::MAX }))
+                let negative = obj.lt(0i64)?;
+                // `str` of an int that is not a Python int (a numpy one) is its digits too.
+                let digits = obj.call_method0("__index__")?.str()?.to_string_lossy().into_owned();
+                Ok(Int { value: if negative { i64::MIN } else { i64::MAX }, wide: Some(digits.into()) })
             }
             Err(e) => Err(e),
         }
@@ -383,7 +451,7 @@ pub fn move_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
 
 /// Cell values of a set-up position as i8 (anything else is a ValueError).
 pub fn small_cells(cells: &[Int]) -> PyResult<Vec<i8>> {
-    cells.iter().map(|c| i8::try_from(c.0).map_err(|_| value_error(format!("cell value {} is out of range", c.0)))).collect()
+    cells.iter().map(|c| i8::try_from(c.value).map_err(|_| value_error(format!("cell value {c} is out of range")))).collect()
 }
 
 /// A str argument as Rust text; lone surrogates become U+FFFD (so they read

@@ -134,13 +134,13 @@ fn perft_of<'py, G: Game>(py: Python<'py>, g: G, depth: u32, unit: Unit, threads
     // If the worker threads cannot be started, count on one thread.
     if divide {
         let v = crate::interrupt::run(py, "perft", |stop| match hexcore_core::try_divide(&g, depth, unit, threads, stop) {
-            Err(hexcore_core::RunError::Threads(_)) if threads > 1 => hexcore_core::try_divide(&g, depth, unit, 1, stop),
+            Err(hexcore_core::RunError::Threads { .. }) if threads > 1 => hexcore_core::try_divide(&g, depth, unit, 1, stop),
             r => r,
         })?;
         v.into_bound_py_any(py)
     } else {
         let n = crate::interrupt::run(py, "perft", |stop| match hexcore_core::try_perft(&g, depth, unit, threads, stop) {
-            Err(hexcore_core::RunError::Threads(_)) if threads > 1 => hexcore_core::try_perft(&g, depth, unit, 1, stop),
+            Err(hexcore_core::RunError::Threads { .. }) if threads > 1 => hexcore_core::try_perft(&g, depth, unit, 1, stop),
             r => r,
         })?;
         n.into_bound_py_any(py)
@@ -190,7 +190,7 @@ fn playouts_of<'py, G: Game>(py: Python<'py>, g: G, n: usize, seed: u64, threads
             buf.resize(len, hexcore_core::PlayoutResult::default());
             match hexcore_core::playouts_into(&g, seed, done as u64, &mut buf, threads, max_plies, stop) {
                 // If the worker threads cannot be started, play on one thread.
-                Err(hexcore_core::RunError::Threads(_)) if threads > 1 => {
+                Err(hexcore_core::RunError::Threads { .. }) if threads > 1 => {
                     threads = 1;
                     continue;
                 }
@@ -432,7 +432,7 @@ impl PyGame {
     /// A test position: `{"c3": 1, "d2": 2}` (Quintun neutrals also as
     /// "A".."E"), the player to move and the constructor options.
     #[classmethod]
-    #[pyo3(signature = (position, to_move=Int(1), **options))]
+    #[pyo3(signature = (position, to_move=Int::of(1), **options))]
     fn from_position<'py>(
         cls: &Bound<'py, PyType>,
         position: &Bound<'py, PyAny>,
@@ -487,7 +487,7 @@ impl PyGame {
             }
             cells[cell] = v as i8;
         }
-        cls.getattr("_from_cells")?.call((cells, to_move.0), options)
+        cls.getattr("_from_cells")?.call((cells, &to_move), options)
     }
 
     /// Replay a list of moves from the start (`Game.replay(["c3", "d2"], size=3)`).
@@ -537,7 +537,7 @@ impl PyGame {
         mid_turn: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let unit = parse_unit(unit)?;
-        let depth = hexcore_core::limits::depth(depth.0).map_err(options_error)?;
+        let depth = hexcore_core::limits::depth(depth).map_err(options_error)?;
         let threads = crate::options::threads(threads)?;
         if !mid_turn && dispatch!(&self.any, s => s.mid_turn()) {
             return Err(illegal(py, hexcore_core::Reason::MidTurn, "perft starts between turns; finish or undo the turn in progress"));
@@ -554,7 +554,7 @@ impl PyGame {
         threads: Option<Int>,
         max_plies: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PlayoutArrays<'py>> {
-        let n = hexcore_core::limits::playouts(n.0).map_err(options_error)?;
+        let n = hexcore_core::limits::playouts(n).map_err(options_error)?;
         let seed = seed.filter(|v| !v.is_none()).map(|v| crate::options::u64_arg("seed", v, 0)).transpose()?.unwrap_or(0);
         let max_plies = max_plies.filter(|v| !v.is_none()).map(|v| crate::options::u64_arg("max_plies", v, 0)).transpose()?.unwrap_or(u64::MAX);
         let threads = crate::options::threads(threads)?;

@@ -104,7 +104,7 @@ pub fn int_arg(name: &'static str, v: Arg<'_, '_>) -> PyResult<Option<i64>> {
 
 /// The threads a call uses (`None`: the default), checked by the core.
 pub fn threads(threads: Option<crate::errors::Int>) -> PyResult<usize> {
-    hexcore_core::limits::threads(threads.map(|t| t.0)).map_err(options_error)
+    hexcore_core::limits::threads(threads).map_err(options_error)
 }
 
 /// A non-negative int of up to 64 bits (a seed, a ply limit) from any

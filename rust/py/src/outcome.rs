@@ -11,20 +11,21 @@ use crate::errors::{value_error, Int};
 /// (a game still going on) or everybody winning `0` for all.
 #[pyfunction]
 pub fn _rewards(winners: Vec<Int>, num_players: Int) -> PyResult<Vec<f64>> {
-    let n = num_players.0;
+    let n = num_players.value;
     if n < 1 {
-        return Err(value_error(format!("num_players must be positive, got {n}")));
+        return Err(value_error(format!("num_players must be positive, got {num_players}")));
     }
     if n > 8 {
-        return Err(value_error(format!("num_players must be at most 8, got {n}")));
+        return Err(value_error(format!("num_players must be at most 8, got {num_players}")));
     }
-    let mut bad: Vec<i64> = winners.iter().map(|w| w.0).filter(|&w| !(1..=n).contains(&w)).collect();
+    let mut bad: Vec<&Int> = winners.iter().filter(|w| !(1..=n).contains(&w.value)).collect();
     if !bad.is_empty() {
-        bad.sort_unstable();
+        bad.sort_unstable_by_key(|w| (w.value, w.to_string()));
         bad.dedup();
-        return Err(value_error(format!("winners {bad:?} are not seats 1..{n}")));
+        let shown: Vec<String> = bad.iter().map(|w| w.to_string()).collect();
+        return Err(value_error(format!("winners [{}] are not seats 1..{n}", shown.join(", "))));
     }
-    let mask = winners.iter().fold(0u8, |m, w| m | 1 << (w.0 - 1));
+    let mask = winners.iter().fold(0u8, |m, w| m | 1 << (w.value - 1));
     let mut out = vec![0.0; n as usize];
     hexcore_core::rewards(mask, n as usize, &mut out);
     Ok(out)

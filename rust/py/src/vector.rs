@@ -8,14 +8,14 @@
 use std::sync::atomic::AtomicBool;
 
 use hexcore_core::session::{Batch, Session};
-use hexcore_core::vector::{Obs, Out};
+use hexcore_core::vector::{BatchError, Obs, Out};
 use hexcore_core::Game;
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2, PyReadwriteArray4};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::any::{Any, Member, PerGame};
-use crate::errors::{cancelled, value_error, Int, IntoPyErr};
+use crate::errors::{cancelled, options_error, value_error, Int, IntoPyErr};
 use crate::game::{wrap, AnyGame, PyGame};
 use crate::interrupt::run_with;
 
@@ -169,7 +169,7 @@ impl PyVecGame {
     fn new(py: Python<'_>, games: Vec<Bound<'_, PyAny>>, seed: u64, threads: Option<Int>, max_plies: u64) -> PyResult<Self> {
         let threads = threads_arg(threads)?;
         if games.is_empty() {
-            return Err(value_error("num_envs must be at least 1, got 0"));
+            return Err(BatchError::NoEnvs.into_pyerr(py));
         }
         // The distinct objects (and the first env of each), and each env's.
         let (mut distinct, mut first_env) = (Vec::new(), Vec::new());
@@ -224,12 +224,7 @@ impl PyVecGame {
 
     #[setter]
     fn set_autoplay(&mut self, seat: Option<Int>) -> PyResult<()> {
-        let seat = match seat {
-            Some(Int(s)) if !(1..=8).contains(&s) => return Err(value_error(format!("player must be a seat 1..{}, got {s}", self.num_players()))),
-            Some(Int(s)) => Some(s as usize),
-            None => None,
-        };
-        dispatch!(&mut self.inner, v => v.set_autoplay(seat)).map_err(value_error)
+        dispatch!(&mut self.inner, v => v.set_autoplay(seat)).map_err(options_error)
     }
 
     #[getter]
@@ -276,7 +271,7 @@ impl PyVecGame {
         let stop = AtomicBool::new(false);
         let work = || dispatch!(&mut *inner, v => v.reset_until(seed, out, threads, &stop));
         let whole = if big { run_with(py, "reset", &stop, |_| Ok(()), work)? } else { py.detach(work) };
-        match whole.map_err(value_error)? {
+        match whole.map_err(|e| e.into_pyerr(py))? {
             true => Ok(()),
             false => Err(cancelled(py)),
         }
@@ -317,7 +312,7 @@ impl PyVecGame {
         let out = out.as_slice_mut().map_err(not_contiguous("actions"))?;
         let threads = self.threads;
         let inner = &mut self.inner;
-        py.detach(move || dispatch!(inner, v => v.sample_actions(out, threads))).map_err(value_error)
+        py.detach(move || dispatch!(inner, v => v.sample_actions(out, threads))).map_err(|e| e.into_pyerr(py))
     }
 
     /// Env `i`: (episode number, complete moves, done, actions of the episode).
@@ -362,7 +357,7 @@ impl PyVecGame {
         let s = session_of(game)?;
         let kind = s.class_name();
         let bad = || PyTypeError::new_err(format!("this batch plays {}; got a {kind}", self.kind));
-        zip_any!((&mut self.inner, s), (v, s) => v.set_env(i, s, plies), return Err(bad())).map_err(value_error)
+        zip_any!((&mut self.inner, s), (v, s) => v.set_env(i, s, plies), return Err(bad())).map_err(|e| e.into_pyerr(game.py()))
     }
 }
 
@@ -375,10 +370,10 @@ impl PyVecGame {
     /// Env `i`'s index, checked.
     fn index(&self, i: Int) -> PyResult<usize> {
         let n = self.num_envs();
-        if i.0 < 0 || i.0 as u64 >= n as u64 {
-            return Err(PyIndexError::new_err(format!("env index {} is out of range 0..{n}", i.0)));
+        match usize::try_from(i.value) {
+            Ok(k) if k < n => Ok(k),
+            _ => Err(PyIndexError::new_err(format!("env index {i} is out of range 0..{n}"))),
         }
-        Ok(i.0 as usize)
     }
 }
 

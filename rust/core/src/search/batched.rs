@@ -34,19 +34,17 @@ use std::sync::Mutex;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
-use super::evaluate::{check_output, Evaluator};
+use super::evaluate::{check_output, Evaluator, OutputError};
 use super::select;
 use super::tree::{State, Tree, NONE};
-use crate::game::{Action, Game, MoveError};
+use crate::game::{Action, Game, MoveError, OptionsError};
+use crate::limits;
 use crate::outcome::{scores, MAX_SEATS};
-use crate::parallel::{pool, MAX_THREADS};
+use crate::parallel::pool;
 use crate::rng::rng_for;
 use crate::vector::{BatchGame, CellLayout};
 
-/// The most leaves a tree may send to one wave.
-pub const MAX_LEAVES_PER_TREE: usize = 4096;
-/// The most simulations per tree in one search (visit counts are `u32`).
-pub const MAX_SIMULATIONS: u64 = 1 << 30;
+pub use crate::limits::{MAX_LEAVES_PER_TREE, MAX_SIMULATIONS};
 
 crate::choice! {
     /// The selection rule of a batched search.
@@ -97,34 +95,29 @@ impl Default for BatchedOptions {
 }
 
 impl BatchedOptions {
-    /// The one check of every option; the message names the argument.
-    pub fn check(&self) -> Result<(), String> {
-        let finite = |name: &str, x: f64| if x.is_finite() { Ok(()) } else { Err(format!("{name} must be finite, got {x}")) };
+    /// The one check of every option; the error names the argument.
+    pub fn check(&self) -> Result<(), OptionsError> {
+        let bad = |name: &'static str, message: String| Err(OptionsError::new(name, message));
+        let finite = |name: &'static str, x: f64| if x.is_finite() { Ok(()) } else { bad(name, format!("{name} must be finite, got {x}")) };
         finite("c_puct", self.c_puct)?;
         if self.c_puct < 0.0 {
-            return Err(format!("c_puct must be >= 0, got {}", self.c_puct));
+            return bad("c_puct", format!("c_puct must be >= 0, got {}", self.c_puct));
         }
         finite("dirichlet_alpha", self.dirichlet_alpha)?;
         finite("dirichlet_fraction", self.dirichlet_fraction)?;
         if !(0.0..=1.0).contains(&self.dirichlet_fraction) {
-            return Err(format!("dirichlet_fraction must be between 0 and 1, got {}", self.dirichlet_fraction));
+            return bad("dirichlet_fraction", format!("dirichlet_fraction must be between 0 and 1, got {}", self.dirichlet_fraction));
         }
         if self.dirichlet_fraction > 0.0 && self.dirichlet_alpha <= 0.0 {
-            return Err(format!("dirichlet_alpha must be > 0, got {}", self.dirichlet_alpha));
+            return bad("dirichlet_alpha", format!("dirichlet_alpha must be > 0, got {}", self.dirichlet_alpha));
         }
-        if self.max_considered == 0 {
-            return Err("max_considered must be >= 1, got 0".into());
-        }
+        limits::max_considered(self.max_considered)?;
         finite("gumbel_scale", self.gumbel_scale)?;
         if self.gumbel_scale < 0.0 {
-            return Err(format!("gumbel_scale must be >= 0, got {}", self.gumbel_scale));
+            return bad("gumbel_scale", format!("gumbel_scale must be >= 0, got {}", self.gumbel_scale));
         }
-        if !(1..=MAX_LEAVES_PER_TREE).contains(&self.leaves_per_tree) {
-            return Err(format!("leaves_per_tree must be between 1 and {MAX_LEAVES_PER_TREE}, got {}", self.leaves_per_tree));
-        }
-        if !(1..=MAX_THREADS).contains(&self.threads) {
-            return Err(format!("threads must be between 1 and {MAX_THREADS}, got {}", self.threads));
-        }
+        limits::leaves_per_tree(self.leaves_per_tree)?;
+        limits::threads(Some(self.threads))?;
         Ok(())
     }
 }
@@ -134,10 +127,13 @@ impl BatchedOptions {
 pub enum BatchError<E> {
     /// The evaluator's own error, unchanged.
     Evaluator(E),
-    /// The evaluator answered something unusable (the message says what).
-    Output(String),
-    /// A bad argument (the message names it).
-    Invalid(String),
+    /// The evaluator answered something unusable.
+    Output(OutputError),
+    /// A bad argument.
+    Invalid(OptionsError),
+    /// The games have this many players (the search handles 1 to
+    /// [`MAX_SEATS`]).
+    Players(usize),
     /// Game `i` is finished.
     GameOver(usize),
     /// The worker threads could not be started.
@@ -151,6 +147,7 @@ impl<E> BatchError<E> {
             BatchError::Evaluator(x) => match x {},
             BatchError::Output(m) => BatchError::Output(m),
             BatchError::Invalid(m) => BatchError::Invalid(m),
+            BatchError::Players(n) => BatchError::Players(n),
             BatchError::GameOver(i) => BatchError::GameOver(i),
             BatchError::Threads(m) => BatchError::Threads(m),
         }
@@ -161,7 +158,10 @@ impl<E: fmt::Display> fmt::Display for BatchError<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BatchError::Evaluator(e) => write!(f, "{e}"),
-            BatchError::Output(m) | BatchError::Invalid(m) | BatchError::Threads(m) => f.write_str(m),
+            BatchError::Output(e) => write!(f, "{e}"),
+            BatchError::Invalid(e) => write!(f, "{e}"),
+            BatchError::Players(n) => write!(f, "search handles 1 to {MAX_SEATS} players, this game has {n}"),
+            BatchError::Threads(m) => f.write_str(m),
             BatchError::GameOver(i) => write!(f, "game {i} is finished"),
         }
     }
@@ -219,7 +219,7 @@ fn check_rows(
     values: &[f64],
     actions: usize,
     players: usize,
-) -> Result<(), String> {
+) -> Result<(), OutputError> {
     let k = leaves.len();
     let legal = leaves.iter().map(|l| &legal[l.legal.clone()]);
     check_output(priors, &values[first * players..(first + k) * players], legal, actions, first)
@@ -642,18 +642,16 @@ impl<G: BatchGame> BatchedMcts<G> {
     pub fn new(roots: Vec<G>, opts: &BatchedOptions) -> Result<Self, BatchError<std::convert::Infallible>> {
         opts.check().map_err(BatchError::Invalid)?;
         let Some(first) = roots.first() else {
-            return Err(BatchError::Invalid("games must not be empty".into()));
+            return Err(BatchError::Invalid(OptionsError::new("games", "games must not be empty")));
         };
         let spec = first.spec();
         if let Some(i) = roots.iter().position(|g| g.spec() != spec) {
-            return Err(BatchError::Invalid(format!(
-                "games must all have the same type and spec; game {i} is {:?}, game 0 is {spec:?}",
-                roots[i].spec()
-            )));
+            let message = format!("games must all have the same type and spec; game {i} is {:?}, game 0 is {spec:?}", roots[i].spec());
+            return Err(BatchError::Invalid(OptionsError::new("games", message)));
         }
         let players = first.num_players();
         if !(1..=MAX_SEATS).contains(&players) {
-            return Err(BatchError::Invalid(format!("search handles 1 to {MAX_SEATS} players, this game has {players}")));
+            return Err(BatchError::Players(players));
         }
         if let Some(i) = roots.iter().position(|g| g.is_over()) {
             return Err(BatchError::GameOver(i));
@@ -694,9 +692,7 @@ impl<G: BatchGame> BatchedMcts<G> {
 
     /// Run `simulations` more simulations in every tree and report the roots.
     pub fn search<E: Evaluator>(&mut self, simulations: u64, ev: &mut E) -> Result<BatchedResult, BatchError<E::Error>> {
-        if !(1..=MAX_SIMULATIONS).contains(&simulations) {
-            return Err(BatchError::Invalid(format!("simulations must be between 1 and {MAX_SIMULATIONS}, got {simulations}")));
-        }
+        limits::simulations(simulations).map_err(BatchError::Invalid)?;
         if let Some(i) = self.roots.iter().position(|g| g.is_over()) {
             return Err(BatchError::GameOver(i));
         }
@@ -748,13 +744,13 @@ impl<G: BatchGame> BatchedMcts<G> {
             let answered = ev.evaluate(total, &mut fill, &mut self.priors, &mut self.values);
             let checked = match answered {
                 Err(e) => Err(BatchError::Evaluator(e)),
-                Ok(()) if self.priors.len() != total * actions || self.values.len() != total * players => Err(BatchError::Output(format!(
-                    "the evaluator must give {} priors and {} values, got {} and {}",
-                    total * actions,
-                    total * players,
-                    self.priors.len(),
-                    self.values.len()
-                ))),
+                Ok(()) if self.priors.len() != total * actions || self.values.len() != total * players => {
+                    Err(BatchError::Output(OutputError::Size {
+                        priors: total * actions,
+                        values: total * players,
+                        got: (self.priors.len(), self.values.len()),
+                    }))
+                }
                 Ok(()) => {
                     // Every tree checks and renormalises its own rows; the
                     // first error in tree order is the answer.
@@ -767,11 +763,11 @@ impl<G: BatchGame> BatchedMcts<G> {
                         rest = r;
                     }
                     let work = |(l, a, first, p): (&[Leaf], &[Action], usize, &mut [f64])| check_rows(l, a, first, p, values, actions, players);
-                    let errors: Vec<Result<(), String>> = ev.run(|| match pool {
+                    let errors: Vec<Result<(), OutputError>> = ev.run(|| match pool {
                         Some(pl) => pl.install(|| rows.into_par_iter().map(work).collect()),
                         None => rows.into_iter().map(work).collect(),
                     });
-                    errors.into_iter().collect::<Result<(), String>>().map_err(BatchError::Output)
+                    errors.into_iter().collect::<Result<(), OutputError>>().map_err(BatchError::Output)
                 }
             };
             if let Err(e) = checked {
@@ -844,12 +840,10 @@ impl<G: Game> BatchedMcts<G> {
     /// stream, so results stay the same for any thread count.
     pub fn replace(&mut self, index: usize, game: G) -> Result<(), BatchError<std::convert::Infallible>> {
         let b = self.roots.len();
-        if index >= b {
-            return Err(BatchError::Invalid(format!("index must be between 0 and {}, got {index}", b - 1)));
-        }
+        limits::in_range("index", index, 0, b as i64 - 1).map_err(BatchError::Invalid)?;
         let spec = self.roots[0].spec();
         if game.spec() != spec {
-            return Err(BatchError::Invalid(format!("the game must have the roots' spec {spec:?}, got {:?}", game.spec())));
+            return Err(BatchError::Invalid(OptionsError::new("game", format!("game must have the roots' spec {spec:?}, got {:?}", game.spec()))));
         }
         if game.is_over() {
             return Err(BatchError::GameOver(index));

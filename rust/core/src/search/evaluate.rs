@@ -12,6 +12,8 @@
 //! actions) and values (`L * num_players`, one per seat, seat `k` in
 //! column `k - 1`).
 
+use std::fmt;
+
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::game::{Action, Game};
@@ -155,6 +157,50 @@ pub fn numpy_sum(a: &[f64]) -> f64 {
     0.0 + pairwise(a)
 }
 
+/// The part of an evaluator's answer a check is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Priors,
+    Values,
+}
+
+impl fmt::Display for Part {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Part::Priors => "priors",
+            Part::Values => "values",
+        })
+    }
+}
+
+/// Why an evaluator's answer cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OutputError {
+    /// Not `priors` priors and `values` values (`got`: how many of each).
+    Size { priors: usize, values: usize, got: (usize, usize) },
+    /// A NaN or an infinity.
+    NotFinite(Part),
+    /// A negative prior.
+    NegativePrior,
+    /// A leaf whose priors are all zero on its legal actions.
+    ZeroPriors { leaf: usize },
+}
+
+impl fmt::Display for OutputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OutputError::Size { priors, values, got } => {
+                write!(f, "the evaluator must give {priors} priors and {values} values, got {} and {}", got.0, got.1)
+            }
+            OutputError::NotFinite(part) => write!(f, "evaluator {part} must be finite (got NaN or infinity)"),
+            OutputError::NegativePrior => f.write_str("evaluator priors must be >= 0"),
+            OutputError::ZeroPriors { leaf } => write!(f, "evaluator priors are all zero on the legal actions of leaf {leaf}"),
+        }
+    }
+}
+
+impl std::error::Error for OutputError {}
+
 /// Check an evaluator's answer for `legal.len()` leaves (`legal[i]`: the
 /// increasing legal actions of leaf `i`, numbered `first + i` in messages)
 /// and renormalise each prior row over its legal actions (illegal entries
@@ -166,15 +212,15 @@ pub fn check_output<'a>(
     legal: impl Iterator<Item = &'a [crate::Action]>,
     actions: usize,
     first: usize,
-) -> Result<(), String> {
+) -> Result<(), OutputError> {
     if priors.iter().any(|x| !x.is_finite()) {
-        return Err("evaluator priors must be finite (got NaN or infinity)".into());
+        return Err(OutputError::NotFinite(Part::Priors));
     }
     if values.iter().any(|x| !x.is_finite()) {
-        return Err("evaluator values must be finite (got NaN or infinity)".into());
+        return Err(OutputError::NotFinite(Part::Values));
     }
     if priors.iter().any(|&x| x < 0.0) {
-        return Err("evaluator priors must be >= 0".into());
+        return Err(OutputError::NegativePrior);
     }
     for (i, acts) in legal.enumerate() {
         let p = &mut priors[i * actions..(i + 1) * actions];
@@ -190,7 +236,7 @@ pub fn check_output<'a>(
         p[next..].fill(0.0);
         let sum = numpy_sum(p);
         if sum <= 0.0 {
-            return Err(format!("evaluator priors are all zero on the legal actions of leaf {}", first + i));
+            return Err(OutputError::ZeroPriors { leaf: first + i });
         }
         for &a in acts {
             p[a as usize] /= sum;
@@ -211,13 +257,16 @@ mod tests {
         check_output(&mut p, &[0.5; 4], it(), 3, 0).unwrap();
         assert_eq!(p, vec![0.25, 0.0, 0.75, 0.0, 1.0, 0.0]);
         let mut p = vec![1.0, 5.0, 3.0, 2.0, 0.0, 2.0];
-        assert!(check_output(&mut p, &[0.5; 4], it(), 3, 0).unwrap_err().contains("leaf 1"));
+        let e = check_output(&mut p, &[0.5; 4], it(), 3, 0).unwrap_err();
+        assert_eq!(e, OutputError::ZeroPriors { leaf: 1 });
+        assert_eq!(e.to_string(), "evaluator priors are all zero on the legal actions of leaf 1");
         let mut p = vec![1.0, -5.0, 3.0, 0.0, 2.0, 0.0];
-        assert!(check_output(&mut p, &[0.5; 4], it(), 3, 0).unwrap_err().contains(">= 0"));
+        assert_eq!(check_output(&mut p, &[0.5; 4], it(), 3, 0), Err(OutputError::NegativePrior));
         let mut p = vec![1.0; 6];
-        assert!(check_output(&mut p, &[0.5, f64::NAN, 0.0, 0.0], it(), 3, 0).unwrap_err().contains("values must be finite"));
+        let e = check_output(&mut p, &[0.5, f64::NAN, 0.0, 0.0], it(), 3, 0).unwrap_err();
+        assert_eq!(e.to_string(), "evaluator values must be finite (got NaN or infinity)");
         p[3] = f64::INFINITY;
-        assert!(check_output(&mut p, &[0.5; 4], it(), 3, 0).unwrap_err().contains("priors must be finite"));
+        assert_eq!(check_output(&mut p, &[0.5; 4], it(), 3, 0), Err(OutputError::NotFinite(Part::Priors)));
     }
 
     #[test]

@@ -55,9 +55,9 @@ use rayon::prelude::*;
 use super::evaluate::{LeafEvaluator, RandomRollouts};
 use super::select;
 use super::tree::{TreeNode, UctNode, UctTree, NONE};
-use crate::game::{Action, Game};
+use crate::game::{Action, Game, OptionsError};
 use crate::outcome::MAX_SEATS;
-use crate::parallel::{install, MAX_THREADS};
+use crate::parallel::install;
 use crate::rng::{below, rng_for};
 
 /// Budgets and parameters of [`search`].
@@ -102,8 +102,11 @@ pub enum SearchError {
     GameOver,
     /// Neither a simulation nor a time budget.
     NoBudget,
-    /// An argument out of range (message says which).
-    Invalid(String),
+    /// An argument out of range.
+    Invalid(OptionsError),
+    /// The game has this many players (the search handles 1 to
+    /// [`MAX_SEATS`]).
+    Players(usize),
     /// The worker threads could not be started.
     Threads(String),
     /// The stop flag was raised.
@@ -115,7 +118,9 @@ impl fmt::Display for SearchError {
         match self {
             SearchError::GameOver => f.write_str("the game is over; there is nothing to search"),
             SearchError::NoBudget => f.write_str("give a simulation budget, a time budget or both"),
-            SearchError::Invalid(m) | SearchError::Threads(m) => f.write_str(m),
+            SearchError::Invalid(e) => write!(f, "{e}"),
+            SearchError::Players(n) => write!(f, "search handles 1 to {MAX_SEATS} players, this game has {n}"),
+            SearchError::Threads(m) => f.write_str(m),
             SearchError::Cancelled => f.write_str("cancelled"),
         }
     }
@@ -267,11 +272,11 @@ fn check_budget(simulations: Option<u64>, seconds: Option<f64>) -> Result<(), Se
         return Err(SearchError::NoBudget);
     }
     if simulations == Some(0) {
-        return Err(SearchError::Invalid("simulations must be positive, got 0".into()));
+        return Err(SearchError::Invalid(OptionsError::new("simulations", "simulations must be positive, got 0")));
     }
     if let Some(s) = seconds {
         if !(s.is_finite() && s > 0.0) {
-            return Err(SearchError::Invalid(format!("seconds must be a positive number, got {s}")));
+            return Err(SearchError::Invalid(OptionsError::new("seconds", format!("seconds must be a positive number, got {s}"))));
         }
     }
     Ok(())
@@ -279,7 +284,7 @@ fn check_budget(simulations: Option<u64>, seconds: Option<f64>) -> Result<(), Se
 
 fn check_players(players: usize) -> Result<(), SearchError> {
     if players == 0 || players > MAX_SEATS {
-        return Err(SearchError::Invalid(format!("search handles 1 to {MAX_SEATS} players, this game has {players}")));
+        return Err(SearchError::Players(players));
     }
     Ok(())
 }
@@ -354,14 +359,10 @@ impl<G: Game> Mcts<G> {
     pub fn new(root: G, opts: &SearchOptions) -> Result<Self, SearchError> {
         check_players(root.num_players())?;
         if !(opts.c.is_finite() && opts.c >= 0.0) {
-            return Err(SearchError::Invalid(format!("c must be a finite number >= 0, got {}", opts.c)));
+            return Err(SearchError::Invalid(OptionsError::new("c", format!("c must be a finite number >= 0, got {}", opts.c))));
         }
-        if !(1..=MAX_THREADS).contains(&opts.threads) {
-            return Err(SearchError::Invalid(format!("threads must be between 1 and {MAX_THREADS}, got {}", opts.threads)));
-        }
-        if opts.max_nodes == 0 || opts.max_nodes > u32::MAX as usize {
-            return Err(SearchError::Invalid(format!("max_nodes must be between 1 and {}, got {}", u32::MAX, opts.max_nodes)));
-        }
+        crate::limits::threads(Some(opts.threads)).map_err(SearchError::Invalid)?;
+        crate::limits::in_range("max_nodes", opts.max_nodes, 1, u32::MAX as i64).map_err(SearchError::Invalid)?;
         let t = opts.threads;
         let per_tree_nodes = (opts.max_nodes / t).max(1);
         let workers = (0..t)

@@ -7,8 +7,9 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
 use super::Session;
+use crate::limits::IntArg;
 use crate::vector::{BatchError, BatchGame, Out, StepError, VecGames};
-use crate::{Action, MoveError, Reason};
+use crate::{Action, MoveError, OptionsError, Reason};
 
 /// `N` envs of one game, each a [`Session`] when looked at.
 pub struct Batch<G: BatchGame> {
@@ -37,17 +38,17 @@ where
     }
 
     /// See [`VecGames::set_autoplay`].
-    pub fn set_autoplay(&mut self, seat: Option<usize>) -> Result<(), String> {
+    pub fn set_autoplay(&mut self, seat: Option<impl Into<IntArg>>) -> Result<(), OptionsError> {
         self.games.set_autoplay(seat)
     }
 
     /// See [`VecGames::sample_actions`].
-    pub fn sample_actions(&mut self, out: &mut [i64], threads: usize) -> Result<(), String> {
+    pub fn sample_actions(&mut self, out: &mut [i64], threads: usize) -> Result<(), StepError> {
         self.games.sample_actions(out, threads)
     }
 
     /// See [`VecGames::reset_until`].
-    pub fn reset_until(&mut self, seed: Option<u64>, out: Out<'_>, threads: usize, stop: &AtomicBool) -> Result<bool, String> {
+    pub fn reset_until(&mut self, seed: Option<u64>, out: Out<'_>, threads: usize, stop: &AtomicBool) -> Result<bool, StepError> {
         let whole = self.games.reset_until(seed, out, threads, stop);
         self.forget_ended();
         whole
@@ -90,7 +91,7 @@ where
 
     /// Put `session` in env `i` (see [`VecGames::set_env`]); its history
     /// stays with the env until the episode ends.
-    pub fn set_env(&mut self, i: usize, session: Session<G>, plies: u64) -> Result<(), String> {
+    pub fn set_env(&mut self, i: usize, session: Session<G>, plies: u64) -> Result<(), BatchError> {
         self.games.set_env(i, session.g.clone(), plies)?;
         self.set.insert(i, (self.games.env(i).episode, session));
         Ok(())

@@ -35,7 +35,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering}
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::game::{Action, MoveActions};
+use crate::game::{Action, MoveActions, OptionsError};
 pub use keys::{symmetries, Solvable};
 use search::{Searcher, Shared, MATE};
 use table::Table;
@@ -126,7 +126,8 @@ pub enum SolveError {
     Players(usize),
     GameOver,
     MidTurn,
-    Budget(String),
+    /// A budget or parameter out of range.
+    Invalid(OptionsError),
     TooManyMoves(usize),
     /// The transposition table (this many bytes) could not be allocated.
     Memory(usize),
@@ -138,7 +139,7 @@ impl fmt::Display for SolveError {
             SolveError::Players(n) => write!(f, "the solver handles two-player games only; this game has {n} players"),
             SolveError::GameOver => f.write_str("the game is over: there is nothing to solve"),
             SolveError::MidTurn => f.write_str("solve starts between turns; finish or undo the turn in progress"),
-            SolveError::Budget(m) => f.write_str(m),
+            SolveError::Invalid(e) => write!(f, "{e}"),
             SolveError::TooManyMoves(n) => write!(f, "the position has more than {n} legal moves; solve a later position"),
             SolveError::Memory(b) => write!(f, "cannot allocate a transposition table of {b} bytes; ask for a smaller table"),
         }
@@ -199,15 +200,15 @@ pub fn solve<G: Solvable>(g: &G, opts: &SolveOptions, mon: &Monitor) -> Result<S
         return Err(SolveError::MidTurn);
     }
     if opts.max_nodes == Some(0) {
-        return Err(SolveError::Budget("max_nodes must be positive".into()));
+        return Err(SolveError::Invalid(OptionsError::new("max_nodes", "max_nodes must be positive")));
     }
     if let Some(s) = opts.max_seconds {
         if s.is_nan() || s <= 0.0 || !s.is_finite() {
-            return Err(SolveError::Budget(format!("max_seconds must be a positive number, got {s}")));
+            return Err(SolveError::Invalid(OptionsError::new("max_seconds", format!("max_seconds must be a positive number, got {s}"))));
         }
     }
     if opts.threads == 0 {
-        return Err(SolveError::Budget("threads must be at least 1".into()));
+        return Err(SolveError::Invalid(OptionsError::new("threads", "threads must be at least 1")));
     }
     let t0 = Instant::now();
     let table = Table::new(opts.table_bytes).map_err(SolveError::Memory)?;

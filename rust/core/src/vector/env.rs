@@ -4,9 +4,10 @@
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use super::errors::{BatchError, Given};
 use super::observe::{BatchGame, CellLayout, NO_LAYOUT};
 use super::slots::{Dims, Obs, Out};
-use crate::game::{Action, Game};
+use crate::game::{Action, Game, Reason};
 use crate::outcome::terminal_rewards;
 use crate::rng::below;
 
@@ -60,15 +61,16 @@ pub(super) fn fresh_draw<G: Game>(env: &mut Env<G>, buf: &mut Vec<Action>) -> i6
     draw(&mut env.rng, buf)
 }
 
-/// A start position must leave something to play.
-pub(super) fn check_start<G: Game>(i: usize, g: &G) -> Result<(), String> {
-    if g.is_over() {
-        return Err(format!("env {i}: the start position ({}) is already over", g.spec()));
-    }
-    if g.mid_turn() {
-        return Err(format!("env {i}: the start position ({}) is in the middle of a turn; finish or undo it", g.spec()));
-    }
-    Ok(())
+/// A start position must leave something to play, between turns.
+pub(super) fn check_position<G: Game>(env: usize, g: &G, given: Given) -> Result<(), BatchError> {
+    let reason = if g.is_over() {
+        Reason::GameOver
+    } else if g.mid_turn() {
+        Reason::MidTurn
+    } else {
+        return Ok(());
+    };
+    Err(BatchError::Position { env, given, spec: g.spec(), reason })
 }
 
 /// The legal-action mask of `g` (all false when `done`).

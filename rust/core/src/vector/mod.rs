@@ -31,19 +31,20 @@ mod slots;
 mod tests;
 
 pub use env::Env;
-pub use errors::{BatchError, StepError};
+pub use errors::{BatchError, Fit, Given, Length, StepError};
 pub use observe::{BatchGame, CellLayout, ObsElem};
 pub use slots::{Obs, Out};
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use env::{check_start, fresh_draw, step_env, write_mask, Scratch, SCRATCH};
+use env::{check_position, fresh_draw, step_env, write_mask, Scratch, SCRATCH};
 use observe::{layout_index, NO_LAYOUT};
 use slots::Dims;
 
 use crate::board::Board;
-use crate::game::{MoveError, Reason};
+use crate::game::{MoveError, OptionsError, Reason};
+use crate::limits::IntArg;
 use crate::parallel::share_out;
 use crate::rng::rng_for;
 
@@ -98,9 +99,9 @@ impl<G: BatchGame> VecGames<G> {
     /// One env per start position. Every start must have the same observation
     /// shape, number of actions and number of players, be between turns and
     /// not be over.
-    pub fn new(starts: Vec<G>, seed: u64, max_plies: u64) -> Result<VecGames<G>, String> {
+    pub fn new(starts: Vec<G>, seed: u64, max_plies: u64) -> Result<VecGames<G>, BatchError> {
         let start_of = (0..starts.len() as u32).collect();
-        VecGames::build(starts, start_of, seed, max_plies, &AtomicBool::new(false)).map_err(|e| e.to_string())
+        VecGames::build(starts, start_of, seed, max_plies, &AtomicBool::new(false))
     }
 
     /// One env per entry of `start_of`, which indexes `starts` (the distinct
@@ -109,38 +110,26 @@ impl<G: BatchGame> VecGames<G> {
     /// [`BatchError::Memory`] rather than an abort); raising `stop` ends
     /// the building with [`BatchError::Cancelled`].
     pub fn build(starts: Vec<G>, start_of: Vec<u32>, seed: u64, max_plies: u64, stop: &AtomicBool) -> Result<VecGames<G>, BatchError> {
-        let Some(first) = starts.first() else { return Err(BatchError::Invalid("num_envs must be at least 1, got 0".into())) };
+        let Some(first) = starts.first() else { return Err(BatchError::NoEnvs) };
         if start_of.is_empty() {
-            return Err(BatchError::Invalid("num_envs must be at least 1, got 0".into()));
+            return Err(BatchError::NoEnvs);
         }
         if let Some(&k) = start_of.iter().find(|&&k| k as usize >= starts.len()) {
-            return Err(BatchError::Invalid(format!("start index {k} is out of range 0..{}", starts.len())));
+            return Err(BatchError::StartIndex { index: k, starts: starts.len() });
         }
         // The first env of each start, to name it in messages.
         let mut first_env = vec![usize::MAX; starts.len()];
         for (i, &k) in start_of.iter().enumerate().rev() {
             first_env[k as usize] = i;
         }
-        let obs_shape = first.observation_shape();
-        let (num_actions, num_players) = (first.num_actions(), first.num_players());
+        let fit = Fit::of(first);
+        let (obs_shape, num_actions, num_players) = (fit.observation, fit.actions, fit.players);
         for (k, g) in starts.iter().enumerate() {
             let i = first_env[k];
             if g.observation_shape() != obs_shape || g.num_actions() != num_actions || g.num_players() != num_players {
-                let s = g.observation_shape();
-                return Err(BatchError::Invalid(format!(
-                    "env {i} ({}) does not fit env 0 ({}): observations {:?} vs {:?}, {} vs {} actions, {} vs {} players; \
-                     envs of one batch need the same observation shape, number of actions and number of players",
-                    g.spec(),
-                    first.spec(),
-                    s,
-                    obs_shape,
-                    g.num_actions(),
-                    num_actions,
-                    g.num_players(),
-                    num_players
-                )));
+                return Err(BatchError::Misfit { env: i, given: Given::Start, game: Fit::of(g), first: fit });
             }
-            check_start(i, g).map_err(BatchError::Invalid)?;
+            check_position(i, g, Given::Start)?;
         }
         // Everything a batch holds grows with the number of envs: check the
         // whole (with an estimate of each game's tables) before building.
@@ -245,10 +234,10 @@ impl<G: BatchGame> VecGames<G> {
         self.start_of[i] as usize
     }
 
-    fn check_out(&self, out: &Out<'_>) -> Result<(), String> {
+    fn check_out(&self, out: &Out<'_>) -> Result<(), StepError> {
         let n = self.envs.len();
         let d = self.dims;
-        let bad = |what: &str, got: usize, want: usize| Err(format!("{what} buffer holds {got} values, expected {want}"));
+        let bad = |what: &'static str, got: usize, expected: usize| Err(StepError::Shape { what: Length::Buffer(what), got, expected });
         if let Some(l) = out.obs.len() {
             if l != n * d.obs {
                 return bad("observation", l, n * d.obs);
@@ -277,14 +266,14 @@ impl<G: BatchGame> VecGames<G> {
 
     /// Put every env back at its start (reseeding the generators when `seed`
     /// is given) and write the start observations and masks.
-    pub fn reset(&mut self, seed: Option<u64>, out: Out<'_>, threads: usize) -> Result<(), String> {
+    pub fn reset(&mut self, seed: Option<u64>, out: Out<'_>, threads: usize) -> Result<(), StepError> {
         self.reset_until(seed, out, threads, &AtomicBool::new(false)).map(|_| ())
     }
 
     /// [`reset`](Self::reset) that stops early when `stop` is raised;
     /// returns whether every env was reset (if not, the batch steps no more
     /// until a reset ends).
-    pub fn reset_until(&mut self, seed: Option<u64>, out: Out<'_>, threads: usize, stop: &AtomicBool) -> Result<bool, String> {
+    pub fn reset_until(&mut self, seed: Option<u64>, out: Out<'_>, threads: usize, stop: &AtomicBool) -> Result<bool, StepError> {
         self.check_out(&out)?;
         for (i, env) in self.envs.iter_mut().enumerate() {
             if let Some(s) = seed {
@@ -302,11 +291,11 @@ impl<G: BatchGame> VecGames<G> {
     pub fn check_actions(&self, actions: &[i64], active: Option<&[bool]>) -> Result<(), StepError> {
         let n = self.envs.len();
         if actions.len() != n {
-            return Err(StepError::Shape(format!("expected {n} actions (one per env), got {}", actions.len())));
+            return Err(StepError::Shape { what: Length::PerEnv("actions"), got: actions.len(), expected: n });
         }
         if let Some(act) = active {
             if act.len() != n {
-                return Err(StepError::Shape(format!("expected {n} active flags (one per env), got {}", act.len())));
+                return Err(StepError::Shape { what: Length::PerEnv("active flags"), got: act.len(), expected: n });
             }
         }
         let na = self.dims.actions;
@@ -350,7 +339,7 @@ impl<G: BatchGame> VecGames<G> {
         if self.interrupted {
             return Err(StepError::Interrupted);
         }
-        self.check_out(&out).map_err(StepError::Shape)?;
+        self.check_out(&out)?;
         self.check_actions(actions, active)?;
         let whole = self.run(Some(actions), active, out, threads, stop);
         self.interrupted = !whole;
@@ -420,10 +409,10 @@ impl<G: BatchGame> VecGames<G> {
     /// envs waiting to be reset, or without a legal action, get 0 (ignored by
     /// `step`). The draw for a state is made once: calling this again before
     /// the next step gives the same actions.
-    pub fn sample_actions(&mut self, out: &mut [i64], threads: usize) -> Result<(), String> {
+    pub fn sample_actions(&mut self, out: &mut [i64], threads: usize) -> Result<(), StepError> {
         let n = self.envs.len();
         if out.len() != n {
-            return Err(format!("action buffer holds {} values, expected {n}", out.len()));
+            return Err(StepError::Shape { what: Length::Buffer("action"), got: out.len(), expected: n });
         }
         if !self.presample {
             // From now on every step draws the next action while the env's
@@ -447,13 +436,13 @@ impl<G: BatchGame> VecGames<G> {
     /// Let every step (and reset) play the seats other than `seat` with
     /// uniformly random legal actions, until `seat` is to move or the episode
     /// ends; `None` turns it off. Takes effect from the next step.
-    pub fn set_autoplay(&mut self, seat: Option<usize>) -> Result<(), String> {
-        if let Some(s) = seat {
-            if !(1..=self.dims.players).contains(&s) {
-                return Err(format!("player must be a seat 1..{}, got {s}", self.dims.players));
-            }
-        }
-        self.autoplay = seat;
+    pub fn set_autoplay(&mut self, seat: Option<impl Into<IntArg>>) -> Result<(), OptionsError> {
+        let players = self.dims.players;
+        self.autoplay = match seat.map(Into::into) {
+            None => None,
+            Some(IntArg::Int(s)) if (1..=players as i64).contains(&s) => Some(s as usize),
+            Some(s) => return Err(OptionsError::new("player", format!("player must be a seat 1..{players}, got {s}"))),
+        };
         Ok(())
     }
 
@@ -464,17 +453,16 @@ impl<G: BatchGame> VecGames<G> {
     /// Replace env `i`'s game by `game` (same shape rules as the starts), with
     /// `plies` complete moves counted towards `max_plies`; its episode goes on
     /// from there. The env's start position stays as it was.
-    pub fn set_env(&mut self, i: usize, game: G, plies: u64) -> Result<(), String> {
+    pub fn set_env(&mut self, i: usize, game: G, plies: u64) -> Result<(), BatchError> {
         let n = self.envs.len();
         if i >= n {
-            return Err(format!("env index {i} is out of range 0..{n}"));
+            return Err(BatchError::EnvIndex { index: i, envs: n });
         }
         if game.mid_turn() {
-            return Err(format!("env {i}: the position ({}) is in the middle of a turn; finish or undo it", game.spec()));
+            return Err(BatchError::Position { env: i, given: Given::SetEnv, spec: game.spec(), reason: Reason::MidTurn });
         }
-        let first = &self.starts[0];
         if game.observation_shape() != self.obs_shape || game.num_actions() != self.dims.actions || game.num_players() != self.dims.players {
-            return Err(format!("{} does not fit this batch ({}): observations and actions must have the same shape", game.spec(), first.spec()));
+            return Err(BatchError::Misfit { env: i, given: Given::SetEnv, game: Fit::of(&game), first: Fit::of(&self.starts[0]) });
         }
         let na = self.dims.actions;
         let layout = if game.direct_observation() { layout_index(&mut self.layouts, game.board()) } else { NO_LAYOUT };

@@ -156,7 +156,7 @@ fn bad_actions_step_nothing() {
     assert!((0..3).all(|i| v.env(i).actions.is_empty()));
     v.step(&[0, 1, 2], None, b.out(), 1).unwrap();
     assert_eq!(v.env(2).actions, vec![2]);
-    assert!(VecGames::<Churn>::new(vec![], 0, 1).is_err());
+    assert_eq!(VecGames::<Churn>::new(vec![], 0, 1).err(), Some(BatchError::NoEnvs));
 }
 
 #[test]
@@ -186,8 +186,12 @@ fn truncation_and_autoreset() {
 fn autoplay_hands_the_move_back() {
     let c = Churn::new(Arc::new(Board::hexhex(3).unwrap()), true);
     let mut v = VecGames::new(vec![c.clone(); 20], 3, u64::MAX).unwrap();
-    v.set_autoplay(Some(2)).unwrap();
-    assert!(v.set_autoplay(Some(3)).is_err());
+    v.set_autoplay(Some(2usize)).unwrap();
+    let e = v.set_autoplay(Some(3usize)).unwrap_err();
+    assert_eq!((e.argument, e.message.as_str()), ("player", "player must be a seat 1..2, got 3"));
+    let e = v.set_autoplay(Some(crate::limits::IntArg::Wide("-99999999999999999999".into()))).unwrap_err();
+    assert_eq!(e.message, "player must be a seat 1..2, got -99999999999999999999");
+    assert_eq!(v.autoplay(), Some(2));
     let mut b = Bufs::new(&v);
     v.reset(None, b.out(), 1).unwrap();
     assert!(b.to_move.iter().all(|&p| p == 2));

@@ -60,10 +60,10 @@ impl PyChurn {
         pie: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let start = options(size, sides, board, pie)?;
-        let to_move = to_move.0;
+        let (given, to_move) = (&to_move, to_move.value);
         let cells = crate::errors::small_cells(&cells)?;
         if !(1..=2).contains(&to_move) {
-            return Err(crate::errors::value_error(format!("to_move must be 1 or 2, got {to_move}")));
+            return Err(crate::errors::value_error(format!("to_move must be 1 or 2, got {given}")));
         }
         if let Some(v) = cells.iter().find(|&&v| !(0..=2).contains(&v)) {
             return Err(crate::errors::value_error(format!("position: cell value {v} is not 0 (empty), 1 (red) or 2 (blue)")));

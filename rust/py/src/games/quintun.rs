@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyType};
 
 use crate::options::{build, Arg};
-use crate::errors::{options_error, value_error, Int};
+use crate::errors::{options_error, value_error, Int, IntoPyErr};
 use crate::game::{wrap, AnyGame, PyGame, TextValue};
 use crate::session::Session;
 
@@ -69,12 +69,12 @@ impl PyQuintun {
         swap: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let start = options(size, placement, swap)?;
-        let to_move = to_move.0;
+        let (given, to_move) = (&to_move, to_move.value);
         let cells = crate::errors::small_cells(&cells)?;
         if !(1..=2).contains(&to_move) {
-            return Err(value_error(format!("to_move must be 1 or 2, got {to_move}")));
+            return Err(value_error(format!("to_move must be 1 or 2, got {given}")));
         }
-        let g = Quintun::from_cells(QuintunBoard::shared(start.size()).map_err(value_error)?, start.placement(), start.swap_rule(), &cells, to_move as u8).map_err(options_error)?;
+        let g = Quintun::from_cells(QuintunBoard::shared(start.size()).map_err(options_error)?, start.placement(), start.swap_rule(), &cells, to_move as u8).map_err(options_error)?;
         wrap(py, PyGame::new(AnyGame::Quintun(Session::new(g, Some((cells, to_move as usize, Vec::new()))))))
     }
 
@@ -111,7 +111,7 @@ impl PyQuintun {
     #[pyo3(signature = (moves, **options))]
     fn replay<'py>(cls: &Bound<'py, PyType>, moves: &Bound<'py, PyAny>, options: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
         if let Ok(text) = moves.extract::<String>() {
-            let list = PyList::new(cls.py(), quintun_record_moves(&text).map_err(value_error)?)?;
+            let list = PyList::new(cls.py(), quintun_record_moves(&text).map_err(|e| e.into_pyerr(cls.py()))?)?;
             return PyGame::replay(cls, list.as_any(), options);
         }
         PyGame::replay(cls, moves, options)

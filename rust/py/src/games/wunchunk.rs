@@ -58,8 +58,8 @@ impl PyWunchunk {
     /// is behind; 1: colour 1's next turn is the balance turn); `passes` the
     /// consecutive passes just made (0 to players - 1).
     #[staticmethod]
-    #[pyo3(signature = (cells, to_move, size=None, players=None, start=None, balance=None, colour1_turns=crate::errors::Int(2),
-                        passes=crate::errors::Int(0)))]
+    #[pyo3(signature = (cells, to_move, size=None, players=None, start=None, balance=None, colour1_turns=crate::errors::Int::of(2),
+                        passes=crate::errors::Int::of(0)))]
     #[allow(clippy::too_many_arguments)]
     fn _from_cells(
         py: Python<'_>,
@@ -74,20 +74,20 @@ impl PyWunchunk {
     ) -> PyResult<Py<PyAny>> {
         let base = options(size, players, start, balance)?;
         let (size, players, start, balance) = (base.size(), base.players(), base.start(), base.balance());
-        let to_move = to_move.0;
+        let (given, to_move) = (&to_move, to_move.value);
         let cells = crate::errors::small_cells(&cells)?;
         if let Some(v) = cells.iter().find(|&&v| v < 0 || v as usize > players) {
             return Err(value_error(format!("position value {v} is not a colour 1..{players} (or 0 for empty)")));
         }
         if !(1..=players as i64).contains(&to_move) {
-            return Err(value_error(format!("to_move must be in 1..{players}, got {to_move}")));
+            return Err(value_error(format!("to_move must be in 1..{players}, got {given}")));
         }
-        let (c1, passes) = (colour1_turns.0, passes.0);
+        let (c1, passes_given, passes) = (colour1_turns.value, &passes, passes.value);
         if c1 < 0 {
-            return Err(value_error(format!("colour1_turns must be a non-negative int, got {c1}")));
+            return Err(value_error(format!("colour1_turns must be a non-negative int, got {colour1_turns}")));
         }
         if !(0..players as i64).contains(&passes) {
-            return Err(value_error(format!("passes must be in 0..{}, got {passes}", players - 1)));
+            return Err(value_error(format!("passes must be in 0..{}, got {passes_given}", players - 1)));
         }
         let raw: Vec<u8> = cells.iter().map(|&v| v as u8).collect();
         let g = Wunchunk::from_cells_with_turns(size, players, start, balance, &raw, to_move as usize, c1.min(2) as u8, passes as u8)

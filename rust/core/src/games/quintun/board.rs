@@ -6,6 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::bitset::BitIter;
 use crate::board::{row_name, Board};
+use crate::game::OptionsError;
 
 /// Smallest and largest supported board side.
 pub const MIN_SIZE: usize = 4;
@@ -80,15 +81,15 @@ static SHARED: [OnceLock<Arc<QuintunBoard>>; MAX_SIZE + 1] = [const { OnceLock::
 impl QuintunBoard {
     /// The board of side `n` (a copy of the shared one; see
     /// [`QuintunBoard::shared`], which saves the copy).
-    pub fn new(n: usize) -> Result<QuintunBoard, String> {
+    pub fn new(n: usize) -> Result<QuintunBoard, OptionsError> {
         Ok(QuintunBoard::clone(&*QuintunBoard::shared(n)?))
     }
 
     /// The board of side `n`, built on first use and then shared by every
     /// state of that size.
-    pub fn shared(n: usize) -> Result<Arc<QuintunBoard>, String> {
+    pub fn shared(n: usize) -> Result<Arc<QuintunBoard>, OptionsError> {
         if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
-            return Err(format!("size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {n}"));
+            return Err(OptionsError::new("size", format!("size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {n}")));
         }
         Ok(SHARED[n].get_or_init(|| Arc::new(QuintunBoard::build(n))).clone())
     }

@@ -228,7 +228,7 @@ impl Clone for Quintun {
 impl Quintun {
     /// An empty board of side `size` (4..=10).
     pub fn new(size: usize, placement: Placement, swap: bool) -> Result<Quintun, crate::game::OptionsError> {
-        let geo = QuintunBoard::shared(size).map_err(|e| crate::game::OptionsError::new("size", e))?;
+        let geo = QuintunBoard::shared(size)?;
         Ok(Quintun::with_geometry(geo, placement, swap))
     }
 

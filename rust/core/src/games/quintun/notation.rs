@@ -3,7 +3,7 @@
 
 use smallvec::smallvec;
 
-use crate::game::{Action, MoveActions, MoveError};
+use crate::game::{Action, MoveActions, MoveError, Reason};
 
 use super::board::column_name;
 use super::{Neutral, Placement, Quintun, GAP_MIN, KINDS};
@@ -234,8 +234,10 @@ pub(super) enum Parsed {
 /// The moves of a Quintun record: numbered lines `N  black  white` as in the
 /// sample game (`1. j4 j4`, the number with or without a dot), or plain moves
 /// separated by white space. Reading stops at `resign` (a result written in a
-/// record, not a move). Errors name the line that is not a record line.
-pub fn record_moves(text: &str) -> Result<Vec<&str>, String> {
+/// record, not a move). Errors ([`Reason::Syntax`]) name the line that is
+/// not a record line.
+pub fn record_moves(text: &str) -> Result<Vec<&str>, MoveError> {
+    let bad = |line: &str| MoveError::new(Reason::Syntax, format!("not a record line (a move number, then one or two moves): {line:?}"));
     let numbered = |tok: &str| {
         let digits = tok.strip_suffix('.').unwrap_or(tok);
         !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit())
@@ -254,14 +256,14 @@ pub fn record_moves(text: &str) -> Result<Vec<&str>, String> {
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let mut toks = line.split_whitespace().peekable();
         if !toks.next().is_some_and(numbered) {
-            return Err(format!("not a record line (a move number, then one or two moves): {line:?}"));
+            return Err(bad(line));
         }
         if toks.peek() == Some(&".") {
             toks.next();
         }
         let moves: Vec<&str> = toks.collect();
         if moves.is_empty() || moves.len() > 2 {
-            return Err(format!("not a record line (a move number, then one or two moves): {line:?}"));
+            return Err(bad(line));
         }
         for tok in moves {
             if resign(tok) {

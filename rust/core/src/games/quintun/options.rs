@@ -23,7 +23,7 @@ impl Configure for Quintun {
         };
         let placement: Placement = r.str("placement")?.parse()?;
         let swap = r.bool("swap")?;
-        let geo = QuintunBoard::shared(n).map_err(|e| OptionsError::new("size", e))?;
+        let geo = QuintunBoard::shared(n)?;
         Ok(Quintun::with_geometry(geo, placement, swap))
     }
 
