@@ -30,12 +30,14 @@
 //! keeps the chain, whoever moves first, so that player wins
 //! ([`Hex::virtual_winner`]).
 //!
-//! The values pass also uses virtual chains one move ahead: a move after
-//! which the player to move has one wins (the only one searched), and for
-//! each move `m` after which the opponent would have one, the player to
-//! move must play on `m` or a cell of its pairs (the others lose); these
-//! cuts may drop a move of the best value that takes longer, so the
-//! distance pass does without them.
+//! When no such chain is found, the values pass runs H-search (`vc.rs`)
+//! for both players: a full connection between a player's edges wins for
+//! them, a semi connection wins for the player to move; and the player to
+//! move must play in every carrier of the opponent's semi connections
+//! between their edges (the *mustplay*: any other move leaves one of them
+//! whole, and its key wins for the opponent). The mustplay may drop a move
+//! of the best value that takes longer, so the distance pass does without
+//! it.
 //!
 //! What is left is searched centre first (the cells nearest the middle of
 //! the rhombus), where strong Hex moves lie; the search's history scores

@@ -93,11 +93,11 @@ impl Scratch {
         let p = self.pair(a, b);
         let k = self.nvc[p] as usize;
         let list = &mut self.vc[p * MAX_VC..p * MAX_VC + k];
-        if list.iter().any(|&x| x & c == x) {
+        if list.iter().any(|&x| subset(x, c)) {
             return;
         }
         // replace a superset, else append while there is room
-        if let Some(x) = list.iter_mut().find(|x| **x & c == c) {
+        if let Some(x) = list.iter_mut().find(|x| subset(c, **x)) {
             *x = c;
         } else if k < MAX_VC {
             self.vc[p * MAX_VC + k] = c;
@@ -112,11 +112,11 @@ impl Scratch {
 
     fn add_sc(&mut self, a: usize, b: usize, c: u64) {
         let p = self.pair(a, b);
-        if self.vc[p * MAX_VC..p * MAX_VC + self.nvc[p] as usize].iter().any(|&x| x & c == x) {
+        if self.vc[p * MAX_VC..p * MAX_VC + self.nvc[p] as usize].iter().any(|&x| subset(x, c)) {
             return;
         }
         let k = self.nsc[p] as usize;
-        if self.sc[p * MAX_SC..p * MAX_SC + k].iter().any(|&x| x & c == x) {
+        if self.sc[p * MAX_SC..p * MAX_SC + k].iter().any(|&x| subset(x, c)) {
             return;
         }
         // OR rule: the new SC with some of the others, intersection empty
@@ -124,13 +124,19 @@ impl Scratch {
         if let Some(u) = or_rule(&others[..k], c, c, 0, 1) {
             self.add_vc(a, b, u);
         }
-        if let Some(x) = self.sc[p * MAX_SC..p * MAX_SC + k].iter_mut().find(|x| **x & c == c) {
+        if let Some(x) = self.sc[p * MAX_SC..p * MAX_SC + k].iter_mut().find(|x| subset(c, **x)) {
             *x = c;
         } else if k < MAX_SC {
             self.sc[p * MAX_SC + k] = c;
             self.nsc[p] += 1;
         }
     }
+}
+
+/// Whether carrier `a` lies inside carrier `b`.
+#[inline]
+fn subset(a: u64, b: u64) -> bool {
+    a & !b == 0
 }
 
 /// A union of `union` with some of `scs[from..]` whose intersection with
