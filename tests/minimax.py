@@ -122,6 +122,7 @@ ENDGAMES = [
     Endgame("quintun-side", lambda: hc.Quintun(size=4, placement="side"), (2, 3, 4, 5, 6, 7), 400, larger=(9, 11)),
     Endgame("quintun-gap", lambda: hc.Quintun(size=4, placement="gap", swap=False), (2, 3, 4, 5, 6, 7), 400, larger=(9, 11)),
     Endgame("hex-4", lambda: hc.Hex(size=4), (2, 3, 4, 5, 6, 7), 250, larger=(9, 11)),
+    Endgame("hex-5", lambda: hc.Hex(size=5), (4, 5, 6, 7), 150, larger=(10, 12)),
     Endgame("hex-2-swap", lambda: hc.Hex(size=2, swap=True), (2, 3), 100, {"swap": lambda g, m: m == "swap"}),
     Endgame("hex-3-swap", lambda: hc.Hex(size=3, swap=True), (4, 5, 6, 7), 150),
     Endgame("hex-3x5", lambda: hc.Hex(rows=3, cols=5), (2, 3, 4, 5, 6, 7), 250),

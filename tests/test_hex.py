@@ -180,6 +180,14 @@ def test_solver_against_minimax_on_every_3x3_opening():
             assert s.complete and s.value == ("win" if _minimax(r) else "loss"), (swap, m)
 
 
+def test_every_4x4_opening_solved_as_published():
+    # the winning openings of Hex 4x4 are the short diagonal (the Rust unit
+    # tests also check every 4x4 opening against a plain minimax)
+    s = hc.solve(hc.Hex(size=4), threads=1, distances=False)
+    assert s.complete and s.value == "win"
+    assert sorted(m for m, v in s.moves.items() if v == "win") == ["a4", "b3", "c2", "d1"]
+
+
 def test_svg_has_the_four_coloured_edges():
     g = _random_game("hex(rows=3,cols=4)", 1, 5)
     svg = g._repr_svg_()

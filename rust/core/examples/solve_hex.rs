@@ -1,7 +1,8 @@
-//! `cargo run --release --example solve_hex -- 5 [seconds]`: solve every
-//! opening of Hex on the empty n x n board (no swap), one after another on
-//! one thread, and print each opening's value for x and the totals; stops
-//! starting new openings after `seconds` (default 600).
+//! `cargo run --release --example solve_hex -- 5 [seconds] [cells...]`:
+//! solve every opening of Hex on the empty n x n board (no swap), or only
+//! the named ones (`c3 d2`), one after another on one thread, and print
+//! each opening's value for x and the totals; stops starting new openings
+//! after `seconds` (default 600).
 use std::time::Instant;
 
 use hexcore_core::solve::{solve, Monitor, SolveOptions};
@@ -17,7 +18,11 @@ fn main() {
     let (mut solved, mut nodes, mut wins) = (0, 0u64, 0);
     let mut acts = Vec::new();
     g.legal_actions(&mut acts);
+    let only: Vec<&String> = args.iter().skip(3).collect();
     for &a in &acts {
+        if !only.is_empty() && !only.iter().any(|&c| *c == g.action_to_string(a)) {
+            continue;
+        }
         let left = budget - t0.elapsed().as_secs_f64();
         if left <= 0.0 {
             break;

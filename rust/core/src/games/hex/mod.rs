@@ -42,6 +42,7 @@ mod options;
 mod solver;
 #[cfg(test)]
 mod tests;
+mod vc;
 
 use std::sync::Arc;
 

@@ -30,12 +30,14 @@
 //! keeps the chain, whoever moves first, so that player wins
 //! ([`Hex::virtual_winner`]).
 //!
-//! The values pass also uses virtual chains one move ahead: a move after
-//! which the player to move has one wins (the only one searched), and for
-//! each move `m` after which the opponent would have one, the player to
-//! move must play on `m` or a cell of its pairs (the others lose); these
-//! cuts may drop a move of the best value that takes longer, so the
-//! distance pass does without them.
+//! When no such chain is found, the values pass runs H-search (`vc.rs`)
+//! for both players: a full connection between a player's edges wins for
+//! them, a semi connection wins for the player to move; and the player to
+//! move must play in every carrier of the opponent's semi connections
+//! between their edges (the *mustplay*: any other move leaves one of them
+//! whole, and its key wins for the opponent). The mustplay may drop a move
+//! of the best value that takes longer, so the distance pass does without
+//! it.
 //!
 //! What is left is searched centre first (the cells nearest the middle of
 //! the rhombus), where strong Hex moves lie; the search's history scores
@@ -46,6 +48,11 @@ use crate::game::Action;
 use crate::solve::Outcome;
 
 use super::{Hex, BOTH_EDGES, O, X};
+
+thread_local! {
+    /// The last mustplay found by [`Hex::virtual_outcome`], with its position.
+    static MUSTPLAY: std::cell::Cell<((u64, u64, u8), u64)> = const { std::cell::Cell::new(((0, 0, 0), 0)) };
+}
 
 /// Per player, what a stone on each empty cell would reach (boards of at
 /// most 64 cells, cells as bits).
@@ -132,9 +139,46 @@ impl Hex {
             return None;
         }
         match self.virtual_winner() {
-            Some(c) if c == self.to_move => Some(Outcome::Win),
-            Some(_) => Some(Outcome::Loss),
-            None => None,
+            Some(c) if c == self.to_move => return Some(Outcome::Win),
+            Some(_) => return Some(Outcome::Loss),
+            None => {}
+        }
+        let mine = self.edge_links(self.to_move, true);
+        if mine.full || mine.semi {
+            return Some(Outcome::Win);
+        }
+        let theirs = self.edge_links(3 - self.to_move, false);
+        if theirs.full {
+            return Some(Outcome::Loss);
+        }
+        MUSTPLAY.with(|m| m.set((self.position_key(), theirs.must)));
+        None
+    }
+
+    /// The exact position (boards of at most 64 cells): the empty cells,
+    /// x's stones and the player to move.
+    fn position_key(&self) -> (u64, u64, u8) {
+        let empty = self.empty.words()[0];
+        let mut full = !empty & (u64::MAX >> (64 - self.board.num_cells()));
+        let mut xs = 0;
+        while full != 0 {
+            let c = full.trailing_zeros() as usize;
+            full &= full - 1;
+            if self.colour[c] == X {
+                xs |= 1 << c;
+            }
+        }
+        (empty, xs, self.to_move)
+    }
+
+    /// The mustplay of the player to move: the cells that lie in every
+    /// carrier of the opponent's SCs between their edges (see `vc.rs`);
+    /// remembered from [`Hex::virtual_outcome`] for the same position.
+    fn mustplay(&self) -> u64 {
+        let key = self.position_key();
+        match MUSTPLAY.with(|m| m.get()) {
+            (k, must) if k == key => must,
+            _ => self.edge_links(3 - self.to_move, false).must,
         }
     }
 
@@ -231,15 +275,6 @@ impl Hex {
         (r.abs() + c.abs() + s.abs()) as u32 / 2
     }
 
-    /// The virtual chain `colour` would have after a stone on empty `m`
-    /// (see [`Hex::virtual_chain`]): the cells of its pairs.
-    fn virtual_chain_after(&mut self, colour: u8, m: usize, empty: u64) -> Option<u64> {
-        let placed = self.put(m, colour, true).expect("an undoable placement returns its record");
-        let chain = if self.winners != 0 { Some(0) } else { self.virtual_chain(colour, empty & !(1 << m)) };
-        self.take(m, placed);
-        chain
-    }
-
     /// The solver's action list: see the module documentation. `acts` holds
     /// the legal actions of an unfinished position; `values_only`: the
     /// search proves win / draw / loss only (no distances).
@@ -271,22 +306,7 @@ impl Hex {
                 }
                 let mut must = empty;
                 if values_only {
-                    let mut e = empty;
-                    while e != 0 {
-                        let m = e.trailing_zeros() as usize;
-                        e &= e - 1;
-                        if self.virtual_chain_after(me, m, empty).is_some() {
-                            return keep(acts, m as Action);
-                        }
-                    }
-                    let mut e = empty;
-                    while e != 0 && must != 0 {
-                        let m = e.trailing_zeros() as usize;
-                        e &= e - 1;
-                        if let Some(chain) = self.virtual_chain_after(you, m, empty) {
-                            must &= chain | 1 << m;
-                        }
-                    }
+                    must &= self.mustplay();
                 }
                 let theirs = self.reach(you, empty);
                 let mut e = empty;
@@ -317,6 +337,7 @@ mod tests {
     use super::*;
     use crate::game::Game;
     use crate::rng::rng_for;
+    use crate::solve::{solve, Monitor, SolveOptions};
 
     /// (the player to move wins, plies to the end with the winner hurrying
     /// and the loser delaying), by plain minimax with a memo; no cuts.
@@ -402,5 +423,75 @@ mod tests {
         }
         // the sample exercises both: cuts made, wins and losses decided
         assert!(cut > 100 && decided[0] > 10 && decided[1] > 10, "{cut} {decided:?}");
+    }
+
+    /// Whether the player to move wins, by plain minimax over every move
+    /// with a memo of the positions (x's stones, o's stones); no cuts.
+    fn wins(g: &mut Hex, memo: &mut HashMap<(u64, u64), bool>) -> bool {
+        let (mut xs, mut os) = (0u64, 0u64);
+        for (c, &v) in g.colours().iter().enumerate() {
+            xs |= ((v == X) as u64) << c;
+            os |= ((v == O) as u64) << c;
+        }
+        if let Some(&w) = memo.get(&(xs, os)) {
+            return w;
+        }
+        let mut acts = Vec::new();
+        g.legal_actions(&mut acts);
+        let w = acts.iter().any(|&a| {
+            let u = g.apply_action_undoable(a);
+            let w = g.is_over() || !wins(g, memo);
+            g.undo_action(u);
+            w
+        });
+        memo.insert((xs, os), w);
+        w
+    }
+
+    fn solved_value(g: &Hex) -> Outcome {
+        let opts = SolveOptions { threads: 1, table_bytes: 1 << 20, distances: false, ..Default::default() };
+        let s = solve(g, &opts, &Monitor::default()).unwrap();
+        assert!(s.complete);
+        s.value.unwrap()
+    }
+
+    /// Every opening of Hex 4x4 (and 3x3, 2x3) solved with every cut and
+    /// the virtual connections, against plain minimax; the 4x4 winners are
+    /// the published ones, the short diagonal.
+    #[test]
+    fn every_small_opening_agrees_with_minimax() {
+        for (rows, cols) in [(2, 3), (3, 3), (4, 4)] {
+            let g = Hex::new(rows, cols, false).unwrap();
+            let mut memo = HashMap::new();
+            let mut winners = Vec::new();
+            for a in 0..(rows * cols) as Action {
+                let mut c = g.clone();
+                c.apply_action(a);
+                let o_wins = wins(&mut c, &mut memo);
+                assert_eq!(solved_value(&c), if o_wins { Outcome::Win } else { Outcome::Loss }, "{rows}x{cols} opening {a}");
+                if !o_wins {
+                    winners.push(g.action_to_string(a));
+                }
+            }
+            if rows == 4 {
+                assert_eq!(winners, ["d1", "c2", "b3", "a4"]);
+            }
+        }
+    }
+
+    /// Random midgame positions of Hex 5x5 (and 4x5) solved whole, against
+    /// plain minimax.
+    #[test]
+    fn midgame_positions_agree_with_minimax() {
+        let mut seen = [0usize; 2];
+        for (rows, cols, empty, count) in [(5, 5, 12, 60), (5, 5, 14, 20), (4, 5, 13, 40)] {
+            let mut memo = HashMap::new();
+            for mut g in positions(rows, cols, empty, count) {
+                let w = wins(&mut g, &mut memo);
+                assert_eq!(solved_value(&g), if w { Outcome::Win } else { Outcome::Loss }, "{:?} to move {}", g.colours(), g.to_move);
+                seen[w as usize] += 1;
+            }
+        }
+        assert!(seen[0] > 10 && seen[1] > 10, "{seen:?}");
     }
 }

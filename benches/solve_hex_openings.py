@@ -1,0 +1,82 @@
+"""Every opening of Hex n x n (no swap) solved on one thread: nodes and seconds per board.
+
+    python benches/solve_hex_openings.py [--sizes 3 4 5 6] [--budget 600] [--table-mb 512]
+
+Solves the empty board with ``hc.solve(hc.Hex(size=n), threads=1, distances=False)``:
+the values pass proves win or loss for every opening. Boards over 5x5 get
+``--budget`` seconds; an unfinished board reports how many openings were proved.
+Prints wall and CPU seconds (the machine is shared: CPU seconds are the steadier
+figure) and checks the values against the published ones where they exist:
+- 4x4: the winning openings are the short diagonal a4 b3 c2 d1;
+- 6x6 and 7x7: the outcome of every opening in the regression suite of Benzene, the
+  University of Alberta's Hex solver (``regression/dfs-solve-6x6.tst``, ``-7x7.tst``);
+- every board: the first player wins (strategy stealing), and openings that the
+  half turn maps onto each other have the same value.
+No published table of the 5x5 openings in text form was found (Queenbee's opening
+page and HexWiki's "Small boards" show them as pictures only).
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import hexcore as hc
+
+# x's losing openings (o wins); every other opening wins for x.
+PUBLISHED_LOSSES = {
+    4: "a1 b1 c1 a2 b2 d2 a3 c3 d3 b4 c4 d4",
+    6: "a1 a2 b1 b6 c1 c6 d1 d6 e1 e6 f5 f6",
+    7: "a1 a2 a3 a5 b1 b2 b7 c1 c7 d1 d2 d6 d7 e1 e7 f1 f6 f7 g3 g5 g6 g7",
+}
+
+
+def half_turn(cell: str, n: int) -> str:
+    col, row = ord(cell[0]) - ord("a"), int(cell[1:]) - 1
+    return f"{chr(ord('a') + n - 1 - col)}{n - row}"
+
+
+def solve_board(n: int, budget: float | None, table_mb: int) -> dict:
+    t0, c0 = time.perf_counter(), time.process_time()
+    s = hc.solve(hc.Hex(size=n), threads=1, distances=False, table_mb=table_mb, max_seconds=budget)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    # the root moves' values are for the player making them: x
+    x_value = dict(s.moves)
+    proved = {m: v for m, v in x_value.items() if v is not None}
+    problems = []
+    for m, v in proved.items():
+        w = proved.get(half_turn(m, n))
+        if w is not None and w != v:
+            problems.append(f"{m} {v} but its half turn {half_turn(m, n)} {w}")
+    if s.complete and s.value != "win":
+        problems.append(f"the first player does not win: {s.value}")
+    if n in PUBLISHED_LOSSES:
+        losses = set(PUBLISHED_LOSSES[n].split())
+        for m, v in proved.items():
+            if v != ("loss" if m in losses else "win"):
+                problems.append(f"{m}: solved {v}, published {'loss' if m in losses else 'win'}")
+    winners = " ".join(m for m, v in proved.items() if v == "win")
+    print(f"{n}x{n}: {len(proved)} of {len(x_value)} openings in {wall:.1f} s wall, {cpu:.1f} s CPU, "
+          f"{s.nodes:,} nodes, table {s.table_entries:,} / {s.table_capacity:,}; "
+          f"winning for x: {winners or '-'}"
+          + ("" if n not in PUBLISHED_LOSSES else f"; matches the published values: {not problems}"))
+    for p in problems:
+        print("  MISMATCH", p)
+    return {"n": n, "proved": len(proved), "openings": len(x_value), "wall": wall, "cpu": cpu,
+            "nodes": s.nodes, "complete": s.complete, "problems": problems}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[3, 4, 5, 6])
+    ap.add_argument("--budget", type=float, default=600.0, help="seconds per board over 5x5")
+    ap.add_argument("--table-mb", type=int, default=512)
+    a = ap.parse_args()
+    rows = [solve_board(n, a.budget if n > 5 else None, a.table_mb) for n in a.sizes]
+    largest = max((r["n"] for r in rows if r["complete"]), default=None)
+    print(f"largest board with every opening solved: {largest}x{largest}" if largest else "no board finished")
+    if any(r["problems"] for r in rows):
+        raise SystemExit("values differ from the published ones or break the half-turn symmetry")
+
+
+if __name__ == "__main__":
+    main()
