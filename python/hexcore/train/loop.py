@@ -170,7 +170,9 @@ class _Run:
                     obs[sel] = s.observation(obs[sel])
                     masks[sel] = s.vector(masks[sel])
                     pols[sel] = s.vector(pols[sel])
-        return obs, masks, pols, b.values
+        # a learner with relative_values predicts the mover's score first (see Samples.relative_values)
+        vals = b.relative_values() if getattr(st["learner"], "relative_values", False) else b.values
+        return obs, masks, pols, vals
 
     def generation(self, st: Dict[str, Any]) -> None:
         cfg = self.cfg
@@ -219,7 +221,7 @@ class _Run:
 
     def evaluate(self, st: Dict[str, Any]) -> None:
         from ..match import derive_seed as mseed
-        from .benchmark import mistake_rate
+        from .benchmark import mistake_rate, value_accuracy
         from .matches import win_rate
 
         cfg = self.cfg
@@ -233,13 +235,14 @@ class _Run:
             row["mistake_rate_net"] = mistake_rate(learner, self.positions, 0)
             row["mistake_rate_search"] = mistake_rate(learner, self.positions, cfg.eval_simulations)
             row["eval_simulations"] = cfg.eval_simulations
+            row["value_accuracy"] = value_accuracy(learner, self.positions)
         self.write_metrics(st, row)
         self.last_eval_step = st["step"]
         wins = [f"{k[len('win_rate_vs_'):]} {v:.0%}" for k, v in row.items() if k.startswith("win_rate_vs_")]
         parts = ["win rate vs " + ", ".join(wins)] if wins else []
         if "mistake_rate_net" in row:
             parts.append(f"mistakes net {row['mistake_rate_net']:.1%} / {cfg.eval_simulations} sims "
-                         f"{row['mistake_rate_search']:.1%}")
+                         f"{row['mistake_rate_search']:.1%}; value head right {row['value_accuracy']:.1%}")
         if parts:
             self.log(f"  eval at step {st['step']}: " + "; ".join(parts))
 

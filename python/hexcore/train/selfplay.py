@@ -26,7 +26,8 @@ from ..match import derive_seed
 from ..search import BatchedMCTS
 from .symmetry import augment_mode, augmentable
 
-__all__ = ["Samples", "SelfPlayStats", "TimedEvaluator", "outcome_scores", "play_generation", "derive_seed"]
+__all__ = ["Samples", "SelfPlayStats", "TimedEvaluator", "outcome_scores", "play_generation", "derive_seed",
+           "relative_values"]
 
 
 def outcome_scores(game: Any) -> npt.NDArray[np.float32]:
@@ -39,6 +40,15 @@ def outcome_scores(game: Any) -> npt.NDArray[np.float32]:
         out[:] = 0.0
         out[[s - 1 for s in w]] = 1.0 / len(w)
     return out
+
+
+def relative_values(values: npt.NDArray[np.float32], to_move: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.float32]:
+    """Per-seat ``values`` (S, N) (seat ``k`` in column ``k - 1``) reordered
+    from each row's mover ``to_move`` (S,) on: column ``k`` is seat
+    ``(to_move - 1 + k) % N + 1``."""
+    n = values.shape[1]
+    cols = (np.asarray(to_move, np.intp)[:, None] - 1 + np.arange(n)[None, :]) % n
+    return np.take_along_axis(values, cols, axis=1)
 
 
 @dataclass
@@ -66,6 +76,13 @@ class Samples:
 
     def take(self, idx: Any) -> "Samples":
         return Samples(*(getattr(self, f)[idx] for f in _FIELDS))
+
+    def relative_values(self) -> npt.NDArray[np.float32]:
+        """``values`` relative to the player to move: column 0 the mover's
+        score, column ``k`` the ``k``-th seat after it (the order of the
+        observation planes; the value order of an evaluator with
+        ``relative_values``, see :func:`hexcore.search.batched_search`)."""
+        return relative_values(self.values, self.to_move)
 
 
 _FIELDS = ("observations", "masks", "policies", "values", "to_move", "augmentable")

@@ -178,7 +178,8 @@ pub struct PyBatchedMcts {
 impl PyBatchedMcts {
     #[new]
     #[pyo3(signature = (games, evaluator, algorithm="puct", c_puct=1.25, dirichlet_alpha=0.3, dirichlet_fraction=0.25,
-                        max_considered=Int(16), gumbel_scale=1.0, leaves_per_tree=Int(1), threads=None, seed=Int(0)))]
+                        max_considered=Int(16), gumbel_scale=1.0, leaves_per_tree=Int(1), threads=None, seed=Int(0),
+                        relative_values=false))]
     fn new(
         py: Python<'_>,
         games: Vec<Bound<'_, PyAny>>,
@@ -192,6 +193,7 @@ impl PyBatchedMcts {
         leaves_per_tree: Int,
         threads: Option<Int>,
         seed: Int,
+        relative_values: bool,
     ) -> PyResult<Self> {
         if !evaluator.is_callable() {
             return Err(PyTypeError::new_err("evaluator must be callable"));
@@ -214,6 +216,7 @@ impl PyBatchedMcts {
                 None => std::thread::available_parallelism().map_or(1, |n| n.get()).min(hexcore_core::MAX_THREADS),
             },
             seed: seed.0 as u64,
+            relative_values,
         };
         opts.check().map_err(PyValueError::new_err)?;
         let any = games.iter().map(|g| AnyGame::copy_of(g, "batched_search")).collect::<PyResult<Vec<_>>>()?;
