@@ -104,6 +104,12 @@ def test_numpy_evaluator_drives_self_play() -> None:
     np.testing.assert_array_equal(s.policies, s2.policies)
     s3, _ = play_generation(g, uniform, games=5, simulations=4, seed=2, threads=1)
     assert len(s3) != len(s) or not np.array_equal(s3.policies, s.policies)
+    # value_mix: half the outcome, half the search's root value per seat (the same games: Gumbel picks the same)
+    m, _ = play_generation(g, uniform, games=5, simulations=4, seed=1, threads=1, value_mix=0.5)
+    np.testing.assert_array_equal(m.policies, s.policies)
+    np.testing.assert_allclose(m.values.sum(axis=1), 1, atol=1e-5)
+    root = 2 * m.values - s.values
+    assert (root >= -1e-5).all() and (root <= 1 + 1e-5).all() and not np.allclose(m.values, s.values)
 
 
 def test_self_play_slots_and_random_starts() -> None:
@@ -554,12 +560,42 @@ def _torch() -> Any:
     return pytest.importorskip("torch", reason="torch is not installed (pip install 'hexcore[train]'); the PyTorch network is not tested")
 
 
+def test_torch_network_overfits_a_fixed_batch() -> None:
+    """The network and optimiser can learn: a fixed batch of self-play
+    positions (policies and values from the search) is fitted to near its
+    targets' own entropy, and the evaluator answers with what it learnt
+    (values relative to the mover, as it says)."""
+    _torch()
+    from hexcore.train.torchnet import TorchLearner
+
+    g = hc.Churn(size=3, pie=False)
+    s, _ = play_generation(g, uniform, games=1, simulations=8, seed=5, threads=1)
+    s = s.take(slice(0, 12))
+    vals = s.relative_values()
+    rng = np.random.default_rng(0)    # sharp policy targets: one legal action each
+    pols = np.zeros_like(s.policies)
+    for i, m in enumerate(s.masks):
+        pols[i, rng.choice(np.flatnonzero(m))] = 1.0
+    learner = TorchLearner({"shape": list(g.observation().shape), "num_actions": g.num_actions, "players": 2,
+                            "channels": 16, "blocks": 1, "lr": 1e-2, "weight_decay": 0.0}, seed=0)
+    assert learner.relative_values
+    first = learner.train_step(s.observations, s.masks, pols, vals, 0)
+    for i in range(1, 120):
+        last = learner.train_step(s.observations, s.masks, pols, vals, i)
+    assert last["policy_kl"] < 0.05 < first["policy_kl"]
+    assert last["value_kl"] < 0.05 < first["value_kl"]
+    p, v = learner(s.observations, s.masks)
+    np.testing.assert_allclose(v, vals, atol=0.1)
+    assert (p.argmax(axis=1) == pols.argmax(axis=1)).all()
+
+
 @pytest.mark.parametrize("spec", ["churn(size=2,pie=false)", "wunchunk(size=7,players=3)"])
 def test_torch_tiny_run_resume_and_load(tmp_path: Any, spec: str) -> None:
     _torch()
     out = tmp_path / "t"
-    kw: Dict[str, Any] = dict(games=2, eval_games=1) if "wunchunk" in spec else {}
-    kw.update(channels=8, blocks=1)   # a small network: the run, not the network, is tested
+    kw: Dict[str, Any] = dict(games=1) if "wunchunk" in spec else {}
+    # a small network and no evaluation (the numpy runs test it): the run, checkpoints and resume are tested
+    kw.update(channels=8, blocks=1, eval_every=0, labelled=0)
     train(tiny(spec, out, steps=2, **kw), log=quiet)
     train(tiny(spec, out, steps=3), resume=True, log=quiet)
     straight = tmp_path / "s"
