@@ -25,6 +25,7 @@ from hexcore.train import (
     play_generation,
     symmetries,
     train,
+    value_accuracy,
 )
 
 
@@ -103,6 +104,12 @@ def test_numpy_evaluator_drives_self_play() -> None:
     np.testing.assert_array_equal(s.policies, s2.policies)
     s3, _ = play_generation(g, uniform, games=5, simulations=4, seed=2, threads=1)
     assert len(s3) != len(s) or not np.array_equal(s3.policies, s.policies)
+    # value_mix: half the outcome, half the search's root value per seat (the same games: Gumbel picks the same)
+    m, _ = play_generation(g, uniform, games=5, simulations=4, seed=1, threads=1, value_mix=0.5)
+    np.testing.assert_array_equal(m.policies, s.policies)
+    np.testing.assert_allclose(m.values.sum(axis=1), 1, atol=1e-5)
+    root = 2 * m.values - s.values
+    assert (root >= -1e-5).all() and (root <= 1 + 1e-5).all() and not np.allclose(m.values, s.values)
 
 
 def test_self_play_slots_and_random_starts() -> None:
@@ -136,6 +143,99 @@ def test_self_play_three_players_values_per_seat() -> None:
     assert stats.wins is not None and stats.wins.sum() == pytest.approx(3)
 
 
+def test_value_targets_are_the_outcome_per_seat() -> None:
+    """Value targets against the engine's own outcome: for finished random
+    games of two and three players, ``outcome_scores`` ranks the seats as
+    the zero-sum rewards do (a winner above every loser, equal rewards equal
+    scores), and the relative order puts the mover's score first."""
+    import random
+
+    from hexcore._core import _rewards
+    from hexcore.train.selfplay import outcome_scores, relative_values
+
+    rng = random.Random(1)
+    for spec in ["churn(size=2,pie=false)", "churn(size=3)", "wunchunk(size=7,players=3)"]:
+        for _ in range(4):
+            g = hc.load(spec)
+            while not g.is_over:
+                acts = g.legal_actions()
+                g.apply_action(int(acts[rng.randrange(len(acts))]))
+            s = outcome_scores(g)
+            r = np.array(_rewards(g.winners, g.num_players))
+            assert s.sum() == pytest.approx(1.0)
+            for a in range(g.num_players):
+                assert (s[a] == 1.0 / len(g.winners)) == (a + 1 in g.winners)
+                for b in range(g.num_players):
+                    assert (s[a] > s[b]) == (r[a] > r[b])
+    v = np.array([[0.7, 0.2, 0.1]] * 3, np.float32)
+    np.testing.assert_array_equal(relative_values(v, np.array([1, 2, 3])),
+                                  np.array([[0.7, 0.2, 0.1], [0.2, 0.1, 0.7], [0.1, 0.7, 0.2]], np.float32))
+
+
+def test_self_play_records_line_up() -> None:
+    """Every recorded position of a Churn generation: ``to_move`` is the
+    observation's Blue-to-move plane, the legal mask is the one the engine
+    gives for the position the planes show, the policy lives on it, and
+    the value rows of a game are one outcome (the positions of one game
+    come together, each game's first position empty)."""
+    g = hc.Churn(size=3, pie=False)
+    s, stats = play_generation(g, uniform, games=4, simulations=8, seed=2, threads=1, slots=2)
+    board = g.board
+    starts = [i for i, o in enumerate(s.observations) if o[0].sum() + o[1].sum() == 0] + [len(s)]
+    assert starts[0] == 0 and len(starts) == 5
+    for a, b in zip(starts, starts[1:]):
+        assert (s.values[a:b] == s.values[a]).all()
+    for i in range(0, len(s), 7):
+        o = s.observations[i]
+        assert (o[3] == (int(s.to_move[i]) == 2)).all()
+        img = _churn_from_planes(board, o)
+        np.testing.assert_array_equal(img.legal_action_mask(), s.masks[i])
+        np.testing.assert_array_equal(img.observation(), o)
+    assert not (s.policies[~s.masks] > 0).any()
+    assert stats.wins is not None and sorted(stats.wins.tolist()) == sorted(s.values[starts[:-1]].sum(axis=0).tolist())
+
+
+def test_relative_values_in_the_search() -> None:
+    """An evaluator with ``relative_values`` gives the mover's value first;
+    the search puts it back in seat order (root values after the root's
+    own evaluation), and a relative evaluator searches exactly as the same
+    values given per seat."""
+    g = hc.load("wunchunk(size=7,players=3)")
+    while g.to_move != 2:
+        g.apply_action(int(g.legal_actions()[0]))
+
+    def rel(obs: Any, masks: Any) -> Tuple[Any, Any]:
+        return masks.astype(np.float32), np.tile(np.array([0.6, 0.3, 0.1], np.float32), (len(obs), 1))
+
+    r = batched_search([g], rel, simulations=1, threads=1, relative_values=True)
+    np.testing.assert_allclose(r.root_values[0], [0.1, 0.6, 0.3], atol=1e-6)
+    rel.relative_values = True  # type: ignore[attr-defined]
+    r = batched_search([g], rel, simulations=1, threads=1)
+    np.testing.assert_allclose(r.root_values[0], [0.1, 0.6, 0.3], atol=1e-6)
+    r = batched_search([g], rel, simulations=1, threads=1, relative_values=False)
+    np.testing.assert_allclose(r.root_values[0], [0.6, 0.3, 0.1], atol=1e-6)
+
+    # Churn says who is to move (plane 3): the same values per seat and relative give the same search
+    c = hc.Churn(size=3, pie=False)
+
+    def values(obs: Any) -> Any:
+        return 0.2 + 0.6 * (obs[:, 0].sum(axis=(1, 2)) % 3 == 0)   # some value of the mover
+
+    def per_seat(obs: Any, masks: Any) -> Tuple[Any, Any]:
+        v, blue = values(obs), obs[:, 3, 0, 0] > 0
+        seat1 = np.where(blue, 1 - v, v)
+        return masks.astype(np.float32), np.stack([seat1, 1 - seat1], axis=1)
+
+    def relative(obs: Any, masks: Any) -> Tuple[Any, Any]:
+        v = values(obs)
+        return masks.astype(np.float32), np.stack([v, 1 - v], axis=1)
+
+    a = batched_search([c, c], per_seat, 40, algorithm="gumbel", threads=1, seed=3)
+    b = batched_search([c, c], relative, 40, algorithm="gumbel", threads=1, seed=3, relative_values=True)
+    np.testing.assert_array_equal(a.visits, b.visits)
+    np.testing.assert_allclose(a.root_values, b.root_values, atol=1e-6)
+
+
 # ---------------------------------------------------------------- symmetries
 
 def test_churn_symmetries_map_positions_onto_positions() -> None:
@@ -153,6 +253,63 @@ def test_churn_symmetries_map_positions_onto_positions() -> None:
         np.testing.assert_array_equal(s.observation(g.observation()), img.observation())
         np.testing.assert_array_equal(s.vector(g.legal_action_mask()), img.legal_action_mask())
     assert len({tuple(s.actions) for s in syms}) == 12
+
+
+def _churn_from_planes(board: Any, o: Any) -> Any:
+    mover = 2 if o[3].any() else 1
+    pos = {}
+    for c in range(board.num_cells):
+        r, q = board.grid_pos(c)
+        if o[0, r, q]:
+            pos[board.label(c)] = mover
+        elif o[1, r, q]:
+            pos[board.label(c)] = 3 - mover
+    return hc.Churn.from_position(pos, to_move=mover, pie=False)
+
+
+def test_training_batches_are_consistent_positions() -> None:
+    """The loop's batches (sampled from the buffer, each under a random
+    symmetry): every observation is a real position whose engine mask is
+    the batch's mask, the policy lives on it, and the value targets are the
+    mover's first for a learner with relative_values."""
+    from hexcore.train.loop import _Run
+
+    cfg = tiny("churn(size=3,pie=false)", "unused", batch=64)
+    run = _Run(cfg, NumpyLearner, quiet)
+    learner = NumpyLearner(run.net_config)
+    buf, _ = play_generation(run.game, uniform, games=3, simulations=4, seed=0, threads=1)
+    st: Dict[str, Any] = {"buffer": buf, "step": 0, "learner": learner}
+    board = run.game.board
+    for step in range(2):
+        st["step"] = step
+        obs, masks, pols, vals = run.batch(st)
+        for i in range(len(obs)):
+            np.testing.assert_array_equal(_churn_from_planes(board, obs[i]).legal_action_mask(), masks[i])
+        assert not (pols[~masks] > 0).any()
+        np.testing.assert_allclose(pols.sum(axis=1), 1, atol=1e-5)
+    learner.relative_values = True  # type: ignore[attr-defined]
+    obs, masks, pols, vals = run.batch(st)
+    again = run.batch({**st, "learner": NumpyLearner(run.net_config)})
+    blue = obs[:, 3, 0, 0] > 0
+    np.testing.assert_array_equal(vals[:, 0], np.where(blue, again[3][:, 1], again[3][:, 0]))
+
+
+def test_symmetries_invert_and_compose() -> None:
+    """Each symmetry has its inverse among the others: mapping an
+    observation, a mask and a policy there and back is the identity."""
+    g = hc.Churn(size=3, pie=False)
+    for m in ["c3", "a1", "e3", "d4"]:
+        g.play(m)
+    syms = symmetries(g)
+    obs, mask = g.observation(), g.legal_action_mask()
+    pol = np.random.default_rng(0).random(g.num_actions).astype(np.float32) * mask
+    ident = np.arange(g.num_actions)
+    for s in syms:
+        (inv,) = [t for t in syms if (t.actions[s.actions] == ident).all()]
+        np.testing.assert_array_equal(inv.observation(s.observation(obs)), obs)
+        np.testing.assert_array_equal(inv.vector(s.vector(mask)), mask)
+        np.testing.assert_array_equal(inv.vector(s.vector(pol)), pol)
+        assert s.vector(pol)[s.vector(mask)].sum() == pytest.approx(pol.sum())
 
 
 @pytest.mark.parametrize("spec", ["churn(size=3,pie=false)", "churn(size=3)", "wunchunk(size=5,players=2,start=open)",
@@ -351,6 +508,22 @@ def test_mistake_rate_on_known_positions() -> None:
     assert mistake_rate("mcts:2000", only) == 0.0
     worst = [LabelledPosition(g.copy(), "win", {**{m: "win" for m in g.legal_moves()}, "b2": "loss"})]
     assert mistake_rate("mcts:2000", worst) == 1.0
+    # the value head's oracle: after a1 the mover (seat 1) loses, after b2 it wins
+    r, c = g.board.grid_pos(g.board.index("b2"))
+
+    def knows(obs: Any, masks: Any) -> Tuple[Any, Any]:
+        won = obs[:, 1, r, c]                     # the stone of the seat that moved (the opponent's plane)
+        return masks.astype(np.float32), np.stack([won, 1 - won], axis=1)
+
+    def confused(obs: Any, masks: Any) -> Tuple[Any, Any]:
+        p, v = knows(obs, masks)
+        return p, v[:, ::-1]
+
+    two_moves = [LabelledPosition(g.copy(), "win", moves)]
+    assert value_accuracy(knows, two_moves) == 1.0
+    assert value_accuracy(confused, two_moves) == 0.0
+    confused.relative_values = True  # type: ignore[attr-defined]   # column 0 is now the mover (seat 2)
+    assert value_accuracy(confused, two_moves) == 1.0
     with pytest.raises(ValueError):
         mistake_rate("nosuchplayer", pos)
     with pytest.raises(ValueError):
@@ -387,12 +560,42 @@ def _torch() -> Any:
     return pytest.importorskip("torch", reason="torch is not installed (pip install 'hexcore[train]'); the PyTorch network is not tested")
 
 
+def test_torch_network_overfits_a_fixed_batch() -> None:
+    """The network and optimiser can learn: a fixed batch of self-play
+    positions (policies and values from the search) is fitted to near its
+    targets' own entropy, and the evaluator answers with what it learnt
+    (values relative to the mover, as it says)."""
+    _torch()
+    from hexcore.train.torchnet import TorchLearner
+
+    g = hc.Churn(size=3, pie=False)
+    s, _ = play_generation(g, uniform, games=1, simulations=8, seed=5, threads=1)
+    s = s.take(slice(0, 12))
+    vals = s.relative_values()
+    rng = np.random.default_rng(0)    # sharp policy targets: one legal action each
+    pols = np.zeros_like(s.policies)
+    for i, m in enumerate(s.masks):
+        pols[i, rng.choice(np.flatnonzero(m))] = 1.0
+    learner = TorchLearner({"shape": list(g.observation().shape), "num_actions": g.num_actions, "players": 2,
+                            "channels": 16, "blocks": 1, "lr": 1e-2, "weight_decay": 0.0}, seed=0)
+    assert learner.relative_values
+    first = learner.train_step(s.observations, s.masks, pols, vals, 0)
+    for i in range(1, 120):
+        last = learner.train_step(s.observations, s.masks, pols, vals, i)
+    assert last["policy_kl"] < 0.05 < first["policy_kl"]
+    assert last["value_kl"] < 0.05 < first["value_kl"]
+    p, v = learner(s.observations, s.masks)
+    np.testing.assert_allclose(v, vals, atol=0.1)
+    assert (p.argmax(axis=1) == pols.argmax(axis=1)).all()
+
+
 @pytest.mark.parametrize("spec", ["churn(size=2,pie=false)", "wunchunk(size=7,players=3)"])
 def test_torch_tiny_run_resume_and_load(tmp_path: Any, spec: str) -> None:
     _torch()
     out = tmp_path / "t"
-    kw: Dict[str, Any] = dict(games=2, eval_games=1) if "wunchunk" in spec else {}
-    kw.update(channels=8, blocks=1)   # a small network: the run, not the network, is tested
+    kw: Dict[str, Any] = dict(games=1) if "wunchunk" in spec else {}
+    # a small network and no evaluation (the numpy runs test it): the run, checkpoints and resume are tested
+    kw.update(channels=8, blocks=1, eval_every=0, labelled=0)
     train(tiny(spec, out, steps=2, **kw), log=quiet)
     train(tiny(spec, out, steps=3), resume=True, log=quiet)
     straight = tmp_path / "s"

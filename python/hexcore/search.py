@@ -284,9 +284,11 @@ class BatchedMCTS:
     def __init__(self, games: Sequence[Game], evaluator: Evaluator, algorithm: str = "puct",
                  c_puct: float = 1.25, dirichlet_alpha: float = 0.3, dirichlet_fraction: float = 0.25,
                  max_considered: int = 16, gumbel_scale: float = 1.0, leaves_per_tree: int = 1,
-                 threads: Optional[int] = None, seed: int = 0) -> None:
+                 threads: Optional[int] = None, seed: int = 0, relative_values: Optional[bool] = None) -> None:
+        if relative_values is None:
+            relative_values = bool(getattr(evaluator, "relative_values", False))
         self._m = _core._BatchedMCTS(list(games), evaluator, algorithm, c_puct, dirichlet_alpha, dirichlet_fraction,
-                                     max_considered, gumbel_scale, leaves_per_tree, threads, seed)
+                                     max_considered, gumbel_scale, leaves_per_tree, threads, seed, relative_values)
 
     def search(self, simulations: int) -> BatchedSearchResult:
         """Run ``simulations`` more simulations in every tree (one evaluator
@@ -325,7 +327,8 @@ class BatchedMCTS:
 def batched_search(games: Sequence[Game], evaluator: Evaluator, simulations: int, algorithm: str = "puct",
                    c_puct: float = 1.25, dirichlet_alpha: float = 0.3, dirichlet_fraction: float = 0.25,
                    max_considered: int = 16, gumbel_scale: float = 1.0, leaves_per_tree: int = 1,
-                   threads: Optional[int] = None, seed: int = 0) -> BatchedSearchResult:
+                   threads: Optional[int] = None, seed: int = 0,
+                   relative_values: Optional[bool] = None) -> BatchedSearchResult:
     """Search every game of ``games`` (AlphaZero style), evaluating the
     leaves of all trees in one ``evaluator`` call per wave.
 
@@ -341,7 +344,12 @@ def batched_search(games: Sequence[Game], evaluator: Evaluator, simulations: int
       root choice deterministic.
 
     Values are per seat (max^n): every node picks by its own mover's values,
-    so two, three and four players work alike. ``leaves_per_tree`` leaves
+    so two, three and four players work alike. The evaluator's ``values``
+    give seat ``k`` in column ``k - 1``, or with ``relative_values=True``
+    the player to move in column 0 and the ``k``-th seat after it in column
+    ``k`` (the order of the observation planes, so a network need not learn
+    whose turn it is); the default ``None`` reads the evaluator's
+    ``relative_values`` attribute (False without one). ``leaves_per_tree`` leaves
     are selected per tree per wave with a virtual loss (a bigger batch for a
     few games). The Rust work runs over ``threads`` (default: all cores)
     without the GIL, which is taken only to call the evaluator; Ctrl-C
@@ -365,7 +373,7 @@ def batched_search(games: Sequence[Game], evaluator: Evaluator, simulations: int
     ((2, 20), (2, 2), [19, 19])
     """
     return BatchedMCTS(games, evaluator, algorithm, c_puct, dirichlet_alpha, dirichlet_fraction, max_considered,
-                       gumbel_scale, leaves_per_tree, threads, seed).search(simulations)
+                       gumbel_scale, leaves_per_tree, threads, seed, relative_values).search(simulations)
 
 
 __all__ += ["BatchedMCTS", "BatchedSearchResult", "Evaluator", "batched_search"]

@@ -18,11 +18,16 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--resume", action="store_true", help="continue the run in --out from its newest checkpoint")
     p.add_argument("--algorithm", choices=["gumbel", "puct"], default="gumbel", help="self-play search")
     p.add_argument("--simulations", type=int, default=32, help="self-play simulations per action")
+    p.add_argument("--max-considered", type=int, default=16, help="Gumbel: root actions considered per search")
+    p.add_argument("--gumbel-scale", type=float, default=1.0, help="Gumbel: scale of the self-play root noise")
+    p.add_argument("--value-mix", type=float, default=0.0,
+                   help="value target: (1 - x) * outcome + x * the search's root value")
     p.add_argument("--games", type=int, default=64, help="games played at once per generation")
     p.add_argument("--slots", type=int, help="games searched at once (default: --games); a finished game's slot starts the next")
     p.add_argument("--random-plies", type=int, default=0,
                    help="start each self-play game after 0..N uniformly random actions (not recorded)")
     p.add_argument("--batch", type=int, default=256)
+    p.add_argument("--reuse", type=float, default=4.0, help="times each new position is trained on (on average)")
     p.add_argument("--channels", type=int, default=32)
     p.add_argument("--blocks", type=int, default=2)
     p.add_argument("--lr", type=float, default=2e-3)
@@ -40,7 +45,9 @@ def run(args: Any) -> int:
     from ..train.loop import TrainConfig, train
 
     cfg = TrainConfig(spec=args.spec, out=args.out, minutes=args.minutes, steps=args.steps, threads=args.threads,
-                      seed=args.seed, algorithm=args.algorithm, simulations=args.simulations, games=args.games,
+                      seed=args.seed, algorithm=args.algorithm, simulations=args.simulations,
+                      max_considered=args.max_considered, gumbel_scale=args.gumbel_scale, value_mix=args.value_mix,
+                      games=args.games, reuse=args.reuse,
                       slots=args.slots, random_plies=args.random_plies,
                       batch=args.batch, channels=args.channels, blocks=args.blocks, lr=args.lr,
                       augment=not args.no_augment, checkpoint_minutes=args.checkpoint_minutes,
@@ -51,5 +58,5 @@ def run(args: Any) -> int:
         cfg.minutes = 10.0
     r = train(cfg, resume=args.resume, log=lambda s: print(s, flush=True))
     print(f"done: {r['step']} steps, {r['games']} self-play games, {r['moves_per_second']:.0f} moves/s, "
-          f"network {r['network_share']:.0%} of self-play time")
+          f"network {r['network_share']:.0%} of self-play time, {r['cpu_seconds'] / 60:.1f} CPU minutes in this process")
     return 0

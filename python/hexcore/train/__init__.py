@@ -12,7 +12,7 @@ torch.
 from __future__ import annotations
 
 from .agent import AZAgent, choose_actions, load_evaluator, play_turns
-from .benchmark import LabelledPosition, labelled_positions, mistake_rate, mistakes
+from .benchmark import LabelledPosition, labelled_positions, mistake_rate, mistakes, value_accuracy
 from .checkpoint import CheckpointError, latest_checkpoint, list_checkpoints, load_checkpoint
 from .loop import TrainConfig, train
 from .selfplay import Samples, outcome_scores, play_generation
@@ -20,4 +20,5 @@ from .symmetry import symmetries
 
 __all__ = ["AZAgent", "CheckpointError", "LabelledPosition", "Samples", "TrainConfig", "choose_actions",
            "labelled_positions", "latest_checkpoint", "list_checkpoints", "load_checkpoint", "load_evaluator",
-           "mistake_rate", "mistakes", "outcome_scores", "play_generation", "play_turns", "symmetries", "train"]
+           "mistake_rate", "mistakes", "outcome_scores", "play_generation", "play_turns", "symmetries", "train",
+           "value_accuracy"]

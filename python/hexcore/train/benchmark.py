@@ -16,7 +16,7 @@ from ..solving import solve
 from ..spec import load
 from .agent import choose_actions
 
-__all__ = ["LabelledPosition", "labelled_positions", "mistake_rate", "mistakes", "player_mistakes"]
+__all__ = ["LabelledPosition", "labelled_positions", "mistake_rate", "mistakes", "player_mistakes", "value_accuracy"]
 
 
 @dataclass
@@ -134,3 +134,39 @@ def mistake_rate(evaluator: Union[str, Callable[..., Tuple[Any, Any]]], position
     else:
         m = mistakes(evaluator, positions, simulations, seed, threads)
     return sum(m) / len(m)
+
+
+def value_accuracy(evaluator: Callable[..., Tuple[Any, Any]], positions: Sequence[LabelledPosition]) -> float:
+    """How often the evaluator's value head knows the solver's answer: over
+    the positions after each labelled move (not finished, between turns),
+    the share where the value of the player who moved is above an equal
+    share (``1 / players``) exactly when the solver calls the move a win
+    (draws are left out). Reads values per seat, or relative to the mover
+    for an evaluator with ``relative_values``. ``ValueError`` when no such
+    position exists."""
+    import numpy as np
+
+    games, seats, wins = [], [], []
+    for p in positions:
+        for move, v in p.moves.items():
+            if v == "draw":
+                continue
+            g = p.game.copy()
+            g.play(move)
+            if g.is_over or g.pending_actions:
+                continue
+            games.append(g)
+            seats.append(int(p.game.to_move))
+            wins.append(v == "win")
+    if not games:
+        raise ValueError("value_accuracy needs positions whose moves lead to unfinished positions")
+    n = int(games[0].num_players)
+    obs = np.stack([g.observation() for g in games]).astype(np.float32)
+    masks = np.stack([g.legal_action_mask() for g in games])
+    _, values = evaluator(obs, masks)
+    values = np.asarray(values, np.float64)
+    movers = np.array([int(g.to_move) for g in games])
+    seat = np.array(seats)
+    col = (seat - movers) % n if getattr(evaluator, "relative_values", False) else seat - 1
+    mine = values[np.arange(len(games)), col]
+    return float(np.mean((mine > 1.0 / n) == np.array(wins)))

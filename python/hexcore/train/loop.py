@@ -48,6 +48,9 @@ class TrainConfig:
     seed: int = 0
     algorithm: str = "gumbel"
     simulations: int = 32
+    max_considered: int = 16
+    gumbel_scale: float = 1.0
+    value_mix: float = 0.0
     games: int = 64
     slots: Optional[int] = None
     random_plies: int = 0
@@ -84,9 +87,13 @@ def _check(cfg: TrainConfig) -> None:
         raise ValueError(f"algorithm must be 'gumbel' or 'puct', got {cfg.algorithm!r}")
     if cfg.slots is not None and (isinstance(cfg.slots, bool) or not isinstance(cfg.slots, int) or cfg.slots < 1):
         raise ValueError(f"slots must be a whole number >= 1, got {cfg.slots}")
+    if not (isinstance(cfg.value_mix, (int, float)) and 0 <= cfg.value_mix <= 1):
+        raise ValueError(f"value_mix must be a number in [0, 1], got {cfg.value_mix}")
+    if not (isinstance(cfg.gumbel_scale, (int, float)) and math.isfinite(cfg.gumbel_scale) and cfg.gumbel_scale >= 0):
+        raise ValueError(f"gumbel_scale must be a number >= 0, got {cfg.gumbel_scale}")
     if isinstance(cfg.random_plies, bool) or not isinstance(cfg.random_plies, int) or cfg.random_plies < 0:
         raise ValueError(f"random_plies must be a whole number >= 0, got {cfg.random_plies}")
-    for name in ("simulations", "games", "batch", "buffer", "channels", "keep"):
+    for name in ("simulations", "max_considered", "games", "batch", "buffer", "channels", "keep"):
         v = getattr(cfg, name)
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ValueError(f"{name} must be a whole number >= 1, got {v}")
@@ -125,7 +132,7 @@ class _Run:
         learner = self.make_learner(self.net_config, derive_seed(self.cfg.seed, 1))
         return {"learner": learner, "generation": 0, "step": 0, "pending": 0, "buffer": None,
                 "games": 0, "moves": 0, "selfplay_seconds": 0.0, "network_seconds": 0.0, "train_seconds": 0.0,
-                "metrics_lines": 0}
+                "cpu_seconds": 0.0, "metrics_lines": 0}
 
     def save(self, st: Dict[str, Any]) -> str:
         learner = st["learner"]
@@ -140,6 +147,7 @@ class _Run:
 
         st = {k: data[k] for k in ("generation", "step", "pending", "buffer", "games", "moves", "selfplay_seconds",
                                    "network_seconds", "train_seconds", "metrics_lines")}
+        st["cpu_seconds"] = data.get("cpu_seconds", 0.0)
         st["learner"] = learner_from_checkpoint(data)
         # the metrics written after this checkpoint are written again
         if os.path.exists(self.metrics_path):
@@ -170,13 +178,17 @@ class _Run:
                     obs[sel] = s.observation(obs[sel])
                     masks[sel] = s.vector(masks[sel])
                     pols[sel] = s.vector(pols[sel])
-        return obs, masks, pols, b.values
+        # a learner with relative_values predicts the mover's score first (see Samples.relative_values)
+        vals = b.relative_values() if getattr(st["learner"], "relative_values", False) else b.values
+        return obs, masks, pols, vals
 
     def generation(self, st: Dict[str, Any]) -> None:
         cfg = self.cfg
         samples, stats = play_generation(self.game, st["learner"], cfg.games, cfg.simulations,
                                          derive_seed(cfg.seed, 2, st["generation"]), cfg.algorithm, cfg.threads,
-                                         slots=cfg.slots, random_plies=cfg.random_plies)
+                                         max_considered=cfg.max_considered, slots=cfg.slots,
+                                         random_plies=cfg.random_plies, value_mix=cfg.value_mix,
+                                         gumbel_scale=cfg.gumbel_scale)
         st["generation"] += 1
         buf = samples if st["buffer"] is None else Samples.concat([st["buffer"], samples])
         if len(buf) > cfg.buffer:
@@ -219,7 +231,7 @@ class _Run:
 
     def evaluate(self, st: Dict[str, Any]) -> None:
         from ..match import derive_seed as mseed
-        from .benchmark import mistake_rate
+        from .benchmark import mistake_rate, value_accuracy
         from .matches import win_rate
 
         cfg = self.cfg
@@ -233,13 +245,14 @@ class _Run:
             row["mistake_rate_net"] = mistake_rate(learner, self.positions, 0)
             row["mistake_rate_search"] = mistake_rate(learner, self.positions, cfg.eval_simulations)
             row["eval_simulations"] = cfg.eval_simulations
+            row["value_accuracy"] = value_accuracy(learner, self.positions)
         self.write_metrics(st, row)
         self.last_eval_step = st["step"]
         wins = [f"{k[len('win_rate_vs_'):]} {v:.0%}" for k, v in row.items() if k.startswith("win_rate_vs_")]
         parts = ["win rate vs " + ", ".join(wins)] if wins else []
         if "mistake_rate_net" in row:
             parts.append(f"mistakes net {row['mistake_rate_net']:.1%} / {cfg.eval_simulations} sims "
-                         f"{row['mistake_rate_search']:.1%}")
+                         f"{row['mistake_rate_search']:.1%}; value head right {row['value_accuracy']:.1%}")
         if parts:
             self.log(f"  eval at step {st['step']}: " + "; ".join(parts))
 
@@ -302,6 +315,14 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
         log(f"resumed {data['path']} at step {st['step']}, generation {st['generation']}")
     run.labelled()
     start = time.perf_counter()
+    cpu_mark = time.process_time()
+
+    def cpu() -> None:  # this process's CPU time (all its threads), for runs on a shared machine
+        nonlocal cpu_mark
+        now = time.process_time()
+        st["cpu_seconds"] += now - cpu_mark
+        cpu_mark = now
+
     deadline = start + cfg.minutes * 60 if cfg.minutes is not None else None
     last_ckpt = start
     saved_path = None
@@ -321,16 +342,21 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
                 t = run.last_train
                 el = (time.perf_counter() - start) / 60
                 budget = f"{el:.1f}/{cfg.minutes:g} min" if cfg.minutes else f"{el:.1f} min"
-                log(f"step {st['step']:>6}  loss {t['loss']:.3f} (policy {t['policy_loss']:.3f}, value {t['value_loss']:.3f})  {budget}")
+                cpu()
+                log(f"step {st['step']:>6}  loss {t['loss']:.3f} (policy {t['policy_loss']:.3f}, value {t['value_loss']:.3f})  "
+                    f"{budget}, {st['cpu_seconds'] / 60:.1f} CPU min")
                 if cfg.eval_every > 0 and st["generation"] % cfg.eval_every == 0:
                     run.evaluate(st)
             if time.perf_counter() - last_ckpt >= cfg.checkpoint_minutes * 60:
+                cpu()
                 saved_path = run.save(st)
                 last_ckpt = time.perf_counter()
         if cfg.eval_every > 0 and run.last_eval_step != st["step"]:
             run.evaluate(st)
+        cpu()
         saved_path = run.save(st)
     except KeyboardInterrupt:
+        cpu()
         saved_path = run.save(st)
         log(f"interrupted: checkpoint {saved_path}")
         raise
@@ -346,4 +372,5 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
     total = st["selfplay_seconds"]
     return {"checkpoint": saved_path, "step": st["step"], "generation": st["generation"], "games": st["games"],
             "moves": st["moves"], "moves_per_second": st["moves"] / total if total else 0.0,
-            "network_share": st["network_seconds"] / total if total else 0.0, "latest": latest_checkpoint(cfg.out)}
+            "network_share": st["network_seconds"] / total if total else 0.0, "cpu_seconds": st["cpu_seconds"],
+            "latest": latest_checkpoint(cfg.out)}

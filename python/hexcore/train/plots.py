@@ -70,10 +70,14 @@ def write_plots(out: str) -> List[str]:
         ax.plot([r["step"] for r in mk], [r["mistake_rate_net"] for r in mk], marker="o", label="network alone")
         ax.plot([r["step"] for r in mk], [r["mistake_rate_search"] for r in mk], marker="o",
                 label=f"with {mk[-1].get('eval_simulations', '?')} simulations")
+        va = [r for r in mk if "value_accuracy" in r]
+        if va:
+            ax.plot([r["step"] for r in va], [1 - r["value_accuracy"] for r in va], marker="o", linestyle="--",
+                    label="value head wrong (after each move)")
         ax.set_ylim(bottom=0)
         ax.set_xlabel("training step")
         ax.set_ylabel("share of positions")
-        ax.set_title("mistakes (a won position turned lost, by the solver)")
+        ax.set_title("against the solver: mistakes (a win turned into a loss)")
         ax.legend()
         ax.grid(alpha=0.3)
         save(fig, "mistakes.png")

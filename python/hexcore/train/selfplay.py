@@ -26,7 +26,8 @@ from ..match import derive_seed
 from ..search import BatchedMCTS
 from .symmetry import augment_mode, augmentable
 
-__all__ = ["Samples", "SelfPlayStats", "TimedEvaluator", "outcome_scores", "play_generation", "derive_seed"]
+__all__ = ["Samples", "SelfPlayStats", "TimedEvaluator", "outcome_scores", "play_generation", "derive_seed",
+           "relative_values"]
 
 
 def outcome_scores(game: Any) -> npt.NDArray[np.float32]:
@@ -39,6 +40,15 @@ def outcome_scores(game: Any) -> npt.NDArray[np.float32]:
         out[:] = 0.0
         out[[s - 1 for s in w]] = 1.0 / len(w)
     return out
+
+
+def relative_values(values: npt.NDArray[np.float32], to_move: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.float32]:
+    """Per-seat ``values`` (S, N) (seat ``k`` in column ``k - 1``) reordered
+    from each row's mover ``to_move`` (S,) on: column ``k`` is seat
+    ``(to_move - 1 + k) % N + 1``."""
+    n = values.shape[1]
+    cols = (np.asarray(to_move, np.intp)[:, None] - 1 + np.arange(n)[None, :]) % n
+    return np.take_along_axis(values, cols, axis=1)
 
 
 @dataclass
@@ -66,6 +76,13 @@ class Samples:
 
     def take(self, idx: Any) -> "Samples":
         return Samples(*(getattr(self, f)[idx] for f in _FIELDS))
+
+    def relative_values(self) -> npt.NDArray[np.float32]:
+        """``values`` relative to the player to move: column 0 the mover's
+        score, column ``k`` the ``k``-th seat after it (the order of the
+        observation planes; the value order of an evaluator with
+        ``relative_values``, see :func:`hexcore.search.batched_search`)."""
+        return relative_values(self.values, self.to_move)
 
 
 _FIELDS = ("observations", "masks", "policies", "values", "to_move", "augmentable")
@@ -126,7 +143,8 @@ def _random_start(game: Any, plies: int, rng: np.random.Generator) -> Any:
 def play_generation(game: Any, evaluator: Callable[..., Tuple[Any, Any]], games: int, simulations: int,
                     seed: int, algorithm: str = "gumbel", threads: Optional[int] = None,
                     sample_plies: int = 8, max_considered: int = 16, slots: Optional[int] = None,
-                    random_plies: int = 0) -> Tuple[Samples, SelfPlayStats]:
+                    random_plies: int = 0, value_mix: float = 0.0,
+                    gumbel_scale: float = 1.0) -> Tuple[Samples, SelfPlayStats]:
     """Plays ``games`` games from ``game`` (a position between turns) to the
     end and returns every position with its targets.
 
@@ -141,8 +159,13 @@ def play_generation(game: Any, evaluator: Callable[..., Tuple[Any, Any]], games:
     ``random_plies`` > 0 starts each game after a uniformly random number
     (0 to ``random_plies``) of uniformly random actions, which are not
     recorded: the positions then cover more of the game than self-play
-    alone reaches. Gumbel picks the search's action (its Gumbel noise
-    explores); PUCT, whose root has Dirichlet noise, samples the action
+    alone reaches. ``value_mix`` > 0 makes each value target
+    ``(1 - value_mix) * outcome + value_mix * root value`` (the search's
+    mean value per seat at the position: near the end of a game it holds
+    the exact terminal scores the search reached, which makes the value
+    head learn from the end backwards sooner than outcomes alone).
+    Gumbel picks the search's action (its Gumbel noise, of scale
+    ``gumbel_scale``, explores); PUCT, whose root has Dirichlet noise, samples the action
     from the visit shares for the first ``sample_plies`` actions of a game
     and takes the most visited after. Seeded: the same arguments give the
     same games for any thread count (given a deterministic evaluator)."""
@@ -173,7 +196,7 @@ def play_generation(game: Any, evaluator: Callable[..., Tuple[Any, Any]], games:
         nonlocal builds
         builds += 1
         return BatchedMCTS([boards[i] for i in playing], timed, algorithm=algorithm, threads=threads,
-                           seed=derive_seed(seed, builds), max_considered=max_considered)
+                           seed=derive_seed(seed, builds), max_considered=max_considered, gumbel_scale=gumbel_scale)
 
     standins: Dict[int, Any] = {}   # slot -> stand-in game
     search = build()
@@ -187,7 +210,8 @@ def play_generation(game: Any, evaluator: Callable[..., Tuple[Any, Any]], games:
             if i >= 0:
                 g = boards[i]
                 pol = np.asarray(r.policies[j], np.float32)
-                records[i].append((g.observation(), g.legal_action_mask(), pol, g.to_move, augmentable(g, mode)))
+                records[i].append((g.observation(), g.legal_action_mask(), pol, g.to_move, augmentable(g, mode),
+                                   np.asarray(r.root_values[j], np.float32)))
                 if algorithm == "puct" and len(records[i]) <= sample_plies:
                     p = pol.astype(np.float64)
                     a = int(rng.choice(len(p), p=p / p.sum()))
@@ -224,8 +248,11 @@ def play_generation(game: Any, evaluator: Callable[..., Tuple[Any, Any]], games:
         final = finals[i]
         assert final is not None
         wins += final
+        values = np.repeat(final[None, :], len(rec), axis=0)
+        if value_mix > 0:
+            values = (1 - value_mix) * values + value_mix * np.stack([x[5] for x in rec])
         parts.append(Samples(np.stack([x[0] for x in rec]).astype(np.float32), np.stack([x[1] for x in rec]),
-                             np.stack([x[2] for x in rec]), np.repeat(final[None, :], len(rec), axis=0),
+                             np.stack([x[2] for x in rec]), values.astype(np.float32),
                              np.array([x[3] for x in rec], np.int8), np.array([x[4] for x in rec], bool)))
     stats = SelfPlayStats(games=games, moves=moves, seconds=time.perf_counter() - t0,
                           network_seconds=timed.seconds, evaluations=timed.positions, wins=wins)

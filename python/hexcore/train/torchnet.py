@@ -4,10 +4,15 @@ A small residual convolutional network on the exact ``observation()``
 planes: a 3x3 stem, ``blocks`` residual blocks of ``channels`` channels, a
 policy head (1x1 convolution, then a linear layer to ``num_actions``
 logits) and a value head (1x1 convolution, a hidden layer, then one logit
-per seat; the softmax over the seats is the predicted share of the win,
-the search's value scale). Loss: cross-entropy of the policy against the
-search's improved policy over the legal actions, plus cross-entropy of the
-value against the final scores, plus weight decay through AdamW.
+per seat, relative to the player to move like the observation planes:
+the mover first, then the seats after it; the softmax over the seats is
+the predicted share of the win, the search's value scale). The learner's
+``relative_values`` attribute tells the search to put the values back in
+seat order (:func:`hexcore.search.batched_search`), so the network never
+has to learn whose turn it is (Wunchunk's planes do not even say).
+Loss: cross-entropy of the policy against the search's improved policy
+over the legal actions, plus cross-entropy of the value against the final
+scores, plus weight decay through AdamW.
 """
 from __future__ import annotations
 
@@ -69,6 +74,9 @@ class TorchLearner:
     ``shape``, ``num_actions``, ``players``, ``channels``, ``blocks``,
     ``lr``, ``weight_decay`` and ``threads``; ``seed`` sets the initial
     weights."""
+
+    #: values are the mover's first (see the module's notes)
+    relative_values = True
 
     def __init__(self, config: Dict[str, Any], seed: int = 0) -> None:
         torch = import_torch()

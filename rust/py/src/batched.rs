@@ -172,7 +172,8 @@ pub struct PyBatchedMcts {
 impl PyBatchedMcts {
     #[new]
     #[pyo3(signature = (games, evaluator, algorithm="puct", c_puct=1.25, dirichlet_alpha=0.3, dirichlet_fraction=0.25,
-                        max_considered=Int::of(16), gumbel_scale=1.0, leaves_per_tree=Int::of(1), threads=None, seed=Int::of(0)))]
+                        max_considered=Int::of(16), gumbel_scale=1.0, leaves_per_tree=Int::of(1), threads=None, seed=Int::of(0),
+                        relative_values=false))]
     fn new(
         py: Python<'_>,
         games: Vec<Bound<'_, PyAny>>,
@@ -186,6 +187,7 @@ impl PyBatchedMcts {
         leaves_per_tree: Int,
         threads: Option<Int>,
         seed: Int,
+        relative_values: bool,
     ) -> PyResult<Self> {
         if !evaluator.is_callable() {
             return Err(PyTypeError::new_err("evaluator must be callable"));
@@ -202,6 +204,7 @@ impl PyBatchedMcts {
             leaves_per_tree: limits::leaves_per_tree(leaves_per_tree).map_err(options_error)?,
             threads: limits::threads(threads).map_err(options_error)?,
             seed: seed as u64,
+            relative_values,
         };
         opts.check().map_err(options_error)?;
         let any = games.iter().map(|g| AnyGame::copy_of(g, "batched_search")).collect::<PyResult<Vec<_>>>()?;

@@ -76,6 +76,10 @@ pub struct BatchedOptions {
     /// Worker threads for the tree work (`1..=MAX_THREADS`).
     pub threads: usize,
     pub seed: u64,
+    /// The evaluator's values are relative to the player to move: column 0
+    /// for the mover, column `k` for the `k`-th seat after it (the order of
+    /// the observation planes); `false`: column `k` for seat `k + 1`.
+    pub relative_values: bool,
 }
 
 impl Default for BatchedOptions {
@@ -90,6 +94,7 @@ impl Default for BatchedOptions {
             leaves_per_tree: 1,
             threads: 1,
             seed: 0,
+            relative_values: false,
         }
     }
 }
@@ -508,7 +513,15 @@ impl<G: BatchGame> TreeSearch<G> {
         for (j, leaf) in leaves.iter().enumerate() {
             let r = first + j;
             let mut v = [0.0; MAX_SEATS];
-            v[..players].copy_from_slice(&values[r * players..(r + 1) * players]);
+            let row_v = &values[r * players..(r + 1) * players];
+            if opts.relative_values {
+                // column k is the k-th seat after the mover
+                for (k, &x) in row_v.iter().enumerate() {
+                    v[(leaf.seat + k) % players] = x;
+                }
+            } else {
+                v[..players].copy_from_slice(row_v);
+            }
             let legal = &self.legal[leaf.legal.clone()];
             let row = &priors[r * actions..(r + 1) * actions];
             self.tree.expand(leaf.node, legal, legal.iter().map(|&a| row[a as usize]), v[leaf.seat]);
