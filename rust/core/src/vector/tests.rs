@@ -207,3 +207,30 @@ fn autoplay_hands_the_move_back() {
     }
     assert!(ends > 0);
 }
+
+/// Hex's direct mask writer gives the mask, the count and the order of
+/// `legal_actions` at every ply, swap offered or not, games over included.
+#[test]
+fn hex_direct_mask_matches_legal_actions() {
+    let mut rng = rng_for(5, 0);
+    let mut list = Vec::new();
+    for (rows, cols, swap) in [(1, 1, false), (3, 3, true), (5, 7, false), (8, 8, true), (11, 11, true), (13, 9, false)] {
+        for _ in 0..4 {
+            let mut g = crate::Hex::new(rows, cols, swap).unwrap();
+            loop {
+                let na = g.num_actions();
+                let (mut want, mut got) = (vec![false; na], vec![true; na]);
+                env::write_mask(&g, false, &mut want, &mut list);
+                assert_eq!(g.write_legal_mask(&mut got), Some(list.len()));
+                assert_eq!(got, want);
+                for (k, &a) in list.iter().enumerate() {
+                    assert_eq!(g.nth_legal(k), a);
+                }
+                if g.is_over() {
+                    break;
+                }
+                g.apply_action(list[below(&mut rng, list.len())]);
+            }
+        }
+    }
+}
