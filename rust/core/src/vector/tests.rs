@@ -234,3 +234,36 @@ fn hex_direct_mask_matches_legal_actions() {
         }
     }
 }
+
+/// Quintun's direct observation writer gives `observation()`'s planes in
+/// every element type, pending neutral stones and swaps included.
+#[test]
+fn quintun_direct_observations_match_the_game() {
+    let mut rng = rng_for(11, 0);
+    for (size, swap) in [(4, true), (5, false), (7, true)] {
+        for placement in [crate::QuintunPlacement::Side, crate::QuintunPlacement::Gap] {
+            let mut g = Quintun::new(size, placement, swap).unwrap();
+            let layout = CellLayout::of(g.board());
+            let o: usize = g.observation_shape().iter().product();
+            let (mut want, mut f, mut u, mut b) = (vec![0f32; o], vec![7f32; o], vec![7u8; o], vec![true; o]);
+            let (mut buf, mut scratch) = (Vec::new(), Vec::new());
+            assert!(g.direct_observation());
+            for _ in 0..300 {
+                g.observation(&mut want);
+                g.write_observation(&layout, &mut f, &mut scratch);
+                g.write_observation(&layout, &mut u, &mut scratch);
+                g.write_observation(&layout, &mut b, &mut scratch);
+                assert_eq!(f, want);
+                assert!(u.iter().zip(&want).all(|(&x, &y)| x as f32 == (y * 255.0).round()));
+                assert!(b.iter().zip(&want).all(|(&x, &y)| x == (y != 0.0)));
+                if g.is_over() {
+                    g = Quintun::new(size, placement, swap).unwrap();
+                    continue;
+                }
+                buf.clear();
+                g.legal_actions(&mut buf);
+                g.apply_action(buf[below(&mut rng, buf.len())]);
+            }
+        }
+    }
+}
