@@ -32,15 +32,14 @@ use std::ops::Range;
 use std::sync::Mutex;
 
 use rand_xoshiro::Xoshiro256PlusPlus;
-use rayon::prelude::*;
 
 use super::evaluate::{check_output, Evaluator, OutputError};
-use super::select;
+use super::select::{self, RootKid};
 use super::tree::{State, Tree, NONE};
 use crate::game::{Action, Game, MoveError, OptionsError};
 use crate::limits;
 use crate::outcome::{scores, MAX_SEATS};
-use crate::parallel::pool;
+use crate::parallel::{pool, share_out, MAX_THREADS};
 use crate::rng::rng_for;
 use crate::vector::{BatchGame, CellLayout};
 
@@ -243,11 +242,13 @@ struct TreeSearch<G: Game> {
     /// Gumbel: the root Gumbel numbers and logits (`ln P - max ln P`).
     gumbel: Vec<f64>,
     logits: Vec<f64>,
-    /// Gumbel: the root edges with a child node (increasing), every root
-    /// edge by decreasing gumbel + logit, and how many of those have a child
+    /// Gumbel: the root edges with a child node (increasing, with the child
+    /// and the edge's prior), every root edge by decreasing gumbel + logit
+    /// (`keys`: those sums), and how many of those have a child
     /// ([`select::gumbel_root_listed`]).
-    kids: Vec<u32>,
+    kids: Vec<RootKid>,
     order: Vec<u32>,
+    keys: Vec<f64>,
     cursor: usize,
     /// Root child visits in the current search, and their sum.
     calls: Vec<u32>,
@@ -294,6 +295,7 @@ impl<G: BatchGame> TreeSearch<G> {
             logits: Vec::new(),
             kids: Vec::new(),
             order: Vec::new(),
+            keys: Vec::new(),
             cursor: 0,
             calls: Vec::new(),
             done: 0,
@@ -342,12 +344,19 @@ impl<G: BatchGame> TreeSearch<G> {
                     let g = select::gumbel(&mut self.rng);
                     self.gumbel.push(opts.gumbel_scale * g);
                 }
-                let (g, l) = (&self.gumbel, &self.logits);
+                self.keys.clear();
+                self.keys.extend(self.gumbel.iter().zip(&self.logits).map(|(g, l)| g + l));
+                let key = &self.keys;
                 self.order.clear();
                 self.order.extend(0..k as u32);
-                self.order.sort_by(|&x, &y| (g[y as usize] + l[y as usize]).total_cmp(&(g[x as usize] + l[x as usize])).then(x.cmp(&y)));
+                // A total order (ties by edge), so an unstable sort gives the one order.
+                self.order.sort_unstable_by(|&x, &y| key[y as usize].total_cmp(&key[x as usize]).then(x.cmp(&y)));
                 self.kids.clear();
-                self.kids.extend((0..k as u32).filter(|&i| edges[i as usize].child != NONE));
+                self.kids.extend(edges.iter().enumerate().filter(|(_, e)| e.child != NONE).map(|(i, e)| RootKid {
+                    edge: i as u32,
+                    node: e.child,
+                    prior: e.prior,
+                }));
                 self.cursor = 0;
             }
         }
@@ -429,7 +438,9 @@ impl<G: BatchGame> TreeSearch<G> {
                     self.count_call(root_edge);
                     self.buf.clear();
                     self.work.legal_actions(&mut self.buf);
-                    self.buf.sort_unstable();
+                    if !self.buf.is_sorted() {
+                        self.buf.sort_unstable();
+                    }
                     let s = self.legal.len();
                     self.legal.extend_from_slice(&self.buf);
                     let seat = self.work.to_move() - 1;
@@ -452,15 +463,16 @@ impl<G: BatchGame> TreeSearch<G> {
                         (Algorithm::Gumbel, _) => select::gumbel_interior(&self.tree, node, seat, &mut self.cands),
                     };
                     let e = self.tree.edges_of(node)[i];
-                    if node == 0 && e.child == NONE && opts.algorithm == Algorithm::Gumbel {
-                        let at = self.kids.partition_point(|&k| k < i as u32);
-                        self.kids.insert(at, i as u32);
-                    }
                     self.undo.push(self.work.apply_action_undoable(e.action));
+                    let child = self.tree.child(node, i);
                     if node == 0 {
                         root_edge = i as u32;
+                        if e.child == NONE && opts.algorithm == Algorithm::Gumbel {
+                            let at = self.kids.partition_point(|k| k.edge < i as u32);
+                            self.kids.insert(at, RootKid { edge: i as u32, node: child, prior: e.prior });
+                        }
                     }
-                    node = self.tree.child(node, i);
+                    node = child;
                     self.paths.push(node);
                 }
             }
@@ -627,11 +639,14 @@ pub struct BatchedMcts<G: Game> {
     values: Vec<f64>,
 }
 
-/// Run `f` on every tree, on the pool or here.
-fn each<G: BatchGame>(pool: Option<&rayon::ThreadPool>, trees: &mut [TreeSearch<G>], f: impl Fn(&mut TreeSearch<G>) + Sync + Send) {
-    match pool {
-        Some(p) => p.install(|| trees.par_iter_mut().for_each(f)),
-        None => trees.iter_mut().for_each(f),
+/// Run `work` on every item (one per tree, in tree order) over `threads`
+/// ([`share_out`]: each thread takes the same contiguous share of the trees
+/// in every step of a wave, so a tree's memory stays in one core's cache).
+fn each<I: Send>(threads: usize, items: impl Iterator<Item = I>, work: impl Fn(I) + Sync) {
+    if threads <= 1 {
+        items.for_each(work);
+    } else {
+        share_out(items.collect(), threads, work);
     }
 }
 
@@ -709,8 +724,11 @@ impl<G: BatchGame> BatchedMcts<G> {
         if let Some(i) = self.roots.iter().position(|g| g.is_over()) {
             return Err(BatchError::GameOver(i));
         }
-        let pool = if self.opts.threads > 1 { Some(pool(self.opts.threads).map_err(|e| BatchError::Threads(e.to_string()))?) } else { None };
-        let pool = pool.as_deref();
+        let threads = self.opts.threads;
+        if threads > 1 {
+            // Started now, so that a failure is an error rather than a slower search.
+            pool(threads).map_err(|e| BatchError::Threads(e.to_string()))?;
+        }
         let (players, actions, obs_len) = (self.players, self.actions, self.obs_len);
         let opts = &self.opts;
         let layout = self.layout.as_ref();
@@ -727,7 +745,7 @@ impl<G: BatchGame> BatchedMcts<G> {
             if trees.iter().all(|t| t.remaining == 0) {
                 break;
             }
-            ev.run(|| each(pool, trees, |t| t.select_wave(players, obs_len, layout, opts)));
+            ev.run(|| each(threads, trees.iter_mut(), |t| t.select_wave(players, obs_len, layout, opts)));
             // Each tree's first row in the wave.
             firsts.clear();
             let mut total = 0;
@@ -748,11 +766,7 @@ impl<G: BatchGame> BatchedMcts<G> {
                     parts.push((t, o, m));
                     (obs, masks) = (orest, mrest);
                 }
-                let work = |(t, o, m): (&mut TreeSearch<G>, &mut [f32], &mut [bool])| t.write(o, m, obs_len, actions, layout);
-                match pool {
-                    Some(p) => p.install(|| parts.into_par_iter().for_each(work)),
-                    None => parts.into_iter().for_each(work),
-                }
+                each(threads, parts.into_iter(), |(t, o, m): (&mut TreeSearch<G>, &mut [f32], &mut [bool])| t.write(o, m, obs_len, actions, layout));
             };
             let answered = ev.evaluate(total, &mut fill, &mut self.priors, &mut self.values);
             let checked = match answered {
@@ -775,10 +789,11 @@ impl<G: BatchGame> BatchedMcts<G> {
                         rows.push((&t.leaves[..], &t.legal[..], first, p));
                         rest = r;
                     }
-                    let work = |(l, a, first, p): (&[Leaf], &[Action], usize, &mut [f64])| check_rows(l, a, first, p, values, actions, players);
-                    let errors: Vec<Result<(), OutputError>> = ev.run(|| match pool {
-                        Some(pl) => pl.install(|| rows.into_par_iter().map(work).collect()),
-                        None => rows.into_iter().map(work).collect(),
+                    let mut errors: Vec<Result<(), OutputError>> = vec![Ok(()); rows.len()];
+                    ev.run(|| {
+                        each(threads, rows.into_iter().zip(errors.iter_mut()), |((l, a, first, p), slot)| {
+                            *slot = check_rows(l, a, first, p, values, actions, players);
+                        })
                     });
                     errors.into_iter().collect::<Result<(), OutputError>>().map_err(BatchError::Output)
                 }
@@ -792,10 +807,7 @@ impl<G: BatchGame> BatchedMcts<G> {
             evaluations += 1;
             let (priors, values) = (&self.priors[..], &self.values[..]);
             let work = |(t, &first): (&mut TreeSearch<G>, &usize)| t.finish_wave(first, priors, values, actions, players, opts);
-            ev.run(|| match pool {
-                Some(p) => p.install(|| trees.par_iter_mut().zip(firsts.par_iter()).for_each(work)),
-                None => trees.iter_mut().zip(firsts.iter()).for_each(work),
-            });
+            ev.run(|| each(threads, trees.iter_mut().zip(firsts.iter()), work));
         }
         let b = self.roots.len();
         let mut r = BatchedResult {

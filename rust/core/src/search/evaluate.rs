@@ -213,13 +213,16 @@ pub fn check_output<'a>(
     actions: usize,
     first: usize,
 ) -> Result<(), OutputError> {
-    if priors.iter().any(|x| !x.is_finite()) {
+    // One pass for the common case (every prior finite and >= 0): a NaN
+    // fails `x >= 0`, an infinity `x < inf`.
+    let fine = priors.iter().fold(true, |ok, &x| ok & (x >= 0.0) & (x < f64::INFINITY));
+    if !fine && priors.iter().any(|x| !x.is_finite()) {
         return Err(OutputError::NotFinite(Part::Priors));
     }
     if values.iter().any(|x| !x.is_finite()) {
         return Err(OutputError::NotFinite(Part::Values));
     }
-    if priors.iter().any(|&x| x < 0.0) {
+    if !fine {
         return Err(OutputError::NegativePrior);
     }
     for (i, acts) in legal.enumerate() {

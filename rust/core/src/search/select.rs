@@ -335,6 +335,16 @@ pub fn gumbel_root(
     best.1
 }
 
+/// A root edge with a child node, as [`gumbel_root_listed`] reads it: the
+/// edge's index, its child and its prior (kept together, so that a root
+/// choice reads the children's statistics and nothing else of the tree).
+#[derive(Debug, Clone, Copy)]
+pub struct RootKid {
+    pub edge: u32,
+    pub node: u32,
+    pub prior: f64,
+}
+
 /// [`gumbel_root`] without a pass over every edge, for a root whose
 /// children are listed: `kids` holds the edges with a child node, in
 /// increasing order, and `order` every edge by decreasing `gumbel + logit`
@@ -349,7 +359,7 @@ pub fn gumbel_root_listed(
     logits: &[f64],
     visits: &[u32],
     considered: u32,
-    kids: &[u32],
+    kids: &[RootKid],
     order: &[u32],
     cursor: &mut usize,
     cands: &mut Vec<(usize, u32, f64, f64)>,
@@ -358,9 +368,10 @@ pub fn gumbel_root_listed(
     cands.clear();
     let mut sums = Sums::new();
     sums.unvisited = kids.len() < edges.len();
-    for &k in kids {
-        let i = k as usize;
-        let (n, w) = tree.child_stats(&edges[i], seat);
+    for k in kids {
+        let i = k.edge as usize;
+        let child = &tree.nodes[k.node as usize];
+        let (n, w) = (child.n, child.w[seat]);
         let hit = visits[i] == considered;
         if n == 0 {
             sums.unvisited = true;
@@ -370,7 +381,7 @@ pub fn gumbel_root_listed(
             continue;
         }
         let q = w / n as f64;
-        sums.add(edges[i].prior.max(f64::MIN_POSITIVE), n, q);
+        sums.add(k.prior.max(f64::MIN_POSITIVE), n, q);
         if hit {
             cands.push((i, n, 0.0, q));
         }
@@ -620,7 +631,10 @@ mod tests {
                     let best = (0..k).fold(0, |m, i| if s[i] > s[m] { i } else { m });
                     let got = gumbel_root(&t, seat, &g, &logits, &calls, considered, &mut sc);
                     let edges = t.edges_of(0);
-                    let kids: Vec<u32> = (0..k as u32).filter(|&i| edges[i as usize].child != NONE).collect();
+                    let kids: Vec<RootKid> = (0..k as u32)
+                        .filter(|&i| edges[i as usize].child != NONE)
+                        .map(|i| RootKid { edge: i, node: edges[i as usize].child, prior: edges[i as usize].prior })
+                        .collect();
                     let mut order: Vec<u32> = (0..k as u32).collect();
                     order.sort_by(|&x, &y| (g[y as usize] + logits[y as usize]).total_cmp(&(g[x as usize] + logits[x as usize])).then(x.cmp(&y)));
                     let mut cursor = 0;

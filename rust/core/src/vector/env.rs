@@ -73,17 +73,49 @@ pub(super) fn check_position<G: Game>(env: usize, g: &G, given: Given) -> Result
     Err(BatchError::Position { env, given, spec: g.spec(), reason })
 }
 
-/// The legal-action mask of `g` (all false when `done`).
+/// The legal-action mask of `g` (all false when `done`), and its legal
+/// actions in `buf` (left empty when `done`).
 pub(super) fn write_mask<G: Game>(g: &G, done: bool, mask: &mut [bool], buf: &mut Vec<Action>) {
     mask.fill(false);
+    buf.clear();
     if done {
         return;
     }
-    buf.clear();
     g.legal_actions(buf);
     for &a in buf.iter() {
         mask[a as usize] = true;
     }
+}
+
+/// The legal actions of `g` as [`write_mask`] gives them: from the game's
+/// direct mask writer when it has one, without making the list.
+pub(super) enum Legal<'a> {
+    /// `count` legal actions, the `k`-th from [`BatchGame::nth_legal`].
+    Direct(usize),
+    /// The list.
+    Listed(&'a [Action]),
+}
+
+impl Legal<'_> {
+    /// A uniform draw among them ([`draw`]'s numbers: 0 when there is none).
+    fn draw<G: BatchGame>(&self, g: &G, rng: &mut Xoshiro256PlusPlus) -> i64 {
+        match *self {
+            Legal::Listed(l) => draw(rng, l),
+            Legal::Direct(0) => 0,
+            Legal::Direct(n) => g.nth_legal(below(rng, n)) as i64,
+        }
+    }
+}
+
+/// [`write_mask`] through the game's direct mask writer when it has one.
+fn write_mask_fast<'b, G: BatchGame>(g: &G, done: bool, mask: &mut [bool], buf: &'b mut Vec<Action>) -> Legal<'b> {
+    if !done {
+        if let Some(n) = g.write_legal_mask(mask) {
+            return Legal::Direct(n);
+        }
+    }
+    write_mask(g, done, mask, buf);
+    Legal::Listed(buf)
 }
 
 /// Apply a legal action to an env; returns (terminated, truncated).
@@ -154,12 +186,12 @@ pub(super) fn step_env<G: BatchGame>(
     out.to_move[j] = env.game.to_move() as i32;
     // The mask of the new state: nothing is legal in a finished game (and a
     // truncated one takes no action before its reset either).
-    write_mask(&env.game, terminated, legal, &mut scratch.legal);
+    let listed = write_mask_fast(&env.game, terminated, legal, &mut scratch.legal);
+    if presample {
+        env.next = if env.done { 0 } else { listed.draw(&env.game, &mut env.rng) };
+    }
     if truncated {
         legal.fill(false);
-    }
-    if presample {
-        env.next = if env.done { 0 } else { draw(&mut env.rng, &scratch.legal) };
     }
     if let Some(m) = out.mask.as_deref_mut() {
         m[j * dims.actions..(j + 1) * dims.actions].copy_from_slice(legal);

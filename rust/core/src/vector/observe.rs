@@ -120,6 +120,21 @@ pub trait BatchGame: Game {
     fn write_observation<T: ObsElem>(&self, _layout: &CellLayout, _out: &mut [T], _scratch: &mut Vec<u8>) {
         unreachable!("no direct observation writer")
     }
+
+    /// Write the legal-action mask (`num_actions` flags) straight from the
+    /// game's state and return the number of legal actions, or `None` (and
+    /// write nothing) when the game has no direct mask writer: the batch
+    /// then goes through [`Game::legal_actions`]. A game that has one gives
+    /// [`BatchGame::nth_legal`] too.
+    fn write_legal_mask(&self, _mask: &mut [bool]) -> Option<usize> {
+        None
+    }
+
+    /// The `k`-th of [`Game::legal_actions`] (in that order), `k` below the
+    /// count [`BatchGame::write_legal_mask`] returned.
+    fn nth_legal(&self, _k: usize) -> crate::game::Action {
+        unreachable!("no direct mask writer")
+    }
 }
 
 /// No direct layout: the env's observation goes through [`Game::observation`].

@@ -211,3 +211,63 @@ fn autoplay_hands_the_move_back() {
     }
     assert!(ends > 0);
 }
+
+/// Hex's direct mask writer gives the mask, the count and the order of
+/// `legal_actions` at every ply, swap offered or not, games over included.
+#[test]
+fn hex_direct_mask_matches_legal_actions() {
+    let mut rng = rng_for(5, 0);
+    let mut list = Vec::new();
+    for (rows, cols, swap) in [(1, 1, false), (3, 3, true), (5, 7, false), (8, 8, true), (11, 11, true), (13, 9, false)] {
+        for _ in 0..4 {
+            let mut g = crate::Hex::new(rows, cols, swap).unwrap();
+            loop {
+                let na = g.num_actions();
+                let (mut want, mut got) = (vec![false; na], vec![true; na]);
+                env::write_mask(&g, false, &mut want, &mut list);
+                assert_eq!(g.write_legal_mask(&mut got), Some(list.len()));
+                assert_eq!(got, want);
+                for (k, &a) in list.iter().enumerate() {
+                    assert_eq!(g.nth_legal(k), a);
+                }
+                if g.is_over() {
+                    break;
+                }
+                g.apply_action(list[below(&mut rng, list.len())]);
+            }
+        }
+    }
+}
+
+/// Quintun's direct observation writer gives `observation()`'s planes in
+/// every element type, pending neutral stones and swaps included.
+#[test]
+fn quintun_direct_observations_match_the_game() {
+    let mut rng = rng_for(11, 0);
+    for (size, swap) in [(4, true), (5, false), (7, true)] {
+        for placement in [crate::QuintunPlacement::Side, crate::QuintunPlacement::Gap] {
+            let mut g = Quintun::new(size, placement, swap).unwrap();
+            let layout = CellLayout::of(g.board());
+            let o: usize = g.observation_shape().iter().product();
+            let (mut want, mut f, mut u, mut b) = (vec![0f32; o], vec![7f32; o], vec![7u8; o], vec![true; o]);
+            let (mut buf, mut scratch) = (Vec::new(), Vec::new());
+            assert!(g.direct_observation());
+            for _ in 0..300 {
+                g.observation(&mut want);
+                g.write_observation(&layout, &mut f, &mut scratch);
+                g.write_observation(&layout, &mut u, &mut scratch);
+                g.write_observation(&layout, &mut b, &mut scratch);
+                assert_eq!(f, want);
+                assert!(u.iter().zip(&want).all(|(&x, &y)| x as f32 == (y * 255.0).round()));
+                assert!(b.iter().zip(&want).all(|(&x, &y)| x == (y != 0.0)));
+                if g.is_over() {
+                    g = Quintun::new(size, placement, swap).unwrap();
+                    continue;
+                }
+                buf.clear();
+                g.legal_actions(&mut buf);
+                g.apply_action(buf[below(&mut rng, buf.len())]);
+            }
+        }
+    }
+}

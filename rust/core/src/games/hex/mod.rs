@@ -230,6 +230,15 @@ impl Hex {
         &self.colour
     }
 
+    /// The empty cells, 64 a word.
+    pub(crate) fn empty_words(&self) -> &[u64] {
+        self.empty.words()
+    }
+
+    pub(crate) fn num_empty(&self) -> usize {
+        self.num_empty as usize
+    }
+
     /// The swap is a legal action now.
     pub fn swap_available(&self) -> bool {
         self.swap_available

@@ -1,7 +1,7 @@
 //! Hex's batch observation writer: the planes of [`Game::observation`]
 //! written straight into the batch buffers.
 
-use crate::game::Game;
+use crate::game::{Action, Game};
 use crate::vector::{BatchGame, CellLayout, ObsElem};
 
 use super::Hex;
@@ -28,5 +28,39 @@ impl BatchGame for Hex {
         }
         o_to_move.fill(T::from_bool(me == 2));
         swap[..n].fill(T::from_bool(self.swap_available()));
+    }
+
+    /// The empty cells' bits spread over the mask, then the swap flag.
+    fn write_legal_mask(&self, mask: &mut [bool]) -> Option<usize> {
+        let n = self.board().num_cells();
+        if self.is_over() {
+            mask.fill(false);
+            return Some(0);
+        }
+        let words = self.empty_words();
+        for (chunk, &w) in mask[..n].chunks_mut(64).zip(words) {
+            for (t, m) in chunk.iter_mut().enumerate() {
+                *m = (w >> t) & 1 != 0;
+            }
+        }
+        mask[n] = self.swap_available();
+        Some(self.num_empty() + self.swap_available() as usize)
+    }
+
+    /// The `k`-th empty cell (increasing), or the swap after them.
+    fn nth_legal(&self, k: usize) -> Action {
+        let mut k = k;
+        for (wi, &w) in self.empty_words().iter().enumerate() {
+            let c = w.count_ones() as usize;
+            if k < c {
+                let mut w = w;
+                for _ in 0..k {
+                    w &= w - 1;
+                }
+                return (wi * 64 + w.trailing_zeros() as usize) as Action;
+            }
+            k -= c;
+        }
+        self.board().num_cells() as Action
     }
 }

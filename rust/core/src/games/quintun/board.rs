@@ -172,6 +172,11 @@ impl QuintunBoard {
         self.ring_pos[cell] != u8::MAX
     }
 
+    /// Per cell: its place on the Ring, `u8::MAX` off the Ring.
+    pub(crate) fn ring_places(&self) -> &[u8] {
+        &self.ring_pos
+    }
+
     /// Ring cells clockwise from the top-left corner.
     pub fn ring(&self) -> &[u16] {
         &self.ring

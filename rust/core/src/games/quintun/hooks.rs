@@ -1,11 +1,11 @@
 //! What the shared engines need of Quintun beyond [`Game`]: solver keys
-//! ([`Solvable`]), the batch observation ([`BatchGame`], through
-//! [`Game::observation`]), and in tests the recomputed hash ([`FreshHash`])
+//! ([`Solvable`]), the batch observation ([`BatchGame`]: a direct writer
+//! of the planes of [`Game::observation`]), and in tests the recomputed hash ([`FreshHash`])
 //! and the conformance run.
 
 use crate::game::{Action, Game};
 use crate::solve::Solvable;
-use crate::vector::BatchGame;
+use crate::vector::{BatchGame, CellLayout, ObsElem};
 
 use super::Quintun;
 
@@ -21,7 +21,56 @@ impl Solvable for Quintun {
     }
 }
 
-impl BatchGame for Quintun {}
+impl BatchGame for Quintun {
+    fn direct_observation(&self) -> bool {
+        true
+    }
+
+    /// [`Quintun`]'s planes (see [`Game::observation`]) straight from its
+    /// cells spread over the plane by `layout`.
+    fn write_observation<T: ObsElem>(&self, layout: &CellLayout, out: &mut [T], scratch: &mut Vec<u8>) {
+        let plane = layout.plane;
+        let on = &layout.mask[..plane];
+        let (stones, rest) = out.split_at_mut(7 * plane);
+        let (ring, rest) = rest.split_at_mut(plane);
+        let (cells, rest) = rest.split_at_mut(plane);
+        let (pending, white) = rest.split_at_mut(plane);
+        let grid = layout.spread(self.geo.ring_places(), scratch);
+        for p in 0..plane {
+            ring[p] = T::from_bool(on[p] != 0 && grid[p] != u8::MAX);
+        }
+        for p in 0..plane {
+            cells[p] = T::from_bool(on[p] != 0);
+        }
+        // SAFETY: `i8` and `u8` have the same size and alignment and every
+        // bit pattern is valid for both; the slice borrows `self.cells`.
+        let bytes = unsafe { std::slice::from_raw_parts(self.cells.as_ptr().cast::<u8>(), self.cells.len()) };
+        let grid = &layout.spread(bytes, scratch)[..plane];
+        let me = self.to_move as i8;
+        // Off the board the spread bytes are masked to 0 (empty).
+        let v = |p: usize| (grid[p] & on[p]) as i8;
+        let (mine, rest) = stones.split_at_mut(plane);
+        let (theirs, neutral) = rest.split_at_mut(plane);
+        for p in 0..plane {
+            mine[p] = T::from_bool(v(p) == me);
+        }
+        for p in 0..plane {
+            theirs[p] = T::from_bool(v(p) > 0 && v(p) != me);
+        }
+        for (k, nplane) in neutral.chunks_mut(plane).enumerate() {
+            let colour = -(k as i8 + 1);
+            for p in 0..plane {
+                nplane[p] = T::from_bool(v(p) == colour);
+            }
+        }
+        pending.fill(T::from_bool(false));
+        if let Some((c, _)) = self.pending {
+            let ((r, col), (_, w)) = (self.geo.board.grid_pos(c as usize), self.geo.board.grid_shape());
+            pending[r * w + col] = T::from_bool(true);
+        }
+        white[..plane].fill(T::from_bool(self.to_move == 2));
+    }
+}
 
 #[cfg(test)]
 mod tests {
