@@ -267,7 +267,7 @@ impl IntoPyErr for SolveError {
             SolveError::MidTurn => illegal(py, Reason::MidTurn, msg),
             SolveError::TooManyMoves(_) => error(py, Class::TooManyMoves, msg, None),
             SolveError::Memory(_) => PyMemoryError::new_err(msg),
-            SolveError::Players(_) | SolveError::Budget(_) => value_error(msg),
+            SolveError::Players(_) | SolveError::Budget(_) | SolveError::Certificate(_) | SolveError::Stopped => value_error(msg),
         }
     }
 }
