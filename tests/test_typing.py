@@ -56,6 +56,8 @@ STRICT_FILES = [
     "python/hexcore/registry.py",
     "python/hexcore/render.py",
     "python/hexcore/reference/__init__.py",
+    "python/hexcore/reference/__main__.py",
+    "python/hexcore/reference/certificate.py",
     "python/hexcore/reference/_board.py",
     "python/hexcore/reference/_errors.py",
     "python/hexcore/reference/hex.py",

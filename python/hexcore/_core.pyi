@@ -1,4 +1,5 @@
 """Type stubs of the native module ``hexcore._core``."""
+import os
 from typing import Any, Callable, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, TypeVar, Union, final
 
 from typing_extensions import Self, disjoint_base
@@ -241,7 +242,7 @@ __all__ += ["_solve"]
 def _solve(game: _Game, max_seconds: Optional[float] = ..., max_nodes: Optional[int] = ...,
            threads: Optional[int] = ..., table_mb: int = ...,
            progress: Optional[Callable[[int, int, int, float], Any]] = ...,
-           distances: bool = ...) -> Dict[str, Any]: ...
+           distances: bool = ..., certificate: Optional[Union[str, os.PathLike[str]]] = ...) -> Dict[str, Any]: ...
 
 # ---- rewards for the adapters (rust/py/src/outcome.rs) ----
 

@@ -9,9 +9,14 @@
 """
 from __future__ import annotations
 
+import gzip
+import json
 import math
+import os
+import shutil
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Optional
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Union
 
 import numpy as np
 
@@ -45,6 +50,12 @@ class Solution:
     table_entries: int
     table_capacity: int = 0
     symmetries: int = 1
+    certificate: Optional[str] = None
+    """The certificate's path when one was asked for and written, ``None``
+    when the budget ran out before it was finished (nothing is left at the
+    path then)."""
+    certificate_positions: int = 0
+    """Positions (nodes) in the certificate."""
 
     @property
     def nodes_per_second(self) -> float:
@@ -53,9 +64,35 @@ class Solution:
 
 
 
+def _certificate_header(game: Any) -> Dict[str, Any]:
+    """The certificate's first line: the game, its options and the position
+    (a set-up start, if any, and the moves played), for the reference games."""
+    from .spec import parse
+
+    name, options = parse(game.spec)
+    setup = None
+    s = game._setup()
+    if s is not None:
+        cells, to_move, extra = s
+        board = game.board
+        setup = {"position": {board.label(i): int(v) for i, v in enumerate(cells) if v != 0},
+                 "to_move": int(to_move), "options": dict(extra)}
+    return {"format": "hexcore-certificate", "version": 1, "game": name, "options": options, "setup": setup,
+            "moves": list(game.history), "to_move": int(game.to_move)}
+
+
+def _certificate_trailer(r: Dict[str, Any]) -> Dict[str, Any]:
+    c = r["certificate"]
+    strategies: List[Dict[str, Any]] = [{"player": p, "goal": "win" if goal > 0 else "draw", "root": root}
+                                        for p, goal, root in c["strategies"]]
+    return {"end": True, "value": r["value"], "strategies": strategies, "positions": c["positions"],
+            "solver": f"hexcore {_core.__version__}", "nodes": r["nodes"]}
+
+
 def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[int] = None,
           threads: Optional[int] = None, table_mb: int = 256,
-          progress: Optional[Progress] = None, distances: bool = True) -> Solution:
+          progress: Optional[Progress] = None, distances: bool = True,
+          certificate: Optional[Union[str, "os.PathLike[str]"]] = None) -> Solution:
     """Solve ``game``'s position (a two-player Churn, Wunchunk, Quintun or Hex
     between turns) exactly.
 
@@ -68,6 +105,19 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
     about twice a second. ``distances=False`` skips the second pass that
     proves the distance to the end for the best moves (``plies_to_end`` is
     then ``None`` and ``best_move`` is any move of the best value).
+
+    ``certificate`` (a path; gzip-compressed when it ends in ``.gz``) asks
+    for a proof of the position's value that
+    :func:`hexcore.reference.check_certificate` replays with the pure-Python
+    reference games: the winner's strategy (a draw: each side's non-losing
+    one), as JSON lines (format in :mod:`hexcore.reference.certificate`).
+    It is written after the values are proved, within the same budgets;
+    ``Solution.certificate`` is its path, or ``None`` if the budget ran out
+    first. Its index of positions takes up to ``table_mb`` more memory
+    (up to 80 bytes a position; a larger certificate is refused with a
+    ``ValueError``). With several threads the file may differ from run to
+    run (the choice among winning moves follows the shared table); every
+    one proves the same value.
     """
     if max_seconds is not None:
         if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float, np.integer, np.floating)):
@@ -85,7 +135,32 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
     n = getattr(game, "num_players", None)
     if n is not None and n != 2:
         raise ValueError(f"the solver handles two-player games only; this game has {n} players")
-    r = _core._solve(game, max_seconds, max_nodes, threads, table_mb, progress, distances)
+    part = None
+    if certificate is not None:
+        if not isinstance(certificate, (str, os.PathLike)):
+            raise TypeError(f"certificate must be a path (str or os.PathLike) or None, got {type(certificate).__name__}")
+        target = Path(os.fspath(certificate))
+        part = target.with_name(target.name + ".part")
+        header = _certificate_header(game)
+        with open(part, "w", encoding="utf-8") as f:
+            f.write(json.dumps(header) + "\n")
+    try:
+        r = _core._solve(game, max_seconds, max_nodes, threads, table_mb, progress, distances,
+                         None if part is None else str(part))
+        written = None
+        if part is not None and r["certificate"] is not None:
+            with open(part, "a", encoding="utf-8") as f:
+                f.write(json.dumps(_certificate_trailer(r)) + "\n")
+            if target.name.endswith(".gz"):
+                with open(part, "rb") as src, gzip.open(target, "wb") as dst:
+                    shutil.copyfileobj(src, dst)
+                part.unlink()
+            else:
+                os.replace(part, target)
+            written = str(target)
+    finally:
+        if part is not None and part.exists():
+            part.unlink()
     moves = {text: value for text, value in r["moves"]}
     best = r["best"]
     return Solution(
@@ -99,4 +174,6 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
         table_entries=r["table_entries"],
         table_capacity=r["table_capacity"],
         symmetries=r["symmetries"],
+        certificate=written,
+        certificate_positions=0 if written is None else r["certificate"]["positions"],
     )

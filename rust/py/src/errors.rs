@@ -282,7 +282,7 @@ impl IntoPyErr for SolveError {
             SolveError::TooManyMoves(_) => error(py, Class::TooManyMoves, msg, None),
             SolveError::Memory(_) => PyMemoryError::new_err(msg),
             SolveError::Invalid(e) => e.into_pyerr(py),
-            SolveError::Players(_) => value_error(msg),
+            SolveError::Players(_) | SolveError::Certificate(_) | SolveError::Stopped => value_error(msg),
         }
     }
 }

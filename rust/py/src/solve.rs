@@ -5,7 +5,10 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use hexcore_core::solve::{solve, Monitor, Solution, Solvable, SolveError, SolveOptions};
+use std::fs::OpenOptions;
+use std::io::{BufWriter, Write};
+
+use hexcore_core::solve::{solve_and_certify, Monitor, Solution, Solvable, SolveError, SolveOptions};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -13,7 +16,13 @@ use pyo3::types::{PyDict, PyList};
 use crate::errors::IntoPyErr;
 use crate::game::AnyGame;
 
-fn run<G: Solvable>(py: Python<'_>, g: G, opts: SolveOptions, progress: Option<Bound<'_, PyAny>>) -> PyResult<Solution> {
+fn run<G: Solvable>(
+    py: Python<'_>,
+    g: G,
+    opts: SolveOptions,
+    progress: Option<Bound<'_, PyAny>>,
+    mut certificate: Option<&mut (dyn Write + Send)>,
+) -> PyResult<Solution> {
     let mon = Monitor::default();
     let t0 = Instant::now();
     let mut last = Instant::now();
@@ -32,15 +41,25 @@ fn run<G: Solvable>(py: Python<'_>, g: G, opts: SolveOptions, progress: Option<B
         }
         Ok(())
     };
-    crate::interrupt::run_with(py, "the solver", &mon.stop, tick, || solve(&g, &opts, &mon))?.map_err(|e| e.into_pyerr(py))
+    crate::interrupt::run_with(py, "the solver", &mon.stop, tick, || {
+        let out = certificate.as_mut().map(|w| &mut **w as &mut dyn Write);
+        solve_and_certify(&g, &opts, &mon, out)
+    })?
+    .map_err(|e| e.into_pyerr(py))
 }
 
 /// Solve a two-player position. Returns a dict: `value` ("win", "loss",
 /// "draw" or None), `moves` (list of (text, value or None)), `best` (index
 /// or None), `plies_to_end`, `nodes`, `seconds`, `complete`,
-/// `table_entries`, `table_capacity`, `symmetries`.
+/// `table_entries`, `table_capacity`, `symmetries`, `certificate`.
+///
+/// With `certificate` (a path), the proof's node lines are appended to that
+/// file and `certificate` is `{"positions": n, "strategies": [(player,
+/// goal, root)]}`, or None when the budget ran out first (see
+/// `hexcore_core::solve::certificate`; the Python layer writes the header
+/// and trailer lines).
 #[pyfunction]
-#[pyo3(signature = (game, max_seconds=None, max_nodes=None, threads=None, table_mb=256, progress=None, distances=true))]
+#[pyo3(signature = (game, max_seconds=None, max_nodes=None, threads=None, table_mb=256, progress=None, distances=true, certificate=None))]
 pub fn _solve<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
@@ -50,6 +69,7 @@ pub fn _solve<'py>(
     table_mb: usize,
     progress: Option<Bound<'py, PyAny>>,
     distances: bool,
+    certificate: Option<std::path::PathBuf>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = crate::options::threads(threads)?;
     if !(1..=1 << 20).contains(&table_mb) {
@@ -60,7 +80,17 @@ pub fn _solve<'py>(
     if any.mid_turn() {
         return Err(SolveError::MidTurn.into_pyerr(py));
     }
-    let sol = dispatch!(any, s => run(py, s.g, opts, progress)?);
+    let mut file = match &certificate {
+        Some(path) => Some(BufWriter::new(
+            OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(path)
+                .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("cannot open the certificate file {}: {e}", path.display())))?,
+        )),
+        None => None,
+    };
+    let sol = dispatch!(any, s => run(py, s.g, opts, progress, file.as_mut().map(|f| f as &mut (dyn Write + Send)))?);
     let d = PyDict::new(py);
     d.set_item("value", sol.value.map(|v| v.name()))?;
     let moves = PyList::empty(py);
@@ -76,5 +106,15 @@ pub fn _solve<'py>(
     d.set_item("table_entries", sol.table_entries)?;
     d.set_item("table_capacity", sol.table_capacity)?;
     d.set_item("symmetries", sol.symmetries)?;
+    match &sol.certificate {
+        Some(c) => {
+            let cd = PyDict::new(py);
+            cd.set_item("positions", c.positions)?;
+            let st: Vec<(usize, i32, u64)> = c.strategies.iter().map(|s| (s.player, s.goal, s.root)).collect();
+            cd.set_item("strategies", st)?;
+            d.set_item("certificate", cd)?;
+        }
+        None => d.set_item("certificate", py.None())?,
+    }
     Ok(d)
 }

@@ -26,16 +26,19 @@
 //! assert_eq!(s.value, Some(Outcome::Win));
 //! ```
 
+pub mod certificate;
 pub mod keys;
 pub mod search;
 pub mod table;
 
 use std::fmt;
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::game::{Action, MoveActions, OptionsError};
+pub use certificate::{Certificate, Strategy};
 pub use keys::{symmetries, Solvable};
 use search::{Searcher, Shared, MATE};
 use table::Table;
@@ -119,6 +122,9 @@ pub struct Solution {
     pub table_entries: u64,
     pub table_capacity: u64,
     pub symmetries: usize,
+    /// The certificate written ([`solve_and_certify`]), `None` when none
+    /// was asked for or the budget ran out before it was finished.
+    pub certificate: Option<Certificate>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -131,6 +137,11 @@ pub enum SolveError {
     TooManyMoves(usize),
     /// The transposition table (this many bytes) could not be allocated.
     Memory(usize),
+    /// The certificate could not be written (I/O, or its index is full).
+    Certificate(String),
+    /// A budget ran out or the caller stopped the work (internal: `solve`
+    /// returns what it proved instead).
+    Stopped,
 }
 
 impl fmt::Display for SolveError {
@@ -142,6 +153,8 @@ impl fmt::Display for SolveError {
             SolveError::Invalid(e) => write!(f, "{e}"),
             SolveError::TooManyMoves(n) => write!(f, "the position has more than {n} legal moves; solve a later position"),
             SolveError::Memory(b) => write!(f, "cannot allocate a transposition table of {b} bytes; ask for a smaller table"),
+            SolveError::Certificate(m) => f.write_str(m),
+            SolveError::Stopped => f.write_str("stopped before the end"),
         }
     }
 }
@@ -190,6 +203,18 @@ fn after<G: Solvable>(g: &G, actions: &[Action]) -> (G, bool) {
 
 /// Solve `g`: see the module documentation.
 pub fn solve<G: Solvable>(g: &G, opts: &SolveOptions, mon: &Monitor) -> Result<Solution, SolveError> {
+    solve_and_certify(g, opts, mon, None)
+}
+
+/// Solve `g` and, when `certificate` is given and the value is proved
+/// within the budget, write the proof's nodes to it ([`certificate`]).
+/// Its index of positions takes up to `opts.table_bytes` more memory.
+pub fn solve_and_certify<G: Solvable>(
+    g: &G,
+    opts: &SolveOptions,
+    mon: &Monitor,
+    certificate: Option<&mut dyn Write>,
+) -> Result<Solution, SolveError> {
     if g.num_players() != 2 {
         return Err(SolveError::Players(g.num_players()));
     }
@@ -219,6 +244,7 @@ pub fn solve<G: Solvable>(g: &G, opts: &SolveOptions, mon: &Monitor) -> Result<S
         stop: &mon.stop,
         halt: AtomicBool::new(false),
         nodes: &mon.nodes,
+        filled: &mon.table_filled,
         max_nodes: opts.max_nodes.map_or(u64::MAX, |n| start_nodes.saturating_add(n)),
         deadline: opts.max_seconds.map(|s| t0 + Duration::from_secs_f64(s.min(1e9))),
     };
@@ -325,6 +351,40 @@ pub fn solve<G: Solvable>(g: &G, opts: &SolveOptions, mon: &Monitor) -> Result<S
         }
     }
 
+    // the certificate: the strategies that prove the value
+    let mut cert = None;
+    if let (Some(out), Some(v)) = (certificate, value) {
+        if !sh.stopped() {
+            let me = g.to_move();
+            let other = 3 - me;
+            let goals: &[(usize, i32)] = match v {
+                Outcome::Win => &[(me, 1)],
+                Outcome::Loss => &[(other, 1)],
+                Outcome::Draw => &[(me, 0), (other, 0)],
+            };
+            let mut s = Searcher::new(g, &sh, opts.symmetry);
+            let mut w = certificate::Writer::new(&mut s, out, opts.table_bytes);
+            let mut done = Certificate::default();
+            let mut stopped = false;
+            for &(p, goal) in goals {
+                match w.strategy(g, p, goal) {
+                    Ok(st) => done.strategies.push(st),
+                    Err(SolveError::Stopped) => {
+                        stopped = true;
+                        break;
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            w.out.flush().map_err(|e| SolveError::Certificate(format!("cannot write the certificate: {e}")))?;
+            done.positions = w.positions();
+            s.flush();
+            if !stopped {
+                cert = Some(done);
+            }
+        }
+    }
+
     let moves = seqs.iter().zip(&values).map(|(s, v)| MoveValue { actions: s.clone(), text: g.format_move(s), value: v.map(Outcome::of) }).collect();
     mon.table_filled.store(table.filled(), Ordering::Relaxed);
     Ok(Solution {
@@ -338,5 +398,6 @@ pub fn solve<G: Solvable>(g: &G, opts: &SolveOptions, mon: &Monitor) -> Result<S
         table_entries: table.filled(),
         table_capacity: table.capacity(),
         symmetries: nsym,
+        certificate: cert,
     })
 }

@@ -36,6 +36,8 @@ pub struct Shared<'a> {
     /// Set when a budget runs out.
     pub halt: AtomicBool,
     pub nodes: &'a AtomicU64,
+    /// The table's fill, published for progress reports.
+    pub filled: &'a AtomicU64,
     pub max_nodes: u64,
     pub deadline: Option<Instant>,
 }
@@ -103,6 +105,7 @@ impl<'a, G: Solvable> Searcher<'a, G> {
             self.sh.halt.store(true, Ordering::Relaxed);
         }
         if self.checks.is_multiple_of(8) {
+            self.sh.filled.store(self.sh.table.filled(), Ordering::Relaxed);
             if let Some(d) = self.sh.deadline {
                 if Instant::now() >= d {
                     self.sh.halt.store(true, Ordering::Relaxed);
@@ -267,6 +270,14 @@ impl<'a, G: Solvable> Searcher<'a, G> {
         let best_c = best_a.map(|a| self.keyer.to_canonical(&self.g, key.sym, a));
         self.sh.table.store(&key, best, bound, work, best_c);
         best
+    }
+
+    /// The best action the table holds for the current position (between
+    /// turns, values pass), if any.
+    pub fn table_move(&mut self) -> Option<Action> {
+        let key = self.keyer.key(&self.g);
+        let b = self.sh.table.probe(&key)?.best?;
+        Some(self.keyer.from_canonical(&self.g, key.sym, b))
     }
 
     /// Bounds on the distance score of the current position (distance key
