@@ -35,7 +35,7 @@ pub enum BatchError {
     /// An entry of `start_of` that names no start.
     StartIndex { index: u32, starts: usize },
     /// Env `env`'s game does not fit the batch's (`first`: env 0's).
-    Misfit { env: usize, given: Given, game: Fit, first: Fit },
+    Misfit { env: usize, given: Given, game: Box<Fit>, first: Box<Fit> },
     /// Env `env`'s position leaves nothing to play ([`Reason::GameOver`])
     /// or is in the middle of a turn ([`Reason::MidTurn`]).
     Position { env: usize, given: Given, spec: String, reason: Reason },

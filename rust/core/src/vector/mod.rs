@@ -127,7 +127,7 @@ impl<G: BatchGame> VecGames<G> {
         for (k, g) in starts.iter().enumerate() {
             let i = first_env[k];
             if g.observation_shape() != obs_shape || g.num_actions() != num_actions || g.num_players() != num_players {
-                return Err(BatchError::Misfit { env: i, given: Given::Start, game: Fit::of(g), first: fit });
+                return Err(BatchError::Misfit { env: i, given: Given::Start, game: Box::new(Fit::of(g)), first: Box::new(fit) });
             }
             check_position(i, g, Given::Start)?;
         }
@@ -462,7 +462,12 @@ impl<G: BatchGame> VecGames<G> {
             return Err(BatchError::Position { env: i, given: Given::SetEnv, spec: game.spec(), reason: Reason::MidTurn });
         }
         if game.observation_shape() != self.obs_shape || game.num_actions() != self.dims.actions || game.num_players() != self.dims.players {
-            return Err(BatchError::Misfit { env: i, given: Given::SetEnv, game: Fit::of(&game), first: Fit::of(&self.starts[0]) });
+            return Err(BatchError::Misfit {
+                env: i,
+                given: Given::SetEnv,
+                game: Box::new(Fit::of(&game)),
+                first: Box::new(Fit::of(&self.starts[0])),
+            });
         }
         let na = self.dims.actions;
         let layout = if game.direct_observation() { layout_index(&mut self.layouts, game.board()) } else { NO_LAYOUT };
