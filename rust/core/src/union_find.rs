@@ -219,7 +219,9 @@ impl UnionFind {
                 self.nodes[r as usize].parent = r;
             }
         }
-        self.clear(cell);
+        // The stone may hang under `root`: reset it directly (`clear` is for
+        // a stone that is a set of its own).
+        self.nodes[cell] = Node { parent: cell as u16, rank: 0, payload: 0 };
     }
 
     /// Take a stone that is a set of its own off `cell`.
