@@ -79,6 +79,32 @@ def test_a_draw_is_both_sides_strategies(tmp_path):
     assert check_certificate(s.certificate).value == "draw"
 
 
+def _random_endgame(spec, seed, stop):
+    """A position of a seeded random game (actions, so that Wunchunk's many
+    stone combinations are never listed), between turns, once ``stop(g)``."""
+    import random
+
+    rng = random.Random(seed)
+    g = hc.load(spec)
+    while not g.is_over and not (len(g.pending_actions) == 0 and stop(g)):
+        acts = g.legal_actions()
+        g.apply_action(int(acts[rng.randrange(len(acts))]))
+    return g
+
+
+@pytest.mark.parametrize("spec, seed, empty", [
+    ("quintun(size=4,swap=false)", 1, 11),   # multi-stone turns
+    ("quintun(size=4)", 1, 9),
+    ("wunchunk(size=5,players=2)", 2, 5),
+])
+def test_quintun_and_wunchunk_endgames(tmp_path, spec, seed, empty):
+    g = _random_endgame(spec, seed, lambda g: int((g.cells() == 0).sum()) <= empty)
+    assert not g.is_over
+    s = _certify(g, tmp_path / "endgame.jsonl")
+    c = check_certificate(s.certificate)
+    assert (c.value, c.moves, c.positions) == (s.value, list(g.history), s.certificate_positions)
+
+
 def test_a_set_up_position(tmp_path):
     g = hc.Hex.from_position({"b2": 2, "c3": 1}, to_move=1, size=4)
     s = _certify(g, tmp_path / "setup.jsonl")
