@@ -244,3 +244,22 @@ def test_command_line(tmp_path):
     path.write_text("\n".join(lines[:-1]) + "\n")
     bad = subprocess.run([sys.executable, "-m", "hexcore.reference", str(path)], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 1 and "no trailer line" in bad.stderr
+
+
+def test_an_interrupt_while_writing_leaves_no_file(tmp_path):
+    # the values take `plain.nodes` (one thread: the same count every run); past
+    # them the certificate is being written when the progress callback raises
+    g = hc.Churn.replay(CHURN3_MOVES[:13], size=3)
+    plain = hc.solve(g, threads=1, distances=False)
+    seen = []
+
+    def progress(nodes, filled, capacity, seconds):
+        seen.append(nodes)
+        if nodes > plain.nodes:
+            raise KeyboardInterrupt
+
+    path = tmp_path / "interrupted.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        hc.solve(g, threads=1, distances=False, certificate=path, progress=progress)
+    assert seen[-1] > plain.nodes
+    assert not list(tmp_path.iterdir())
