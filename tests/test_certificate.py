@@ -79,6 +79,32 @@ def test_a_draw_is_both_sides_strategies(tmp_path):
     assert check_certificate(s.certificate).value == "draw"
 
 
+def _random_endgame(spec, seed, stop):
+    """A position of a seeded random game (actions, so that Wunchunk's many
+    stone combinations are never listed), between turns, once ``stop(g)``."""
+    import random
+
+    rng = random.Random(seed)
+    g = hc.load(spec)
+    while not g.is_over and not (len(g.pending_actions) == 0 and stop(g)):
+        acts = g.legal_actions()
+        g.apply_action(int(acts[rng.randrange(len(acts))]))
+    return g
+
+
+@pytest.mark.parametrize("spec, seed, empty", [
+    ("quintun(size=4,swap=false)", 1, 11),   # multi-stone turns
+    ("quintun(size=4)", 1, 9),
+    ("wunchunk(size=5,players=2)", 2, 5),
+])
+def test_quintun_and_wunchunk_endgames(tmp_path, spec, seed, empty):
+    g = _random_endgame(spec, seed, lambda g: int((g.cells() == 0).sum()) <= empty)
+    assert not g.is_over
+    s = _certify(g, tmp_path / "endgame.jsonl")
+    c = check_certificate(s.certificate)
+    assert (c.value, c.moves, c.positions) == (s.value, list(g.history), s.certificate_positions)
+
+
 def test_a_set_up_position(tmp_path):
     g = hc.Hex.from_position({"b2": 2, "c3": 1}, to_move=1, size=4)
     s = _certify(g, tmp_path / "setup.jsonl")
@@ -218,3 +244,22 @@ def test_command_line(tmp_path):
     path.write_text("\n".join(lines[:-1]) + "\n")
     bad = subprocess.run([sys.executable, "-m", "hexcore.reference", str(path)], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 1 and "no trailer line" in bad.stderr
+
+
+def test_an_interrupt_while_writing_leaves_no_file(tmp_path):
+    # the values take `plain.nodes` (one thread: the same count every run); past
+    # them the certificate is being written when the progress callback raises
+    g = hc.Churn.replay(CHURN3_MOVES[:13], size=3)
+    plain = hc.solve(g, threads=1, distances=False)
+    seen = []
+
+    def progress(nodes, filled, capacity, seconds):
+        seen.append(nodes)
+        if nodes > plain.nodes:
+            raise KeyboardInterrupt
+
+    path = tmp_path / "interrupted.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        hc.solve(g, threads=1, distances=False, certificate=path, progress=progress)
+    assert seen[-1] > plain.nodes
+    assert not list(tmp_path.iterdir())
