@@ -151,6 +151,20 @@ def test_deterministic_with_a_seed():
     assert not (a.visits == c.visits).all()
 
 
+def test_any_64_bit_seed():
+    # hexcore.match.derive_seed gives seeds up to 2**64 - 1 (self-play passes them on), as mcts takes
+    games = [hc.Churn(size=3)]
+    for seed in (2**63 - 1, 2**63, 2**64 - 1):
+        a = batched_search(games, uniform(2), simulations=20, algorithm="gumbel", seed=seed)
+        b = batched_search(games, uniform(2), simulations=20, algorithm="gumbel", seed=seed)
+        assert (a.visits == b.visits).all()
+    for bad in (-1, 2**64):
+        with pytest.raises(ValueError, match="seed must be between 0 and 18446744073709551615"):
+            batched_search(games, uniform(2), simulations=20, seed=bad)
+    with pytest.raises(TypeError, match="seed must be an int"):
+        batched_search(games, uniform(2), simulations=20, seed=1.5)  # type: ignore[arg-type]
+
+
 def test_three_player_wunchunk():
     games = [hc.Wunchunk(size=7, players=3) for _ in range(2)]
     games[1].play(hc.mcts(games[1], simulations=50, threads=1).move)

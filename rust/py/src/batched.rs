@@ -172,7 +172,7 @@ pub struct PyBatchedMcts {
 impl PyBatchedMcts {
     #[new]
     #[pyo3(signature = (games, evaluator, algorithm="puct", c_puct=1.25, dirichlet_alpha=0.3, dirichlet_fraction=0.25,
-                        max_considered=Int::of(16), gumbel_scale=1.0, leaves_per_tree=Int::of(1), threads=None, seed=Int::of(0),
+                        max_considered=Int::of(16), gumbel_scale=1.0, leaves_per_tree=Int::of(1), threads=None, seed=None,
                         relative_values=false))]
     fn new(
         py: Python<'_>,
@@ -186,14 +186,15 @@ impl PyBatchedMcts {
         gumbel_scale: f64,
         leaves_per_tree: Int,
         threads: Option<Int>,
-        seed: Int,
+        seed: Option<&Bound<'_, PyAny>>,
         relative_values: bool,
     ) -> PyResult<Self> {
         if !evaluator.is_callable() {
             return Err(PyTypeError::new_err("evaluator must be callable"));
         }
         let algorithm: Algorithm = algorithm.parse().map_err(|e: hexcore_core::spec::ChoiceError| options_error(e.into()))?;
-        let seed = limits::in_range("seed", seed, 0, i64::MAX).map_err(options_error)?;
+        // the full 64-bit range, as every other seed (hexcore.match.derive_seed gives such seeds)
+        let seed = seed.filter(|v| !v.is_none()).map(|v| crate::options::u64_arg("seed", v, 0)).transpose()?.unwrap_or(0);
         let opts = BatchedOptions {
             algorithm,
             c_puct,
@@ -203,7 +204,7 @@ impl PyBatchedMcts {
             gumbel_scale,
             leaves_per_tree: limits::leaves_per_tree(leaves_per_tree).map_err(options_error)?,
             threads: limits::threads(threads).map_err(options_error)?,
-            seed: seed as u64,
+            seed,
             relative_values,
         };
         opts.check().map_err(options_error)?;
