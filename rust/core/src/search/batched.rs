@@ -103,10 +103,10 @@ impl BatchedOptions {
     pub fn check(&self) -> Result<(), OptionsError> {
         let bad = |name: &'static str, message: String| Err(OptionsError::new(name, message));
         let finite = |name: &'static str, x: f64| if x.is_finite() { Ok(()) } else { bad(name, format!("{name} must be finite, got {x}")) };
-        finite("c_puct", self.c_puct)?;
-        if self.c_puct < 0.0 {
-            return bad("c_puct", format!("c_puct must be >= 0, got {}", self.c_puct));
-        }
+        let nonneg = |name: &'static str, x: f64| {
+            finite(name, x).and_then(|()| if x < 0.0 { bad(name, format!("{name} must be >= 0, got {x}")) } else { Ok(()) })
+        };
+        nonneg("c_puct", self.c_puct)?;
         finite("dirichlet_alpha", self.dirichlet_alpha)?;
         finite("dirichlet_fraction", self.dirichlet_fraction)?;
         if !(0.0..=1.0).contains(&self.dirichlet_fraction) {
@@ -116,10 +116,7 @@ impl BatchedOptions {
             return bad("dirichlet_alpha", format!("dirichlet_alpha must be > 0, got {}", self.dirichlet_alpha));
         }
         limits::max_considered(self.max_considered)?;
-        finite("gumbel_scale", self.gumbel_scale)?;
-        if self.gumbel_scale < 0.0 {
-            return bad("gumbel_scale", format!("gumbel_scale must be >= 0, got {}", self.gumbel_scale));
-        }
+        nonneg("gumbel_scale", self.gumbel_scale)?;
         limits::leaves_per_tree(self.leaves_per_tree)?;
         limits::threads(Some(self.threads))?;
         Ok(())
