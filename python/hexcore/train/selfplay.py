@@ -248,9 +248,9 @@ def play_generation(game: Any, evaluator: Callable[..., Tuple[Any, Any]], games:
         final = finals[i]
         assert final is not None
         wins += final
-        values = np.repeat(final[None, :], len(rec), axis=0)
+        values = np.repeat(final[None, :], len(rec), axis=0).astype(np.float64)
         if value_mix > 0:
-            values = (1 - value_mix) * values + value_mix * np.stack([x[5] for x in rec])
+            values = (1 - value_mix) * values + value_mix * np.stack([x[5] for x in rec]).astype(np.float64)
         parts.append(Samples(np.stack([x[0] for x in rec]).astype(np.float32), np.stack([x[1] for x in rec]),
                              np.stack([x[2] for x in rec]), values.astype(np.float32),
                              np.array([x[3] for x in rec], np.int8), np.array([x[4] for x in rec], bool)))

@@ -39,7 +39,7 @@ use super::tree::{State, Tree, NONE};
 use crate::game::{Action, Game, MoveError, OptionsError};
 use crate::limits;
 use crate::outcome::{scores, MAX_SEATS};
-use crate::parallel::{pool, share_out, MAX_THREADS};
+use crate::parallel::{pool, share_out};
 use crate::rng::rng_for;
 use crate::vector::{BatchGame, CellLayout};
 
@@ -72,7 +72,7 @@ pub struct BatchedOptions {
     pub gumbel_scale: f64,
     /// Leaves selected per tree per wave (`1..=MAX_LEAVES_PER_TREE`).
     pub leaves_per_tree: usize,
-    /// Worker threads for the tree work (`1..=MAX_THREADS`).
+    /// Worker threads for the tree work (`1..=`[`crate::limits::MAX_THREADS`]).
     pub threads: usize,
     pub seed: u64,
     /// The evaluator's values are relative to the player to move: column 0
