@@ -39,7 +39,7 @@ use super::tree::{State, Tree, NONE};
 use crate::game::{Action, Game, MoveError, OptionsError};
 use crate::limits;
 use crate::outcome::{scores, MAX_SEATS};
-use crate::parallel::{pool, share_out, MAX_THREADS};
+use crate::parallel::{pool, share_out};
 use crate::rng::rng_for;
 use crate::vector::{BatchGame, CellLayout};
 
@@ -72,7 +72,7 @@ pub struct BatchedOptions {
     pub gumbel_scale: f64,
     /// Leaves selected per tree per wave (`1..=MAX_LEAVES_PER_TREE`).
     pub leaves_per_tree: usize,
-    /// Worker threads for the tree work (`1..=MAX_THREADS`).
+    /// Worker threads for the tree work (`1..=`[`crate::limits::MAX_THREADS`]).
     pub threads: usize,
     pub seed: u64,
     /// The evaluator's values are relative to the player to move: column 0
@@ -103,10 +103,10 @@ impl BatchedOptions {
     pub fn check(&self) -> Result<(), OptionsError> {
         let bad = |name: &'static str, message: String| Err(OptionsError::new(name, message));
         let finite = |name: &'static str, x: f64| if x.is_finite() { Ok(()) } else { bad(name, format!("{name} must be finite, got {x}")) };
-        finite("c_puct", self.c_puct)?;
-        if self.c_puct < 0.0 {
-            return bad("c_puct", format!("c_puct must be >= 0, got {}", self.c_puct));
-        }
+        let nonneg = |name: &'static str, x: f64| {
+            finite(name, x).and_then(|()| if x < 0.0 { bad(name, format!("{name} must be >= 0, got {x}")) } else { Ok(()) })
+        };
+        nonneg("c_puct", self.c_puct)?;
         finite("dirichlet_alpha", self.dirichlet_alpha)?;
         finite("dirichlet_fraction", self.dirichlet_fraction)?;
         if !(0.0..=1.0).contains(&self.dirichlet_fraction) {
@@ -116,10 +116,7 @@ impl BatchedOptions {
             return bad("dirichlet_alpha", format!("dirichlet_alpha must be > 0, got {}", self.dirichlet_alpha));
         }
         limits::max_considered(self.max_considered)?;
-        finite("gumbel_scale", self.gumbel_scale)?;
-        if self.gumbel_scale < 0.0 {
-            return bad("gumbel_scale", format!("gumbel_scale must be >= 0, got {}", self.gumbel_scale));
-        }
+        nonneg("gumbel_scale", self.gumbel_scale)?;
         limits::leaves_per_tree(self.leaves_per_tree)?;
         limits::threads(Some(self.threads))?;
         Ok(())

@@ -215,7 +215,7 @@ pub fn check_output<'a>(
 ) -> Result<(), OutputError> {
     // One pass for the common case (every prior finite and >= 0): a NaN
     // fails `x >= 0`, an infinity `x < inf`.
-    let fine = priors.iter().fold(true, |ok, &x| ok & (x >= 0.0) & (x < f64::INFINITY));
+    let fine = priors.iter().fold(true, |ok, &x| ok & (0.0..f64::INFINITY).contains(&x));
     if !fine && priors.iter().any(|x| !x.is_finite()) {
         return Err(OutputError::NotFinite(Part::Priors));
     }

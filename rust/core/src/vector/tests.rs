@@ -8,6 +8,20 @@ use crate::rng::below;
 use crate::{Churn, Quintun, Wunchunk};
 use std::sync::Arc;
 
+/// The game's direct observation writers (f32, u8, bool) agree with
+/// `observation()` on its current position, over buffers holding garbage.
+fn assert_direct_writes_match<G: BatchGame>(g: &G, layout: &CellLayout, scratch: &mut Vec<u8>) {
+    let o: usize = g.observation_shape().iter().product();
+    let (mut want, mut f, mut u, mut b) = (vec![0f32; o], vec![7f32; o], vec![7u8; o], vec![true; o]);
+    g.observation(&mut want);
+    g.write_observation(layout, &mut f, scratch);
+    g.write_observation(layout, &mut u, scratch);
+    g.write_observation(layout, &mut b, scratch);
+    assert_eq!(f, want);
+    assert!(u.iter().zip(&want).all(|(&x, &y)| x as f32 == (y * 255.0).round()));
+    assert!(b.iter().zip(&want).all(|(&x, &y)| x == (y != 0.0)));
+}
+
 struct Bufs {
     obs: Vec<f32>,
     mask: Vec<bool>,
@@ -86,17 +100,9 @@ fn direct_observations_match_the_game() {
         for pie in [false, true] {
             let mut g = Churn::new(Arc::new(board.clone()), pie);
             let mut rng = rng_for(9, board.num_cells() as u64);
-            let o: usize = g.observation_shape().iter().product();
-            let (mut want, mut f, mut u, mut b) = (vec![0f32; o], vec![7f32; o], vec![7u8; o], vec![true; o]);
             let (mut buf, mut scratch) = (Vec::new(), Vec::new());
             for _ in 0..400 {
-                g.observation(&mut want);
-                g.write_observation(&layout, &mut f, &mut scratch);
-                g.write_observation(&layout, &mut u, &mut scratch);
-                g.write_observation(&layout, &mut b, &mut scratch);
-                assert_eq!(f, want);
-                assert!(u.iter().zip(&want).all(|(&x, &y)| x as f32 == (y * 255.0).round()));
-                assert!(b.iter().zip(&want).all(|(&x, &y)| x == (y != 0.0)));
+                assert_direct_writes_match(&g, &layout, &mut scratch);
                 if g.is_over() {
                     g = Churn::new(Arc::new(board.clone()), pie);
                     continue;
@@ -248,18 +254,10 @@ fn quintun_direct_observations_match_the_game() {
         for placement in [crate::QuintunPlacement::Side, crate::QuintunPlacement::Gap] {
             let mut g = Quintun::new(size, placement, swap).unwrap();
             let layout = CellLayout::of(g.board());
-            let o: usize = g.observation_shape().iter().product();
-            let (mut want, mut f, mut u, mut b) = (vec![0f32; o], vec![7f32; o], vec![7u8; o], vec![true; o]);
             let (mut buf, mut scratch) = (Vec::new(), Vec::new());
             assert!(g.direct_observation());
             for _ in 0..300 {
-                g.observation(&mut want);
-                g.write_observation(&layout, &mut f, &mut scratch);
-                g.write_observation(&layout, &mut u, &mut scratch);
-                g.write_observation(&layout, &mut b, &mut scratch);
-                assert_eq!(f, want);
-                assert!(u.iter().zip(&want).all(|(&x, &y)| x as f32 == (y * 255.0).round()));
-                assert!(b.iter().zip(&want).all(|(&x, &y)| x == (y != 0.0)));
+                assert_direct_writes_match(&g, &layout, &mut scratch);
                 if g.is_over() {
                     g = Quintun::new(size, placement, swap).unwrap();
                     continue;
