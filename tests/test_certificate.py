@@ -202,11 +202,13 @@ def test_a_wrong_value_and_a_cut_file_are_refused(hex4, tmp_path):
 
 
 def test_a_budget_that_runs_out_leaves_no_file(tmp_path):
-    g = hc.Hex(size=4)
+    # a proof of thousands of positions (Hex 4x4's takes fewer nodes than the
+    # budget's checks are apart)
+    g = hc.Churn.replay(CHURN3_MOVES, size=3)
     plain = hc.solve(g, threads=1, distances=False)
     path = tmp_path / "cut.jsonl"
     s = hc.solve(g, threads=1, distances=False, max_nodes=plain.nodes + 50, certificate=path)
-    assert s.value == "win" and s.complete  # the values were proved
+    assert s.value == "loss" and s.complete  # the values were proved
     assert s.certificate is None and s.certificate_positions == 0
     assert not path.exists() and not list(tmp_path.iterdir())
 
