@@ -219,3 +219,35 @@ def test_cli_never_loses_a_finished_match(tmp_path, monkeypatch, capsys):
     saved = err.split("saved to ")[1].strip()
     assert json.loads(Path(saved).read_text())["games"] == 3
     Path(saved).unlink()
+
+
+def _seed_takers():
+    from hexcore.search import batched_search
+
+    g = hc.Churn(size=3)
+
+    def uniform(obs, masks):
+        return masks.astype(np.float32), np.full((len(obs), 2), 0.5, np.float32)
+
+    return {
+        "mcts": lambda s: mcts(g, simulations=2, threads=1, seed=s),
+        "MCTS": lambda s: MCTS(g, threads=1, seed=s),
+        "VecGame": lambda s: VecGame("churn(size=3)", 2, seed=s),
+        "VecGame.reset": lambda s: VecGame("churn(size=3)", 2).reset(seed=s),
+        "batched_search": lambda s: batched_search([g], uniform, simulations=2, seed=s),
+        "random_playouts": lambda s: hc.random_playouts(g, 2, seed=s),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_seed_takers()))
+def test_every_seed_is_read_alike(name):
+    # one check for every call that takes a seed: the whole 64-bit range, the same errors
+    take = _seed_takers()[name]
+    for ok in (0, np.uint64(7), 2**64 - 1):
+        take(ok)
+    for bad in (-1, 2**64):
+        with pytest.raises(ValueError, match=r"^seed must be between 0 and 18446744073709551615, got "):
+            take(bad)
+    for bad in (1.5, True, "3"):
+        with pytest.raises(TypeError, match=r"^seed must be an int, got "):
+            take(bad)

@@ -113,9 +113,9 @@ def mcts(game: Game, simulations: Optional[int] = None, seconds: Optional[float]
 def _options(game: Game, seed: int, c: Optional[float], max_rollout_plies: int,
              max_nodes: int) -> Tuple[int, float, int, int]:
     """The checked search options shared by ``mcts`` and ``MCTS``:
-    (seed, c, max_rollout_plies, max_nodes). ``threads`` goes to the core
-    as given: it is checked there, with the default of every call."""
-    return (_int("seed", seed, 0, 2**64 - 1), _c_arg(game, c),
+    (seed, c, max_rollout_plies, max_nodes). ``threads`` and ``seed`` go to
+    the core as given: they are checked there, as for every call."""
+    return (seed, _c_arg(game, c),
             _int("max_rollout_plies", max_rollout_plies, 0, 2**64 - 1), _int("max_nodes", max_nodes, 1, 2**32 - 1))
 
 

@@ -132,9 +132,6 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
         raise TypeError(f"progress must be a callable (nodes, table_entries, table_capacity, seconds) or None, "
                         f"got {type(progress).__name__}")
     distances = bool_arg("distances", distances)
-    n = getattr(game, "num_players", None)
-    if n is not None and n != 2:
-        raise ValueError(f"the solver handles two-player games only; this game has {n} players")
     part = None
     if certificate is not None:
         if not isinstance(certificate, (str, os.PathLike)):

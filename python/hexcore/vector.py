@@ -140,8 +140,6 @@ class VecGame:
             n = int_arg("num_envs", num_envs, 1, MAX_ENVS)
             start = _game(spec)
             starts = [start] * n
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-            raise ValueError(f"seed must be an int in 0..2**64-1, got {seed!r}")
         dtype: Optional[np.dtype[Any]] = None
         if observation_dtype is not None:
             try:
@@ -152,7 +150,7 @@ class VecGame:
                 raise ValueError("observation_dtype must be 'bool', 'uint8', 'float32' or None (no observations), "
                                  f"got {observation_dtype!r}")
         limit = 2**64 - 1 if max_plies is None else int_arg("max_plies", max_plies, 1, 2**64 - 1)
-        self._v = _VecGame(starts, int(seed), threads, limit)
+        self._v = _VecGame(starts, seed, threads, limit)  # the core checks seed and threads
         if player is not None:
             if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
                 raise TypeError(f"player must be an int seat or None, got {type(player).__name__}")
@@ -211,10 +209,7 @@ class VecGame:
     def reset(self, seed: Optional[int] = None) -> Tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]:
         """Put every env at its start; returns ``(observations, action_masks)``.
         ``seed`` reseeds the generators of ``sample_actions``."""
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
-                                 or not 0 <= seed < 2**64):
-            raise ValueError(f"seed must be an int in 0..2**64-1, got {seed!r}")
-        self._v.reset(None if seed is None else int(seed), *self._bufs)
+        self._v.reset(seed, *self._bufs)
         return self._out(self._obs), self._out(self._mask)
 
     def _actions_array(self, actions: Any) -> npt.NDArray[np.int64]:

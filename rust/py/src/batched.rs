@@ -186,15 +186,14 @@ impl PyBatchedMcts {
         gumbel_scale: f64,
         leaves_per_tree: Int,
         threads: Option<Int>,
-        seed: Option<&Bound<'_, PyAny>>,
+        seed: Option<crate::options::Seed>,
         relative_values: bool,
     ) -> PyResult<Self> {
         if !evaluator.is_callable() {
             return Err(PyTypeError::new_err("evaluator must be callable"));
         }
         let algorithm: Algorithm = algorithm.parse().map_err(|e: hexcore_core::spec::ChoiceError| options_error(e.into()))?;
-        // the full 64-bit range, as every other seed (hexcore.match.derive_seed gives such seeds)
-        let seed = seed.filter(|v| !v.is_none()).map(|v| crate::options::u64_arg("seed", v, 0)).transpose()?.unwrap_or(0);
+        let seed = seed.map_or(0, |s| s.0);
         let opts = BatchedOptions {
             algorithm,
             c_puct,

@@ -550,12 +550,12 @@ impl PyGame {
         &self,
         py: Python<'py>,
         n: Int,
-        seed: Option<&Bound<'py, PyAny>>,
+        seed: Option<crate::options::Seed>,
         threads: Option<Int>,
         max_plies: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PlayoutArrays<'py>> {
         let n = hexcore_core::limits::playouts(n).map_err(options_error)?;
-        let seed = seed.filter(|v| !v.is_none()).map(|v| crate::options::u64_arg("seed", v, 0)).transpose()?.unwrap_or(0);
+        let seed = seed.map_or(0, |s| s.0);
         let max_plies = max_plies.filter(|v| !v.is_none()).map(|v| crate::options::u64_arg("max_plies", v, 0)).transpose()?.unwrap_or(u64::MAX);
         let threads = crate::options::threads(threads)?;
         if dispatch!(&self.any, s => s.mid_turn()) {

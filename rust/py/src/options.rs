@@ -118,6 +118,19 @@ pub fn u64_arg(name: &str, v: &Bound<'_, PyAny>, lo: u64) -> PyResult<u64> {
     v.extract::<u64>().ok().filter(|&x| x >= lo).ok_or_else(|| value_error(format!("{name} must be between {lo} and {}, got {}", u64::MAX, repr(v))))
 }
 
+/// A seed, as every call that takes one reads it: any int of
+/// `0..=2**64-1` (a TypeError for another type, a ValueError naming `seed`
+/// and its range otherwise). Python passes seeds through unchecked.
+pub struct Seed(pub u64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
+    type Error = PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        u64_arg("seed", &obj, 0).map(Seed)
+    }
+}
+
 /// A board from `size`, `sides` or `board` (at most one of them).
 pub fn board(size: Arg<'_, '_>, sides: Arg<'_, '_>, name: Arg<'_, '_>) -> PyResult<Arc<Board>> {
     let o = options(&[("size", size), ("sides", sides), ("board", name)]);

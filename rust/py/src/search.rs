@@ -19,6 +19,7 @@ use crate::any::{Any, Member, PerGame};
 use crate::errors::{illegal, mid_turn_error, move_text, Int, IntoPyErr};
 use crate::game::{wrap, AnyGame, PyGame};
 use crate::interrupt::run_with;
+use crate::options::Seed;
 use crate::session::Session;
 
 /// Run the search on a worker thread; Ctrl-C raises the stop flag.
@@ -59,7 +60,7 @@ fn searchable(py: Python<'_>, game: &Bound<'_, PyAny>, what: &str) -> PyResult<A
 /// as text), `turn` (its actions), `pv` (action texts), `simulations`,
 /// `seconds`, `nodes`.
 #[pyfunction]
-#[pyo3(signature = (game, simulations=None, seconds=None, threads=None, seed=0, c=std::f64::consts::SQRT_2,
+#[pyo3(signature = (game, simulations=None, seconds=None, threads=None, seed=Seed(0), c=std::f64::consts::SQRT_2,
                     max_rollout_plies=1000, max_nodes=10_000_000))]
 #[allow(clippy::too_many_arguments)]
 pub fn _mcts<'py>(
@@ -68,14 +69,14 @@ pub fn _mcts<'py>(
     simulations: Option<u64>,
     seconds: Option<f64>,
     threads: Option<Int>,
-    seed: u64,
+    seed: Seed,
     c: f64,
     max_rollout_plies: u64,
     max_nodes: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = crate::options::threads(threads)?;
     let any = searchable(py, game, "mcts")?;
-    let opts = SearchOptions { simulations, seconds, threads, seed, c, max_rollout_plies, max_nodes };
+    let opts = SearchOptions { simulations, seconds, threads, seed: seed.0, c, max_rollout_plies, max_nodes };
     dispatch!(any, s => {
         let (r, g) = run(py, s.g, opts)?;
         result_dict(py, &g, r)
@@ -147,19 +148,19 @@ where
 #[pymethods]
 impl PyMcts {
     #[new]
-    #[pyo3(signature = (game, threads=None, seed=0, c=std::f64::consts::SQRT_2, max_rollout_plies=1000, max_nodes=10_000_000))]
+    #[pyo3(signature = (game, threads=None, seed=Seed(0), c=std::f64::consts::SQRT_2, max_rollout_plies=1000, max_nodes=10_000_000))]
     fn new(
         py: Python<'_>,
         game: &Bound<'_, PyAny>,
         threads: Option<Int>,
-        seed: u64,
+        seed: Seed,
         c: f64,
         max_rollout_plies: u64,
         max_nodes: usize,
     ) -> PyResult<Self> {
         let threads = crate::options::threads(threads)?;
         let any = searchable(py, game, "MCTS")?;
-        let opts = SearchOptions { simulations: None, seconds: None, threads, seed, c, max_rollout_plies, max_nodes };
+        let opts = SearchOptions { simulations: None, seconds: None, threads, seed: seed.0, c, max_rollout_plies, max_nodes };
         let err = |e: SearchError| e.into_pyerr(py);
         let inner: AnyMcts = map_any!(any, s => {
             let m = Mcts::new(s.g.clone(), &opts).map_err(err)?;

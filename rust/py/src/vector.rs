@@ -18,6 +18,7 @@ use crate::any::{Any, Member, PerGame};
 use crate::errors::{cancelled, options_error, value_error, Int, IntoPyErr};
 use crate::game::{wrap, AnyGame, PyGame};
 use crate::interrupt::run_with;
+use crate::options::Seed;
 
 /// Batches of at least this many envs are built, reset and stepped on a
 /// worker thread while this one waits for Ctrl-C (smaller ones take well
@@ -165,8 +166,8 @@ impl PyVecGame {
     /// One env per start position (game objects, all of one type; one
     /// object given for many envs is read, and kept, once).
     #[new]
-    #[pyo3(signature = (games, seed=0, threads=None, max_plies=u64::MAX))]
-    fn new(py: Python<'_>, games: Vec<Bound<'_, PyAny>>, seed: u64, threads: Option<Int>, max_plies: u64) -> PyResult<Self> {
+    #[pyo3(signature = (games, seed=Seed(0), threads=None, max_plies=u64::MAX))]
+    fn new(py: Python<'_>, games: Vec<Bound<'_, PyAny>>, seed: Seed, threads: Option<Int>, max_plies: u64) -> PyResult<Self> {
         let threads = threads_arg(threads)?;
         if games.is_empty() {
             return Err(BatchError::NoEnvs.into_pyerr(py));
@@ -199,9 +200,9 @@ impl PyVecGame {
             starts.insert(0, s0);
             let stop = AtomicBool::new(false);
             let built = if n >= WAIT_FROM {
-                run_with(py, "building the batch", &stop, |_| Ok(()), || Batch::build(starts, start_of, seed, max_plies, &stop))?
+                run_with(py, "building the batch", &stop, |_| Ok(()), || Batch::build(starts, start_of, seed.0, max_plies, &stop))?
             } else {
-                Batch::build(starts, start_of, seed, max_plies, &stop)
+                Batch::build(starts, start_of, seed.0, max_plies, &stop)
             };
             built.map_err(|e| e.into_pyerr(py))?
         });
@@ -262,14 +263,14 @@ impl PyVecGame {
     /// observations and masks into the buffers
     /// `(obs, mask, rewards, terminated, truncated, to_move, episode_lengths)`.
     #[pyo3(signature = (seed, *buffers))]
-    fn reset(&mut self, py: Python<'_>, seed: Option<u64>, buffers: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<()> {
+    fn reset(&mut self, py: Python<'_>, seed: Option<Seed>, buffers: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<()> {
         let mut b = Buffers::new(buffers)?;
         let out = b.out()?;
         let threads = self.threads;
         let big = self.num_envs() >= WAIT_FROM;
         let inner = &mut self.inner;
         let stop = AtomicBool::new(false);
-        let work = || dispatch!(&mut *inner, v => v.reset_until(seed, out, threads, &stop));
+        let work = || dispatch!(&mut *inner, v => v.reset_until(seed.as_ref().map(|s| s.0), out, threads, &stop));
         let whole = if big { run_with(py, "reset", &stop, |_| Ok(()), work)? } else { py.detach(work) };
         match whole.map_err(|e| e.into_pyerr(py))? {
             true => Ok(()),
