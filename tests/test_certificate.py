@@ -117,6 +117,19 @@ def test_threads_write_a_certificate_that_checks(tmp_path):
     assert check_certificate(s.certificate).value == "win"
 
 
+def test_the_certificate_is_the_same_for_any_thread_count(tmp_path):
+    # a Churn position whose two-thread certificates differed from run to run
+    # while the winner's moves followed the shared table's best moves
+    g = hc.Churn(size=3, pie=False)
+    for m in "c1 c2 e1 d3 b3 a1 d4 c5 a3 e1 e2 c1 a1 d4 d1 e1 c5 b4 d3 a2 d1".split():
+        g.play(m)
+    files = [hc.solve(g, threads=t, distances=False, certificate=tmp_path / f"t{t}-{i}.jsonl").certificate
+             for i, t in enumerate((1, 2, 2))]
+    bodies = [Path(f).read_text().splitlines()[1:-1] for f in files]
+    assert len(bodies[0]) > 1000 and bodies[1] == bodies[0] and bodies[2] == bodies[0]
+    assert check_certificate(files[1]).value == "win"
+
+
 # -- corrupted certificates are refused, saying where
 
 

@@ -115,9 +115,9 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
     ``Solution.certificate`` is its path, or ``None`` if the budget ran out
     first. Its index of positions takes up to ``table_mb`` more memory
     (up to 80 bytes a position; a larger certificate is refused with a
-    ``ValueError``). With several threads the file may differ from run to
-    run (the choice among winning moves follows the shared table); every
-    one proves the same value.
+    ``ValueError``). The file is the same for any thread count (the
+    winner's move is the first in the game's move order that is proved to
+    keep the goal, never the shared table's best move).
     """
     if max_seconds is not None:
         if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float, np.integer, np.floating)):

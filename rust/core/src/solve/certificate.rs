@@ -22,8 +22,9 @@
 //! Python layer adds the header and trailer lines (`hexcore.solving`).
 //!
 //! `P`'s move is chosen, in this order: one that ends the game meeting the
-//! goal; one leading to a position already in the certificate; the table's
-//! best move; then the game hook's order. Each is proved by a search (a
+//! goal; one leading to a position already in the certificate; then the
+//! first in the game hook's order that keeps the goal (never the table's
+//! best move, which depends on the thread count: the file does not). Each is proved by a search (a
 //! table hit, mostly) before it is written. Memory: the index of written
 //! positions (up to 80 bytes each) is limited to `index_bytes`.
 
@@ -270,15 +271,13 @@ impl<'w, 'a, G: Solvable> Writer<'w, 'a, G> {
             Some(false) => return Err(SolveError::Certificate("internal error: a position of the strategy does not keep its goal".into())),
             Some(true) => {}
         }
+        // The hook's order, not the table's best move: the table's content
+        // depends on how threads shared the root moves, the hook's order and
+        // exact proofs do not, so the file is the same for any thread count.
         self.s.g.clone_from(pos);
         let mut order: Vec<Action> = Vec::new();
-        if let Some(b) = self.s.table_move() {
-            order.push(b);
-        }
-        let mut acts = Vec::new();
-        self.s.g.legal_actions(&mut acts);
-        self.s.g.solver_actions(&mut acts, false);
-        order.extend(acts);
+        self.s.g.legal_actions(&mut order);
+        self.s.g.solver_actions(&mut order, false);
         let rank = |m: &MoveActions| order.iter().position(|&a| Some(&a) == m.first()).unwrap_or(usize::MAX);
         let mut idx: Vec<usize> = (0..moves.len()).collect();
         idx.sort_by_key(|&i| rank(&moves[i]));

@@ -272,14 +272,6 @@ impl<'a, G: Solvable> Searcher<'a, G> {
         best
     }
 
-    /// The best action the table holds for the current position (between
-    /// turns, values pass), if any.
-    pub fn table_move(&mut self) -> Option<Action> {
-        let key = self.keyer.key(&self.g);
-        let b = self.sh.table.probe(&key)?.best?;
-        Some(self.keyer.from_canonical(&self.g, key.sym, b))
-    }
-
     /// Bounds on the distance score of the current position (distance key
     /// `key`) from its win / draw / loss value: a win scores at least 1, a
     /// loss at most -1, a draw 0. The value comes from the table, or else
