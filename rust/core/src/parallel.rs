@@ -191,9 +191,11 @@ fn wait_for(ready: impl Fn() -> bool) {
 
 /// Run `phases` rounds of `work(phase, item)` over the items `0..items` on
 /// this thread and `threads - 1` workers of the shared pool, woken once for
-/// all the rounds (a wake-up costs about as much as a short round). Items
-/// are claimed one at a time by whichever thread is free, so a worker that
-/// starts late (or not at all) only means fewer hands. After every item of
+/// all the rounds (a wake-up costs about as much as a short round). As in
+/// [`share_out`], each thread takes the items of its own contiguous share
+/// first (the same share in every phase and every call, so their data stays
+/// in its core's cache), then helps with the others' remaining items, so a
+/// worker that starts late (or not at all) only means fewer hands. After every item of
 /// a phase has run, `after(phase)` runs once (on the thread that finished
 /// the last item) before any item of the next phase starts; when it returns
 /// false the later phases are skipped. Every item of every phase that runs
@@ -211,7 +213,8 @@ pub(crate) fn phased(threads: usize, items: usize, phases: usize, work: impl Fn(
         return;
     };
     let t = clamp_threads(threads).min(items);
-    let next: Vec<AtomicUsize> = (0..phases).map(|_| AtomicUsize::new(0)).collect();
+    // The next item of each thread's share, per phase.
+    let next: Vec<Vec<AtomicUsize>> = (0..phases).map(|_| (0..t).map(|k| AtomicUsize::new(k * items / t)).collect()).collect();
     let done: Vec<AtomicUsize> = (0..phases).map(|_| AtomicUsize::new(0)).collect();
     // Phases whose `after` has run; `stop` is raised before `ready` moves on.
     let ready = AtomicUsize::new(0);
@@ -226,24 +229,28 @@ pub(crate) fn phased(threads: usize, items: usize, phases: usize, work: impl Fn(
             }
         }
     }
-    let run = || {
+    let run = |me: usize| {
         let _unwind = Unwind(&broken);
         for phase in 0..phases {
             wait_for(|| ready.load(Ordering::Acquire) >= phase || broken.load(Ordering::Acquire));
             if stop.load(Ordering::Acquire) || broken.load(Ordering::Acquire) {
                 return;
             }
-            loop {
-                let i = next[phase].fetch_add(1, Ordering::Relaxed);
-                if i >= items {
-                    break;
-                }
-                work(phase, i);
-                if done[phase].fetch_add(1, Ordering::AcqRel) + 1 == items {
-                    if !after(phase) {
-                        stop.store(true, Ordering::Release);
+            for d in 0..t {
+                let k = (me + d) % t;
+                let end = (k + 1) * items / t;
+                loop {
+                    let i = next[phase][k].fetch_add(1, Ordering::Relaxed);
+                    if i >= end {
+                        break;
                     }
-                    ready.store(phase + 1, Ordering::Release);
+                    work(phase, i);
+                    if done[phase].fetch_add(1, Ordering::AcqRel) + 1 == items {
+                        if !after(phase) {
+                            stop.store(true, Ordering::Release);
+                        }
+                        ready.store(phase + 1, Ordering::Release);
+                    }
                 }
             }
         }
@@ -257,15 +264,15 @@ pub(crate) fn phased(threads: usize, items: usize, phases: usize, work: impl Fn(
     }
     let on_worker = rayon::current_thread_index().is_some();
     p.in_place_scope(|s| {
-        for _ in 1..t {
+        for k in 1..t {
             let (run, busy) = (&run, &busy);
-            busy.fetch_add(1, Ordering::AcqRel);
             s.spawn(move |_| {
+                busy.fetch_add(1, Ordering::AcqRel);
                 let _out = Busy(busy);
-                run();
+                run(k);
             });
         }
-        run();
+        run(0);
         // The last phase is done (or stopped) once `run` returns here; wait
         // for workers still inside it as `share_out` does.
         wait_for(|| {
