@@ -9,7 +9,7 @@
 //! is fallible: a failure (say, the OS refusing threads) is an error value,
 //! never a panic.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::ThreadPool;
@@ -174,6 +174,114 @@ pub(crate) fn share_out<I: Send>(items: Vec<I>, threads: usize, work: impl Fn(I)
     });
 }
 
+/// Spin on `ready` (a short wait: the others are busy with items of the
+/// same call), yielding the core after a while in case the thread it waits
+/// for shares it.
+fn wait_for(ready: impl Fn() -> bool) {
+    let mut spins = 0u32;
+    while !ready() {
+        spins += 1;
+        if spins < 1 << 12 {
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// Run `phases` rounds of `work(phase, item)` over the items `0..items` on
+/// this thread and `threads - 1` workers of the shared pool, woken once for
+/// all the rounds (a wake-up costs about as much as a short round). As in
+/// [`share_out`], each thread takes the items of its own contiguous share
+/// first (the same share in every phase and every call, so their data stays
+/// in its core's cache), then helps with the others' remaining items, so a
+/// worker that starts late (or not at all) only means fewer hands. After every item of
+/// a phase has run, `after(phase)` runs once (on the thread that finished
+/// the last item) before any item of the next phase starts; when it returns
+/// false the later phases are skipped. Every item of every phase that runs
+/// runs exactly once, so the results are the same for any thread count.
+/// A panic in `work` or `after` reaches the caller.
+pub(crate) fn phased(threads: usize, items: usize, phases: usize, work: impl Fn(usize, usize) + Sync, after: impl Fn(usize) -> bool + Sync) {
+    let p = if threads <= 1 || items <= 1 { None } else { pool(clamp_threads(threads)).ok() };
+    let Some(p) = p else {
+        for phase in 0..phases {
+            (0..items).for_each(|i| work(phase, i));
+            if !after(phase) {
+                return;
+            }
+        }
+        return;
+    };
+    let t = clamp_threads(threads).min(items);
+    // The next item of each thread's share, per phase.
+    let next: Vec<Vec<AtomicUsize>> = (0..phases).map(|_| (0..t).map(|k| AtomicUsize::new(k * items / t)).collect()).collect();
+    let done: Vec<AtomicUsize> = (0..phases).map(|_| AtomicUsize::new(0)).collect();
+    // Phases whose `after` has run; `stop` is raised before `ready` moves on.
+    let ready = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    // Raised when a thread unwinds, so that no one waits for it.
+    let broken = AtomicBool::new(false);
+    struct Unwind<'a>(&'a AtomicBool);
+    impl Drop for Unwind<'_> {
+        fn drop(&mut self) {
+            if std::thread::panicking() {
+                self.0.store(true, Ordering::Release);
+            }
+        }
+    }
+    let run = |me: usize| {
+        let _unwind = Unwind(&broken);
+        for phase in 0..phases {
+            wait_for(|| ready.load(Ordering::Acquire) >= phase || broken.load(Ordering::Acquire));
+            if stop.load(Ordering::Acquire) || broken.load(Ordering::Acquire) {
+                return;
+            }
+            for d in 0..t {
+                let k = (me + d) % t;
+                let end = (k + 1) * items / t;
+                loop {
+                    let i = next[phase][k].fetch_add(1, Ordering::Relaxed);
+                    if i >= end {
+                        break;
+                    }
+                    work(phase, i);
+                    if done[phase].fetch_add(1, Ordering::AcqRel) + 1 == items {
+                        if !after(phase) {
+                            stop.store(true, Ordering::Release);
+                        }
+                        ready.store(phase + 1, Ordering::Release);
+                    }
+                }
+            }
+        }
+    };
+    let busy = AtomicUsize::new(0);
+    struct Busy<'a>(&'a AtomicUsize);
+    impl Drop for Busy<'_> {
+        fn drop(&mut self) {
+            self.0.fetch_sub(1, Ordering::Release);
+        }
+    }
+    let on_worker = rayon::current_thread_index().is_some();
+    p.in_place_scope(|s| {
+        for k in 1..t {
+            let (run, busy) = (&run, &busy);
+            s.spawn(move |_| {
+                busy.fetch_add(1, Ordering::AcqRel);
+                let _out = Busy(busy);
+                run(k);
+            });
+        }
+        run(0);
+        // The last phase is done (or stopped) once `run` returns here; wait
+        // for workers still inside it as `share_out` does.
+        wait_for(|| {
+            let finished = stop.load(Ordering::Acquire) || ready.load(Ordering::Acquire) >= phases || broken.load(Ordering::Acquire);
+            finished && (on_worker || busy.load(Ordering::Acquire) == 0)
+        });
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,6 +302,34 @@ mod tests {
         assert!(matches!(pool(0), Err(RunError::Invalid(e)) if e.argument == "threads"));
         assert!(matches!(pool(MAX_THREADS + 1), Err(RunError::Invalid(_))));
         assert_eq!(install(1, || 7).unwrap(), 7);
+    }
+
+    /// Every item of every phase runs once, after the previous phase's
+    /// `after`; a false `after` skips the later phases; panics reach the
+    /// caller.
+    #[test]
+    fn phased_runs_phases_in_order() {
+        for threads in [1, 2, 3, 8] {
+            for n in [0, 1, 2, 5, 100] {
+                let hits: Vec<Vec<AtomicUsize>> = (0..3).map(|_| (0..n).map(|_| AtomicUsize::new(0)).collect()).collect();
+                let afters = Mutex::new(Vec::new());
+                let work = |p: usize, i: usize| {
+                    // every item of the phase before is done
+                    assert!(p == 0 || hits[p - 1].iter().all(|h| h.load(Ordering::Relaxed) == 1));
+                    assert_eq!(afters.lock().unwrap().len(), p);
+                    hits[p][i].fetch_add(1, Ordering::Relaxed);
+                };
+                phased(threads, n, 3, work, |p| {
+                    afters.lock().unwrap().push(p);
+                    p < 1
+                });
+                assert_eq!(*afters.lock().unwrap(), vec![0, 1], "{threads} threads, {n} items");
+                assert!(hits[..2].iter().all(|h| h.iter().all(|x| x.load(Ordering::Relaxed) == 1)));
+                assert!(hits[2].iter().all(|x| x.load(Ordering::Relaxed) == 0));
+            }
+        }
+        let caught = std::panic::catch_unwind(|| phased(2, 20, 2, |p, i| assert!(p * 100 + i != 113, "item 13"), |_| true));
+        assert!(caught.is_err());
     }
 
     /// Every item runs exactly once, whatever the thread count, from inside

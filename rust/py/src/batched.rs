@@ -13,9 +13,9 @@
 //! search keeps and reuses; the evaluator gets read-only views of their
 //! first `L` rows, valid until it returns.
 
-use hexcore_core::search::{Algorithm, BatchError, BatchedMcts, BatchedOptions, Evaluator};
+use hexcore_core::search::{Algorithm, BatchError, BatchedMcts, BatchedOptions, Evaluator, Rows};
 use hexcore_core::{limits, Game, MoveError, OptionsError};
-use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PySlice, PyTuple};
@@ -42,95 +42,143 @@ fn head<'py>(a: &Bound<'py, PyAny>, rows: usize) -> PyResult<Bound<'py, PyAny>> 
     Ok(v)
 }
 
-/// `x` as `rows` x `cols` float64 numbers into `out` (`what`: "priors" or
-/// "values", for the messages). A C-contiguous float32 or float64 array of
-/// the right shape is read as it is; anything else goes through
-/// `numpy.asarray` first.
-fn read_rows(x: &Bound<'_, PyAny>, what: &str, rows: usize, cols: usize, out: &mut Vec<f64>) -> PyResult<()> {
-    out.clear();
-    if let Ok(a) = x.cast::<PyArray2<f32>>() {
-        if a.shape() == [rows, cols] {
-            if let Ok(r) = a.try_readonly() {
-                if let Ok(sl) = r.as_slice() {
-                    out.extend(sl.iter().map(|&v| v as f64));
-                    return Ok(());
-                }
+/// An evaluator's output as a C-contiguous float32 or float64 array.
+enum Answer<'py> {
+    F32(Bound<'py, PyArray2<f32>>),
+    F64(Bound<'py, PyArray2<f64>>),
+}
+
+/// The bytes an array's data spans.
+fn span<T: numpy::Element, D: numpy::ndarray::Dimension>(a: &Bound<'_, numpy::PyArray<T, D>>) -> std::ops::Range<usize> {
+    let start = a.data() as usize;
+    start..start + a.len() * std::mem::size_of::<T>()
+}
+
+impl<'py> Answer<'py> {
+    /// `x` as `rows` x `cols` numbers (`what`: "priors" or "values", for the
+    /// messages). A C-contiguous float32 or float64 array of the right shape
+    /// is taken as it is; anything else goes through `numpy.asarray` first.
+    fn of(x: &Bound<'py, PyAny>, what: &str, rows: usize, cols: usize) -> PyResult<Self> {
+        if let Ok(a) = x.cast::<PyArray2<f32>>() {
+            if a.shape() == [rows, cols] && a.is_c_contiguous() {
+                return Ok(Answer::F32(a.clone()));
+            }
+        } else if let Ok(a) = x.cast::<PyArray2<f64>>() {
+            if a.shape() == [rows, cols] && a.is_c_contiguous() {
+                return Ok(Answer::F64(a.clone()));
             }
         }
-    } else if let Ok(a) = x.cast::<PyArray2<f64>>() {
-        if a.shape() == [rows, cols] {
-            if let Ok(r) = a.try_readonly() {
-                if let Ok(sl) = r.as_slice() {
-                    out.extend_from_slice(sl);
-                    return Ok(());
-                }
-            }
+        let py = x.py();
+        let np = py.import("numpy")?;
+        let arr = np.call_method1("asarray", (x,)).map_err(|e| PyValueError::new_err(format!("evaluator output is not numeric: {e}")))?;
+        let dtype = arr.getattr("dtype")?;
+        let kind: String = dtype.getattr("kind")?.extract()?;
+        if !"biuf".contains(kind.as_str()) || kind.len() != 1 {
+            return Err(PyValueError::new_err(format!("evaluator {what} must be numbers, got dtype {}", dtype.str()?)));
         }
-    }
-    let py = x.py();
-    let np = py.import("numpy")?;
-    let arr = np.call_method1("asarray", (x,)).map_err(|e| PyValueError::new_err(format!("evaluator output is not numeric: {e}")))?;
-    let dtype = arr.getattr("dtype")?;
-    let kind: String = dtype.getattr("kind")?.extract()?;
-    if !"biuf".contains(kind.as_str()) || kind.len() != 1 {
-        return Err(PyValueError::new_err(format!("evaluator {what} must be numbers, got dtype {}", dtype.str()?)));
-    }
-    let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
-    if shape != [rows, cols] {
-        return Err(PyValueError::new_err(format!("evaluator {what} must have shape ({rows}, {cols}), got {}", arr.getattr("shape")?.repr()?)));
-    }
-    if let Ok(a) = arr.cast::<PyArray2<f32>>() {
-        out.extend(a.readonly().as_array().iter().map(|&v| v as f64));
-    } else {
-        let a = arr.call_method1("astype", (np.getattr("float64")?,))?;
+        let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+        if shape != [rows, cols] {
+            return Err(PyValueError::new_err(format!("evaluator {what} must have shape ({rows}, {cols}), got {}", arr.getattr("shape")?.repr()?)));
+        }
+        let kind = if arr.cast::<PyArray2<f32>>().is_ok() { np.getattr("float32")? } else { np.getattr("float64")? };
+        let a = np.call_method1("ascontiguousarray", (arr, kind))?;
+        if let Ok(a) = a.cast::<PyArray2<f32>>() {
+            return Ok(Answer::F32(a.clone()));
+        }
         let a = a.cast::<PyArray2<f64>>().map_err(|_| PyValueError::new_err(format!("evaluator {what} must be numbers")))?;
-        out.extend(a.readonly().as_array().iter().copied());
+        Ok(Answer::F64(a.clone()))
     }
-    Ok(())
+
+    /// A copy when the answer shares memory with `buffers` (an evaluator
+    /// that hands back part of its inputs), which the next wave overwrites.
+    fn apart(self, buffers: &[std::ops::Range<usize>]) -> PyResult<Self> {
+        let s = match &self {
+            Answer::F32(a) => span(a),
+            Answer::F64(a) => span(a),
+        };
+        if !buffers.iter().any(|b| s.start < b.end && b.start < s.end) {
+            return Ok(self);
+        }
+        Ok(match self {
+            Answer::F32(a) => Answer::F32(a.call_method0("copy")?.cast_into::<PyArray2<f32>>()?),
+            Answer::F64(a) => Answer::F64(a.call_method0("copy")?.cast_into::<PyArray2<f64>>()?),
+        })
+    }
+}
+
+/// A read-only borrow of an [`Answer`].
+enum Held<'py> {
+    F32(PyReadonlyArray2<'py, f32>),
+    F64(PyReadonlyArray2<'py, f64>),
+}
+
+impl<'py> Held<'py> {
+    fn of(a: &Answer<'py>) -> PyResult<Self> {
+        let busy = |e: numpy::BorrowError| PyRuntimeError::new_err(format!("the evaluator's output is in use: {e}"));
+        Ok(match a {
+            Answer::F32(a) => Held::F32(a.try_readonly().map_err(busy)?),
+            Answer::F64(a) => Held::F64(a.try_readonly().map_err(busy)?),
+        })
+    }
+
+    fn rows(&self) -> PyResult<Rows<'_>> {
+        let e = |e: numpy::AsSliceError| PyRuntimeError::new_err(e.to_string());
+        Ok(match self {
+            Held::F32(a) => Rows::F32(a.as_slice().map_err(e)?),
+            Held::F64(a) => Rows::F64(a.as_slice().map_err(e)?),
+        })
+    }
+}
+
+impl PyEvaluator<'_, '_> {
+    /// Run `f` on the whole input buffers, with the GIL released.
+    fn with_inputs<T: Send>(&mut self, f: impl FnOnce(&mut [f32], &mut [bool]) -> T + Send) -> PyResult<T> {
+        let (Some(obs), Some(masks)) = (self.obs.as_ref(), self.masks.as_ref()) else {
+            return Err(PyRuntimeError::new_err("internal error: no observation buffer"));
+        };
+        let (obs, masks) = (obs.bind(self.py), masks.bind(self.py));
+        let mut o = obs.try_readwrite().map_err(|e| PyRuntimeError::new_err(format!("the observation buffer is in use: {e}")))?;
+        let mut m = masks.try_readwrite().map_err(|e| PyRuntimeError::new_err(format!("the mask buffer is in use: {e}")))?;
+        let o = o.as_slice_mut().map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        let m = m.as_slice_mut().map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        Ok(self.py.detach(|| f(o, m)))
+    }
 }
 
 impl Evaluator for PyEvaluator<'_, '_> {
     type Error = PyErr;
 
-    fn run<T: Send>(&mut self, work: impl FnOnce() -> T + Send) -> T {
-        self.py.detach(work)
-    }
-
     fn check(&mut self) -> PyResult<()> {
         self.py.check_signals()
     }
 
-    fn evaluate(
-        &mut self,
-        leaves: usize,
-        fill: &mut (dyn FnMut(&mut [f32], &mut [bool]) + Send),
-        priors: &mut Vec<f64>,
-        values: &mut Vec<f64>,
-    ) -> PyResult<()> {
+    fn inputs<T: Send>(&mut self, rows: usize, fill: impl FnOnce(&mut [f32], &mut [bool]) -> T + Send) -> PyResult<T> {
         let py = self.py;
         let [c, h, w] = self.shape;
-        if self.obs.as_ref().is_none_or(|o| o.bind(py).shape()[0] < leaves) {
-            *self.obs = Some(PyArray4::<f32>::zeros(py, [leaves, c, h, w], false).unbind());
-            *self.masks = Some(PyArray2::<bool>::zeros(py, [leaves, self.actions], false).unbind());
+        if self.obs.as_ref().is_none_or(|o| o.bind(py).shape()[0] < rows) {
+            *self.obs = Some(PyArray4::<f32>::zeros(py, [rows, c, h, w], false).unbind());
+            *self.masks = Some(PyArray2::<bool>::zeros(py, [rows, self.actions], false).unbind());
         }
+        self.with_inputs(fill)
+    }
+
+    fn evaluate<T: Send>(&mut self, leaves: usize, take: impl FnOnce(Rows<'_>, Rows<'_>, &mut [f32], &mut [bool]) -> T + Send) -> PyResult<T> {
+        let py = self.py;
         let (Some(obs), Some(masks)) = (self.obs.as_ref(), self.masks.as_ref()) else {
             return Err(PyRuntimeError::new_err("internal error: no observation buffer"));
         };
-        let (obs, masks) = (obs.bind(py), masks.bind(py));
-        {
-            let mut o = obs.try_readwrite().map_err(|e| PyRuntimeError::new_err(format!("the observation buffer is in use: {e}")))?;
-            let mut m = masks.try_readwrite().map_err(|e| PyRuntimeError::new_err(format!("the mask buffer is in use: {e}")))?;
-            let o = &mut o.as_slice_mut().map_err(|e| PyRuntimeError::new_err(e.to_string()))?[..leaves * c * h * w];
-            let m = &mut m.as_slice_mut().map_err(|e| PyRuntimeError::new_err(e.to_string()))?[..leaves * self.actions];
-            py.detach(|| fill(o, m));
-        }
+        let (obs, masks) = (obs.bind(py).clone(), masks.bind(py).clone());
         let out = self.f.call1((head(obs.as_any(), leaves)?, head(masks.as_any(), leaves)?))?;
         let pair = out.cast::<PyTuple>().ok().filter(|t| t.len() == 2);
         let Some(pair) = pair else {
             return Err(PyValueError::new_err("evaluator must return a tuple (priors, values)"));
         };
-        read_rows(&pair.get_item(0)?, "priors", leaves, self.actions, priors)?;
-        read_rows(&pair.get_item(1)?, "values", leaves, self.players, values)
+        let ours = [span(&obs), span(&masks)];
+        let p = Answer::of(&pair.get_item(0)?, "priors", leaves, self.actions)?.apart(&ours)?;
+        let v = Answer::of(&pair.get_item(1)?, "values", leaves, self.players)?.apart(&ours)?;
+        let (p, v) = (Held::of(&p)?, Held::of(&v)?);
+        let (p, v) = (p.rows()?, v.rows()?);
+        self.with_inputs(|o, m| take(p, v, o, m))
     }
 }
 

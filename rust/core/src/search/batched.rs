@@ -28,20 +28,18 @@
 //!   failed; the waves before it stay in the trees.
 
 use std::fmt;
-use std::ops::Range;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
-use rand_xoshiro::Xoshiro256PlusPlus;
-
-use super::evaluate::{check_output, Evaluator, OutputError};
-use super::select::{self, RootKid};
-use super::tree::{State, Tree, NONE};
+use super::evaluate::{Evaluator, OutputError, Rows};
+use super::tree::Tree;
 use crate::game::{Action, Game, MoveError, OptionsError};
 use crate::limits;
-use crate::outcome::{scores, MAX_SEATS};
-use crate::parallel::{pool, share_out};
-use crate::rng::rng_for;
+use crate::outcome::MAX_SEATS;
+use crate::parallel::{phased, pool};
 use crate::vector::{BatchGame, CellLayout};
+use wave::{TreeSearch, SPARE, SPARE_BYTES};
+
+mod wave;
 
 pub use crate::limits::{MAX_LEAVES_PER_TREE, MAX_SIMULATIONS};
 
@@ -193,432 +191,6 @@ pub struct BatchedResult {
     pub evaluations: u64,
 }
 
-/// A leaf waiting for its evaluation.
-struct Leaf {
-    node: u32,
-    /// Its path from the root, in `TreeSearch::paths`.
-    path: Range<usize>,
-    /// Its legal actions (increasing), in `TreeSearch::legal`.
-    legal: Range<usize>,
-    /// The root edge the simulation went through (`NONE`: the root itself).
-    root_edge: u32,
-    /// The seat to move there (0-based).
-    seat: usize,
-    /// Its observation's row in `TreeSearch::stash`, or `NONE` for the live
-    /// leaf: the position `TreeSearch::work` stands on.
-    stash: u32,
-}
-
-/// Check one tree's rows of the evaluator's answer (its `priors` rows,
-/// which are rows `first..` of the wave) and renormalise them over the
-/// legal actions of its `leaves`.
-fn check_rows(
-    leaves: &[Leaf],
-    legal: &[Action],
-    first: usize,
-    priors: &mut [f64],
-    values: &[f64],
-    actions: usize,
-    players: usize,
-) -> Result<(), OutputError> {
-    let k = leaves.len();
-    let legal = leaves.iter().map(|l| &legal[l.legal.clone()]);
-    check_output(priors, &values[first * players..(first + k) * players], legal, actions, first)
-}
-
-/// One tree and what its current search keeps about the root.
-struct TreeSearch<G: Game> {
-    tree: Tree,
-    rng: Xoshiro256PlusPlus,
-    /// The root position; during a wave, the last leaf selected (the live
-    /// leaf), reached from the root by the actions undone by `undo`.
-    work: G,
-    undo: Vec<G::Undo>,
-    /// PUCT: the noised root priors (empty: none).
-    noisy: Vec<f64>,
-    /// Gumbel: the root Gumbel numbers and logits (`ln P - max ln P`).
-    gumbel: Vec<f64>,
-    logits: Vec<f64>,
-    /// Gumbel: the root edges with a child node (increasing, with the child
-    /// and the edge's prior), every root edge by decreasing gumbel + logit
-    /// (`keys`: those sums), and how many of those have a child
-    /// ([`select::gumbel_root_listed`]).
-    kids: Vec<RootKid>,
-    order: Vec<u32>,
-    keys: Vec<f64>,
-    cursor: usize,
-    /// Root child visits in the current search, and their sum.
-    calls: Vec<u32>,
-    done: usize,
-    /// Gumbel: root-child simulations of the current search.
-    budget: usize,
-    remaining: u64,
-    leaves: Vec<Leaf>,
-    paths: Vec<u32>,
-    legal: Vec<Action>,
-    /// Observations of the leaves of this wave that are not live.
-    stash: Vec<f32>,
-    /// Working space of the observation writer and of `legal_actions`.
-    grid: Vec<u8>,
-    buf: Vec<Action>,
-    scratch: (Vec<f64>, Vec<f64>),
-    cands: Vec<(usize, u32, f64, f64)>,
-}
-
-enum Step {
-    Leaf,
-    Done,
-    Collision,
-}
-
-/// Write `g`'s observation into `out`: straight from its cells through
-/// `layout` when the game has a direct writer, else [`Game::observation`].
-fn observe<G: BatchGame>(g: &G, layout: Option<&CellLayout>, out: &mut [f32], scratch: &mut Vec<u8>) {
-    match layout {
-        Some(l) => g.write_observation(l, out, scratch),
-        None => g.observation(out),
-    }
-}
-
-impl<G: BatchGame> TreeSearch<G> {
-    fn new(seed: u64, index: usize, root: &G) -> Self {
-        TreeSearch {
-            tree: spare_tree(),
-            rng: rng_for(seed, index as u64),
-            work: root.clone(),
-            undo: Vec::new(),
-            noisy: Vec::new(),
-            gumbel: Vec::new(),
-            logits: Vec::new(),
-            kids: Vec::new(),
-            order: Vec::new(),
-            keys: Vec::new(),
-            cursor: 0,
-            calls: Vec::new(),
-            done: 0,
-            budget: 0,
-            remaining: 0,
-            leaves: Vec::new(),
-            paths: Vec::new(),
-            legal: Vec::new(),
-            stash: Vec::new(),
-            grid: Vec::new(),
-            buf: Vec::new(),
-            scratch: (Vec::new(), Vec::new()),
-            cands: Vec::new(),
-        }
-    }
-
-    /// Take back the actions from the root to where `work` stands.
-    fn rewind(&mut self) {
-        while let Some(u) = self.undo.pop() {
-            self.work.undo_action(u);
-        }
-    }
-
-    /// Draw the root's noise (the root is expanded).
-    fn root_noise(&mut self, opts: &BatchedOptions) {
-        let edges = self.tree.edges_of(0);
-        let k = edges.len();
-        self.calls.clear();
-        self.calls.resize(k, 0);
-        self.done = 0;
-        self.noisy.clear();
-        self.gumbel.clear();
-        match opts.algorithm {
-            Algorithm::Puct if opts.dirichlet_fraction > 0.0 && k > 0 => {
-                self.noisy.resize(k, 0.0);
-                select::dirichlet(&mut self.rng, opts.dirichlet_alpha, &mut self.noisy);
-                let f = opts.dirichlet_fraction;
-                for (x, e) in self.noisy.iter_mut().zip(edges) {
-                    *x = (1.0 - f) * e.prior + f * *x;
-                }
-            }
-            Algorithm::Puct => {}
-            Algorithm::Gumbel => {
-                select::root_logits(&self.tree, &mut self.logits);
-                for _ in 0..k {
-                    let g = select::gumbel(&mut self.rng);
-                    self.gumbel.push(opts.gumbel_scale * g);
-                }
-                self.keys.clear();
-                self.keys.extend(self.gumbel.iter().zip(&self.logits).map(|(g, l)| g + l));
-                let key = &self.keys;
-                self.order.clear();
-                self.order.extend(0..k as u32);
-                // A total order (ties by edge), so an unstable sort gives the one order.
-                self.order.sort_unstable_by(|&x, &y| key[y as usize].total_cmp(&key[x as usize]).then(x.cmp(&y)));
-                self.kids.clear();
-                self.kids.extend(edges.iter().enumerate().filter(|(_, e)| e.child != NONE).map(|(i, e)| RootKid {
-                    edge: i as u32,
-                    node: e.child,
-                    prior: e.prior,
-                }));
-                self.cursor = 0;
-            }
-        }
-    }
-
-    /// Start a search of `sims` simulations of games with `actions` actions.
-    fn start(&mut self, sims: u64, actions: usize, opts: &BatchedOptions) {
-        self.remaining = sims;
-        // Room for the nodes and edges this search will probably make
-        // (bounded: the arenas still grow past it when needed).
-        let more = (sims as usize).min(1 << 12);
-        self.tree.nodes.reserve(more);
-        self.tree.edges.reserve(more * actions.min(1 << 8));
-        if self.tree.nodes[0].state == State::Expanded {
-            self.budget = sims as usize;
-            self.root_noise(opts);
-        } else {
-            self.budget = sims as usize - 1;
-            self.calls.clear();
-            self.done = 0;
-            self.noisy.clear();
-            self.gumbel.clear();
-        }
-    }
-
-    /// The root edge a Gumbel simulation takes.
-    fn gumbel_root(&mut self, seat: usize, opts: &BatchedOptions) -> usize {
-        let considered = opts.max_considered.min(self.calls.len());
-        let visit = select::considered_visit(considered, self.budget.max(1), self.done);
-        let (kids, order) = (&self.kids, &self.order);
-        select::gumbel_root_listed(&self.tree, seat, &self.gumbel, &self.logits, &self.calls, visit, kids, order, &mut self.cursor, &mut self.cands)
-    }
-
-    /// Count a simulation through root edge `root_edge` (if any).
-    fn count_call(&mut self, root_edge: u32) {
-        if root_edge != NONE {
-            self.calls[root_edge as usize] += 1;
-            self.done += 1;
-        }
-    }
-
-    /// Keep the live leaf's observation in the stash and go back to the
-    /// root.
-    fn stash_live(&mut self, obs_len: usize, layout: Option<&CellLayout>) {
-        if let Some(leaf) = self.leaves.last_mut().filter(|l| l.stash == NONE) {
-            let row = self.stash.len() / obs_len.max(1);
-            self.stash.resize(self.stash.len() + obs_len, 0.0);
-            let s = self.stash.len() - obs_len;
-            observe(&self.work, layout, &mut self.stash[s..], &mut self.grid);
-            leaf.stash = row as u32;
-        }
-        self.rewind();
-    }
-
-    /// Select one leaf, walking `work` down from the root.
-    fn descend(&mut self, players: usize, obs_len: usize, layout: Option<&CellLayout>, opts: &BatchedOptions) -> Step {
-        self.stash_live(obs_len, layout);
-        let start = self.paths.len();
-        self.paths.push(0);
-        let mut node = 0u32;
-        let mut root_edge = NONE;
-        loop {
-            let state = self.tree.nodes[node as usize].state;
-            match state {
-                State::New | State::Terminal if state == State::Terminal || self.work.is_over() => {
-                    self.tree.nodes[node as usize].state = State::Terminal;
-                    let v = scores(self.work.winner_mask(), true, players);
-                    let path = &self.paths[start..];
-                    self.tree.visit(path);
-                    self.tree.backup(path, &v);
-                    self.count_call(root_edge);
-                    self.paths.truncate(start);
-                    self.rewind();
-                    return Step::Done;
-                }
-                State::New | State::Terminal => {
-                    self.tree.nodes[node as usize].state = State::Pending;
-                    self.tree.visit(&self.paths[start..]);
-                    self.count_call(root_edge);
-                    self.buf.clear();
-                    self.work.legal_actions(&mut self.buf);
-                    if !self.buf.is_sorted() {
-                        self.buf.sort_unstable();
-                    }
-                    let s = self.legal.len();
-                    self.legal.extend_from_slice(&self.buf);
-                    let seat = self.work.to_move() - 1;
-                    self.leaves.push(Leaf { node, path: start..self.paths.len(), legal: s..self.legal.len(), root_edge, seat, stash: NONE });
-                    return Step::Leaf;
-                }
-                State::Pending => {
-                    self.paths.truncate(start);
-                    self.rewind();
-                    return Step::Collision;
-                }
-                State::Expanded => {
-                    let seat = self.work.to_move() - 1;
-                    let i = match (opts.algorithm, node) {
-                        (Algorithm::Puct, 0) => {
-                            select::puct(&self.tree, 0, seat, opts.c_puct, if self.noisy.is_empty() { None } else { Some(&self.noisy) })
-                        }
-                        (Algorithm::Puct, _) => select::puct(&self.tree, node, seat, opts.c_puct, None),
-                        (Algorithm::Gumbel, 0) => self.gumbel_root(seat, opts),
-                        (Algorithm::Gumbel, _) => select::gumbel_interior(&self.tree, node, seat, &mut self.cands),
-                    };
-                    let e = self.tree.edges_of(node)[i];
-                    self.undo.push(self.work.apply_action_undoable(e.action));
-                    let child = self.tree.child(node, i);
-                    if node == 0 {
-                        root_edge = i as u32;
-                        if e.child == NONE && opts.algorithm == Algorithm::Gumbel {
-                            let at = self.kids.partition_point(|k| k.edge < i as u32);
-                            self.kids.insert(at, RootKid { edge: i as u32, node: child, prior: e.prior });
-                        }
-                    }
-                    node = child;
-                    self.paths.push(node);
-                }
-            }
-        }
-    }
-
-    /// Select this tree's leaves of a wave (the last one stays live).
-    fn select_wave(&mut self, players: usize, obs_len: usize, layout: Option<&CellLayout>, opts: &BatchedOptions) {
-        self.leaves.clear();
-        self.paths.clear();
-        self.legal.clear();
-        self.stash.clear();
-        let mut taken = 0;
-        while taken < opts.leaves_per_tree && self.remaining > 0 {
-            match self.descend(players, obs_len, layout, opts) {
-                Step::Leaf | Step::Done => {
-                    taken += 1;
-                    self.remaining -= 1;
-                }
-                Step::Collision => break,
-            }
-        }
-    }
-
-    /// Write the leaves' observations and masks (`obs_len` and `actions` per
-    /// leaf), then take `work` back to the root.
-    fn write(&mut self, obs: &mut [f32], masks: &mut [bool], obs_len: usize, actions: usize, layout: Option<&CellLayout>) {
-        for (j, leaf) in self.leaves.iter().enumerate() {
-            let o = &mut obs[j * obs_len..(j + 1) * obs_len];
-            if leaf.stash == NONE {
-                observe(&self.work, layout, o, &mut self.grid);
-            } else {
-                let s = leaf.stash as usize * obs_len;
-                o.copy_from_slice(&self.stash[s..s + obs_len]);
-            }
-            let m = &mut masks[j * actions..(j + 1) * actions];
-            m.fill(false);
-            for &a in &self.legal[leaf.legal.clone()] {
-                m[a as usize] = true;
-            }
-        }
-        self.rewind();
-    }
-
-    /// Expand the leaves with their rows of `priors` (checked, normalised)
-    /// and `values`, from row `first` on, and back the values up.
-    fn finish_wave(&mut self, first: usize, priors: &[f64], values: &[f64], actions: usize, players: usize, opts: &BatchedOptions) {
-        self.rewind();
-        let leaves = std::mem::take(&mut self.leaves);
-        for (j, leaf) in leaves.iter().enumerate() {
-            let r = first + j;
-            let mut v = [0.0; MAX_SEATS];
-            let row_v = &values[r * players..(r + 1) * players];
-            if opts.relative_values {
-                // column k is the k-th seat after the mover
-                for (k, &x) in row_v.iter().enumerate() {
-                    v[(leaf.seat + k) % players] = x;
-                }
-            } else {
-                v[..players].copy_from_slice(row_v);
-            }
-            let legal = &self.legal[leaf.legal.clone()];
-            let row = &priors[r * actions..(r + 1) * actions];
-            self.tree.expand(leaf.node, legal, legal.iter().map(|&a| row[a as usize]), v[leaf.seat]);
-            if leaf.node == 0 {
-                self.root_noise(opts);
-            }
-            self.tree.backup(&self.paths[leaf.path.clone()], &v);
-        }
-        self.leaves = leaves;
-        self.leaves.clear();
-    }
-
-    /// Take back the leaves of a wave that failed.
-    fn abandon_wave(&mut self) {
-        self.rewind();
-        for leaf in self.leaves.drain(..) {
-            self.tree.unvisit(&self.paths[leaf.path.clone()]);
-            self.tree.nodes[leaf.node as usize].state = State::New;
-            if leaf.root_edge != NONE {
-                self.calls[leaf.root_edge as usize] -= 1;
-                self.done -= 1;
-            }
-            self.remaining += 1;
-        }
-    }
-
-    /// The root's row of the result.
-    fn report(&mut self, root: &G, opts: &BatchedOptions, r: &mut BatchedResult, b: usize, actions: usize, players: usize) {
-        let seat = root.to_move() - 1;
-        let (a, p) = &mut self.scratch;
-        let mixed = select::completed_q(&self.tree, 0, seat, a);
-        let edges = self.tree.edges_of(0);
-        let node = &self.tree.nodes[0];
-        for s in 0..players {
-            r.root_values[b * players + s] = (node.w[s] / node.n.max(1) as f64) as f32;
-        }
-        let total: u64 = edges.iter().map(|e| self.tree.child_stats(e, seat).0 as u64).sum();
-        let row = b * actions..(b + 1) * actions;
-        let (visits, policy, q) = (&mut r.visits[row.clone()], &mut r.policies[row.clone()], &mut r.q_values[row]);
-        for e in edges {
-            let (n, w) = self.tree.child_stats(e, seat);
-            visits[e.action as usize] = n;
-            q[e.action as usize] = if n > 0 { (w / n as f64) as f32 } else { mixed as f32 };
-        }
-        let prior = |i: usize| if self.noisy.is_empty() { edges[i].prior } else { self.noisy[i] };
-        r.actions[b] = match opts.algorithm {
-            Algorithm::Puct => {
-                for (i, e) in edges.iter().enumerate() {
-                    let n = self.tree.child_stats(e, seat).0;
-                    policy[e.action as usize] = if total > 0 { (n as f64 / total as f64) as f32 } else { prior(i) as f32 };
-                }
-                let best = (0..edges.len()).max_by(|&i, &j| {
-                    let (ni, nj) = (self.tree.child_stats(&edges[i], seat).0, self.tree.child_stats(&edges[j], seat).0);
-                    ni.cmp(&nj).then(prior(i).total_cmp(&prior(j))).then(j.cmp(&i))
-                });
-                best.map_or(0, |i| edges[i].action)
-            }
-            Algorithm::Gumbel => {
-                select::improved_policy(&self.tree, 0, a, p);
-                for (e, &x) in edges.iter().zip(p.iter()) {
-                    policy[e.action as usize] = x as f32;
-                }
-                // Root noise is drawn when the root is expanded, so these
-                // have one entry per edge.
-                let considered = self.calls.iter().copied().max().unwrap_or(0);
-                let i = select::gumbel_root(&self.tree, seat, &self.gumbel, &self.logits, &self.calls, considered, &mut self.cands);
-                edges.get(i).map_or(0, |e| e.action)
-            }
-        };
-    }
-}
-
-/// The arenas of dropped searches, kept (up to [`SPARE_BYTES`]) for the
-/// next one: a search then grows its trees in memory it has touched before
-/// rather than in fresh pages from the system, which cost as much as the
-/// search itself when one-off searches follow each other.
-static SPARE: Mutex<Vec<Tree>> = Mutex::new(Vec::new());
-const SPARE_BYTES: usize = 1 << 27;
-
-/// An empty tree, its memory taken from [`SPARE`] when there is some.
-fn spare_tree() -> Tree {
-    let t = SPARE.lock().ok().and_then(|mut s| s.pop());
-    t.map_or_else(Tree::new, |mut t| {
-        t.clear();
-        t
-    })
-}
-
 /// Batched searches of many games that keep their trees between calls
 /// (see the module documentation). [`batched_search`] is one call of a
 /// fresh one.
@@ -632,18 +204,112 @@ pub struct BatchedMcts<G: Game> {
     obs_len: usize,
     actions: usize,
     players: usize,
-    priors: Vec<f64>,
-    values: Vec<f64>,
 }
 
-/// Run `work` on every item (one per tree, in tree order) over `threads`
-/// ([`share_out`]: each thread takes the same contiguous share of the trees
-/// in every step of a wave, so a tree's memory stays in one core's cache).
-fn each<I: Send>(threads: usize, items: impl Iterator<Item = I>, work: impl Fn(I) + Sync) {
-    if threads <= 1 {
-        items.for_each(work);
-    } else {
-        share_out(items.collect(), threads, work);
+/// Trees per work item of a wave step.
+const CHUNK: usize = 4;
+
+/// What a wave step needs besides the trees.
+struct Shape<'a> {
+    players: usize,
+    actions: usize,
+    obs_len: usize,
+    layout: Option<&'a CellLayout>,
+    opts: &'a BatchedOptions,
+}
+
+/// Lock `m`, whether or not a panicking thread left it poisoned (a panic
+/// reaches the caller anyway).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The work of all trees between two evaluator calls, in three phases over
+/// the threads ([`phased`]: one wake-up per wave): check the evaluator's
+/// `answer` for the leaves of the wave (if any); expand them, back their
+/// values up and select the next wave's leaves; write the next wave's
+/// observations and masks into `obs` and `masks`, in tree order. Returns
+/// the next wave's number of leaves, or the first error in tree order (the
+/// wave's leaves are then still pending: see [`TreeSearch::abandon_wave`]).
+fn step<G: BatchGame>(
+    trees: &mut [TreeSearch<G>],
+    answer: Option<(Rows<'_>, Rows<'_>)>,
+    obs: &mut [f32],
+    masks: &mut [bool],
+    threads: usize,
+    sh: &Shape<'_>,
+) -> Result<usize, OutputError> {
+    let (players, actions, obs_len) = (sh.players, sh.actions, sh.obs_len);
+    let chunks: Vec<Mutex<&mut [TreeSearch<G>]>> = trees.chunks_mut(CHUNK).map(Mutex::new).collect();
+    let inputs = Mutex::new(Some((obs, masks)));
+    // Each chunk's rows of the inputs, once the leaves are counted.
+    let rows: OnceLock<Vec<Mutex<(&mut [f32], &mut [bool])>>> = OnceLock::new();
+    let failed = Mutex::new(None);
+    let total = Mutex::new(0);
+    let work = |phase: usize, i: usize| {
+        let mut chunk = lock(&chunks[i]);
+        match phase {
+            0 => {
+                if let Some((p, v)) = answer {
+                    chunk.iter_mut().for_each(|t| t.check(p, v, actions, players));
+                }
+            }
+            1 => {
+                for t in chunk.iter_mut() {
+                    if let Some((p, v)) = answer {
+                        t.finish_wave(p, v, actions, players, sh.opts);
+                    }
+                    t.select_wave(players, obs_len, sh.layout, sh.opts);
+                }
+            }
+            _ => {
+                let Some(rows) = rows.get() else { return };
+                let mut slot = lock(&rows[i]);
+                let (o, m) = &mut *slot;
+                let (mut o, mut m) = (&mut o[..], &mut m[..]);
+                for t in chunk.iter_mut() {
+                    let k = t.leaves.len();
+                    let (to, ro) = std::mem::take(&mut o).split_at_mut(k * obs_len);
+                    let (tm, rm) = std::mem::take(&mut m).split_at_mut(k * actions);
+                    t.write(to, tm, obs_len, actions, sh.layout);
+                    (o, m) = (ro, rm);
+                }
+            }
+        }
+    };
+    let after = |phase: usize| match phase {
+        0 if answer.is_none() => true,
+        0 => {
+            let first = chunks.iter().find_map(|c| lock(c).iter().find_map(|t| t.checked.clone().err()));
+            let ok = first.is_none();
+            *lock(&failed) = first;
+            ok
+        }
+        1 => {
+            let Some((mut o, mut m)) = lock(&inputs).take() else { return false };
+            let mut parts = Vec::with_capacity(chunks.len());
+            let mut n = 0;
+            for c in &chunks {
+                let mut c = lock(c);
+                let start = n;
+                for t in c.iter_mut() {
+                    t.first = n;
+                    n += t.leaves.len();
+                }
+                let (po, ro) = std::mem::take(&mut o).split_at_mut((n - start) * obs_len);
+                let (pm, rm) = std::mem::take(&mut m).split_at_mut((n - start) * actions);
+                parts.push(Mutex::new((po, pm)));
+                (o, m) = (ro, rm);
+            }
+            *lock(&total) = n;
+            rows.set(parts).is_ok()
+        }
+        _ => true,
+    };
+    phased(threads, chunks.len(), 3, work, after);
+    match failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(total.into_inner().unwrap_or_else(|e| e.into_inner())),
     }
 }
 
@@ -691,8 +357,6 @@ impl<G: BatchGame> BatchedMcts<G> {
             roots,
             trees,
             opts: opts.clone(),
-            priors: Vec::new(),
-            values: Vec::new(),
         })
     }
 
@@ -726,85 +390,49 @@ impl<G: BatchGame> BatchedMcts<G> {
             // Started now, so that a failure is an error rather than a slower search.
             pool(threads).map_err(|e| BatchError::Threads(e.to_string()))?;
         }
-        let (players, actions, obs_len) = (self.players, self.actions, self.obs_len);
+        let (players, actions) = (self.players, self.actions);
         let opts = &self.opts;
-        let layout = self.layout.as_ref();
-        for t in &mut self.trees {
+        let sh = Shape { players, actions, obs_len: self.obs_len, layout: self.layout.as_ref(), opts };
+        let trees = &mut self.trees;
+        for t in trees.iter_mut() {
             t.start(simulations, actions, opts);
         }
+        // Room for the largest wave.
+        let rows = trees.len() * opts.leaves_per_tree;
+        let abandon = |trees: &mut [TreeSearch<G>]| trees.iter_mut().for_each(|t| t.abandon_wave());
         let mut evaluations = 0;
-        let mut firsts = Vec::with_capacity(self.trees.len());
+        // The leaves of the selected wave (`None`: none selected yet).
+        let mut total: Option<usize> = None;
         loop {
             if let Err(e) = ev.check() {
+                abandon(trees);
                 return Err(BatchError::Evaluator(e));
             }
-            let trees = &mut self.trees;
-            if trees.iter().all(|t| t.remaining == 0) {
-                break;
-            }
-            ev.run(|| each(threads, trees.iter_mut(), |t| t.select_wave(players, obs_len, layout, opts)));
-            // Each tree's first row in the wave.
-            firsts.clear();
-            let mut total = 0;
-            for t in trees.iter() {
-                firsts.push(total);
-                total += t.leaves.len();
-            }
-            if total == 0 {
-                continue;
-            }
-            let mut fill = |obs: &mut [f32], masks: &mut [bool]| {
-                let (mut obs, mut masks) = (obs, masks);
-                let mut parts = Vec::with_capacity(trees.len());
-                for t in trees.iter_mut() {
-                    let k = t.leaves.len();
-                    let (o, orest) = std::mem::take(&mut obs).split_at_mut(k * obs_len);
-                    let (m, mrest) = std::mem::take(&mut masks).split_at_mut(k * actions);
-                    parts.push((t, o, m));
-                    (obs, masks) = (orest, mrest);
-                }
-                each(threads, parts.into_iter(), |(t, o, m): (&mut TreeSearch<G>, &mut [f32], &mut [bool])| t.write(o, m, obs_len, actions, layout));
-            };
-            let answered = ev.evaluate(total, &mut fill, &mut self.priors, &mut self.values);
-            let checked = match answered {
-                Err(e) => Err(BatchError::Evaluator(e)),
-                Ok(()) if self.priors.len() != total * actions || self.values.len() != total * players => {
-                    Err(BatchError::Output(OutputError::Size {
-                        priors: total * actions,
-                        values: total * players,
-                        got: (self.priors.len(), self.values.len()),
-                    }))
-                }
-                Ok(()) => {
-                    // Every tree checks and renormalises its own rows; the
-                    // first error in tree order is the answer.
-                    let (priors, values) = (&mut self.priors[..], &self.values[..]);
-                    let mut rows = Vec::with_capacity(trees.len());
-                    let mut rest = priors;
-                    for (t, &first) in trees.iter().zip(firsts.iter()) {
-                        let (p, r) = std::mem::take(&mut rest).split_at_mut(t.leaves.len() * actions);
-                        rows.push((&t.leaves[..], &t.legal[..], first, p));
-                        rest = r;
+            let next = match total {
+                Some(0) if trees.iter().all(|t| t.remaining == 0) => break,
+                // The first wave, or after one whose leaves were all finished games.
+                None | Some(0) => ev.inputs(rows, |o, m| step(trees, None, o, m, threads, &sh)),
+                Some(n) => ev.evaluate(n, |p, v, o, m| {
+                    if p.len() != n * actions || v.len() != n * players {
+                        return Err(OutputError::Size { priors: n * actions, values: n * players, got: (p.len(), v.len()) });
                     }
-                    let mut errors: Vec<Result<(), OutputError>> = vec![Ok(()); rows.len()];
-                    ev.run(|| {
-                        each(threads, rows.into_iter().zip(errors.iter_mut()), |((l, a, first, p), slot)| {
-                            *slot = check_rows(l, a, first, p, values, actions, players);
-                        })
-                    });
-                    errors.into_iter().collect::<Result<(), OutputError>>().map_err(BatchError::Output)
-                }
+                    step(trees, Some((p, v)), o, m, threads, &sh)
+                }),
             };
-            if let Err(e) = checked {
-                for t in trees.iter_mut() {
-                    t.abandon_wave();
+            match next {
+                Ok(Ok(n)) => {
+                    evaluations += u64::from(total.unwrap_or(0) > 0);
+                    total = Some(n);
                 }
-                return Err(e);
+                Ok(Err(e)) => {
+                    abandon(trees);
+                    return Err(BatchError::Output(e));
+                }
+                Err(e) => {
+                    abandon(trees);
+                    return Err(BatchError::Evaluator(e));
+                }
             }
-            evaluations += 1;
-            let (priors, values) = (&self.priors[..], &self.values[..]);
-            let work = |(t, &first): (&mut TreeSearch<G>, &usize)| t.finish_wave(first, priors, values, actions, players, opts);
-            ev.run(|| each(threads, trees.iter_mut().zip(firsts.iter()), work));
         }
         let b = self.roots.len();
         let mut r = BatchedResult {
@@ -841,14 +469,7 @@ impl<G: BatchGame> BatchedMcts<G> {
     /// and keep each subtree below them.
     pub fn advance(&mut self, actions: &[Action]) {
         for ((t, g), &a) in self.trees.iter_mut().zip(&mut self.roots).zip(actions) {
-            let child = t.tree.root_child(a);
-            t.tree.reroot(child);
-            t.calls.clear();
-            t.noisy.clear();
-            t.gumbel.clear();
-            t.done = 0;
-            t.rewind();
-            t.work.apply_action(a);
+            t.advance(a);
             g.apply_action(a);
         }
     }
@@ -870,16 +491,7 @@ impl<G: Game> BatchedMcts<G> {
         if game.is_over() {
             return Err(BatchError::GameOver(index));
         }
-        let t = &mut self.trees[index];
-        t.tree.clear();
-        t.calls.clear();
-        t.noisy.clear();
-        t.gumbel.clear();
-        t.logits.clear();
-        t.done = 0;
-        // the tree's working game walks down from its root: it becomes the new root
-        t.undo.clear();
-        t.work = game.clone();
+        self.trees[index].replace(&game);
         self.roots[index] = game;
         Ok(())
     }

@@ -19,9 +19,70 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::game::{Action, Game};
 use crate::outcome::{scores, MAX_SEATS};
 
+/// An evaluator's answer, row by row, in the type it came in (float32 is
+/// read as f64, which is exact).
+#[derive(Debug, Clone, Copy)]
+pub enum Rows<'a> {
+    F32(&'a [f32]),
+    F64(&'a [f64]),
+}
+
+impl<'a> Rows<'a> {
+    pub fn len(&self) -> usize {
+        match self {
+            Rows::F32(x) => x.len(),
+            Rows::F64(x) => x.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Number `i`.
+    #[inline]
+    pub fn get(&self, i: usize) -> f64 {
+        match self {
+            Rows::F32(x) => f64::from(x[i]),
+            Rows::F64(x) => x[i],
+        }
+    }
+
+    /// Numbers `range`.
+    pub fn part(&self, range: std::ops::Range<usize>) -> Rows<'a> {
+        match self {
+            Rows::F32(x) => Rows::F32(&x[range]),
+            Rows::F64(x) => Rows::F64(&x[range]),
+        }
+    }
+
+    /// Whether every number is finite and `>= 0` (one branch-free pass: a
+    /// NaN fails `x >= 0`, an infinity `x < inf`).
+    fn all_nonneg(&self) -> bool {
+        match self {
+            Rows::F32(x) => x.iter().fold(true, |ok, &v| ok & (0.0..f32::INFINITY).contains(&v)),
+            Rows::F64(x) => x.iter().fold(true, |ok, &v| ok & (0.0..f64::INFINITY).contains(&v)),
+        }
+    }
+
+    /// Whether every number is finite.
+    fn all_finite(&self) -> bool {
+        match self {
+            Rows::F32(x) => x.iter().fold(true, |ok, &v| ok & v.is_finite()),
+            Rows::F64(x) => x.iter().fold(true, |ok, &v| ok & v.is_finite()),
+        }
+    }
+}
+
 /// Evaluates the leaves of a wave, and hosts the Rust work of the search
 /// (the Python bindings release the GIL around it and poll for Ctrl-C
-/// between the steps of a wave).
+/// between waves).
+///
+/// The evaluator owns the input buffers: room for `rows` leaves
+/// (`rows * C * H * W` observation numbers, `rows * A` mask entries), made
+/// by [`Evaluator::inputs`]. A wave's inputs are written into them, the
+/// evaluator answers for their first `leaves` rows, and the search reads
+/// the answer while it writes the next wave's inputs into the same buffers.
 pub trait Evaluator {
     /// What the evaluator itself fails with (a Python exception, say).
     type Error;
@@ -31,22 +92,24 @@ pub trait Evaluator {
         work()
     }
 
-    /// Called between the steps of a wave; an error stops the search.
+    /// Called between waves; an error stops the search.
     fn check(&mut self) -> Result<(), Self::Error> {
         Ok(())
     }
 
-    /// Evaluate `leaves` positions: first call `fill(observations, masks)`
-    /// with buffers of exactly `leaves * C * H * W` and `leaves * A`
-    /// values, then write the answers to `priors` (`leaves * A`) and `values`
-    /// (`leaves * P`), row by row.
-    fn evaluate(
+    /// Make the input buffers (room for at least `rows` leaves) and run
+    /// `fill(observations, masks)` on them, as Rust work.
+    fn inputs<T: Send>(&mut self, rows: usize, fill: impl FnOnce(&mut [f32], &mut [bool]) -> T + Send) -> Result<T, Self::Error>;
+
+    /// Evaluate the first `leaves` rows of the input buffers, then run
+    /// `take(priors, values, observations, masks)` as Rust work with the
+    /// answer (`leaves * A` priors and `leaves * P` values, row by row,
+    /// unchecked) and the input buffers, free again.
+    fn evaluate<T: Send>(
         &mut self,
         leaves: usize,
-        fill: &mut (dyn FnMut(&mut [f32], &mut [bool]) + Send),
-        priors: &mut Vec<f64>,
-        values: &mut Vec<f64>,
-    ) -> Result<(), Self::Error>;
+        take: impl FnOnce(Rows<'_>, Rows<'_>, &mut [f32], &mut [bool]) -> T + Send,
+    ) -> Result<T, Self::Error>;
 }
 
 /// Values one leaf from its position alone, on the search's own thread
@@ -103,20 +166,19 @@ impl<F: FnMut(&[f32], &[bool], usize) -> (Vec<f64>, Vec<f64>)> FnEvaluator<F> {
 impl<F: FnMut(&[f32], &[bool], usize) -> (Vec<f64>, Vec<f64>)> Evaluator for FnEvaluator<F> {
     type Error = std::convert::Infallible;
 
-    fn evaluate(
+    fn inputs<T: Send>(&mut self, rows: usize, fill: impl FnOnce(&mut [f32], &mut [bool]) -> T + Send) -> Result<T, Self::Error> {
+        self.obs.resize(self.obs.len().max(rows * self.obs_len), 0.0);
+        self.masks.resize(self.masks.len().max(rows * self.actions), false);
+        Ok(fill(&mut self.obs, &mut self.masks))
+    }
+
+    fn evaluate<T: Send>(
         &mut self,
         leaves: usize,
-        fill: &mut (dyn FnMut(&mut [f32], &mut [bool]) + Send),
-        priors: &mut Vec<f64>,
-        values: &mut Vec<f64>,
-    ) -> Result<(), Self::Error> {
-        self.obs.resize(leaves * self.obs_len, 0.0);
-        self.masks.resize(leaves * self.actions, false);
-        fill(&mut self.obs, &mut self.masks);
-        let (p, v) = (self.f)(&self.obs, &self.masks, leaves);
-        *priors = p;
-        *values = v;
-        Ok(())
+        take: impl FnOnce(Rows<'_>, Rows<'_>, &mut [f32], &mut [bool]) -> T + Send,
+    ) -> Result<T, Self::Error> {
+        let (p, v) = (self.f)(&self.obs[..leaves * self.obs_len], &self.masks[..leaves * self.actions], leaves);
+        Ok(take(Rows::F64(&p), Rows::F64(&v), &mut self.obs, &mut self.masks))
     }
 }
 
@@ -203,47 +265,73 @@ impl std::error::Error for OutputError {}
 
 /// Check an evaluator's answer for `legal.len()` leaves (`legal[i]`: the
 /// increasing legal actions of leaf `i`, numbered `first + i` in messages)
-/// and renormalise each prior row over its legal actions (illegal entries
-/// become 0). Errors name the first bad leaf: priors or values that are not
-/// finite, negative priors, priors that are all zero on the legal actions.
-pub fn check_output<'a>(
-    priors: &mut [f64],
-    values: &[f64],
+/// and push onto `sums` the sum of each prior row over its legal actions
+/// (the sum NumPy gives for the row with its illegal entries zeroed: the
+/// normalised prior of a legal action is its prior over this sum). Errors
+/// name the first bad leaf: priors or values that are not finite, negative
+/// priors, priors that are all zero on the legal actions. `row` is scratch
+/// space, all zeros between calls (or empty at first).
+pub fn check_rows<'a>(
+    priors: Rows<'_>,
+    values: Rows<'_>,
     legal: impl Iterator<Item = &'a [crate::Action]>,
     actions: usize,
     first: usize,
+    row: &mut Vec<f64>,
+    sums: &mut Vec<f64>,
 ) -> Result<(), OutputError> {
-    // One pass for the common case (every prior finite and >= 0): a NaN
-    // fails `x >= 0`, an infinity `x < inf`.
-    let fine = priors.iter().fold(true, |ok, &x| ok & (0.0..f64::INFINITY).contains(&x));
-    if !fine && priors.iter().any(|x| !x.is_finite()) {
+    let fine = priors.all_nonneg();
+    if !fine && !priors.all_finite() {
         return Err(OutputError::NotFinite(Part::Priors));
     }
-    if values.iter().any(|x| !x.is_finite()) {
+    if !values.all_finite() {
         return Err(OutputError::NotFinite(Part::Values));
     }
     if !fine {
         return Err(OutputError::NegativePrior);
     }
+    // `row` stays all zeros between leaves: only the legal entries are set.
+    if row.len() != actions {
+        row.clear();
+        row.resize(actions, 0.0);
+    }
     for (i, acts) in legal.enumerate() {
-        let p = &mut priors[i * actions..(i + 1) * actions];
-        // Zero the illegal entries in place (`acts` is increasing), then
-        // divide the legal ones by the row's sum.
-        let mut next = 0;
+        let base = i * actions;
         for &a in acts {
-            if next < a as usize {
-                p[next..a as usize].fill(0.0);
-            }
-            next = next.max(a as usize + 1);
+            row[a as usize] = priors.get(base + a as usize);
         }
-        p[next..].fill(0.0);
-        let sum = numpy_sum(p);
+        let sum = numpy_sum(row);
+        for &a in acts {
+            row[a as usize] = 0.0;
+        }
         if sum <= 0.0 {
             return Err(OutputError::ZeroPriors { leaf: first + i });
         }
+        sums.push(sum);
+    }
+    Ok(())
+}
+
+/// [`check_rows`], then each prior row renormalised in place over its legal
+/// actions (illegal entries become 0).
+pub fn check_output<'a>(
+    priors: &mut [f64],
+    values: &[f64],
+    legal: impl Iterator<Item = &'a [crate::Action]> + Clone,
+    actions: usize,
+    first: usize,
+) -> Result<(), OutputError> {
+    let mut sums = Vec::new();
+    check_rows(Rows::F64(priors), Rows::F64(values), legal.clone(), actions, first, &mut Vec::new(), &mut sums)?;
+    for ((i, acts), sum) in legal.enumerate().zip(sums) {
+        let p = &mut priors[i * actions..(i + 1) * actions];
+        let mut next = 0;
         for &a in acts {
+            p[next..a as usize].fill(0.0);
             p[a as usize] /= sum;
+            next = a as usize + 1;
         }
+        p[next..].fill(0.0);
     }
     Ok(())
 }

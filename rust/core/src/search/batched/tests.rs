@@ -1,6 +1,7 @@
 //! Tests of the batched search.
 
 use super::*;
+use crate::rng::rng_for;
 use crate::search::evaluate::FnEvaluator;
 use crate::{Board, Churn, Wunchunk, WunchunkBalance, WunchunkStart};
 use std::sync::Arc;

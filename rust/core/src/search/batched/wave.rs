@@ -1,0 +1,477 @@
+//! One tree of a batched search and its part of every wave: selecting its
+//! leaves, writing their observations and masks, checking its rows of the
+//! evaluator's answer, expanding the leaves and backing their values up,
+//! and its row of the result.
+
+use std::ops::Range;
+use std::sync::Mutex;
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::{Algorithm, BatchedOptions, BatchedResult};
+use crate::game::{Action, Game};
+use crate::outcome::{scores, MAX_SEATS};
+use crate::rng::rng_for;
+use crate::search::evaluate::{check_rows, OutputError, Rows};
+use crate::search::select::{self, RootKid};
+use crate::search::tree::{State, Tree, NONE};
+use crate::vector::{BatchGame, CellLayout};
+
+/// A leaf waiting for its evaluation.
+pub(super) struct Leaf {
+    node: u32,
+    /// Its path from the root, in `TreeSearch::paths`.
+    path: Range<usize>,
+    /// Its legal actions (increasing), in `TreeSearch::legal`.
+    legal: Range<usize>,
+    /// The root edge the simulation went through (`NONE`: the root itself).
+    root_edge: u32,
+    /// The seat to move there (0-based).
+    seat: usize,
+    /// Its observation's row in `TreeSearch::stash`, or `NONE` for the live
+    /// leaf: the position `TreeSearch::work` stands on.
+    stash: u32,
+}
+
+/// One tree and what its current search keeps about the root.
+pub(super) struct TreeSearch<G: Game> {
+    pub(super) tree: Tree,
+    rng: Xoshiro256PlusPlus,
+    /// The root position; during a wave, the last leaf selected (the live
+    /// leaf), reached from the root by the actions undone by `undo`.
+    work: G,
+    undo: Vec<G::Undo>,
+    /// PUCT: the noised root priors (empty: none).
+    noisy: Vec<f64>,
+    /// Gumbel: the root Gumbel numbers and logits (`ln P - max ln P`).
+    gumbel: Vec<f64>,
+    logits: Vec<f64>,
+    /// Gumbel: the root edges with a child node (increasing, with the child
+    /// and the edge's prior), every root edge by decreasing gumbel + logit
+    /// (`keys`: those sums), and how many of those have a child
+    /// ([`select::gumbel_root_listed`]).
+    kids: Vec<RootKid>,
+    order: Vec<u32>,
+    keys: Vec<f64>,
+    cursor: usize,
+    /// Root child visits in the current search, and their sum.
+    calls: Vec<u32>,
+    done: usize,
+    /// Gumbel: root-child simulations of the current search.
+    budget: usize,
+    pub(super) remaining: u64,
+    pub(super) leaves: Vec<Leaf>,
+    paths: Vec<u32>,
+    legal: Vec<Action>,
+    /// Observations of the leaves of this wave that are not live.
+    stash: Vec<f32>,
+    /// Working space of the observation writer and of `legal_actions`.
+    grid: Vec<u8>,
+    buf: Vec<Action>,
+    scratch: (Vec<f64>, Vec<f64>),
+    cands: Vec<(usize, u32, f64, f64)>,
+    /// The first row of this tree's leaves in the wave.
+    pub(super) first: usize,
+    /// Per leaf of the wave, the sum its priors are divided by
+    /// ([`check_rows`], with `row` its scratch row), and this tree's check
+    /// of its rows.
+    sums: Vec<f64>,
+    row: Vec<f64>,
+    pub(super) checked: Result<(), OutputError>,
+}
+
+enum Step {
+    Leaf,
+    Done,
+    Collision,
+}
+
+/// Write `g`'s observation into `out`: straight from its cells through
+/// `layout` when the game has a direct writer, else [`Game::observation`].
+fn observe<G: BatchGame>(g: &G, layout: Option<&CellLayout>, out: &mut [f32], scratch: &mut Vec<u8>) {
+    match layout {
+        Some(l) => g.write_observation(l, out, scratch),
+        None => g.observation(out),
+    }
+}
+
+impl<G: BatchGame> TreeSearch<G> {
+    pub(super) fn new(seed: u64, index: usize, root: &G) -> Self {
+        TreeSearch {
+            tree: spare_tree(),
+            rng: rng_for(seed, index as u64),
+            work: root.clone(),
+            undo: Vec::new(),
+            noisy: Vec::new(),
+            gumbel: Vec::new(),
+            logits: Vec::new(),
+            kids: Vec::new(),
+            order: Vec::new(),
+            keys: Vec::new(),
+            cursor: 0,
+            calls: Vec::new(),
+            done: 0,
+            budget: 0,
+            remaining: 0,
+            leaves: Vec::new(),
+            paths: Vec::new(),
+            legal: Vec::new(),
+            stash: Vec::new(),
+            grid: Vec::new(),
+            buf: Vec::new(),
+            scratch: (Vec::new(), Vec::new()),
+            cands: Vec::new(),
+            first: 0,
+            sums: Vec::new(),
+            row: Vec::new(),
+            checked: Ok(()),
+        }
+    }
+
+    /// Take back the actions from the root to where `work` stands.
+    pub(super) fn rewind(&mut self) {
+        while let Some(u) = self.undo.pop() {
+            self.work.undo_action(u);
+        }
+    }
+
+    /// Draw the root's noise (the root is expanded).
+    fn root_noise(&mut self, opts: &BatchedOptions) {
+        let edges = self.tree.edges_of(0);
+        let k = edges.len();
+        self.calls.clear();
+        self.calls.resize(k, 0);
+        self.done = 0;
+        self.noisy.clear();
+        self.gumbel.clear();
+        match opts.algorithm {
+            Algorithm::Puct if opts.dirichlet_fraction > 0.0 && k > 0 => {
+                self.noisy.resize(k, 0.0);
+                select::dirichlet(&mut self.rng, opts.dirichlet_alpha, &mut self.noisy);
+                let f = opts.dirichlet_fraction;
+                for (x, e) in self.noisy.iter_mut().zip(edges) {
+                    *x = (1.0 - f) * e.prior + f * *x;
+                }
+            }
+            Algorithm::Puct => {}
+            Algorithm::Gumbel => {
+                select::root_logits(&self.tree, &mut self.logits);
+                for _ in 0..k {
+                    let g = select::gumbel(&mut self.rng);
+                    self.gumbel.push(opts.gumbel_scale * g);
+                }
+                self.keys.clear();
+                self.keys.extend(self.gumbel.iter().zip(&self.logits).map(|(g, l)| g + l));
+                let key = &self.keys;
+                self.order.clear();
+                self.order.extend(0..k as u32);
+                // A total order (ties by edge), so an unstable sort gives the one order.
+                self.order.sort_unstable_by(|&x, &y| key[y as usize].total_cmp(&key[x as usize]).then(x.cmp(&y)));
+                self.kids.clear();
+                self.kids.extend(edges.iter().enumerate().filter(|(_, e)| e.child != NONE).map(|(i, e)| RootKid {
+                    edge: i as u32,
+                    node: e.child,
+                    prior: e.prior,
+                }));
+                self.cursor = 0;
+            }
+        }
+    }
+
+    /// Start a search of `sims` simulations of games with `actions` actions.
+    pub(super) fn start(&mut self, sims: u64, actions: usize, opts: &BatchedOptions) {
+        self.remaining = sims;
+        // Room for the nodes and edges this search will probably make
+        // (bounded: the arenas still grow past it when needed).
+        let more = (sims as usize).min(1 << 12);
+        self.tree.nodes.reserve(more);
+        self.tree.edges.reserve(more * actions.min(1 << 8));
+        if self.tree.nodes[0].state == State::Expanded {
+            self.budget = sims as usize;
+            self.root_noise(opts);
+        } else {
+            self.budget = sims as usize - 1;
+            self.calls.clear();
+            self.done = 0;
+            self.noisy.clear();
+            self.gumbel.clear();
+        }
+    }
+
+    /// The root edge a Gumbel simulation takes.
+    fn gumbel_root(&mut self, seat: usize, opts: &BatchedOptions) -> usize {
+        let considered = opts.max_considered.min(self.calls.len());
+        let visit = select::considered_visit(considered, self.budget.max(1), self.done);
+        let (kids, order) = (&self.kids, &self.order);
+        select::gumbel_root_listed(&self.tree, seat, &self.gumbel, &self.logits, &self.calls, visit, kids, order, &mut self.cursor, &mut self.cands)
+    }
+
+    /// Count a simulation through root edge `root_edge` (if any).
+    fn count_call(&mut self, root_edge: u32) {
+        if root_edge != NONE {
+            self.calls[root_edge as usize] += 1;
+            self.done += 1;
+        }
+    }
+
+    /// Keep the live leaf's observation in the stash and go back to the
+    /// root.
+    fn stash_live(&mut self, obs_len: usize, layout: Option<&CellLayout>) {
+        if let Some(leaf) = self.leaves.last_mut().filter(|l| l.stash == NONE) {
+            let row = self.stash.len() / obs_len.max(1);
+            self.stash.resize(self.stash.len() + obs_len, 0.0);
+            let s = self.stash.len() - obs_len;
+            observe(&self.work, layout, &mut self.stash[s..], &mut self.grid);
+            leaf.stash = row as u32;
+        }
+        self.rewind();
+    }
+
+    /// Select one leaf, walking `work` down from the root.
+    fn descend(&mut self, players: usize, obs_len: usize, layout: Option<&CellLayout>, opts: &BatchedOptions) -> Step {
+        self.stash_live(obs_len, layout);
+        let start = self.paths.len();
+        self.paths.push(0);
+        let mut node = 0u32;
+        let mut root_edge = NONE;
+        loop {
+            let state = self.tree.nodes[node as usize].state;
+            match state {
+                State::New | State::Terminal if state == State::Terminal || self.work.is_over() => {
+                    self.tree.nodes[node as usize].state = State::Terminal;
+                    let v = scores(self.work.winner_mask(), true, players);
+                    let path = &self.paths[start..];
+                    self.tree.visit(path);
+                    self.tree.backup(path, &v);
+                    self.count_call(root_edge);
+                    self.paths.truncate(start);
+                    self.rewind();
+                    return Step::Done;
+                }
+                State::New | State::Terminal => {
+                    self.tree.nodes[node as usize].state = State::Pending;
+                    self.tree.visit(&self.paths[start..]);
+                    self.count_call(root_edge);
+                    self.buf.clear();
+                    self.work.legal_actions(&mut self.buf);
+                    if !self.buf.is_sorted() {
+                        self.buf.sort_unstable();
+                    }
+                    let s = self.legal.len();
+                    self.legal.extend_from_slice(&self.buf);
+                    let seat = self.work.to_move() - 1;
+                    self.leaves.push(Leaf { node, path: start..self.paths.len(), legal: s..self.legal.len(), root_edge, seat, stash: NONE });
+                    return Step::Leaf;
+                }
+                State::Pending => {
+                    self.paths.truncate(start);
+                    self.rewind();
+                    return Step::Collision;
+                }
+                State::Expanded => {
+                    let seat = self.work.to_move() - 1;
+                    let i = match (opts.algorithm, node) {
+                        (Algorithm::Puct, 0) => {
+                            select::puct(&self.tree, 0, seat, opts.c_puct, if self.noisy.is_empty() { None } else { Some(&self.noisy) })
+                        }
+                        (Algorithm::Puct, _) => select::puct(&self.tree, node, seat, opts.c_puct, None),
+                        (Algorithm::Gumbel, 0) => self.gumbel_root(seat, opts),
+                        (Algorithm::Gumbel, _) => select::gumbel_interior(&self.tree, node, seat, &mut self.cands),
+                    };
+                    let e = self.tree.edges_of(node)[i];
+                    self.undo.push(self.work.apply_action_undoable(e.action));
+                    let child = self.tree.child(node, i);
+                    if node == 0 {
+                        root_edge = i as u32;
+                        if e.child == NONE && opts.algorithm == Algorithm::Gumbel {
+                            let at = self.kids.partition_point(|k| k.edge < i as u32);
+                            self.kids.insert(at, RootKid { edge: i as u32, node: child, prior: e.prior });
+                        }
+                    }
+                    node = child;
+                    self.paths.push(node);
+                }
+            }
+        }
+    }
+
+    /// Select this tree's leaves of a wave (the last one stays live).
+    pub(super) fn select_wave(&mut self, players: usize, obs_len: usize, layout: Option<&CellLayout>, opts: &BatchedOptions) {
+        self.leaves.clear();
+        self.paths.clear();
+        self.legal.clear();
+        self.stash.clear();
+        let mut taken = 0;
+        while taken < opts.leaves_per_tree && self.remaining > 0 {
+            match self.descend(players, obs_len, layout, opts) {
+                Step::Leaf | Step::Done => {
+                    taken += 1;
+                    self.remaining -= 1;
+                }
+                Step::Collision => break,
+            }
+        }
+    }
+
+    /// Write the leaves' observations and masks (`obs_len` and `actions` per
+    /// leaf), then take `work` back to the root.
+    pub(super) fn write(&mut self, obs: &mut [f32], masks: &mut [bool], obs_len: usize, actions: usize, layout: Option<&CellLayout>) {
+        for (j, leaf) in self.leaves.iter().enumerate() {
+            let o = &mut obs[j * obs_len..(j + 1) * obs_len];
+            if leaf.stash == NONE {
+                observe(&self.work, layout, o, &mut self.grid);
+            } else {
+                let s = leaf.stash as usize * obs_len;
+                o.copy_from_slice(&self.stash[s..s + obs_len]);
+            }
+            let m = &mut masks[j * actions..(j + 1) * actions];
+            m.fill(false);
+            for &a in &self.legal[leaf.legal.clone()] {
+                m[a as usize] = true;
+            }
+        }
+        self.rewind();
+    }
+
+    /// Check this tree's rows of the evaluator's answer (into `checked`).
+    pub(super) fn check(&mut self, priors: Rows<'_>, values: Rows<'_>, actions: usize, players: usize) {
+        let (first, k) = (self.first, self.leaves.len());
+        let (p, v) = (priors.part(first * actions..(first + k) * actions), values.part(first * players..(first + k) * players));
+        let legal = self.leaves.iter().map(|l| &self.legal[l.legal.clone()]);
+        self.sums.clear();
+        self.checked = check_rows(p, v, legal, actions, first, &mut self.row, &mut self.sums);
+    }
+
+    /// Expand the leaves with their rows of `priors` (checked: divided by
+    /// `sums`) and `values`, and back the values up.
+    pub(super) fn finish_wave(&mut self, priors: Rows<'_>, values: Rows<'_>, actions: usize, players: usize, opts: &BatchedOptions) {
+        self.rewind();
+        let leaves = std::mem::take(&mut self.leaves);
+        for (j, leaf) in leaves.iter().enumerate() {
+            let r = self.first + j;
+            let mut v = [0.0; MAX_SEATS];
+            if opts.relative_values {
+                // column k is the k-th seat after the mover
+                for k in 0..players {
+                    v[(leaf.seat + k) % players] = values.get(r * players + k);
+                }
+            } else {
+                for (k, x) in v[..players].iter_mut().enumerate() {
+                    *x = values.get(r * players + k);
+                }
+            }
+            let legal = &self.legal[leaf.legal.clone()];
+            let (base, sum) = (r * actions, self.sums[j]);
+            self.tree.expand(leaf.node, legal, legal.iter().map(|&a| priors.get(base + a as usize) / sum), v[leaf.seat]);
+            if leaf.node == 0 {
+                self.root_noise(opts);
+            }
+            self.tree.backup(&self.paths[leaf.path.clone()], &v);
+        }
+        self.leaves = leaves;
+        self.leaves.clear();
+    }
+
+    /// Take back the leaves of a wave that failed.
+    pub(super) fn abandon_wave(&mut self) {
+        self.rewind();
+        for leaf in self.leaves.drain(..) {
+            self.tree.unvisit(&self.paths[leaf.path.clone()]);
+            self.tree.nodes[leaf.node as usize].state = State::New;
+            if leaf.root_edge != NONE {
+                self.calls[leaf.root_edge as usize] -= 1;
+                self.done -= 1;
+            }
+            self.remaining += 1;
+        }
+    }
+
+    /// Play `a` at the root and keep the subtree below it.
+    pub(super) fn advance(&mut self, a: Action) {
+        let child = self.tree.root_child(a);
+        self.tree.reroot(child);
+        self.calls.clear();
+        self.noisy.clear();
+        self.gumbel.clear();
+        self.done = 0;
+        self.rewind();
+        self.work.apply_action(a);
+    }
+
+    /// The root's row of the result.
+    pub(super) fn report(&mut self, root: &G, opts: &BatchedOptions, r: &mut BatchedResult, b: usize, actions: usize, players: usize) {
+        let seat = root.to_move() - 1;
+        let (a, p) = &mut self.scratch;
+        let mixed = select::completed_q(&self.tree, 0, seat, a);
+        let edges = self.tree.edges_of(0);
+        let node = &self.tree.nodes[0];
+        for s in 0..players {
+            r.root_values[b * players + s] = (node.w[s] / node.n.max(1) as f64) as f32;
+        }
+        let total: u64 = edges.iter().map(|e| self.tree.child_stats(e, seat).0 as u64).sum();
+        let row = b * actions..(b + 1) * actions;
+        let (visits, policy, q) = (&mut r.visits[row.clone()], &mut r.policies[row.clone()], &mut r.q_values[row]);
+        for e in edges {
+            let (n, w) = self.tree.child_stats(e, seat);
+            visits[e.action as usize] = n;
+            q[e.action as usize] = if n > 0 { (w / n as f64) as f32 } else { mixed as f32 };
+        }
+        let prior = |i: usize| if self.noisy.is_empty() { edges[i].prior } else { self.noisy[i] };
+        r.actions[b] = match opts.algorithm {
+            Algorithm::Puct => {
+                for (i, e) in edges.iter().enumerate() {
+                    let n = self.tree.child_stats(e, seat).0;
+                    policy[e.action as usize] = if total > 0 { (n as f64 / total as f64) as f32 } else { prior(i) as f32 };
+                }
+                let best = (0..edges.len()).max_by(|&i, &j| {
+                    let (ni, nj) = (self.tree.child_stats(&edges[i], seat).0, self.tree.child_stats(&edges[j], seat).0);
+                    ni.cmp(&nj).then(prior(i).total_cmp(&prior(j))).then(j.cmp(&i))
+                });
+                best.map_or(0, |i| edges[i].action)
+            }
+            Algorithm::Gumbel => {
+                select::improved_policy(&self.tree, 0, a, p);
+                for (e, &x) in edges.iter().zip(p.iter()) {
+                    policy[e.action as usize] = x as f32;
+                }
+                // Root noise is drawn when the root is expanded, so these
+                // have one entry per edge.
+                let considered = self.calls.iter().copied().max().unwrap_or(0);
+                let i = select::gumbel_root(&self.tree, seat, &self.gumbel, &self.logits, &self.calls, considered, &mut self.cands);
+                edges.get(i).map_or(0, |e| e.action)
+            }
+        };
+    }
+}
+
+impl<G: Game> TreeSearch<G> {
+    /// A fresh tree over `game`; the random numbers go on from this tree's
+    /// stream.
+    pub(super) fn replace(&mut self, game: &G) {
+        self.tree.clear();
+        self.calls.clear();
+        self.noisy.clear();
+        self.gumbel.clear();
+        self.logits.clear();
+        self.done = 0;
+        // the tree's working game walks down from its root: it becomes the new root
+        self.undo.clear();
+        self.work = game.clone();
+    }
+}
+
+/// The arenas of dropped searches, kept (up to [`SPARE_BYTES`]) for the
+/// next one: a search then grows its trees in memory it has touched before
+/// rather than in fresh pages from the system, which cost as much as the
+/// search itself when one-off searches follow each other.
+pub(super) static SPARE: Mutex<Vec<Tree>> = Mutex::new(Vec::new());
+pub(super) const SPARE_BYTES: usize = 1 << 27;
+
+/// An empty tree, its memory taken from [`SPARE`] when there is some.
+fn spare_tree() -> Tree {
+    let t = SPARE.lock().ok().and_then(|mut s| s.pop());
+    t.map_or_else(Tree::new, |mut t| {
+        t.clear();
+        t
+    })
+}
