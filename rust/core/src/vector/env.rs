@@ -10,7 +10,7 @@ use super::slots::{Dims, Obs, Out};
 use crate::game::{Action, Game, Reason};
 use crate::outcome::terminal_rewards;
 use crate::rng::below;
-use crate::unchecked::prefetch;
+use crate::unchecked::{prefetch, prefetch_slice};
 
 /// One env of a batch.
 #[derive(Clone)]
@@ -30,12 +30,12 @@ pub struct Env<G: Game> {
 }
 
 impl<G: BatchGame> Env<G> {
-    /// Prefetch the cache lines a step of this env uses beyond the env
-    /// itself: the game's ([`BatchGame::prefetch`]) and the end of its
-    /// action list (done a few envs ahead, so they are in cache by its step).
+    /// Prefetch the cache lines a step of this env uses: its own, the
+    /// game's ([`BatchGame::prefetch`]) and the end of its action list
+    /// (done a few envs ahead, so they are in cache by its step).
     #[inline(always)]
     pub(super) fn prefetch(&self) {
-        prefetch(self);
+        prefetch_slice(std::slice::from_ref(self));
         self.game.prefetch();
         prefetch(self.actions.as_ptr().wrapping_add(self.actions.len()));
     }
