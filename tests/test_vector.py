@@ -212,6 +212,32 @@ def test_bad_input_steps_nothing():
     np.testing.assert_array_equal(v.step(a).to_move, [2, 2, 2, 2])
 
 
+def test_hex_actions_are_checked_by_the_game():
+    """Hex writes its masks straight into the buffers (the batch keeps none):
+    an action other than the sampled one is checked against the env's
+    position, with sampling on, and the masks are the games' legal actions."""
+    v = VecGame("hex(size=3,swap=true)", 3, seed=2, copy=True)
+    v.reset()
+    first = v.sample_actions()
+    v.step(first)
+    bad = v.sample_actions()
+    bad[1] = first[1]  # the cell x just took
+    with pytest.raises(hc.IllegalMoveError, match="env 1") as e:
+        v.step(bad)
+    assert e.value.reason == "occupied"
+    assert all(v.get_state(i).ply == 1 for i in range(3))
+    swap = v.sample_actions()
+    swap[0] = 9  # o's swap: legal, though not the sampled action
+    r = v.step(swap)
+    for i in range(3):
+        assert list(np.flatnonzero(r.action_masks[i])) == sorted(v.get_state(i).legal_actions())
+    assert not r.action_masks[0, 9]
+    again = v.sample_actions()
+    again[0] = 9
+    with pytest.raises(hc.IllegalMoveError, match="env 0"):
+        v.step(again)
+
+
 def test_illegal_action_says_why():
     v = VecGame("churn(size=3,pie=false)", 2)
     v.step(np.array([0, 9]))

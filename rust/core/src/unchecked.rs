@@ -37,3 +37,43 @@ pub(crate) unsafe fn get_mut<T>(v: &mut [T], i: usize) -> &mut T {
     // for the gain measured in the module doc.
     unsafe { v.get_unchecked_mut(i) }
 }
+
+/// Ask the CPU to bring the cache line holding `p` into its caches: a hint
+/// that reads nothing and never stops the program, for data a loop will
+/// need a few iterations later (batched games step envs whose states and
+/// output rows are far apart in memory).
+///
+/// Why not a plain read: a read that misses the caches holds up every
+/// later instruction until its line arrives, while a prefetch lets them
+/// go on. Measured on `VecGame("hex(size=11)", 1024)`: reading each line
+/// two envs ahead left those reads as the step's hottest instructions; see
+/// `docs/performance.md` for what the prefetches gave.
+#[inline(always)]
+pub(crate) fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch has no effect the program can observe and never
+    // faults, whatever the address (it is not dereferenced); SSE, which
+    // `_mm_prefetch` needs, is part of every x86-64 CPU.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// [`prefetch`] every cache line of `s`.
+#[inline(always)]
+pub(crate) fn prefetch_slice<T>(s: &[T]) {
+    let bytes = std::mem::size_of_val(s);
+    if bytes == 0 {
+        return;
+    }
+    let p = s.as_ptr().cast::<u8>();
+    let mut k = 0;
+    while k < bytes {
+        prefetch(p.wrapping_add(k));
+        k += 64;
+    }
+    prefetch(p.wrapping_add(bytes - 1));
+}

@@ -10,6 +10,7 @@ use super::slots::{Dims, Obs, Out};
 use crate::game::{Action, Game, Reason};
 use crate::outcome::terminal_rewards;
 use crate::rng::below;
+use crate::unchecked::{prefetch, prefetch_slice};
 
 /// One env of a batch.
 #[derive(Clone)]
@@ -24,11 +25,20 @@ pub struct Env<G: Game> {
     pub episode: u64,
     /// Actions applied in this episode (for rebuilding the game elsewhere).
     pub actions: Vec<Action>,
-    /// The action `sample_actions` gives next (drawn at the end of each step,
-    /// while the state is in cache, once sampling is in use).
-    pub(super) next: i64,
     /// Index of the game's [`CellLayout`] in the batch (or `NO_LAYOUT`).
     pub(super) layout: u32,
+}
+
+impl<G: BatchGame> Env<G> {
+    /// Prefetch the cache lines a step of this env uses: its own, the
+    /// game's ([`BatchGame::prefetch`]) and the end of its action list
+    /// (done a few envs ahead, so they are in cache by its step).
+    #[inline(always)]
+    pub(super) fn prefetch(&self) {
+        prefetch_slice(std::slice::from_ref(self));
+        self.game.prefetch();
+        prefetch(self.actions.as_ptr().wrapping_add(self.actions.len()));
+    }
 }
 
 /// Per-thread scratch space.
@@ -37,6 +47,8 @@ pub(super) struct Scratch {
     pub(super) planes: Vec<f32>,
     pub(super) bytes: Vec<u8>,
     pub(super) legal: Vec<Action>,
+    /// The mask of an env whose mask is neither kept nor asked for.
+    pub(super) mask: Vec<bool>,
 }
 
 thread_local! {
@@ -46,16 +58,24 @@ thread_local! {
     pub(super) static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
 }
 
-/// A uniform draw from `legal` (0 when empty).
+/// The next sampled action of an env that has none (waiting for its reset,
+/// or without a legal action): `sample_actions` gives 0 for it.
+pub(super) const NO_DRAW: i64 = -1;
+
+/// A uniform draw from `legal` ([`NO_DRAW`] when empty).
 pub(super) fn draw(rng: &mut Xoshiro256PlusPlus, legal: &[Action]) -> i64 {
     if legal.is_empty() {
-        0
+        NO_DRAW
     } else {
         legal[below(rng, legal.len())] as i64
     }
 }
 
+/// The next sampled action of `env` ([`NO_DRAW`] when it is done).
 pub(super) fn fresh_draw<G: Game>(env: &mut Env<G>, buf: &mut Vec<Action>) -> i64 {
+    if env.done {
+        return NO_DRAW;
+    }
     buf.clear();
     env.game.legal_actions(buf);
     draw(&mut env.rng, buf)
@@ -97,11 +117,11 @@ pub(super) enum Legal<'a> {
 }
 
 impl Legal<'_> {
-    /// A uniform draw among them ([`draw`]'s numbers: 0 when there is none).
+    /// A uniform draw among them ([`draw`]'s numbers: [`NO_DRAW`] when there is none).
     fn draw<G: BatchGame>(&self, g: &G, rng: &mut Xoshiro256PlusPlus) -> i64 {
         match *self {
             Legal::Listed(l) => draw(rng, l),
-            Legal::Direct(0) => 0,
+            Legal::Direct(0) => NO_DRAW,
             Legal::Direct(n) => g.nth_legal(below(rng, n)) as i64,
         }
     }
@@ -146,7 +166,8 @@ pub(super) fn step_env<G: BatchGame>(
     dims: Dims,
     scratch: &mut Scratch,
     j: usize,
-    legal: &mut [bool],
+    kept: Option<&mut [bool]>,
+    next: &mut i64,
     out: &mut Out<'_>,
 ) {
     let rewards = &mut out.rewards[j * dims.players..(j + 1) * dims.players];
@@ -185,16 +206,28 @@ pub(super) fn step_env<G: BatchGame>(
     out.lengths[j] = if env.done { env.plies as i64 } else { 0 };
     out.to_move[j] = env.game.to_move() as i32;
     // The mask of the new state: nothing is legal in a finished game (and a
-    // truncated one takes no action before its reset either).
-    let listed = write_mask_fast(&env.game, terminated, legal, &mut scratch.legal);
+    // truncated one takes no action before its reset either). A batch that
+    // keeps the masks writes them there and copies them out; else straight
+    // into the caller's buffer (or scratch space when there is none).
+    let na = dims.actions;
+    let mask_out = out.mask.as_deref_mut().map(|m| &mut m[j * na..(j + 1) * na]);
+    let (row, copy_to): (&mut [bool], Option<&mut [bool]>) = match (kept, mask_out) {
+        (Some(legal), m) => (legal, m),
+        (None, Some(m)) => (m, None),
+        (None, None) => {
+            scratch.mask.resize(na, false);
+            (&mut scratch.mask[..], None)
+        }
+    };
+    let listed = write_mask_fast(&env.game, terminated, row, &mut scratch.legal);
     if presample {
-        env.next = if env.done { 0 } else { listed.draw(&env.game, &mut env.rng) };
+        *next = if env.done { NO_DRAW } else { listed.draw(&env.game, &mut env.rng) };
     }
     if truncated {
-        legal.fill(false);
+        row.fill(false);
     }
-    if let Some(m) = out.mask.as_deref_mut() {
-        m[j * dims.actions..(j + 1) * dims.actions].copy_from_slice(legal);
+    if let Some(m) = copy_to {
+        m.copy_from_slice(row);
     }
     let o = dims.obs;
     if env.layout != NO_LAYOUT {

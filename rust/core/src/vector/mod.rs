@@ -38,12 +38,12 @@ pub use slots::{Obs, Out};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use env::{check_position, fresh_draw, step_env, write_mask, Scratch, SCRATCH};
+use env::{check_position, fresh_draw, step_env, write_mask, Scratch, NO_DRAW, SCRATCH};
 use observe::{layout_index, NO_LAYOUT};
 use slots::Dims;
 
 use crate::board::Board;
-use crate::game::{MoveError, OptionsError, Reason};
+use crate::game::{Action, MoveError, OptionsError, Reason};
 use crate::limits::IntArg;
 use crate::parallel::share_out;
 use crate::rng::rng_for;
@@ -60,6 +60,9 @@ fn heap_estimate(cells: usize) -> u128 {
 
 /// Envs handled between two looks at the stop flag.
 const STOP_EVERY: usize = 1024;
+/// A step prefetches the memory of the env this many places ahead (see
+/// [`Env::prefetch`]), so that its cache lines arrive while others are stepped.
+const AHEAD: usize = 3;
 /// `N` games of type `G` with their start positions.
 pub struct VecGames<G: BatchGame> {
     /// The distinct start positions, and the one of each env.
@@ -73,8 +76,18 @@ pub struct VecGames<G: BatchGame> {
     obs_shape: [usize; 3],
     max_plies: u64,
     /// The legal-action mask of every env's current state (all false for an
-    /// env waiting to be reset), kept to check actions without regenerating them.
+    /// env waiting to be reset), kept to check actions without regenerating
+    /// them; empty when the game writes its masks directly (`direct_mask`).
     legal: Vec<bool>,
+    /// The game has a direct mask writer ([`BatchGame::write_legal_mask`]):
+    /// actions are checked with [`is_legal_action`](crate::Game::is_legal_action) and the masks go
+    /// straight to the caller's buffer.
+    direct_mask: bool,
+    /// Each env's next sampled action (drawn at the end of each step, while
+    /// the state is in cache, once sampling is in use), or [`NO_DRAW`] when
+    /// it has none (`sample_actions` gives 0 then). A drawn action is legal,
+    /// so a step given it needs no other check.
+    next: Vec<i64>,
     /// True once `sample_actions` has been called: steps then draw each env's
     /// next random action.
     presample: bool,
@@ -148,8 +161,11 @@ impl<G: BatchGame> VecGames<G> {
         }
         let mut envs: Vec<Env<G>> = Vec::new();
         envs.try_reserve_exact(n).map_err(|_| memory())?;
+        let direct_mask = first.write_legal_mask(&mut vec![false; num_actions]).is_some();
         let mut legal: Vec<bool> = Vec::new();
-        legal.try_reserve_exact(n * num_actions).map_err(|_| memory())?;
+        legal.try_reserve_exact(if direct_mask { 0 } else { n * num_actions }).map_err(|_| memory())?;
+        let mut next: Vec<i64> = Vec::new();
+        next.try_reserve_exact(n).map_err(|_| memory())?;
         let dims = Dims { obs: obs_shape.iter().product(), actions: num_actions, players: num_players };
         // Starts sharing a board (by address: the starts keep their boards
         // alive) share its layout.
@@ -168,6 +184,7 @@ impl<G: BatchGame> VecGames<G> {
         let mut scratch = Scratch::default();
         let masks: Vec<Vec<bool>> = starts
             .iter()
+            .filter(|_| !direct_mask)
             .map(|g| {
                 let mut m = vec![false; num_actions];
                 write_mask(g, false, &mut m, &mut scratch.legal);
@@ -186,10 +203,12 @@ impl<G: BatchGame> VecGames<G> {
                 done: false,
                 episode: 0,
                 actions: Vec::new(),
-                next: 0,
                 layout: start_layout[k],
             });
-            legal.extend_from_slice(&masks[k]);
+            if !direct_mask {
+                legal.extend_from_slice(&masks[k]);
+            }
+            next.push(NO_DRAW);
         }
         Ok(VecGames {
             starts,
@@ -201,6 +220,8 @@ impl<G: BatchGame> VecGames<G> {
             obs_shape,
             max_plies,
             legal,
+            direct_mask,
+            next,
             presample: false,
             autoplay: None,
             interrupted: false,
@@ -299,15 +320,17 @@ impl<G: BatchGame> VecGames<G> {
             }
         }
         let na = self.dims.actions;
-        for (i, (&a, env)) in actions.iter().zip(&self.envs).enumerate() {
-            if env.done || active.is_some_and(|act| !act[i]) {
+        for (i, ((&a, env), &next)) in actions.iter().zip(&self.envs).zip(&self.next).enumerate() {
+            // A sampled action is legal (and an env that gets one is not done).
+            if (a == next && next != NO_DRAW) || env.done || active.is_some_and(|act| !act[i]) {
                 continue;
             }
             if a < 0 || a as u64 >= na as u64 {
                 let error = MoveError::new(Reason::ActionOutOfRange, format!("env {i}: action {a} is out of range 0..{na}"));
                 return Err(StepError::Illegal { env: i, action: a, error });
             }
-            if !self.legal[i * na + a as usize] {
+            let legal = if self.direct_mask { env.game.is_legal_action(a as Action) } else { self.legal[i * na + a as usize] };
+            if !legal {
                 let why = if env.game.mid_turn() { " (a turn is in progress)" } else { "" };
                 let error = MoveError::new(Reason::IllegalAction, format!("env {i}: action {a} is not legal in its position{why}"));
                 return Err(StepError::Illegal { env: i, action: a, error });
@@ -357,18 +380,26 @@ impl<G: BatchGame> VecGames<G> {
         // Split the envs, the masks we keep, the actions and the output
         // buffers into matching chunks.
         let mut items = Vec::with_capacity(n.div_ceil(chunk));
-        let (mut envs, mut legal, mut out, mut start) = (&mut self.envs[..], &mut self.legal[..], out, 0);
+        let kept = if self.direct_mask { 0 } else { dims.actions };
+        let (mut envs, mut legal, mut next, mut out, mut start) = (&mut self.envs[..], &mut self.legal[..], &mut self.next[..], out, 0);
         while !envs.is_empty() {
             let k = chunk.min(envs.len());
             let (e1, e2) = envs.split_at_mut(k);
-            let (l1, l2) = legal.split_at_mut(k * dims.actions);
+            let (l1, l2) = legal.split_at_mut(k * kept);
+            let (n1, n2) = next.split_at_mut(k);
             let (o1, o2) = out.split(k, dims);
-            items.push((start, e1, l1, o1));
-            (envs, legal, out, start) = (e2, l2, o2, start + k);
+            items.push((start, e1, l1, n1, o1));
+            (envs, legal, next, out, start) = (e2, l2, n2, o2, start + k);
         }
-        let work = |(first, envs, legal, mut out): (usize, &mut [Env<G>], &mut [bool], Out<'_>)| {
+        type Item<'a, G> = (usize, &'a mut [Env<G>], &'a mut [bool], &'a mut [i64], Out<'a>);
+        let work = |(first, envs, legal, next, mut out): Item<'_, G>| {
             let mut scratch = SCRATCH.with(|s| s.take());
-            for (j, env) in envs.iter_mut().enumerate() {
+            for j in 0..envs.len() {
+                if let Some(e) = envs.get(j + AHEAD) {
+                    e.prefetch();
+                    out.prefetch(j + AHEAD, dims);
+                }
+                let env = &mut envs[j];
                 if j % STOP_EVERY == 0 && stop.load(Ordering::Relaxed) {
                     cut.store(true, Ordering::Relaxed);
                     break;
@@ -394,7 +425,8 @@ impl<G: BatchGame> VecGames<G> {
                     dims,
                     &mut scratch,
                     j,
-                    &mut legal[j * dims.actions..(j + 1) * dims.actions],
+                    (kept > 0).then(|| &mut legal[j * kept..(j + 1) * kept]),
+                    &mut next[j],
                     &mut out,
                 );
             }
@@ -419,16 +451,16 @@ impl<G: BatchGame> VecGames<G> {
             // state is in cache; this first draw walks the envs once.
             self.presample = true;
             let chunk = chunk_size(n, threads);
-            let work = |envs: &mut [Env<G>]| {
+            let work = |(envs, next): (&mut [Env<G>], &mut [i64])| {
                 let mut buf = Vec::new();
-                for env in envs.iter_mut() {
-                    env.next = if env.done { 0 } else { fresh_draw(env, &mut buf) };
+                for (env, next) in envs.iter_mut().zip(next) {
+                    *next = fresh_draw(env, &mut buf);
                 }
             };
-            share_out(self.envs.chunks_mut(chunk).collect(), threads, work);
+            share_out(self.envs.chunks_mut(chunk).zip(self.next.chunks_mut(chunk)).collect(), threads, work);
         }
-        for (o, env) in out.iter_mut().zip(&self.envs) {
-            *o = env.next;
+        for (o, &next) in out.iter_mut().zip(&self.next) {
+            *o = next.max(0);
         }
         Ok(())
     }
@@ -479,10 +511,10 @@ impl<G: BatchGame> VecGames<G> {
         env.episode += 1;
         env.actions.clear();
         let mut buf = Vec::new();
-        write_mask(&env.game, env.done, &mut self.legal[i * na..(i + 1) * na], &mut buf);
-        if self.presample {
-            env.next = if env.done { 0 } else { fresh_draw(env, &mut buf) };
+        if !self.direct_mask {
+            write_mask(&env.game, env.done, &mut self.legal[i * na..(i + 1) * na], &mut buf);
         }
+        self.next[i] = if self.presample { fresh_draw(env, &mut buf) } else { NO_DRAW };
         Ok(())
     }
 }

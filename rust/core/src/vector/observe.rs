@@ -124,11 +124,19 @@ pub trait BatchGame: Game {
     /// Write the legal-action mask (`num_actions` flags) straight from the
     /// game's state and return the number of legal actions, or `None` (and
     /// write nothing) when the game has no direct mask writer: the batch
-    /// then goes through [`Game::legal_actions`]. A game that has one gives
-    /// [`BatchGame::nth_legal`] too.
+    /// then goes through [`Game::legal_actions`]. A game that has one
+    /// returns `Some` in every state, gives [`BatchGame::nth_legal`] too,
+    /// and its [`Game::is_legal_action`] agrees with the mask: the batch
+    /// then keeps no masks of its own and checks actions with it.
     fn write_legal_mask(&self, _mask: &mut [bool]) -> Option<usize> {
         None
     }
+
+    /// Prefetch the cache lines of this game's state (beyond the value
+    /// itself) that a step reads or writes: the batch calls it a few envs
+    /// ahead so that they are in cache by the step. A hint only.
+    #[inline(always)]
+    fn prefetch(&self) {}
 
     /// The `k`-th of [`Game::legal_actions`] (in that order), `k` below the
     /// count [`BatchGame::write_legal_mask`] returned.

@@ -235,6 +235,17 @@ impl Hex {
         self.empty.words()
     }
 
+    /// The `k`-th empty cell (increasing), if there are more than `k`.
+    pub(crate) fn empty_select(&self, k: usize) -> Option<usize> {
+        self.empty.select(k)
+    }
+
+    /// Prefetch the groups' links ([`UnionFind::prefetch`]).
+    #[inline(always)]
+    pub(crate) fn links_prefetch(&self) {
+        self.links.prefetch()
+    }
+
     pub(crate) fn num_empty(&self) -> usize {
         self.num_empty as usize
     }

@@ -2,6 +2,7 @@
 //! written straight into the batch buffers.
 
 use crate::game::{Action, Game};
+use crate::unchecked::prefetch_slice;
 use crate::vector::{BatchGame, CellLayout, ObsElem};
 
 use super::Hex;
@@ -30,37 +31,66 @@ impl BatchGame for Hex {
         swap[..n].fill(T::from_bool(self.swap_available()));
     }
 
-    /// The empty cells' bits spread over the mask, then the swap flag.
+    /// The empty cells' bits spread over the mask eight cells a store
+    /// ([`spread_byte`]), then the swap flag.
     fn write_legal_mask(&self, mask: &mut [bool]) -> Option<usize> {
         let n = self.board().num_cells();
         if self.is_over() {
             mask.fill(false);
             return Some(0);
         }
+        let (cells, swap) = mask.split_at_mut(n);
         let words = self.empty_words();
-        for (chunk, &w) in mask[..n].chunks_mut(64).zip(words) {
-            for (t, m) in chunk.iter_mut().enumerate() {
-                *m = (w >> t) & 1 != 0;
-            }
+        // Byte `q` of the empty cells' bits: cells 8q..8q+8.
+        let byte = |q: usize| words.get(q / 8).map_or(0, |w| (w >> (8 * (q % 8))) as u8);
+        let mut eights = cells.chunks_exact_mut(8);
+        for (q, m) in (&mut eights).enumerate() {
+            let m: &mut [bool; 8] = m.try_into().expect("eight cells");
+            *m = spread_byte(byte(q)).to_le_bytes().map(|b| b != 0);
         }
-        mask[n] = self.swap_available();
+        let last = byte(n / 8);
+        for (t, m) in eights.into_remainder().iter_mut().enumerate() {
+            *m = last >> t & 1 != 0;
+        }
+        swap[0] = self.swap_available();
         Some(self.num_empty() + self.swap_available() as usize)
+    }
+
+    /// The colours, the groups and the empty cells.
+    #[inline(always)]
+    fn prefetch(&self) {
+        prefetch_slice(self.colours());
+        prefetch_slice(self.empty_words());
+        self.links_prefetch();
     }
 
     /// The `k`-th empty cell (increasing), or the swap after them.
     fn nth_legal(&self, k: usize) -> Action {
-        let mut k = k;
-        for (wi, &w) in self.empty_words().iter().enumerate() {
-            let c = w.count_ones() as usize;
-            if k < c {
-                let mut w = w;
-                for _ in 0..k {
-                    w &= w - 1;
-                }
-                return (wi * 64 + w.trailing_zeros() as usize) as Action;
-            }
-            k -= c;
+        match self.empty_select(k) {
+            Some(cell) => cell as Action,
+            None => self.board().num_cells() as Action,
         }
-        self.board().num_cells() as Action
+    }
+}
+
+/// The eight bits of `b` as eight bytes (0 or 1), bit `t` in byte `t`: the
+/// low seven bits multiplied into place (no carries: the copies do not
+/// overlap), the top bit shifted.
+#[inline(always)]
+fn spread_byte(b: u8) -> u64 {
+    let b = b as u64;
+    ((b & 0x7f).wrapping_mul(0x0002_0408_1020_4081) & 0x0101_0101_0101_0101) | (b & 0x80) << 49
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn spread_byte_puts_each_bit_in_its_byte() {
+        for b in 0..=255u8 {
+            let s = super::spread_byte(b).to_le_bytes();
+            for (t, &v) in s.iter().enumerate() {
+                assert_eq!(v, b >> t & 1, "byte {b:#010b}, bit {t}");
+            }
+        }
     }
 }
