@@ -131,6 +131,34 @@ def test_self_play_slots_and_random_starts() -> None:
     assert r.augmentable.all()
 
 
+def test_late_starts_and_bootstrapped_values() -> None:
+    """``min_random_plies`` (the curriculum's late starts) starts every game
+    after at least that many random plies; ``value_steps`` n makes a
+    position's value target the root value n plies later in its game (the
+    outcome for a game's last n positions); the training loop's curriculum
+    lowers the floor from ``random_plies`` to 0."""
+    from hexcore.train.loop import curriculum_floor
+
+    g = hc.Churn(size=3, pie=False)
+    late, lstats = play_generation(g, uniform, games=4, simulations=4, seed=2, threads=1, random_plies=40,
+                                   min_random_plies=40)
+    assert not any((o[0].sum() + o[1].sum()) == 0 for o in late.observations)   # no game from the empty board
+    full, fstats = play_generation(g, uniform, games=4, simulations=4, seed=2, threads=1)
+    assert lstats.moves < fstats.moves
+    g2 = hc.Churn(size=2, pie=False)
+    s, _ = play_generation(g2, uniform, games=3, simulations=4, seed=1, threads=1)
+    root, _ = play_generation(g2, uniform, games=3, simulations=4, seed=1, threads=1, value_mix=1.0)
+    boot, _ = play_generation(g2, uniform, games=3, simulations=4, seed=1, threads=1, value_steps=2)
+    np.testing.assert_array_equal(boot.policies, s.policies)
+    starts = list(np.flatnonzero([(o[0].sum() + o[1].sum()) == 0 for o in s.observations])) + [len(s)]
+    assert len(starts) == 4
+    for a, b in zip(starts, starts[1:]):
+        np.testing.assert_allclose(boot.values[a:b - 2], root.values[a + 2:b], atol=1e-6)
+        np.testing.assert_array_equal(boot.values[b - 2:b], s.values[b - 2:b])
+    assert [curriculum_floor(60, 10, k) for k in (0, 5, 10, 20)] == [60, 30, 0, 0]
+    assert curriculum_floor(60, 0, 0) == 0
+
+
 def test_self_play_three_players_values_per_seat() -> None:
     g = hc.load("wunchunk(size=7,players=3)")
 

@@ -26,8 +26,15 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--slots", type=int, help="games searched at once (default: --games); a finished game's slot starts the next")
     p.add_argument("--random-plies", type=int, default=0,
                    help="start each self-play game after 0..N uniformly random actions (not recorded)")
+    p.add_argument("--curriculum", type=int, default=0,
+                   help="start every game after exactly --random-plies random actions at first, widening the start "
+                        "to 0..--random-plies linearly over N generations")
+    p.add_argument("--value-steps", type=int, default=0,
+                   help="value target: the search's root value N plies later (the outcome where the game ends sooner)")
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--reuse", type=float, default=4.0, help="times each new position is trained on (on average)")
+    p.add_argument("--net", choices=["resnet", "mlp"], default="resnet",
+                   help="residual CNN, or a multilayer perceptron (--channels units, --blocks + 1 hidden layers)")
     p.add_argument("--channels", type=int, default=32)
     p.add_argument("--blocks", type=int, default=2)
     p.add_argument("--lr", type=float, default=2e-3)
@@ -48,7 +55,8 @@ def run(args: Any) -> int:
                       seed=args.seed, algorithm=args.algorithm, simulations=args.simulations,
                       max_considered=args.max_considered, gumbel_scale=args.gumbel_scale, value_mix=args.value_mix,
                       games=args.games, reuse=args.reuse,
-                      slots=args.slots, random_plies=args.random_plies,
+                      slots=args.slots, random_plies=args.random_plies, curriculum=args.curriculum,
+                      value_steps=args.value_steps, net=args.net,
                       batch=args.batch, channels=args.channels, blocks=args.blocks, lr=args.lr,
                       augment=not args.no_augment, checkpoint_minutes=args.checkpoint_minutes,
                       eval_every=args.eval_every, eval_games=args.eval_games, eval_simulations=args.eval_simulations,

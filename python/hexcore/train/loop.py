@@ -54,9 +54,12 @@ class TrainConfig:
     games: int = 64
     slots: Optional[int] = None
     random_plies: int = 0
+    curriculum: int = 0
+    value_steps: int = 0
     batch: int = 256
     buffer: int = 50_000
     reuse: float = 4.0
+    net: str = "resnet"
     channels: int = 32
     blocks: int = 2
     lr: float = 2e-3
@@ -91,8 +94,16 @@ def _check(cfg: TrainConfig) -> None:
         raise ValueError(f"value_mix must be a number in [0, 1], got {cfg.value_mix}")
     if not (isinstance(cfg.gumbel_scale, (int, float)) and math.isfinite(cfg.gumbel_scale) and cfg.gumbel_scale >= 0):
         raise ValueError(f"gumbel_scale must be a number >= 0, got {cfg.gumbel_scale}")
+    if cfg.net not in ("resnet", "mlp"):
+        raise ValueError(f"net must be 'resnet' or 'mlp', got {cfg.net!r}")
     if isinstance(cfg.random_plies, bool) or not isinstance(cfg.random_plies, int) or cfg.random_plies < 0:
         raise ValueError(f"random_plies must be a whole number >= 0, got {cfg.random_plies}")
+    for name in ("curriculum", "value_steps"):
+        v = getattr(cfg, name)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"{name} must be a whole number >= 0, got {v}")
+    if cfg.curriculum and not cfg.random_plies:
+        raise ValueError("curriculum needs random_plies > 0 (the latest start)")
     for name in ("simulations", "max_considered", "games", "batch", "buffer", "channels", "keep"):
         v = getattr(cfg, name)
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
@@ -111,6 +122,17 @@ def _torch_learner(config: Dict[str, Any], seed: int) -> Learner:
     return learner
 
 
+def curriculum_floor(random_plies: int, curriculum: int, generation: int) -> int:
+    """The fewest random plies before a self-play game of ``generation``
+    (0-based): with a curriculum of ``curriculum`` generations,
+    ``random_plies`` at the first (every game starts late, where outcomes
+    say the most), falling linearly to 0 at generation ``curriculum``; 0
+    without one."""
+    if curriculum <= 0:
+        return 0
+    return int(round(random_plies * max(0.0, 1.0 - generation / curriculum)))
+
+
 class _Run:
     def __init__(self, cfg: TrainConfig, make_learner: Callable[[Dict[str, Any], int], Learner],
                  log: Callable[[str], None]) -> None:
@@ -119,7 +141,7 @@ class _Run:
         self.game = load(cfg.spec)
         g = self.game
         self.net_config = {"shape": list(g.observation().shape), "num_actions": int(g.num_actions),
-                           "players": int(g.num_players), "channels": cfg.channels, "blocks": cfg.blocks,
+                           "players": int(g.num_players), "net": cfg.net, "channels": cfg.channels, "blocks": cfg.blocks,
                            "lr": cfg.lr, "weight_decay": cfg.weight_decay, "threads": cfg.threads}
         self.make_learner = make_learner
         self.syms = symmetries(g) if cfg.augment else symmetries(g)[:1]
@@ -182,13 +204,17 @@ class _Run:
         vals = b.relative_values() if getattr(st["learner"], "relative_values", False) else b.values
         return obs, masks, pols, vals
 
+    def min_random_plies(self, st: Dict[str, Any]) -> int:
+        return curriculum_floor(self.cfg.random_plies, self.cfg.curriculum, st["generation"])
+
     def generation(self, st: Dict[str, Any]) -> None:
         cfg = self.cfg
         samples, stats = play_generation(self.game, st["learner"], cfg.games, cfg.simulations,
                                          derive_seed(cfg.seed, 2, st["generation"]), cfg.algorithm, cfg.threads,
                                          max_considered=cfg.max_considered, slots=cfg.slots,
                                          random_plies=cfg.random_plies, value_mix=cfg.value_mix,
-                                         gumbel_scale=cfg.gumbel_scale)
+                                         gumbel_scale=cfg.gumbel_scale, min_random_plies=self.min_random_plies(st),
+                                         value_steps=cfg.value_steps)
         st["generation"] += 1
         buf = samples if st["buffer"] is None else Samples.concat([st["buffer"], samples])
         if len(buf) > cfg.buffer:
@@ -235,7 +261,8 @@ class _Run:
         from .matches import win_rate
 
         cfg = self.cfg
-        row: Dict[str, Any] = {"kind": "eval", "generation": st["generation"], "step": st["step"]}
+        row: Dict[str, Any] = {"kind": "eval", "generation": st["generation"], "step": st["step"],
+                               "cpu_seconds": st["cpu_seconds"]}
         learner = st["learner"]
         if cfg.eval_games > 0:
             for opp in cfg.opponents:
