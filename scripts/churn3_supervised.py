@@ -56,7 +56,8 @@ def label(n: int, seconds: float, seed: int) -> List[Dict[str, Any]]:
     return rows
 
 
-def fit(rows: List[Dict[str, Any]], minutes: float, channels: int, blocks: int) -> None:
+def fit(rows: List[Dict[str, Any]], minutes: float, channels: int, blocks: int, net_kind: str = "resnet",
+        steps: int = 0) -> None:
     from hexcore.train.symmetry import symmetries
     from hexcore.train.torchnet import TorchLearner
 
@@ -73,7 +74,7 @@ def fit(rows: List[Dict[str, Any]], minutes: float, channels: int, blocks: int) 
     X, M, B, W = arrays(idx[cut:])
     tX, tM, tB, tW = arrays(idx[:cut])
     net = TorchLearner({"shape": list(g.observation_shape), "num_actions": int(g.num_actions), "players": 2,
-                        "channels": channels, "blocks": blocks, "lr": 2e-3, "weight_decay": 1e-4})
+                        "net": net_kind, "channels": channels, "blocks": blocks, "lr": 2e-3, "weight_decay": 1e-4})
 
     def report(X: Any, M: Any, B: Any, W: Any) -> str:
         p, v = net(X, M)
@@ -84,7 +85,7 @@ def fit(rows: List[Dict[str, Any]], minutes: float, channels: int, blocks: int) 
 
     print(f"train {len(X)}, held out {len(tX)} (the mover wins {tW.mean():.3f})")
     t0, step = time.time(), 0
-    while time.time() - t0 < minutes * 60:
+    while (step < steps) if steps else (time.time() - t0 < minutes * 60):
         b = rng.integers(0, len(X), 256)
         s = syms[rng.integers(len(syms))]
         m, best, w = s.vector(M[b]), s.vector(B[b]), W[b]
@@ -109,6 +110,8 @@ def main() -> None:
     f.add_argument("--minutes", type=float, default=4.0)
     f.add_argument("--channels", type=int, default=32)
     f.add_argument("--blocks", type=int, default=2)
+    f.add_argument("--net", choices=["resnet", "mlp"], default="resnet")
+    f.add_argument("--steps", type=int, default=0, help="training steps (instead of --minutes)")
     args = ap.parse_args()
     if args.cmd == "label":
         with open(args.out, "wb") as fh:
@@ -118,7 +121,7 @@ def main() -> None:
         for path in args.data:
             with open(path, "rb") as fh:
                 rows += pickle.load(fh)
-        fit(rows, args.minutes, args.channels, args.blocks)
+        fit(rows, args.minutes, args.channels, args.blocks, args.net, args.steps)
 
 
 if __name__ == "__main__":

@@ -438,6 +438,15 @@ def test_tiny_run_checkpoint_resume_and_evaluator(tmp_path: Any) -> None:
     assert res.policies.shape == (1, 8)
 
 
+def test_cpu_minutes_budget_and_curriculum_run(tmp_path: Any) -> None:
+    """A run budgeted in CPU minutes stops, with a checkpoint, once this
+    process has used them; a curriculum run goes through the loop."""
+    out = tmp_path / "cpu"
+    r = train(tiny("churn(size=2,pie=false)", out, steps=None, cpu_minutes=0.002, eval_every=0, labelled=0,
+                   random_plies=6, curriculum=2, value_steps=2), make_learner=NumpyLearner, log=quiet)
+    assert r["cpu_seconds"] >= 0.12 and r["step"] >= 1 and list_checkpoints(str(out))
+
+
 def test_tiny_run_three_player_wunchunk(tmp_path: Any) -> None:
     out = tmp_path / "w3"
     train(tiny("wunchunk(size=7,players=3)", out, steps=2, games=2, eval_games=1), make_learner=NumpyLearner, log=quiet)
@@ -479,6 +488,11 @@ def test_bad_arguments_keep_earlier_checkpoints(tmp_path: Any, capsys: Any) -> N
     assert "unknown game" in capsys.readouterr().err
     assert main(["train", "churn(size=2)", "--out", str(out), "--minutes", "-1"]) == 2
     assert "minutes" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="cpu_minutes must be a positive number"):
+        train(tiny("churn(size=2)", out, steps=None, cpu_minutes=float("nan")), make_learner=NumpyLearner, log=quiet)
+    for kw in ({"curriculum": -1}, {"value_steps": 1.5}, {"curriculum": 3, "random_plies": 0}, {"net": "rnn"}):
+        with pytest.raises(ValueError, match="curriculum|value_steps|net"):
+            train(tiny("churn(size=2)", out, **kw), make_learner=NumpyLearner, log=quiet)
     assert not out.exists()
     with pytest.raises(FileNotFoundError, match="no checkpoint"):
         train(tiny("churn(size=2,pie=false)", out), resume=True, make_learner=NumpyLearner, log=quiet)

@@ -12,6 +12,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--out", required=True, help="run folder: checkpoints, metrics.jsonl, plots")
     budget = p.add_mutually_exclusive_group()
     budget.add_argument("--minutes", type=float, help="minutes of training (this invocation)")
+    budget.add_argument("--cpu-minutes", type=float,
+                        help="minutes of this process's CPU time, all threads (this invocation; 2 idle cores give 2 a minute)")
     budget.add_argument("--steps", type=int, help="training steps in all (reproducible)")
     p.add_argument("--threads", type=int, default=2, help="search and network threads")
     p.add_argument("--seed", type=int, default=0)
@@ -51,7 +53,7 @@ def add_parser(sub: Any) -> None:
 def run(args: Any) -> int:
     from ..train.loop import TrainConfig, train
 
-    cfg = TrainConfig(spec=args.spec, out=args.out, minutes=args.minutes, steps=args.steps, threads=args.threads,
+    cfg = TrainConfig(spec=args.spec, out=args.out, minutes=args.minutes, cpu_minutes=args.cpu_minutes, steps=args.steps, threads=args.threads,
                       seed=args.seed, algorithm=args.algorithm, simulations=args.simulations,
                       max_considered=args.max_considered, gumbel_scale=args.gumbel_scale, value_mix=args.value_mix,
                       games=args.games, reuse=args.reuse,
@@ -62,7 +64,7 @@ def run(args: Any) -> int:
                       eval_every=args.eval_every, eval_games=args.eval_games, eval_simulations=args.eval_simulations,
                       opponents=list(args.opponents), labelled=args.labelled,
                       label_nodes=args.label_nodes)
-    if cfg.minutes is None and cfg.steps is None and not args.resume:
+    if cfg.minutes is None and cfg.steps is None and cfg.cpu_minutes is None and not args.resume:
         cfg.minutes = 10.0
     r = train(cfg, resume=args.resume, log=lambda s: print(s, flush=True))
     print(f"done: {r['step']} steps, {r['games']} self-play games, {r['moves_per_second']:.0f} moves/s, "

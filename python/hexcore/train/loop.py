@@ -43,6 +43,7 @@ class TrainConfig:
     spec: str
     out: str
     minutes: Optional[float] = None
+    cpu_minutes: Optional[float] = None
     steps: Optional[int] = None
     threads: int = 2
     seed: int = 0
@@ -77,10 +78,12 @@ class TrainConfig:
 
 
 def _check(cfg: TrainConfig) -> None:
-    if cfg.minutes is None and cfg.steps is None:
-        raise ValueError("give a budget: --minutes M or --steps N")
-    if cfg.minutes is not None and not (isinstance(cfg.minutes, (int, float)) and math.isfinite(cfg.minutes) and cfg.minutes > 0):
-        raise ValueError(f"minutes must be a positive number, got {cfg.minutes}")
+    if cfg.minutes is None and cfg.steps is None and cfg.cpu_minutes is None:
+        raise ValueError("give a budget: --minutes M, --cpu-minutes M or --steps N")
+    for name in ("minutes", "cpu_minutes"):
+        v = getattr(cfg, name)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0):
+            raise ValueError(f"{name} must be a positive number, got {v}")
     if cfg.steps is not None and (isinstance(cfg.steps, bool) or not isinstance(cfg.steps, int) or cfg.steps < 1):
         raise ValueError(f"steps must be a whole number >= 1, got {cfg.steps}")
     check_threads(cfg.threads)  # the core's check (1..MAX_THREADS)
@@ -234,13 +237,13 @@ class _Run:
         self.write_metrics(st, row)
         self.last_selfplay = row
 
-    def train_steps(self, st: Dict[str, Any], until: Optional[int], deadline: Optional[float]) -> None:
+    def train_steps(self, st: Dict[str, Any], until: Optional[int], expired: Callable[[], bool]) -> None:
         losses: List[Dict[str, float]] = []
         t0 = time.perf_counter()
         while st["pending"] > 0:
             if until is not None and st["step"] >= until:
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
+            if expired():
                 break
             obs, masks, pols, vals = self.batch(st)
             losses.append(st["learner"].train_step(obs, masks, pols, vals, derive_seed(self.cfg.seed, 4, st["step"])))
@@ -314,8 +317,9 @@ class _Run:
 def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callable[[Dict[str, Any], int], Learner]] = None,
           log: Callable[[str], None] = print) -> Dict[str, Any]:
     """Runs (or with ``resume`` continues) a training run in ``cfg.out``
-    until ``cfg.steps`` training steps in all or ``cfg.minutes`` more
-    minutes; returns a summary. ``make_learner(config, seed)`` builds the
+    until ``cfg.steps`` training steps in all, ``cfg.minutes`` more
+    minutes or ``cfg.cpu_minutes`` more minutes of this process's CPU time
+    (all its threads: the measure on a shared machine); returns a summary. ``make_learner(config, seed)`` builds the
     network (default: the PyTorch one). Raises ``ValueError`` for bad
     settings, for a run folder that already has checkpoints without
     ``resume`` and for a checkpoint of another game; ``FileNotFoundError``
@@ -331,7 +335,7 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
         saved = TrainConfig(**data["config"])
         if load(saved.spec).spec != load(cfg.spec).spec:
             raise ValueError(f"the checkpoint in {cfg.out} is a run of {saved.spec}, not {cfg.spec}")
-        cfg = replace(saved, out=cfg.out, minutes=cfg.minutes, steps=cfg.steps)
+        cfg = replace(saved, out=cfg.out, minutes=cfg.minutes, steps=cfg.steps, cpu_minutes=cfg.cpu_minutes)
     elif existing:
         raise ValueError(f"{cfg.out} already holds a run ({len(existing)} checkpoints); "
                          "continue it with --resume or choose another --out")
@@ -351,11 +355,17 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
         cpu_mark = now
 
     deadline = start + cfg.minutes * 60 if cfg.minutes is not None else None
+    cpu_deadline = cpu_mark + cfg.cpu_minutes * 60 if cfg.cpu_minutes is not None else None
+
+    def expired() -> bool:
+        return ((deadline is not None and time.perf_counter() >= deadline)
+                or (cpu_deadline is not None and time.process_time() >= cpu_deadline))
+
     last_ckpt = start
     saved_path = None
 
     def done() -> bool:
-        return (cfg.steps is not None and st["step"] >= cfg.steps) or (deadline is not None and time.perf_counter() >= deadline)
+        return (cfg.steps is not None and st["step"] >= cfg.steps) or expired()
 
     try:
         while not done():
@@ -364,7 +374,7 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
                 sp = run.last_selfplay
                 log(f"gen {st['generation']:>4}  games {st['games']:>6}  {sp['moves_per_second']:8.0f} moves/s  "
                     f"network {sp['network_share']:4.0%}  plies {sp['mean_plies']:5.1f}  buffer {sp['buffer']}")
-            run.train_steps(st, cfg.steps, deadline)
+            run.train_steps(st, cfg.steps, expired)
             if st["pending"] == 0 and hasattr(run, "last_train"):
                 t = run.last_train
                 el = (time.perf_counter() - start) / 60
