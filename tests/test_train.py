@@ -602,7 +602,8 @@ def _torch() -> Any:
     return pytest.importorskip("torch", reason="torch is not installed (pip install 'hexcore[train]'); the PyTorch network is not tested")
 
 
-def test_torch_network_overfits_a_fixed_batch() -> None:
+@pytest.mark.parametrize("net,channels", [("resnet", 16), ("mlp", 64)])
+def test_torch_network_overfits_a_fixed_batch(net: str, channels: int) -> None:
     """The network and optimiser can learn: a fixed batch of self-play
     positions (policies and values from the search) is fitted to near its
     targets' own entropy, and the evaluator answers with what it learnt
@@ -619,7 +620,7 @@ def test_torch_network_overfits_a_fixed_batch() -> None:
     for i, m in enumerate(s.masks):
         pols[i, rng.choice(np.flatnonzero(m))] = 1.0
     learner = TorchLearner({"shape": list(g.observation().shape), "num_actions": g.num_actions, "players": 2,
-                            "channels": 16, "blocks": 1, "lr": 1e-2, "weight_decay": 0.0}, seed=0)
+                            "net": net, "channels": channels, "blocks": 1, "lr": 1e-2, "weight_decay": 0.0}, seed=0)
     assert learner.relative_values
     first = learner.train_step(s.observations, s.masks, pols, vals, 0)
     for i in range(1, 120):
