@@ -3,6 +3,7 @@ learn the solver's values and winning moves from the same observation planes?
 
     python scripts/churn3_supervised.py label --n 5000 --seconds 330 --seed 11 --out lab11.pkl
     python scripts/churn3_supervised.py fit lab11.pkl lab12.pkl --minutes 4
+    python scripts/churn3_supervised.py check runs/churn3 lab11.pkl lab12.pkl
 
 ``label``: one position at a random ply in the last 60% of each uniformly
 random game, solved by ``hc.solve`` (at most 300,000 nodes); keeps the
@@ -11,6 +12,9 @@ planes, the legal mask, whether the mover wins and its winning moves.
 ``python -m hexcore train``; values relative to the mover) on 80% of them,
 each batch under a random board symmetry, and reports on the held-out 20%
 the value accuracy and how often the highest prior is a winning move.
+``check``: the same two figures for a trained agent (a run folder or
+checkpoint) on all the labelled positions, the value by ply where the rows
+record it; the labels are only the yardstick here, never training data.
 See docs/guides/train.md, "What limits the Churn side 3 agent".
 """
 from __future__ import annotations
@@ -51,7 +55,8 @@ def label(n: int, seconds: float, seed: int) -> List[Dict[str, Any]]:
         best = np.zeros(int(g0.num_actions), np.float32)
         for m, v in s.moves.items():
             best[action[m]] = v == "win"
-        rows.append({"obs": pos.observation(), "mask": pos.legal_action_mask(), "win": s.value == "win", "best": best})
+        rows.append({"obs": pos.observation(), "mask": pos.legal_action_mask(), "win": s.value == "win", "best": best,
+                     "ply": len(pos.history)})
     print(f"{len(rows)} positions in {time.time() - t0:.0f} s; the mover wins {np.mean([r['win'] for r in rows]):.3f}")
     return rows
 
@@ -97,6 +102,27 @@ def fit(rows: List[Dict[str, Any]], minutes: float, channels: int, blocks: int, 
     print(f"held out: {report(tX, tM, tB, tW)}")
 
 
+def check(path: str, rows: List[Dict[str, Any]]) -> None:
+    from hexcore.train import load_evaluator
+
+    ev = load_evaluator(path)
+    X = np.stack([r["obs"] for r in rows]).astype(np.float32)
+    M = np.stack([r["mask"] for r in rows])
+    B = np.stack([r["best"] for r in rows])
+    W = np.array([r["win"] for r in rows])
+    p, v = ev(X, M)
+    right = (np.asarray(v)[:, 0] > 0.5) == W
+    top = np.asarray(p).argmax(1)
+    hard = W & (B.sum(1) < M.sum(1))
+    print(f"{path}: value right {right.mean():.3f} of {len(rows)}; winning top move {np.mean(B[hard, top[hard]] > 0):.3f} "
+          f"(random {np.mean(B[hard].sum(1) / M[hard].sum(1)):.3f}, {hard.sum()} positions)")
+    if all("ply" in r for r in rows):
+        ply = np.array([r["ply"] for r in rows])
+        spans = ((0, 40, "0-39"), (40, 50, "40-49"), (50, 60, "50-59"), (60, 10**9, "60+"))
+        print("value right by ply: " + ", ".join(f"{name}: {right[(ply >= lo) & (ply < hi)].mean():.3f}"
+                                               for lo, hi, name in spans if ((ply >= lo) & (ply < hi)).any()))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -112,6 +138,9 @@ def main() -> None:
     f.add_argument("--blocks", type=int, default=2)
     f.add_argument("--net", choices=["resnet", "mlp"], default="resnet")
     f.add_argument("--steps", type=int, default=0, help="training steps (instead of --minutes)")
+    c = sub.add_parser("check")
+    c.add_argument("run", help="a run folder or checkpoint")
+    c.add_argument("data", nargs="+")
     args = ap.parse_args()
     if args.cmd == "label":
         with open(args.out, "wb") as fh:
@@ -121,7 +150,10 @@ def main() -> None:
         for path in args.data:
             with open(path, "rb") as fh:
                 rows += pickle.load(fh)
-        fit(rows, args.minutes, args.channels, args.blocks, args.net, args.steps)
+        if args.cmd == "check":
+            check(args.run, rows)
+        else:
+            fit(rows, args.minutes, args.channels, args.blocks, args.net, args.steps)
 
 
 if __name__ == "__main__":
