@@ -653,3 +653,26 @@ def test_torch_tiny_run_resume_and_load(tmp_path: Any, spec: str) -> None:
     assert v.shape == (1, g.num_players)
     np.testing.assert_allclose(p.sum(), 1, atol=1e-5)
     batched_search([g], ev, simulations=4, threads=1)
+
+
+def test_torch_cli_mlp_curriculum_cpu_budget(tmp_path: Any, monkeypatch: Any) -> None:
+    """The command line's new options reach the run: a perceptron, a
+    curriculum, bootstrapped values and a CPU-time budget."""
+    _torch()
+    import hexcore.train.plots
+    from hexcore.__main__ import main
+
+    monkeypatch.setattr(hexcore.train.plots, "write_plots", lambda out: None)   # no matplotlib: a fast test
+
+    out = tmp_path / "cli"
+    assert main(["train", "churn(size=2,pie=false)", "--out", str(out), "--cpu-minutes", "0.005", "--threads", "1",
+                 "--net", "mlp", "--channels", "8", "--blocks", "1", "--games", "4", "--simulations", "4",
+                 "--random-plies", "4", "--curriculum", "2", "--value-steps", "2", "--eval-every", "0",
+                 "--labelled", "0"]) == 0
+    data = load_checkpoint(str(out))
+    assert data["config"]["net"] == "mlp" and data["config"]["curriculum"] == 2 and data["config"]["value_steps"] == 2
+    assert data["config"]["cpu_minutes"] == 0.005 and data["step"] >= 1
+    ev = load_evaluator(str(out))
+    g = hc.Churn(size=2, pie=False)
+    p, v = ev(g.observation()[None], g.legal_action_mask()[None])
+    assert p.shape == (1, g.num_actions) and v.shape == (1, 2)
