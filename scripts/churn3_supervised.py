@@ -3,6 +3,7 @@ learn the solver's values and winning moves from the same observation planes?
 
     python scripts/churn3_supervised.py label --n 5000 --seconds 330 --seed 11 --out lab11.pkl
     python scripts/churn3_supervised.py fit lab11.pkl lab12.pkl --minutes 4
+    python scripts/churn3_supervised.py check runs/churn3 lab11.pkl lab12.pkl
 
 ``label``: one position at a random ply in the last 60% of each uniformly
 random game, solved by ``hc.solve`` (at most 300,000 nodes); keeps the
@@ -11,6 +12,9 @@ planes, the legal mask, whether the mover wins and its winning moves.
 ``python -m hexcore train``; values relative to the mover) on 80% of them,
 each batch under a random board symmetry, and reports on the held-out 20%
 the value accuracy and how often the highest prior is a winning move.
+``check``: the same two figures for a trained agent (a run folder or
+checkpoint) on all the labelled positions, the value by ply where the rows
+record it; the labels are only the yardstick here, never training data.
 See docs/guides/train.md, "What limits the Churn side 3 agent".
 """
 from __future__ import annotations
@@ -51,12 +55,14 @@ def label(n: int, seconds: float, seed: int) -> List[Dict[str, Any]]:
         best = np.zeros(int(g0.num_actions), np.float32)
         for m, v in s.moves.items():
             best[action[m]] = v == "win"
-        rows.append({"obs": pos.observation(), "mask": pos.legal_action_mask(), "win": s.value == "win", "best": best})
+        rows.append({"obs": pos.observation(), "mask": pos.legal_action_mask(), "win": s.value == "win", "best": best,
+                     "ply": len(pos.history)})
     print(f"{len(rows)} positions in {time.time() - t0:.0f} s; the mover wins {np.mean([r['win'] for r in rows]):.3f}")
     return rows
 
 
-def fit(rows: List[Dict[str, Any]], minutes: float, channels: int, blocks: int) -> None:
+def fit(rows: List[Dict[str, Any]], minutes: float, channels: int, blocks: int, net_kind: str = "resnet",
+        steps: int = 0) -> None:
     from hexcore.train.symmetry import symmetries
     from hexcore.train.torchnet import TorchLearner
 
@@ -73,7 +79,7 @@ def fit(rows: List[Dict[str, Any]], minutes: float, channels: int, blocks: int) 
     X, M, B, W = arrays(idx[cut:])
     tX, tM, tB, tW = arrays(idx[:cut])
     net = TorchLearner({"shape": list(g.observation_shape), "num_actions": int(g.num_actions), "players": 2,
-                        "channels": channels, "blocks": blocks, "lr": 2e-3, "weight_decay": 1e-4})
+                        "net": net_kind, "channels": channels, "blocks": blocks, "lr": 2e-3, "weight_decay": 1e-4})
 
     def report(X: Any, M: Any, B: Any, W: Any) -> str:
         p, v = net(X, M)
@@ -84,7 +90,7 @@ def fit(rows: List[Dict[str, Any]], minutes: float, channels: int, blocks: int) 
 
     print(f"train {len(X)}, held out {len(tX)} (the mover wins {tW.mean():.3f})")
     t0, step = time.time(), 0
-    while time.time() - t0 < minutes * 60:
+    while (step < steps) if steps else (time.time() - t0 < minutes * 60):
         b = rng.integers(0, len(X), 256)
         s = syms[rng.integers(len(syms))]
         m, best, w = s.vector(M[b]), s.vector(B[b]), W[b]
@@ -94,6 +100,27 @@ def fit(rows: List[Dict[str, Any]], minutes: float, channels: int, blocks: int) 
         step += 1
     print(f"{step} steps; train: {report(X[:2000], M[:2000], B[:2000], W[:2000])}")
     print(f"held out: {report(tX, tM, tB, tW)}")
+
+
+def check(path: str, rows: List[Dict[str, Any]]) -> None:
+    from hexcore.train import load_evaluator
+
+    ev = load_evaluator(path)
+    X = np.stack([r["obs"] for r in rows]).astype(np.float32)
+    M = np.stack([r["mask"] for r in rows])
+    B = np.stack([r["best"] for r in rows])
+    W = np.array([r["win"] for r in rows])
+    p, v = ev(X, M)
+    right = (np.asarray(v)[:, 0] > 0.5) == W
+    top = np.asarray(p).argmax(1)
+    hard = W & (B.sum(1) < M.sum(1))
+    print(f"{path}: value right {right.mean():.3f} of {len(rows)}; winning top move {np.mean(B[hard, top[hard]] > 0):.3f} "
+          f"(random {np.mean(B[hard].sum(1) / M[hard].sum(1)):.3f}, {hard.sum()} positions)")
+    if all("ply" in r for r in rows):
+        ply = np.array([r["ply"] for r in rows])
+        spans = ((0, 40, "0-39"), (40, 50, "40-49"), (50, 60, "50-59"), (60, 10**9, "60+"))
+        print("value right by ply: " + ", ".join(f"{name}: {right[(ply >= lo) & (ply < hi)].mean():.3f}"
+                                               for lo, hi, name in spans if ((ply >= lo) & (ply < hi)).any()))
 
 
 def main() -> None:
@@ -109,6 +136,11 @@ def main() -> None:
     f.add_argument("--minutes", type=float, default=4.0)
     f.add_argument("--channels", type=int, default=32)
     f.add_argument("--blocks", type=int, default=2)
+    f.add_argument("--net", choices=["resnet", "mlp"], default="resnet")
+    f.add_argument("--steps", type=int, default=0, help="training steps (instead of --minutes)")
+    c = sub.add_parser("check")
+    c.add_argument("run", help="a run folder or checkpoint")
+    c.add_argument("data", nargs="+")
     args = ap.parse_args()
     if args.cmd == "label":
         with open(args.out, "wb") as fh:
@@ -118,7 +150,10 @@ def main() -> None:
         for path in args.data:
             with open(path, "rb") as fh:
                 rows += pickle.load(fh)
-        fit(rows, args.minutes, args.channels, args.blocks)
+        if args.cmd == "check":
+            check(args.run, rows)
+        else:
+            fit(rows, args.minutes, args.channels, args.blocks, args.net, args.steps)
 
 
 if __name__ == "__main__":

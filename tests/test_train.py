@@ -131,6 +131,34 @@ def test_self_play_slots_and_random_starts() -> None:
     assert r.augmentable.all()
 
 
+def test_late_starts_and_bootstrapped_values() -> None:
+    """``min_random_plies`` (the curriculum's late starts) starts every game
+    after at least that many random plies; ``value_steps`` n makes a
+    position's value target the root value n plies later in its game (the
+    outcome for a game's last n positions); the training loop's curriculum
+    lowers the floor from ``random_plies`` to 0."""
+    from hexcore.train.loop import curriculum_floor
+
+    g = hc.Churn(size=3, pie=False)
+    late, lstats = play_generation(g, uniform, games=4, simulations=4, seed=2, threads=1, random_plies=40,
+                                   min_random_plies=40)
+    assert not any((o[0].sum() + o[1].sum()) == 0 for o in late.observations)   # no game from the empty board
+    full, fstats = play_generation(g, uniform, games=4, simulations=4, seed=2, threads=1)
+    assert lstats.moves < fstats.moves
+    g2 = hc.Churn(size=2, pie=False)
+    s, _ = play_generation(g2, uniform, games=3, simulations=4, seed=1, threads=1)
+    root, _ = play_generation(g2, uniform, games=3, simulations=4, seed=1, threads=1, value_mix=1.0)
+    boot, _ = play_generation(g2, uniform, games=3, simulations=4, seed=1, threads=1, value_steps=2)
+    np.testing.assert_array_equal(boot.policies, s.policies)
+    starts = list(np.flatnonzero([(o[0].sum() + o[1].sum()) == 0 for o in s.observations])) + [len(s)]
+    assert len(starts) == 4
+    for a, b in zip(starts, starts[1:]):
+        np.testing.assert_allclose(boot.values[a:b - 2], root.values[a + 2:b], atol=1e-6)
+        np.testing.assert_array_equal(boot.values[b - 2:b], s.values[b - 2:b])
+    assert [curriculum_floor(60, 10, k) for k in (0, 5, 10, 20)] == [60, 30, 0, 0]
+    assert curriculum_floor(60, 0, 0) == 0
+
+
 def test_self_play_three_players_values_per_seat() -> None:
     g = hc.load("wunchunk(size=7,players=3)")
 
@@ -410,6 +438,15 @@ def test_tiny_run_checkpoint_resume_and_evaluator(tmp_path: Any) -> None:
     assert res.policies.shape == (1, 8)
 
 
+def test_cpu_minutes_budget_and_curriculum_run(tmp_path: Any) -> None:
+    """A run budgeted in CPU minutes stops, with a checkpoint, once this
+    process has used them; a curriculum run goes through the loop."""
+    out = tmp_path / "cpu"
+    r = train(tiny("churn(size=2,pie=false)", out, steps=None, cpu_minutes=0.002, eval_every=0, labelled=0,
+                   random_plies=6, curriculum=2, value_steps=2), make_learner=NumpyLearner, log=quiet)
+    assert r["cpu_seconds"] >= 0.12 and r["step"] >= 1 and list_checkpoints(str(out))
+
+
 def test_tiny_run_three_player_wunchunk(tmp_path: Any) -> None:
     out = tmp_path / "w3"
     train(tiny("wunchunk(size=7,players=3)", out, steps=2, games=2, eval_games=1), make_learner=NumpyLearner, log=quiet)
@@ -451,6 +488,11 @@ def test_bad_arguments_keep_earlier_checkpoints(tmp_path: Any, capsys: Any) -> N
     assert "unknown game" in capsys.readouterr().err
     assert main(["train", "churn(size=2)", "--out", str(out), "--minutes", "-1"]) == 2
     assert "minutes" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="cpu_minutes must be a positive number"):
+        train(tiny("churn(size=2)", out, steps=None, cpu_minutes=float("nan")), make_learner=NumpyLearner, log=quiet)
+    for kw in ({"curriculum": -1}, {"value_steps": 1.5}, {"curriculum": 3, "random_plies": 0}, {"net": "rnn"}):
+        with pytest.raises(ValueError, match="curriculum|value_steps|net"):
+            train(tiny("churn(size=2)", out, **kw), make_learner=NumpyLearner, log=quiet)
     assert not out.exists()
     with pytest.raises(FileNotFoundError, match="no checkpoint"):
         train(tiny("churn(size=2,pie=false)", out), resume=True, make_learner=NumpyLearner, log=quiet)
@@ -560,7 +602,8 @@ def _torch() -> Any:
     return pytest.importorskip("torch", reason="torch is not installed (pip install 'hexcore[train]'); the PyTorch network is not tested")
 
 
-def test_torch_network_overfits_a_fixed_batch() -> None:
+@pytest.mark.parametrize("net,channels", [("resnet", 16), ("mlp", 64)])
+def test_torch_network_overfits_a_fixed_batch(net: str, channels: int) -> None:
     """The network and optimiser can learn: a fixed batch of self-play
     positions (policies and values from the search) is fitted to near its
     targets' own entropy, and the evaluator answers with what it learnt
@@ -577,7 +620,7 @@ def test_torch_network_overfits_a_fixed_batch() -> None:
     for i, m in enumerate(s.masks):
         pols[i, rng.choice(np.flatnonzero(m))] = 1.0
     learner = TorchLearner({"shape": list(g.observation().shape), "num_actions": g.num_actions, "players": 2,
-                            "channels": 16, "blocks": 1, "lr": 1e-2, "weight_decay": 0.0}, seed=0)
+                            "net": net, "channels": channels, "blocks": 1, "lr": 1e-2, "weight_decay": 0.0}, seed=0)
     assert learner.relative_values
     first = learner.train_step(s.observations, s.masks, pols, vals, 0)
     for i in range(1, 120):
@@ -610,3 +653,26 @@ def test_torch_tiny_run_resume_and_load(tmp_path: Any, spec: str) -> None:
     assert v.shape == (1, g.num_players)
     np.testing.assert_allclose(p.sum(), 1, atol=1e-5)
     batched_search([g], ev, simulations=4, threads=1)
+
+
+def test_torch_cli_mlp_curriculum_cpu_budget(tmp_path: Any, monkeypatch: Any) -> None:
+    """The command line's new options reach the run: a perceptron, a
+    curriculum, bootstrapped values and a CPU-time budget."""
+    _torch()
+    import hexcore.train.plots
+    from hexcore.__main__ import main
+
+    monkeypatch.setattr(hexcore.train.plots, "write_plots", lambda out: None)   # no matplotlib: a fast test
+
+    out = tmp_path / "cli"
+    assert main(["train", "churn(size=2,pie=false)", "--out", str(out), "--cpu-minutes", "0.005", "--threads", "1",
+                 "--net", "mlp", "--channels", "8", "--blocks", "1", "--games", "4", "--simulations", "4",
+                 "--random-plies", "4", "--curriculum", "2", "--value-steps", "2", "--eval-every", "0",
+                 "--labelled", "0"]) == 0
+    data = load_checkpoint(str(out))
+    assert data["config"]["net"] == "mlp" and data["config"]["curriculum"] == 2 and data["config"]["value_steps"] == 2
+    assert data["config"]["cpu_minutes"] == 0.005 and data["step"] >= 1
+    ev = load_evaluator(str(out))
+    g = hc.Churn(size=2, pie=False)
+    p, v = ev(g.observation()[None], g.legal_action_mask()[None])
+    assert p.shape == (1, g.num_actions) and v.shape == (1, 2)

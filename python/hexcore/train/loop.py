@@ -43,6 +43,7 @@ class TrainConfig:
     spec: str
     out: str
     minutes: Optional[float] = None
+    cpu_minutes: Optional[float] = None
     steps: Optional[int] = None
     threads: int = 2
     seed: int = 0
@@ -54,9 +55,12 @@ class TrainConfig:
     games: int = 64
     slots: Optional[int] = None
     random_plies: int = 0
+    curriculum: int = 0
+    value_steps: int = 0
     batch: int = 256
     buffer: int = 50_000
     reuse: float = 4.0
+    net: str = "resnet"
     channels: int = 32
     blocks: int = 2
     lr: float = 2e-3
@@ -74,10 +78,12 @@ class TrainConfig:
 
 
 def _check(cfg: TrainConfig) -> None:
-    if cfg.minutes is None and cfg.steps is None:
-        raise ValueError("give a budget: --minutes M or --steps N")
-    if cfg.minutes is not None and not (isinstance(cfg.minutes, (int, float)) and math.isfinite(cfg.minutes) and cfg.minutes > 0):
-        raise ValueError(f"minutes must be a positive number, got {cfg.minutes}")
+    if cfg.minutes is None and cfg.steps is None and cfg.cpu_minutes is None:
+        raise ValueError("give a budget: --minutes M, --cpu-minutes M or --steps N")
+    for name in ("minutes", "cpu_minutes"):
+        v = getattr(cfg, name)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0):
+            raise ValueError(f"{name} must be a positive number, got {v}")
     if cfg.steps is not None and (isinstance(cfg.steps, bool) or not isinstance(cfg.steps, int) or cfg.steps < 1):
         raise ValueError(f"steps must be a whole number >= 1, got {cfg.steps}")
     check_threads(cfg.threads)  # the core's check (1..MAX_THREADS)
@@ -91,8 +97,16 @@ def _check(cfg: TrainConfig) -> None:
         raise ValueError(f"value_mix must be a number in [0, 1], got {cfg.value_mix}")
     if not (isinstance(cfg.gumbel_scale, (int, float)) and math.isfinite(cfg.gumbel_scale) and cfg.gumbel_scale >= 0):
         raise ValueError(f"gumbel_scale must be a number >= 0, got {cfg.gumbel_scale}")
+    if cfg.net not in ("resnet", "mlp"):
+        raise ValueError(f"net must be 'resnet' or 'mlp', got {cfg.net!r}")
     if isinstance(cfg.random_plies, bool) or not isinstance(cfg.random_plies, int) or cfg.random_plies < 0:
         raise ValueError(f"random_plies must be a whole number >= 0, got {cfg.random_plies}")
+    for name in ("curriculum", "value_steps"):
+        v = getattr(cfg, name)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"{name} must be a whole number >= 0, got {v}")
+    if cfg.curriculum and not cfg.random_plies:
+        raise ValueError("curriculum needs random_plies > 0 (the latest start)")
     for name in ("simulations", "max_considered", "games", "batch", "buffer", "channels", "keep"):
         v = getattr(cfg, name)
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
@@ -111,6 +125,17 @@ def _torch_learner(config: Dict[str, Any], seed: int) -> Learner:
     return learner
 
 
+def curriculum_floor(random_plies: int, curriculum: int, generation: int) -> int:
+    """The fewest random plies before a self-play game of ``generation``
+    (0-based): with a curriculum of ``curriculum`` generations,
+    ``random_plies`` at the first (every game starts late, where outcomes
+    say the most), falling linearly to 0 at generation ``curriculum``; 0
+    without one."""
+    if curriculum <= 0:
+        return 0
+    return int(round(random_plies * max(0.0, 1.0 - generation / curriculum)))
+
+
 class _Run:
     def __init__(self, cfg: TrainConfig, make_learner: Callable[[Dict[str, Any], int], Learner],
                  log: Callable[[str], None]) -> None:
@@ -119,7 +144,7 @@ class _Run:
         self.game = load(cfg.spec)
         g = self.game
         self.net_config = {"shape": list(g.observation().shape), "num_actions": int(g.num_actions),
-                           "players": int(g.num_players), "channels": cfg.channels, "blocks": cfg.blocks,
+                           "players": int(g.num_players), "net": cfg.net, "channels": cfg.channels, "blocks": cfg.blocks,
                            "lr": cfg.lr, "weight_decay": cfg.weight_decay, "threads": cfg.threads}
         self.make_learner = make_learner
         self.syms = symmetries(g) if cfg.augment else symmetries(g)[:1]
@@ -182,13 +207,17 @@ class _Run:
         vals = b.relative_values() if getattr(st["learner"], "relative_values", False) else b.values
         return obs, masks, pols, vals
 
+    def min_random_plies(self, st: Dict[str, Any]) -> int:
+        return curriculum_floor(self.cfg.random_plies, self.cfg.curriculum, st["generation"])
+
     def generation(self, st: Dict[str, Any]) -> None:
         cfg = self.cfg
         samples, stats = play_generation(self.game, st["learner"], cfg.games, cfg.simulations,
                                          derive_seed(cfg.seed, 2, st["generation"]), cfg.algorithm, cfg.threads,
                                          max_considered=cfg.max_considered, slots=cfg.slots,
                                          random_plies=cfg.random_plies, value_mix=cfg.value_mix,
-                                         gumbel_scale=cfg.gumbel_scale)
+                                         gumbel_scale=cfg.gumbel_scale, min_random_plies=self.min_random_plies(st),
+                                         value_steps=cfg.value_steps)
         st["generation"] += 1
         buf = samples if st["buffer"] is None else Samples.concat([st["buffer"], samples])
         if len(buf) > cfg.buffer:
@@ -208,13 +237,13 @@ class _Run:
         self.write_metrics(st, row)
         self.last_selfplay = row
 
-    def train_steps(self, st: Dict[str, Any], until: Optional[int], deadline: Optional[float]) -> None:
+    def train_steps(self, st: Dict[str, Any], until: Optional[int], expired: Callable[[], bool]) -> None:
         losses: List[Dict[str, float]] = []
         t0 = time.perf_counter()
         while st["pending"] > 0:
             if until is not None and st["step"] >= until:
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
+            if expired():
                 break
             obs, masks, pols, vals = self.batch(st)
             losses.append(st["learner"].train_step(obs, masks, pols, vals, derive_seed(self.cfg.seed, 4, st["step"])))
@@ -235,7 +264,8 @@ class _Run:
         from .matches import win_rate
 
         cfg = self.cfg
-        row: Dict[str, Any] = {"kind": "eval", "generation": st["generation"], "step": st["step"]}
+        row: Dict[str, Any] = {"kind": "eval", "generation": st["generation"], "step": st["step"],
+                               "cpu_seconds": st["cpu_seconds"]}
         learner = st["learner"]
         if cfg.eval_games > 0:
             for opp in cfg.opponents:
@@ -287,8 +317,9 @@ class _Run:
 def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callable[[Dict[str, Any], int], Learner]] = None,
           log: Callable[[str], None] = print) -> Dict[str, Any]:
     """Runs (or with ``resume`` continues) a training run in ``cfg.out``
-    until ``cfg.steps`` training steps in all or ``cfg.minutes`` more
-    minutes; returns a summary. ``make_learner(config, seed)`` builds the
+    until ``cfg.steps`` training steps in all, ``cfg.minutes`` more
+    minutes or ``cfg.cpu_minutes`` more minutes of this process's CPU time
+    (all its threads: the measure on a shared machine); returns a summary. ``make_learner(config, seed)`` builds the
     network (default: the PyTorch one). Raises ``ValueError`` for bad
     settings, for a run folder that already has checkpoints without
     ``resume`` and for a checkpoint of another game; ``FileNotFoundError``
@@ -304,7 +335,7 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
         saved = TrainConfig(**data["config"])
         if load(saved.spec).spec != load(cfg.spec).spec:
             raise ValueError(f"the checkpoint in {cfg.out} is a run of {saved.spec}, not {cfg.spec}")
-        cfg = replace(saved, out=cfg.out, minutes=cfg.minutes, steps=cfg.steps)
+        cfg = replace(saved, out=cfg.out, minutes=cfg.minutes, steps=cfg.steps, cpu_minutes=cfg.cpu_minutes)
     elif existing:
         raise ValueError(f"{cfg.out} already holds a run ({len(existing)} checkpoints); "
                          "continue it with --resume or choose another --out")
@@ -324,11 +355,17 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
         cpu_mark = now
 
     deadline = start + cfg.minutes * 60 if cfg.minutes is not None else None
+    cpu_deadline = cpu_mark + cfg.cpu_minutes * 60 if cfg.cpu_minutes is not None else None
+
+    def expired() -> bool:
+        return ((deadline is not None and time.perf_counter() >= deadline)
+                or (cpu_deadline is not None and time.process_time() >= cpu_deadline))
+
     last_ckpt = start
     saved_path = None
 
     def done() -> bool:
-        return (cfg.steps is not None and st["step"] >= cfg.steps) or (deadline is not None and time.perf_counter() >= deadline)
+        return (cfg.steps is not None and st["step"] >= cfg.steps) or expired()
 
     try:
         while not done():
@@ -337,7 +374,7 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
                 sp = run.last_selfplay
                 log(f"gen {st['generation']:>4}  games {st['games']:>6}  {sp['moves_per_second']:8.0f} moves/s  "
                     f"network {sp['network_share']:4.0%}  plies {sp['mean_plies']:5.1f}  buffer {sp['buffer']}")
-            run.train_steps(st, cfg.steps, deadline)
+            run.train_steps(st, cfg.steps, expired)
             if st["pending"] == 0 and hasattr(run, "last_train"):
                 t = run.last_train
                 el = (time.perf_counter() - start) / 60

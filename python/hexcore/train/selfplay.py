@@ -144,7 +144,8 @@ def play_generation(game: Any, evaluator: Callable[..., Tuple[Any, Any]], games:
                     seed: int, algorithm: str = "gumbel", threads: Optional[int] = None,
                     sample_plies: int = 8, max_considered: int = 16, slots: Optional[int] = None,
                     random_plies: int = 0, value_mix: float = 0.0,
-                    gumbel_scale: float = 1.0) -> Tuple[Samples, SelfPlayStats]:
+                    gumbel_scale: float = 1.0, min_random_plies: int = 0,
+                    value_steps: int = 0) -> Tuple[Samples, SelfPlayStats]:
     """Plays ``games`` games from ``game`` (a position between turns) to the
     end and returns every position with its targets.
 
@@ -159,7 +160,11 @@ def play_generation(game: Any, evaluator: Callable[..., Tuple[Any, Any]], games:
     ``random_plies`` > 0 starts each game after a uniformly random number
     (0 to ``random_plies``) of uniformly random actions, which are not
     recorded: the positions then cover more of the game than self-play
-    alone reaches. ``value_mix`` > 0 makes each value target
+    alone reaches; ``min_random_plies`` raises the fewest (the training
+    loop's curriculum starts games late and lowers it). ``value_steps`` n > 0
+    bootstraps the value targets: a position's target is the search's root
+    value (per seat) ``n`` plies later in its game, or the outcome where the
+    game ends sooner. ``value_mix`` > 0 makes each value target
     ``(1 - value_mix) * outcome + value_mix * root value`` (the search's
     mean value per seat at the position: near the end of a game it holds
     the exact terminal scores the search reached, which makes the value
@@ -177,7 +182,7 @@ def play_generation(game: Any, evaluator: Callable[..., Tuple[Any, Any]], games:
     def new_game() -> Any:
         if random_plies <= 0:
             return game.copy()
-        return _random_start(game, int(rng.integers(random_plies + 1)), rng)
+        return _random_start(game, int(rng.integers(min(min_random_plies, random_plies), random_plies + 1)), rng)
 
     boards: List[Any] = []
     records: List[List[Tuple[Any, ...]]] = []
@@ -249,6 +254,8 @@ def play_generation(game: Any, evaluator: Callable[..., Tuple[Any, Any]], games:
         assert final is not None
         wins += final
         values = np.repeat(final[None, :], len(rec), axis=0).astype(np.float64)
+        if value_steps > 0 and len(rec) > value_steps:
+            values[: len(rec) - value_steps] = np.stack([x[5] for x in rec[value_steps:]])
         if value_mix > 0:
             values = (1 - value_mix) * values + value_mix * np.stack([x[5] for x in rec]).astype(np.float64)
         parts.append(Samples(np.stack([x[0] for x in rec]).astype(np.float32), np.stack([x[1] for x in rec]),

@@ -10,6 +10,12 @@ the predicted share of the win, the search's value scale). The learner's
 ``relative_values`` attribute tells the search to put the values back in
 seat order (:func:`hexcore.search.batched_search`), so the network never
 has to learn whose turn it is (Wunchunk's planes do not even say).
+With ``net="mlp"`` the network is a multilayer perceptron instead: the
+planes flattened, a linear layer to ``channels`` units, ``blocks`` more
+hidden layers of ``channels`` units (ReLU), and a linear policy head and
+value head; on a small board it costs a fraction of the convolutions'
+time per position (Churn side 3, 256 units and 2 hidden layers: about 8
+microseconds a position against 100 for 32 channels and 2 blocks).
 Loss: cross-entropy of the policy against the search's improved policy
 over the legal actions, plus cross-entropy of the value against the final
 scores, plus weight decay through AdamW.
@@ -35,7 +41,33 @@ def import_torch() -> Any:
     return torch
 
 
-def _build(torch: Any, shape: Tuple[int, int, int], num_actions: int, players: int, channels: int, blocks: int) -> Any:
+def _build_mlp(torch: Any, shape: Tuple[int, int, int], num_actions: int, players: int, width: int, layers: int) -> Any:
+    nn = torch.nn
+    size = int(np.prod(shape))
+
+    class Net(nn.Module):  # type: ignore[misc, name-defined, unused-ignore]
+        def __init__(self) -> None:
+            super().__init__()
+            mods = [nn.Flatten(), nn.Linear(size, width), nn.ReLU()]
+            for _ in range(layers):
+                mods += [nn.Linear(width, width), nn.ReLU()]
+            self.trunk = nn.Sequential(*mods)
+            self.p_fc = nn.Linear(width, num_actions)
+            self.v_fc = nn.Linear(width, players)
+
+        def forward(self, x: Any) -> Tuple[Any, Any]:
+            x = self.trunk(x)
+            return self.p_fc(x), self.v_fc(x)
+
+    return Net()
+
+
+def _build(torch: Any, shape: Tuple[int, int, int], num_actions: int, players: int, channels: int, blocks: int,
+           net: str = "resnet") -> Any:
+    if net == "mlp":
+        return _build_mlp(torch, shape, num_actions, players, channels, blocks)
+    if net != "resnet":
+        raise ValueError(f"net must be 'resnet' or 'mlp', got {net!r}")
     nn = torch.nn
     c_in, h, w = shape
 
@@ -71,8 +103,8 @@ def _build(torch: Any, shape: Tuple[int, int, int], num_actions: int, players: i
 
 class TorchLearner:
     """The network, its optimiser and one training step. ``config`` holds
-    ``shape``, ``num_actions``, ``players``, ``channels``, ``blocks``,
-    ``lr``, ``weight_decay`` and ``threads``; ``seed`` sets the initial
+    ``shape``, ``num_actions``, ``players``, ``net`` (``"resnet"``, the
+    default, or ``"mlp"``), ``channels``, ``blocks``, ``lr``, ``weight_decay`` and ``threads``; ``seed`` sets the initial
     weights."""
 
     #: values are the mover's first (see the module's notes)
@@ -87,7 +119,7 @@ class TorchLearner:
         torch.set_num_threads(1)
         torch.manual_seed(seed % 2**63)
         self.net = _build(torch, tuple(config["shape"]), int(config["num_actions"]), int(config["players"]),
-                          int(config.get("channels", 32)), int(config.get("blocks", 2)))
+                          int(config.get("channels", 32)), int(config.get("blocks", 2)), str(config.get("net", "resnet")))
         self.opt = torch.optim.AdamW(self.net.parameters(), lr=float(config.get("lr", 2e-3)),
                                      weight_decay=float(config.get("weight_decay", 1e-4)))
         self.net.eval()
