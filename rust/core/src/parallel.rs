@@ -135,7 +135,20 @@ pub(crate) fn share_out<I: Send>(items: Vec<I>, threads: usize, work: impl Fn(I)
             }
         }
     };
-    // Workers inside `share` (a guard counts them out, also on a panic).
+    // Every item is taken once `share(0)` returns (each share ends by
+    // helping with the others).
+    spread(&p, t, &share, &|| true, 1 << 14);
+}
+
+/// Run `run(k)` for `k` in `1..t` on workers of `p` and `run(0)` here, then
+/// wait until `finished()` and no worker is inside `run`. On a worker of some
+/// pool the scope's own wait helps with other work; elsewhere it would
+/// block, and a blocking wait costs a wake-up (on a VM a good part of a
+/// step), so wait for the busy workers by spinning first (`spins` times
+/// before yielding). A worker that starts after this finds nothing left and
+/// ends at once.
+fn spread(p: &rayon::ThreadPool, t: usize, run: &(dyn Fn(usize) + Sync), finished: &(dyn Fn() -> bool + Sync), spins: u32) {
+    // Workers inside `run` (a guard counts them out, also on a panic).
     let busy = AtomicUsize::new(0);
     struct Busy<'a>(&'a AtomicUsize);
     impl Drop for Busy<'_> {
@@ -146,42 +159,26 @@ pub(crate) fn share_out<I: Send>(items: Vec<I>, threads: usize, work: impl Fn(I)
     let on_worker = rayon::current_thread_index().is_some();
     p.in_place_scope(|s| {
         for k in 1..t {
-            let (share, busy) = (&share, &busy);
+            let busy = &busy;
             s.spawn(move |_| {
                 busy.fetch_add(1, Ordering::AcqRel);
                 let _out = Busy(busy);
-                share(k);
+                run(k);
             });
         }
-        share(0);
-        // Every item is taken now (each share ends by helping with the
-        // others). On a worker of some pool the scope's own wait helps with
-        // other work; elsewhere it would block, and a blocking wait costs a
-        // wake-up (on a VM a good part of a step), so wait for the busy
-        // workers by spinning first. A worker that starts after this finds
-        // nothing left and ends at once.
-        if !on_worker {
-            let mut spins = 0u32;
-            while busy.load(Ordering::Acquire) > 0 {
-                spins += 1;
-                if spins < 1 << 14 {
-                    std::hint::spin_loop();
-                } else {
-                    std::thread::yield_now();
-                }
-            }
-        }
+        run(0);
+        wait_for(spins, || finished() && (on_worker || busy.load(Ordering::Acquire) == 0));
     });
 }
 
 /// Spin on `ready` (a short wait: the others are busy with items of the
 /// same call), yielding the core after a while in case the thread it waits
 /// for shares it.
-fn wait_for(ready: impl Fn() -> bool) {
+fn wait_for(spins_first: u32, ready: impl Fn() -> bool) {
     let mut spins = 0u32;
     while !ready() {
         spins += 1;
-        if spins < 1 << 12 {
+        if spins < spins_first {
             std::hint::spin_loop();
         } else {
             std::thread::yield_now();
@@ -232,7 +229,7 @@ pub(crate) fn phased(threads: usize, items: usize, phases: usize, work: impl Fn(
     let run = |me: usize| {
         let _unwind = Unwind(&broken);
         for phase in 0..phases {
-            wait_for(|| ready.load(Ordering::Acquire) >= phase || broken.load(Ordering::Acquire));
+            wait_for(1 << 12, || ready.load(Ordering::Acquire) >= phase || broken.load(Ordering::Acquire));
             if stop.load(Ordering::Acquire) || broken.load(Ordering::Acquire) {
                 return;
             }
@@ -255,31 +252,10 @@ pub(crate) fn phased(threads: usize, items: usize, phases: usize, work: impl Fn(
             }
         }
     };
-    let busy = AtomicUsize::new(0);
-    struct Busy<'a>(&'a AtomicUsize);
-    impl Drop for Busy<'_> {
-        fn drop(&mut self) {
-            self.0.fetch_sub(1, Ordering::Release);
-        }
-    }
-    let on_worker = rayon::current_thread_index().is_some();
-    p.in_place_scope(|s| {
-        for k in 1..t {
-            let (run, busy) = (&run, &busy);
-            s.spawn(move |_| {
-                busy.fetch_add(1, Ordering::AcqRel);
-                let _out = Busy(busy);
-                run(k);
-            });
-        }
-        run(0);
-        // The last phase is done (or stopped) once `run` returns here; wait
-        // for workers still inside it as `share_out` does.
-        wait_for(|| {
-            let finished = stop.load(Ordering::Acquire) || ready.load(Ordering::Acquire) >= phases || broken.load(Ordering::Acquire);
-            finished && (on_worker || busy.load(Ordering::Acquire) == 0)
-        });
-    });
+    // The last phase is done (or stopped) once `run(0)` returns; wait for
+    // workers still inside it as `share_out` does.
+    let finished = || stop.load(Ordering::Acquire) || ready.load(Ordering::Acquire) >= phases || broken.load(Ordering::Acquire);
+    spread(&p, t, &run, &finished, 1 << 12);
 }
 
 #[cfg(test)]
