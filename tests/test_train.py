@@ -472,6 +472,10 @@ def test_az_player_in_match(tmp_path: Any) -> None:
         play_match("churn(size=3,pie=false)", [f"az:{out}", "random"], games=1)
     with pytest.raises(ValueError, match="sims=N"):
         parse_player(f"az:{out},sims=x")
+    # trained on a spec written another way: the same game, so it plays
+    other = tmp_path / "Other"
+    train(tiny("churn(pie=no, size=2)", other, steps=1, eval_every=0, labelled=0), make_learner=NumpyLearner, log=quiet)
+    assert play_match("churn(size=2,pie=false)", [f"az:{other}", "random"], games=1, seed=0).games == 1
 
 
 # ---------------------------------------------------------------- bad arguments

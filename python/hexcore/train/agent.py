@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, List, Sequence, Tuple
 import numpy as np
 
 from ..search import batched_search
+from ..spec import load
 from .checkpoint import load_checkpoint
 
 __all__ = ["load_evaluator", "learner_from_checkpoint", "choose_actions", "play_turns", "AZAgent"]
@@ -82,6 +83,7 @@ class AZAgent:
 
     def play_turn(self, g: Any, seed: int = 0, threads: int = 1) -> None:
         spec = getattr(self.evaluator, "spec", None)
-        if spec is not None and g.spec != spec:
+        # the game's printed spec is canonical; the trained one is as the user wrote it
+        if spec is not None and g.spec != load(spec).spec:
             raise ValueError(f"this agent was trained on {spec}, not {g.spec}")
         play_turns([g], self.evaluator, self.simulations, seed, threads)
