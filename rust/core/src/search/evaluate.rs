@@ -1,6 +1,6 @@
 //! How the searches get their leaves evaluated: the batched [`Evaluator`]
 //! interface, the checks every evaluator output goes through
-//! ([`check_output`]), and [`FnEvaluator`] over a Rust closure; and the
+//! ([`check_rows`]), and [`FnEvaluator`] over a Rust closure; and the
 //! [`LeafEvaluator`] interface for evaluators that value one leaf on the
 //! search's own thread, with [`RandomRollouts`] (UCT's evaluator).
 //!
@@ -312,30 +312,6 @@ pub fn check_rows<'a>(
     Ok(())
 }
 
-/// [`check_rows`], then each prior row renormalised in place over its legal
-/// actions (illegal entries become 0).
-pub fn check_output<'a>(
-    priors: &mut [f64],
-    values: &[f64],
-    legal: impl Iterator<Item = &'a [crate::Action]> + Clone,
-    actions: usize,
-    first: usize,
-) -> Result<(), OutputError> {
-    let mut sums = Vec::new();
-    check_rows(Rows::F64(priors), Rows::F64(values), legal.clone(), actions, first, &mut Vec::new(), &mut sums)?;
-    for ((i, acts), sum) in legal.enumerate().zip(sums) {
-        let p = &mut priors[i * actions..(i + 1) * actions];
-        let mut next = 0;
-        for &a in acts {
-            p[next..a as usize].fill(0.0);
-            p[a as usize] /= sum;
-            next = a as usize + 1;
-        }
-        p[next..].fill(0.0);
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -344,20 +320,27 @@ mod tests {
     fn output_checks() {
         let legal: Vec<Vec<u32>> = vec![vec![0, 2], vec![1]];
         let it = || legal.iter().map(|v| v.as_slice());
-        let mut p = vec![1.0, 5.0, 3.0, 0.0, 2.0, 0.0];
-        check_output(&mut p, &[0.5; 4], it(), 3, 0).unwrap();
-        assert_eq!(p, vec![0.25, 0.0, 0.75, 0.0, 1.0, 0.0]);
-        let mut p = vec![1.0, 5.0, 3.0, 2.0, 0.0, 2.0];
-        let e = check_output(&mut p, &[0.5; 4], it(), 3, 0).unwrap_err();
+        let check = |p: &[f64], v: &[f64]| {
+            let (mut row, mut sums) = (Vec::new(), Vec::new());
+            let r = check_rows(Rows::F64(p), Rows::F64(v), it(), 3, 0, &mut row, &mut sums);
+            assert!(row.iter().all(|&x| x == 0.0), "the scratch row is left all zeros");
+            r.map(|()| sums)
+        };
+        let p = vec![1.0, 5.0, 3.0, 0.0, 2.0, 0.0];
+        let sums = check(&p, &[0.5; 4]).unwrap();
+        // the normalised priors: each legal prior over its row's legal sum
+        let norm: Vec<Vec<f64>> =
+            it().zip(&sums).enumerate().map(|(i, (acts, s))| acts.iter().map(|&a| p[i * 3 + a as usize] / s).collect()).collect();
+        assert_eq!(norm, vec![vec![0.25, 0.75], vec![1.0]]);
+        let e = check(&[1.0, 5.0, 3.0, 2.0, 0.0, 2.0], &[0.5; 4]).unwrap_err();
         assert_eq!(e, OutputError::ZeroPriors { leaf: 1 });
         assert_eq!(e.to_string(), "evaluator priors are all zero on the legal actions of leaf 1");
-        let mut p = vec![1.0, -5.0, 3.0, 0.0, 2.0, 0.0];
-        assert_eq!(check_output(&mut p, &[0.5; 4], it(), 3, 0), Err(OutputError::NegativePrior));
+        assert_eq!(check(&[1.0, -5.0, 3.0, 0.0, 2.0, 0.0], &[0.5; 4]), Err(OutputError::NegativePrior));
         let mut p = vec![1.0; 6];
-        let e = check_output(&mut p, &[0.5, f64::NAN, 0.0, 0.0], it(), 3, 0).unwrap_err();
+        let e = check(&p, &[0.5, f64::NAN, 0.0, 0.0]).unwrap_err();
         assert_eq!(e.to_string(), "evaluator values must be finite (got NaN or infinity)");
         p[3] = f64::INFINITY;
-        assert_eq!(check_output(&mut p, &[0.5; 4], it(), 3, 0), Err(OutputError::NotFinite(Part::Priors)));
+        assert_eq!(check(&p, &[0.5; 4]), Err(OutputError::NotFinite(Part::Priors)));
     }
 
     #[test]
