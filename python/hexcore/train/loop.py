@@ -99,9 +99,7 @@ def _check(cfg: TrainConfig) -> None:
         raise ValueError(f"gumbel_scale must be a number >= 0, got {cfg.gumbel_scale}")
     if cfg.net not in ("resnet", "mlp"):
         raise ValueError(f"net must be 'resnet' or 'mlp', got {cfg.net!r}")
-    if isinstance(cfg.random_plies, bool) or not isinstance(cfg.random_plies, int) or cfg.random_plies < 0:
-        raise ValueError(f"random_plies must be a whole number >= 0, got {cfg.random_plies}")
-    for name in ("curriculum", "value_steps"):
+    for name in ("random_plies", "curriculum", "value_steps"):
         v = getattr(cfg, name)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise ValueError(f"{name} must be a whole number >= 0, got {v}")
