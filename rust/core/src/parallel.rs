@@ -9,7 +9,7 @@
 //! is fallible: a failure (say, the OS refusing threads) is an error value,
 //! never a panic.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::ThreadPool;
@@ -104,8 +104,9 @@ pub(crate) fn install<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> 
 /// Every item runs exactly once, so the results are the same for any thread
 /// count.
 ///
-/// The workers borrow `items` and `work` inside a scope of the pool, which
-/// ends only when every one of them has; a panic in any of them is resumed
+/// The workers borrow `items` and `work` only between claiming and
+/// releasing their gate in [`spread`], which returns after every worker
+/// has released it or been shut out; a panic in any of them is resumed
 /// here after that.
 pub(crate) fn share_out<I: Send>(items: Vec<I>, threads: usize, work: impl Fn(I) + Sync) {
     if threads <= 1 || items.len() <= 1 {
@@ -140,35 +141,91 @@ pub(crate) fn share_out<I: Send>(items: Vec<I>, threads: usize, work: impl Fn(I)
     spread(&p, t, &share, &|| true, 1 << 14);
 }
 
-/// Run `run(k)` for `k` in `1..t` on workers of `p` and `run(0)` here, then
-/// wait until `finished()` and no worker is inside `run`. On a worker of some
-/// pool the scope's own wait helps with other work; elsewhere it would
-/// block, and a blocking wait costs a wake-up (on a VM a good part of a
-/// step), so wait for the busy workers by spinning first (`spins` times
-/// before yielding). A worker that starts after this finds nothing left and
-/// ends at once.
-fn spread(p: &rayon::ThreadPool, t: usize, run: &(dyn Fn(usize) + Sync), finished: &(dyn Fn() -> bool + Sync), spins: u32) {
-    // Workers inside `run` (a guard counts them out, also on a panic).
-    let busy = AtomicUsize::new(0);
-    struct Busy<'a>(&'a AtomicUsize);
-    impl Drop for Busy<'_> {
-        fn drop(&mut self) {
-            self.0.fetch_sub(1, Ordering::Release);
+/// A worker's hold on the work of one [`spread`] call: a job of the pool
+/// runs the borrowed work only after claiming its gate, and the caller
+/// closes every gate nobody claimed, so a worker that starts late finds it
+/// closed and never touches the work.
+struct Gate {
+    state: AtomicU8,
+    /// The worker's panic, resumed by the caller.
+    panic: Mutex<Option<Box<dyn std::any::Any + Send>>>,
+}
+
+const OPEN: u8 = 0;
+const CLAIMED: u8 = 1;
+const DONE: u8 = 2;
+const CLOSED: u8 = 3;
+
+/// [`spread`]'s `run` with its lifetime erased, so that a job of the pool
+/// (which must be `'static`) can hold it; called only under a claimed
+/// [`Gate`].
+struct Erased(*const (dyn Fn(usize) + Sync + 'static));
+
+// SAFETY: the pointee is `Sync`, so calling it from another thread is
+// sound; the pointer itself is only read there under a claimed gate.
+unsafe impl Send for Erased {}
+
+/// Waits, also while unwinding, until each gate is closed (never claimed)
+/// or done, so that no worker still uses the borrowed work afterwards.
+struct Resolve<'a>(&'a [Arc<Gate>], u32);
+
+impl Drop for Resolve<'_> {
+    fn drop(&mut self) {
+        for g in self.0 {
+            if g.state.compare_exchange(OPEN, CLOSED, Ordering::AcqRel, Ordering::Acquire).is_err() {
+                wait_for(self.1, || g.state.load(Ordering::Acquire) == DONE);
+            }
         }
     }
-    let on_worker = rayon::current_thread_index().is_some();
-    p.in_place_scope(|s| {
-        for k in 1..t {
-            let busy = &busy;
-            s.spawn(move |_| {
-                busy.fetch_add(1, Ordering::AcqRel);
-                let _out = Busy(busy);
-                run(k);
-            });
+}
+
+/// Run `run(k)` for `k` in `1..t` on workers of `p` and `run(0)` here, then
+/// wait until `finished()`. Each `run(k)` must leave the work done when
+/// the others do not turn up (each thread helps with every share). A worker
+/// that has not started when `run(0)` returns never runs `run(k)`: this
+/// thread closes its gate rather than wait for it to wake (a wake-up costs
+/// a good part of a step on a VM, and on a loaded machine the worker may
+/// not get a core for a whole time slice: waiting for it cost 15 us a call
+/// of 80 us there, measured); a worker that has started is waited for by
+/// spinning (`spins` times, then yielding the core).
+///
+/// Why `unsafe`: the pool's jobs must be `'static`, and `run` borrows the
+/// caller's data; the gates make the borrow end before this returns.
+fn spread(p: &rayon::ThreadPool, t: usize, run: &(dyn Fn(usize) + Sync), finished: &(dyn Fn() -> bool + Sync), spins: u32) {
+    let gates: Vec<Arc<Gate>> = (1..t).map(|_| Arc::new(Gate { state: AtomicU8::new(OPEN), panic: Mutex::new(None) })).collect();
+    // SAFETY: only the lifetime changes (same pointer, same vtable). The
+    // erased pointer is dereferenced only by a job that moved its gate from
+    // OPEN to CLAIMED, and only until it stores DONE; `Resolve` keeps this
+    // function (normal return or unwind) from ending before every gate is
+    // CLOSED (no claim can follow) or DONE, so `run` outlives every call.
+    let erased = unsafe {
+        std::mem::transmute::<*const (dyn Fn(usize) + Sync + '_), *const (dyn Fn(usize) + Sync + 'static)>(run as *const _)
+    };
+    for (k, gate) in gates.iter().enumerate() {
+        let (gate, job) = (gate.clone(), Erased(erased));
+        p.spawn(move || {
+            let job = job;
+            if gate.state.compare_exchange(OPEN, CLAIMED, Ordering::AcqRel, Ordering::Acquire).is_err() {
+                return;
+            }
+            // SAFETY: the gate is claimed, so the caller of `spread` is
+            // still inside it, waiting for DONE, and `run` is alive.
+            let f = unsafe { &*job.0 };
+            if let Err(e) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(k + 1))) {
+                *gate.panic.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+            }
+            gate.state.store(DONE, Ordering::Release);
+        });
+    }
+    let resolve = Resolve(&gates, spins);
+    run(0);
+    drop(resolve);
+    wait_for(spins, finished);
+    for g in &gates {
+        if let Some(e) = g.panic.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            std::panic::resume_unwind(e);
         }
-        run(0);
-        wait_for(spins, || finished() && (on_worker || busy.load(Ordering::Acquire) == 0));
-    });
+    }
 }
 
 /// Spin on `ready` (a short wait: the others are busy with items of the
@@ -252,8 +309,8 @@ pub(crate) fn phased(threads: usize, items: usize, phases: usize, work: impl Fn(
             }
         }
     };
-    // The last phase is done (or stopped) once `run(0)` returns; wait for
-    // workers still inside it as `share_out` does.
+    // Every item of the last phase has been taken (or the phases stopped)
+    // once `run(0)` returns; `spread` waits for the workers still inside.
     let finished = || stop.load(Ordering::Acquire) || ready.load(Ordering::Acquire) >= phases || broken.load(Ordering::Acquire);
     spread(&p, t, &run, &finished, 1 << 12);
 }
@@ -324,5 +381,41 @@ mod tests {
         assert!(hits.iter().all(|&h| h == 1));
         let caught = std::panic::catch_unwind(|| share_out((0..20).collect(), 2, |i: i32| assert!(i != 13, "item 13")));
         assert!(caught.is_err());
+    }
+
+    /// With every worker of the pool busy elsewhere, `share_out` and
+    /// `phased` run everything on the calling thread and return without
+    /// waiting for a worker to turn up (the jobs they left find their gates
+    /// closed when the workers come back).
+    #[test]
+    fn the_caller_does_not_wait_for_busy_workers() {
+        use std::sync::mpsc::channel;
+        let p = pool(2).unwrap();
+        let (started, on) = channel();
+        let (release, wait) = channel::<()>();
+        let (ended, released) = channel::<bool>();
+        let wait = Arc::new(Mutex::new(wait));
+        for _ in 0..2 {
+            let (started, wait, ended) = (started.clone(), wait.clone(), ended.clone());
+            p.spawn(move || {
+                started.send(()).unwrap();
+                // Held until the test releases it (or a minute has passed,
+                // so that a regression fails instead of hanging).
+                let got = wait.lock().unwrap().recv_timeout(std::time::Duration::from_secs(60));
+                ended.send(got.is_ok()).unwrap();
+            });
+        }
+        on.recv().unwrap();
+        on.recv().unwrap();
+        let mut hits = vec![0u32; 100];
+        share_out(hits.iter_mut().collect(), 2, |h: &mut u32| *h += 1);
+        assert!(hits.iter().all(|&h| h == 1));
+        let count = AtomicUsize::new(0);
+        phased(2, 10, 2, |_, _| _ = count.fetch_add(1, Ordering::Relaxed), |_| true);
+        assert_eq!(count.load(Ordering::Relaxed), 20);
+        // Both blockers were still holding the workers: nothing above waited for them.
+        release.send(()).unwrap();
+        release.send(()).unwrap();
+        assert!(released.recv().unwrap() && released.recv().unwrap(), "a worker was waited for");
     }
 }
