@@ -40,8 +40,8 @@ pub(crate) unsafe fn get_mut<T>(v: &mut [T], i: usize) -> &mut T {
 
 /// Ask the CPU to bring the cache line holding `p` into its caches: a hint
 /// that reads nothing and never stops the program, for data a loop will
-/// need a few iterations later (batched games step envs whose states and
-/// output rows are far apart in memory).
+/// need a few iterations later (batched games step envs whose states are
+/// far apart in memory).
 ///
 /// Why not a plain read: a read that misses the caches holds up every
 /// later instruction until its line arrives, while a prefetch lets them

@@ -2,8 +2,6 @@
 //! checked against the batch's sizes and split into the slots of
 //! consecutive envs.
 
-use crate::unchecked::prefetch_slice;
-
 /// Where a step writes its results: slices of `n` envs each (`obs` holds
 /// `n * C * H * W` values, `mask` `n * num_actions`, `rewards` `n * num_players`).
 pub struct Out<'a> {
@@ -49,24 +47,6 @@ impl<'a> Obs<'a> {
                 let (a, b) = s.split_at_mut(at);
                 (Obs::Bool(a), Obs::Bool(b))
             }
-        }
-    }
-}
-
-impl Out<'_> {
-    /// Prefetch env `j`'s observation and mask rows (a few envs ahead of
-    /// the step that writes them, so that the writes find them in cache).
-    #[inline(always)]
-    pub(super) fn prefetch(&self, j: usize, dims: Dims) {
-        let o = dims.obs;
-        match &self.obs {
-            Obs::None => {}
-            Obs::F32(s) => prefetch_slice(&s[j * o..(j + 1) * o]),
-            Obs::U8(s) => prefetch_slice(&s[j * o..(j + 1) * o]),
-            Obs::Bool(s) => prefetch_slice(&s[j * o..(j + 1) * o]),
-        }
-        if let Some(m) = self.mask.as_deref() {
-            prefetch_slice(&m[j * dims.actions..(j + 1) * dims.actions]);
         }
     }
 }
