@@ -52,10 +52,7 @@ fn run<G: BatchGame>(name: &str, g: &G, n: usize, threads: usize, calls: usize) 
         best_wall = best_wall.min(t.elapsed().as_secs_f64() * 1e6 / calls as f64);
         best_cpu = best_cpu.min((cpu_ns() - c) * 1e-3 / calls as f64);
     }
-    println!(
-        "{name} x {n}, {threads} thread(s): {best_wall:.1} us/call wall ({:.2} M steps/s), {best_cpu:.1} us/call CPU",
-        n as f64 / best_wall
-    );
+    println!("{name} x {n}, {threads} thread(s): {best_wall:.1} us/call wall ({:.2} M steps/s), {best_cpu:.1} us/call CPU", n as f64 / best_wall);
 }
 
 fn main() {

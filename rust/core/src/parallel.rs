@@ -198,9 +198,7 @@ fn spread(p: &rayon::ThreadPool, t: usize, run: &(dyn Fn(usize) + Sync), finishe
     // OPEN to CLAIMED, and only until it stores DONE; `Resolve` keeps this
     // function (normal return or unwind) from ending before every gate is
     // CLOSED (no claim can follow) or DONE, so `run` outlives every call.
-    let erased = unsafe {
-        std::mem::transmute::<*const (dyn Fn(usize) + Sync + '_), *const (dyn Fn(usize) + Sync + 'static)>(run as *const _)
-    };
+    let erased = unsafe { std::mem::transmute::<*const (dyn Fn(usize) + Sync + '_), *const (dyn Fn(usize) + Sync + 'static)>(run as *const _) };
     for (k, gate) in gates.iter().enumerate() {
         let (gate, job) = (gate.clone(), Erased(erased));
         p.spawn(move || {
