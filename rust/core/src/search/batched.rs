@@ -256,8 +256,8 @@ fn step<G: BatchGame>(
             }
             1 => {
                 for t in chunk.iter_mut() {
-                    if let Some((p, v)) = answer {
-                        t.finish_wave(p, v, actions, players, sh.opts);
+                    if let Some((_, v)) = answer {
+                        t.finish_wave(v, players, sh.opts);
                     }
                     t.select_wave(players, obs_len, sh.layout, sh.opts);
                 }

@@ -54,6 +54,9 @@ pub(super) struct TreeSearch<G: Game> {
     order: Vec<u32>,
     keys: Vec<f64>,
     cursor: usize,
+    /// How much of `order` is sorted (the rest follows it, unsorted):
+    /// a search looks at the first few only.
+    sorted: usize,
     /// Root child visits in the current search, and their sum.
     calls: Vec<u32>,
     done: usize,
@@ -72,11 +75,11 @@ pub(super) struct TreeSearch<G: Game> {
     cands: Vec<(usize, u32, f64, f64)>,
     /// The first row of this tree's leaves in the wave.
     pub(super) first: usize,
-    /// Per leaf of the wave, the sum its priors are divided by
-    /// ([`check_rows`], with `row` its scratch row), and this tree's check
-    /// of its rows.
+    /// Per leaf of the wave, the sum its priors are divided by, and its
+    /// priors at its legal actions (in `legal`'s order, then divided in
+    /// place) ([`check_rows`]); and this tree's check of its rows.
     sums: Vec<f64>,
-    row: Vec<f64>,
+    gathered: Vec<f64>,
     pub(super) checked: Result<(), OutputError>,
 }
 
@@ -109,6 +112,7 @@ impl<G: BatchGame> TreeSearch<G> {
             order: Vec::new(),
             keys: Vec::new(),
             cursor: 0,
+            sorted: 0,
             calls: Vec::new(),
             done: 0,
             budget: 0,
@@ -123,7 +127,7 @@ impl<G: BatchGame> TreeSearch<G> {
             cands: Vec::new(),
             first: 0,
             sums: Vec::new(),
-            row: Vec::new(),
+            gathered: Vec::new(),
             checked: Ok(()),
         }
     }
@@ -162,11 +166,9 @@ impl<G: BatchGame> TreeSearch<G> {
                 }
                 self.keys.clear();
                 self.keys.extend(self.gumbel.iter().zip(&self.logits).map(|(g, l)| g + l));
-                let key = &self.keys;
                 self.order.clear();
                 self.order.extend(0..k as u32);
-                // A total order (ties by edge), so an unstable sort gives the one order.
-                self.order.sort_unstable_by(|&x, &y| key[y as usize].total_cmp(&key[x as usize]).then(x.cmp(&y)));
+                self.sorted = 0;
                 self.kids.clear();
                 self.kids.extend(edges.iter().enumerate().filter(|(_, e)| e.child != NONE).map(|(i, e)| RootKid {
                     edge: i as u32,
@@ -198,8 +200,29 @@ impl<G: BatchGame> TreeSearch<G> {
         }
     }
 
+    /// Sort `order` up to at least `want` edges (at most all of them).
+    fn sort_order(&mut self, want: usize) {
+        let k = self.order.len();
+        if self.sorted >= want.min(k) {
+            return;
+        }
+        let key = &self.keys;
+        // A total order (ties by edge), so unstable sorts give the one order.
+        let by = |x: &u32, y: &u32| key[*y as usize].total_cmp(&key[*x as usize]).then(x.cmp(y));
+        let end = want.max(2 * self.sorted).max(16).min(k);
+        let rest = &mut self.order[self.sorted..];
+        if end - self.sorted < rest.len() {
+            rest.select_nth_unstable_by(end - self.sorted - 1, by);
+        }
+        rest[..end - self.sorted].sort_unstable_by(by);
+        self.sorted = end;
+    }
+
     /// The root edge a Gumbel simulation takes.
     fn gumbel_root(&mut self, seat: usize, opts: &BatchedOptions) -> usize {
+        // `gumbel_root_listed` walks `order` past edges with a child, to the
+        // first without one: among the first `kids + 1` edges.
+        self.sort_order(self.kids.len() + 1);
         let considered = opts.max_considered.min(self.calls.len());
         let visit = select::considered_visit(considered, self.budget.max(1), self.done);
         let (kids, order) = (&self.kids, &self.order);
@@ -339,12 +362,14 @@ impl<G: BatchGame> TreeSearch<G> {
         let (p, v) = (priors.part(first * actions..(first + k) * actions), values.part(first * players..(first + k) * players));
         let legal = self.leaves.iter().map(|l| &self.legal[l.legal.clone()]);
         self.sums.clear();
-        self.checked = check_rows(p, v, legal, actions, first, &mut self.row, &mut self.sums);
+        self.gathered.clear();
+        self.checked = check_rows(p, v, legal, actions, first, &mut self.gathered, &mut self.sums);
     }
 
-    /// Expand the leaves with their rows of `priors` (checked: divided by
-    /// `sums`) and `values`, and back the values up.
-    pub(super) fn finish_wave(&mut self, priors: Rows<'_>, values: Rows<'_>, actions: usize, players: usize, opts: &BatchedOptions) {
+    /// Expand the leaves with their priors (checked and gathered by
+    /// [`TreeSearch::check`], divided by their sums here) and their rows of
+    /// `values`, and back the values up.
+    pub(super) fn finish_wave(&mut self, values: Rows<'_>, players: usize, opts: &BatchedOptions) {
         self.rewind();
         let leaves = std::mem::take(&mut self.leaves);
         for (j, leaf) in leaves.iter().enumerate() {
@@ -361,8 +386,12 @@ impl<G: BatchGame> TreeSearch<G> {
                 }
             }
             let legal = &self.legal[leaf.legal.clone()];
-            let (base, sum) = (r * actions, self.sums[j]);
-            self.tree.expand(leaf.node, legal, legal.iter().map(|&a| priors.get(base + a as usize) / sum), v[leaf.seat]);
+            let (priors, sum) = (&mut self.gathered[leaf.legal.clone()], self.sums[j]);
+            // A loop of its own, which the compiler vectorises.
+            for p in priors.iter_mut() {
+                *p /= sum;
+            }
+            self.tree.expand(leaf.node, legal, priors.iter().copied(), v[leaf.seat]);
             if leaf.node == 0 {
                 self.root_noise(opts);
             }
