@@ -33,7 +33,11 @@ impl Evaluator for Trivial {
         Ok(fill(&mut self.obs, &mut self.masks))
     }
 
-    fn evaluate<T: Send>(&mut self, leaves: usize, take: impl FnOnce(Rows<'_>, Rows<'_>, &mut [f32], &mut [bool]) -> T + Send) -> Result<T, Self::Error> {
+    fn evaluate<T: Send>(
+        &mut self,
+        leaves: usize,
+        take: impl FnOnce(Rows<'_>, Rows<'_>, &mut [f32], &mut [bool]) -> T + Send,
+    ) -> Result<T, Self::Error> {
         let t = Instant::now();
         self.priors.clear();
         self.priors.extend(self.masks[..leaves * self.actions].iter().map(|&m| f32::from(u8::from(m))));
@@ -69,7 +73,14 @@ fn run<G: vector::BatchGame>(name: &str, g: &G, threads: usize, repeats: usize) 
         };
         let opts = BatchedOptions { algorithm: Algorithm::Gumbel, threads, seed, ..Default::default() };
         let (t, c0) = (Instant::now(), cpu());
-        batched_search(vec![g.clone(); batch], sims, &opts, &mut ev).unwrap();
+        let r = batched_search(vec![g.clone(); batch], sims, &opts, &mut ev).unwrap();
+        if seed == repeats as u64 {
+            // A checksum of the whole result, to compare builds.
+            let bits = r.policies.iter().chain(&r.q_values).chain(&r.root_values).map(|x| u64::from(x.to_bits()));
+            let all = bits.chain(r.visits.iter().chain(&r.actions).map(|&v| u64::from(v)));
+            let sum = all.fold(0xcbf2_9ce4_8422_2325u64, |h, x| (h ^ x).wrapping_mul(0x100_0000_01b3));
+            println!("{name}, seed {seed}: result checksum {sum:016x}");
+        }
         let dt = t.elapsed().as_secs_f64();
         let rate = (batch * sims as usize) as f64 / dt;
         if seed > 0 {

@@ -56,11 +56,13 @@ impl<'a> Rows<'a> {
         }
     }
 
-    /// Whether every number is finite and `>= 0` (one branch-free pass: a
-    /// NaN fails `x >= 0`, an infinity `x < inf`).
+    /// Whether every number is finite and `>= 0` (a NaN fails `x >= 0`, an
+    /// infinity `x < inf`). Float32 answers (the usual ones, and the long
+    /// rows: every action of every leaf) are read by their bits, a form the
+    /// compiler turns into vector instructions.
     fn all_nonneg(&self) -> bool {
         match self {
-            Rows::F32(x) => x.iter().fold(true, |ok, &v| ok & (0.0..f32::INFINITY).contains(&v)),
+            Rows::F32(x) => x.iter().fold(0u32, |acc, &v| acc | f32_not_nonneg(v)) >> 31 == 0,
             Rows::F64(x) => x.iter().fold(true, |ok, &v| ok & (0.0..f64::INFINITY).contains(&v)),
         }
     }
@@ -72,6 +74,19 @@ impl<'a> Rows<'a> {
             Rows::F64(x) => x.iter().fold(true, |ok, &v| ok & v.is_finite()),
         }
     }
+}
+
+/// A number whose top bit is set when `v` is not a finite number `>= 0`
+/// (negative, infinite or NaN; -0 counts as 0), without a branch: with the
+/// bits of -0 taken as those of 0, a finite `v >= 0` has bits at most
+/// `0x7F7F_FFFF`, which stay below `2^31` when `0x0080_0000` (the exponent's
+/// lowest bit) is added, an infinity or a NaN of either sign reaches the top
+/// bit with it, and any other negative number has it set already.
+#[inline]
+fn f32_not_nonneg(v: f32) -> u32 {
+    let b = v.to_bits();
+    let m = if b == 0x8000_0000 { 0 } else { b };
+    m | m.wrapping_add(0x0080_0000)
 }
 
 /// Evaluates the leaves of a wave, and hosts the Rust work of the search
@@ -281,19 +296,16 @@ pub fn numpy_sum_sparse(at: &[crate::Action], vals: &[f64], offset: usize, n: us
             r
         } else if n <= 128 {
             // Accumulator j starts with number j and adds numbers j + 8k up
-            // to the last whole group of 8; the rest is added after.
-            let (mut r, whole) = ([0.0; 8], n - n % 8);
-            let mut k = 0;
-            while k < at.len() && (at[k] as usize - offset) < 8 {
-                r[at[k] as usize - offset] = vals[k];
-                k += 1;
-            }
-            while k < at.len() && (at[k] as usize - offset) < whole {
-                r[(at[k] as usize - offset) % 8] += vals[k];
-                k += 1;
+            // to the last whole group of 8 (a zero accumulator plus x is x,
+            // so the first number can be added like the others; `offset` is
+            // a multiple of 8); the rest is added after.
+            let split = at.partition_point(|&a| (a as usize) < offset + n - n % 8);
+            let mut r = [0.0; 8];
+            for (&a, &x) in at[..split].iter().zip(&vals[..split]) {
+                r[a as usize & 7] += x;
             }
             let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-            for &x in &vals[k..] {
+            for &x in &vals[split..] {
                 res += x;
             }
             res
@@ -380,6 +392,21 @@ mod tests {
         assert_eq!(e.to_string(), "evaluator values must be finite (got NaN or infinity)");
         p[3] = f64::INFINITY;
         assert_eq!(check(&p, &[0.5; 4]), Err(OutputError::NotFinite(Part::Priors)));
+    }
+
+    #[test]
+    fn nonneg_by_bits_is_nonneg() {
+        let xs =
+            [0.0f32, -0.0, 1.0, f32::MIN_POSITIVE, 1e-45, f32::MAX, -1e-45, -1.0, f32::MIN, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -f32::NAN];
+        for &v in &xs {
+            let ok = v >= 0.0 && v < f32::INFINITY;
+            assert_eq!(f32_not_nonneg(v) >> 31 == 0, ok, "{v} ({:#x})", v.to_bits());
+            assert_eq!(Rows::F32(&[1.0, v, 2.0]).all_nonneg(), ok, "{v}");
+        }
+        // NaNs with every payload bit pattern at the ends
+        for b in [0x7F80_0001u32, 0x7FFF_FFFF, 0xFF80_0001, 0xFFFF_FFFF, 0xFF80_0000, 0x8000_0001] {
+            assert!(!Rows::F32(&[f32::from_bits(b)]).all_nonneg(), "{b:#x}");
+        }
     }
 
     #[test]

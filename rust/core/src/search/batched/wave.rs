@@ -99,11 +99,11 @@ fn observe<G: BatchGame>(g: &G, layout: Option<&CellLayout>, out: &mut [f32], sc
 }
 
 impl<G: BatchGame> TreeSearch<G> {
-    pub(super) fn new(seed: u64, index: usize, root: &G) -> Self {
+    pub(super) fn new(seed: u64, index: usize, root: G) -> Self {
         TreeSearch {
             tree: spare_tree(),
             rng: rng_for(seed, index as u64),
-            work: root.clone(),
+            work: root,
             undo: Vec::new(),
             noisy: Vec::new(),
             gumbel: Vec::new(),
@@ -170,10 +170,12 @@ impl<G: BatchGame> TreeSearch<G> {
                 self.order.extend(0..k as u32);
                 self.sorted = 0;
                 self.kids.clear();
+                let keys = &self.keys;
                 self.kids.extend(edges.iter().enumerate().filter(|(_, e)| e.child != NONE).map(|(i, e)| RootKid {
                     edge: i as u32,
                     node: e.child,
                     prior: e.prior,
+                    key: keys[i],
                 }));
                 self.cursor = 0;
             }
@@ -226,7 +228,7 @@ impl<G: BatchGame> TreeSearch<G> {
         let considered = opts.max_considered.min(self.calls.len());
         let visit = select::considered_visit(considered, self.budget.max(1), self.done);
         let (kids, order) = (&self.kids, &self.order);
-        select::gumbel_root_listed(&self.tree, seat, &self.gumbel, &self.logits, &self.calls, visit, kids, order, &mut self.cursor, &mut self.cands)
+        select::gumbel_root_listed(&self.tree, seat, &self.keys, &self.calls, visit, kids, order, &mut self.cursor, &mut self.cands)
     }
 
     /// Count a simulation through root edge `root_edge` (if any).
@@ -308,7 +310,7 @@ impl<G: BatchGame> TreeSearch<G> {
                         root_edge = i as u32;
                         if e.child == NONE && opts.algorithm == Algorithm::Gumbel {
                             let at = self.kids.partition_point(|k| k.edge < i as u32);
-                            self.kids.insert(at, RootKid { edge: i as u32, node: child, prior: e.prior });
+                            self.kids.insert(at, RootKid { edge: i as u32, node: child, prior: e.prior, key: self.keys[i] });
                         }
                     }
                     node = child;
@@ -428,8 +430,8 @@ impl<G: BatchGame> TreeSearch<G> {
     }
 
     /// The root's row of the result.
-    pub(super) fn report(&mut self, root: &G, opts: &BatchedOptions, r: &mut BatchedResult, b: usize, actions: usize, players: usize) {
-        let seat = root.to_move() - 1;
+    pub(super) fn report(&mut self, opts: &BatchedOptions, r: &mut BatchedResult, b: usize, actions: usize, players: usize) {
+        let seat = self.root().to_move() - 1;
         let (a, p) = &mut self.scratch;
         let mixed = select::completed_q(&self.tree, 0, seat, a);
         let edges = self.tree.edges_of(0);
@@ -474,9 +476,15 @@ impl<G: BatchGame> TreeSearch<G> {
 }
 
 impl<G: Game> TreeSearch<G> {
+    /// The root position (between waves, `work` stands on it).
+    pub(super) fn root(&self) -> &G {
+        debug_assert!(self.undo.is_empty(), "a wave is under way");
+        &self.work
+    }
+
     /// A fresh tree over `game`; the random numbers go on from this tree's
     /// stream.
-    pub(super) fn replace(&mut self, game: &G) {
+    pub(super) fn replace(&mut self, game: G) {
         self.tree.clear();
         self.calls.clear();
         self.noisy.clear();
@@ -485,7 +493,7 @@ impl<G: Game> TreeSearch<G> {
         self.done = 0;
         // the tree's working game walks down from its root: it becomes the new root
         self.undo.clear();
-        self.work = game.clone();
+        self.work = game;
     }
 }
 
