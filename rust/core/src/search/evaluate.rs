@@ -399,7 +399,7 @@ mod tests {
         let xs =
             [0.0f32, -0.0, 1.0, f32::MIN_POSITIVE, 1e-45, f32::MAX, -1e-45, -1.0, f32::MIN, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -f32::NAN];
         for &v in &xs {
-            let ok = v >= 0.0 && v < f32::INFINITY;
+            let ok = (0.0..f32::INFINITY).contains(&v);
             assert_eq!(f32_not_nonneg(v) >> 31 == 0, ok, "{v} ({:#x})", v.to_bits());
             assert_eq!(Rows::F32(&[1.0, v, 2.0]).all_nonneg(), ok, "{v}");
         }

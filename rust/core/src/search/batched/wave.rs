@@ -68,9 +68,8 @@ pub(super) struct TreeSearch<G: Game> {
     legal: Vec<Action>,
     /// Observations of the leaves of this wave that are not live.
     stash: Vec<f32>,
-    /// Working space of the observation writer and of `legal_actions`.
+    /// Working space of the observation writer.
     grid: Vec<u8>,
-    buf: Vec<Action>,
     scratch: (Vec<f64>, Vec<f64>),
     cands: Vec<(usize, u32, f64, f64)>,
     /// The first row of this tree's leaves in the wave.
@@ -122,7 +121,6 @@ impl<G: BatchGame> TreeSearch<G> {
             legal: Vec::new(),
             stash: Vec::new(),
             grid: Vec::new(),
-            buf: Vec::new(),
             scratch: (Vec::new(), Vec::new()),
             cands: Vec::new(),
             first: 0,
@@ -277,13 +275,12 @@ impl<G: BatchGame> TreeSearch<G> {
                     self.tree.nodes[node as usize].state = State::Pending;
                     self.tree.visit(&self.paths[start..]);
                     self.count_call(root_edge);
-                    self.buf.clear();
-                    self.work.legal_actions(&mut self.buf);
-                    if !self.buf.is_sorted() {
-                        self.buf.sort_unstable();
-                    }
+                    // Straight after the other leaves' (`legal_actions` appends).
                     let s = self.legal.len();
-                    self.legal.extend_from_slice(&self.buf);
+                    self.work.legal_actions(&mut self.legal);
+                    if !self.legal[s..].is_sorted() {
+                        self.legal[s..].sort_unstable();
+                    }
                     let seat = self.work.to_move() - 1;
                     self.leaves.push(Leaf { node, path: start..self.paths.len(), legal: s..self.legal.len(), root_edge, seat, stash: NONE });
                     return Step::Leaf;
