@@ -184,6 +184,7 @@ pub trait Game: Configure + Clone + Send + Sync + 'static {
     }
 
     // ---- action level ----
+    /// Append the legal actions to `out` (what it holds already stays).
     fn legal_actions(&self, out: &mut Vec<Action>);
     /// Apply a legal action (unchecked).
     fn apply_action(&mut self, action: Action);

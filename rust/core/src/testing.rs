@@ -44,6 +44,10 @@ struct Snapshot {
 fn snapshot<G: Game>(g: &G) -> Snapshot {
     let mut actions = Vec::new();
     g.legal_actions(&mut actions);
+    // `legal_actions` appends (the batched search lists several leaves' in one vector).
+    let mut after = vec![Action::MAX];
+    g.legal_actions(&mut after);
+    assert!(after[0] == Action::MAX && after[1..] == actions[..], "legal_actions must append to what the vector holds");
     actions.sort_unstable();
     Snapshot {
         cells: (0..g.board().num_cells()).map(|c| g.cell_value(c)).collect(),

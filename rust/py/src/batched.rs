@@ -279,7 +279,7 @@ impl PyBatchedMcts {
     fn search<'py>(&mut self, py: Python<'py>, simulations: Int) -> PyResult<Bound<'py, PyTuple>> {
         let simulations = limits::simulations(simulations).map_err(options_error)?;
         let f = self.evaluator.bind(py).clone();
-        let players = dispatch!(&self.inner, m => m.games()[0].num_players());
+        let players = dispatch!(&self.inner, m => m.num_players());
         let mut ev = PyEvaluator { py, f: &f, obs: &mut self.obs, masks: &mut self.masks, shape: self.shape, actions: self.actions, players };
         let r = dispatch!(&mut self.inner, m => m.search(simulations, &mut ev)).map_err(|e| batch_error(py, e))?;
         let b = r.actions.len();

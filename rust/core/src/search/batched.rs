@@ -195,7 +195,6 @@ pub struct BatchedResult {
 /// (see the module documentation). [`batched_search`] is one call of a
 /// fresh one.
 pub struct BatchedMcts<G: Game> {
-    roots: Vec<G>,
     /// Where the direct observation writer puts the cells (`None`: the game
     /// has none).
     layout: Option<CellLayout>,
@@ -256,8 +255,8 @@ fn step<G: BatchGame>(
             }
             1 => {
                 for t in chunk.iter_mut() {
-                    if let Some((p, v)) = answer {
-                        t.finish_wave(p, v, actions, players, sh.opts);
+                    if let Some((_, v)) = answer {
+                        t.finish_wave(v, players, sh.opts);
                     }
                     t.select_wave(players, obs_len, sh.layout, sh.opts);
                 }
@@ -348,21 +347,21 @@ impl<G: BatchGame> BatchedMcts<G> {
             return Err(BatchError::GameOver(i));
         }
         let [c, h, w] = first.observation_shape();
-        let trees = roots.iter().enumerate().map(|(i, g)| TreeSearch::new(opts.seed, i, g)).collect();
-        Ok(BatchedMcts {
-            layout: first.direct_observation().then(|| CellLayout::of(first.board())),
-            obs_len: c * h * w,
-            actions: first.num_actions(),
-            players,
-            roots,
-            trees,
-            opts: opts.clone(),
-        })
+        let layout = first.direct_observation().then(|| CellLayout::of(first.board()));
+        let actions = first.num_actions();
+        // Each tree keeps its root as its working position (between waves).
+        let trees = roots.into_iter().enumerate().map(|(i, g)| TreeSearch::new(opts.seed, i, g)).collect();
+        Ok(BatchedMcts { layout, obs_len: c * h * w, actions, players, trees, opts: opts.clone() })
     }
 
     /// The current roots.
-    pub fn games(&self) -> &[G] {
-        &self.roots
+    pub fn games(&self) -> impl ExactSizeIterator<Item = &G> + '_ {
+        self.trees.iter().map(|t| t.root())
+    }
+
+    /// Players of the games.
+    pub fn num_players(&self) -> usize {
+        self.players
     }
 
     pub fn options(&self) -> &BatchedOptions {
@@ -382,7 +381,7 @@ impl<G: BatchGame> BatchedMcts<G> {
     /// Run `simulations` more simulations in every tree and report the roots.
     pub fn search<E: Evaluator>(&mut self, simulations: u64, ev: &mut E) -> Result<BatchedResult, BatchError<E::Error>> {
         limits::simulations(simulations).map_err(BatchError::Invalid)?;
-        if let Some(i) = self.roots.iter().position(|g| g.is_over()) {
+        if let Some(i) = self.games().position(|g| g.is_over()) {
             return Err(BatchError::GameOver(i));
         }
         let threads = self.opts.threads;
@@ -434,7 +433,7 @@ impl<G: BatchGame> BatchedMcts<G> {
                 }
             }
         }
-        let b = self.roots.len();
+        let b = self.trees.len();
         let mut r = BatchedResult {
             actions: vec![0; b],
             policies: vec![0.0; b * actions],
@@ -444,8 +443,8 @@ impl<G: BatchGame> BatchedMcts<G> {
             simulations,
             evaluations,
         };
-        for (i, (t, g)) in self.trees.iter_mut().zip(&self.roots).enumerate() {
-            t.report(g, opts, &mut r, i, actions, players);
+        for (i, t) in self.trees.iter_mut().enumerate() {
+            t.report(opts, &mut r, i, actions, players);
         }
         Ok(r)
     }
@@ -453,24 +452,21 @@ impl<G: BatchGame> BatchedMcts<G> {
     /// Check that `actions` (one per root) are legal; the first bad one is
     /// returned with its index.
     pub fn check_actions(&self, actions: &[i64]) -> Result<Vec<Action>, (usize, MoveError)> {
-        if actions.len() != self.roots.len() {
+        let b = self.trees.len();
+        if actions.len() != b {
             return Err((
-                actions.len().min(self.roots.len()),
-                MoveError::new(
-                    crate::Reason::IllegalAction,
-                    format!("give one action per game: {} games, {} actions", self.roots.len(), actions.len()),
-                ),
+                actions.len().min(b),
+                MoveError::new(crate::Reason::IllegalAction, format!("give one action per game: {b} games, {} actions", actions.len())),
             ));
         }
-        self.roots.iter().zip(actions).enumerate().map(|(i, (g, &a))| g.check_action(a).map_err(|e| (i, e))).collect()
+        self.games().zip(actions).enumerate().map(|(i, (g, &a))| g.check_action(a).map_err(|e| (i, e))).collect()
     }
 
     /// Play `actions` (one per root, legal: see [`BatchedMcts::check_actions`])
     /// and keep each subtree below them.
     pub fn advance(&mut self, actions: &[Action]) {
-        for ((t, g), &a) in self.trees.iter_mut().zip(&mut self.roots).zip(actions) {
+        for (t, &a) in self.trees.iter_mut().zip(actions) {
             t.advance(a);
-            g.apply_action(a);
         }
     }
 }
@@ -482,17 +478,16 @@ impl<G: Game> BatchedMcts<G> {
     /// trees of the others. The slot's random numbers go on from its own
     /// stream, so results stay the same for any thread count.
     pub fn replace(&mut self, index: usize, game: G) -> Result<(), BatchError<std::convert::Infallible>> {
-        let b = self.roots.len();
+        let b = self.trees.len();
         limits::in_range("index", index, 0, b as i64 - 1).map_err(BatchError::Invalid)?;
-        let spec = self.roots[0].spec();
+        let spec = self.trees[0].root().spec();
         if game.spec() != spec {
             return Err(BatchError::Invalid(OptionsError::new("game", format!("game must have the roots' spec {spec:?}, got {:?}", game.spec()))));
         }
         if game.is_over() {
             return Err(BatchError::GameOver(index));
         }
-        self.trees[index].replace(&game);
-        self.roots[index] = game;
+        self.trees[index].replace(game);
         Ok(())
     }
 }

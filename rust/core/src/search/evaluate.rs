@@ -56,11 +56,13 @@ impl<'a> Rows<'a> {
         }
     }
 
-    /// Whether every number is finite and `>= 0` (one branch-free pass: a
-    /// NaN fails `x >= 0`, an infinity `x < inf`).
+    /// Whether every number is finite and `>= 0` (a NaN fails `x >= 0`, an
+    /// infinity `x < inf`). Float32 answers (the usual ones, and the long
+    /// rows: every action of every leaf) are read by their bits, a form the
+    /// compiler turns into vector instructions.
     fn all_nonneg(&self) -> bool {
         match self {
-            Rows::F32(x) => x.iter().fold(true, |ok, &v| ok & (0.0..f32::INFINITY).contains(&v)),
+            Rows::F32(x) => x.iter().fold(0u32, |acc, &v| acc | f32_not_nonneg(v)) >> 31 == 0,
             Rows::F64(x) => x.iter().fold(true, |ok, &v| ok & (0.0..f64::INFINITY).contains(&v)),
         }
     }
@@ -72,6 +74,19 @@ impl<'a> Rows<'a> {
             Rows::F64(x) => x.iter().fold(true, |ok, &v| ok & v.is_finite()),
         }
     }
+}
+
+/// A number whose top bit is set when `v` is not a finite number `>= 0`
+/// (negative, infinite or NaN; -0 counts as 0), without a branch: with the
+/// bits of -0 taken as those of 0, a finite `v >= 0` has bits at most
+/// `0x7F7F_FFFF`, which stay below `2^31` when `0x0080_0000` (the exponent's
+/// lowest bit) is added, an infinity or a NaN of either sign reaches the top
+/// bit with it, and any other negative number has it set already.
+#[inline]
+fn f32_not_nonneg(v: f32) -> u32 {
+    let b = v.to_bits();
+    let m = if b == 0x8000_0000 { 0 } else { b };
+    m | m.wrapping_add(0x0080_0000)
 }
 
 /// Evaluates the leaves of a wave, and hosts the Rust work of the search
@@ -263,21 +278,62 @@ impl fmt::Display for OutputError {
 
 impl std::error::Error for OutputError {}
 
+/// [`numpy_sum`] of a row that is zero except at the increasing
+/// positions `at` (from `offset`), which hold `vals`: the pairwise blocks
+/// with no such position sum to zero and are skipped, the others add their
+/// numbers in NumPy's order, so the result is NumPy's sum of the whole row
+/// (`n` numbers) but costs only the positions given (up to the sign of a
+/// zero sum). `at.len() == vals.len()`.
+pub fn numpy_sum_sparse(at: &[crate::Action], vals: &[f64], offset: usize, n: usize) -> f64 {
+    fn pairwise(at: &[crate::Action], vals: &[f64], offset: usize, n: usize) -> f64 {
+        if at.is_empty() {
+            0.0
+        } else if n < 8 {
+            let mut r = 0.0;
+            for &x in vals {
+                r += x;
+            }
+            r
+        } else if n <= 128 {
+            // Accumulator j starts with number j and adds numbers j + 8k up
+            // to the last whole group of 8 (a zero accumulator plus x is x,
+            // so the first number can be added like the others; `offset` is
+            // a multiple of 8); the rest is added after.
+            let split = at.partition_point(|&a| (a as usize) < offset + n - n % 8);
+            let mut r = [0.0; 8];
+            for (&a, &x) in at[..split].iter().zip(&vals[..split]) {
+                r[a as usize & 7] += x;
+            }
+            let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+            for &x in &vals[split..] {
+                res += x;
+            }
+            res
+        } else {
+            let mut n2 = n / 2;
+            n2 -= n2 % 8;
+            let split = at.partition_point(|&a| (a as usize) < offset + n2);
+            pairwise(&at[..split], &vals[..split], offset, n2) + pairwise(&at[split..], &vals[split..], offset + n2, n - n2)
+        }
+    }
+    0.0 + pairwise(at, vals, offset, n)
+}
+
 /// Check an evaluator's answer for `legal.len()` leaves (`legal[i]`: the
-/// increasing legal actions of leaf `i`, numbered `first + i` in messages)
-/// and push onto `sums` the sum of each prior row over its legal actions
-/// (the sum NumPy gives for the row with its illegal entries zeroed: the
-/// normalised prior of a legal action is its prior over this sum). Errors
-/// name the first bad leaf: priors or values that are not finite, negative
-/// priors, priors that are all zero on the legal actions. `row` is scratch
-/// space, all zeros between calls (or empty at first).
+/// increasing legal actions of leaf `i`, numbered `first + i` in messages),
+/// push onto `gathered` each leaf's priors at its legal actions (in the
+/// order of `legal[i]`) and onto `sums` the sum of each prior row over its
+/// legal actions (the sum NumPy gives for the row with its illegal entries
+/// zeroed: the normalised prior of a legal action is its prior over this
+/// sum). Errors name the first bad leaf: priors or values that are not
+/// finite, negative priors, priors that are all zero on the legal actions.
 pub fn check_rows<'a>(
     priors: Rows<'_>,
     values: Rows<'_>,
     legal: impl Iterator<Item = &'a [crate::Action]>,
     actions: usize,
     first: usize,
-    row: &mut Vec<f64>,
+    gathered: &mut Vec<f64>,
     sums: &mut Vec<f64>,
 ) -> Result<(), OutputError> {
     let fine = priors.all_nonneg();
@@ -290,20 +346,13 @@ pub fn check_rows<'a>(
     if !fine {
         return Err(OutputError::NegativePrior);
     }
-    // `row` stays all zeros between leaves: only the legal entries are set.
-    if row.len() != actions {
-        row.clear();
-        row.resize(actions, 0.0);
-    }
     for (i, acts) in legal.enumerate() {
-        let base = i * actions;
-        for &a in acts {
-            row[a as usize] = priors.get(base + a as usize);
+        let (base, start) = (i * actions, gathered.len());
+        match priors {
+            Rows::F32(x) => gathered.extend(acts.iter().map(|&a| f64::from(x[base + a as usize]))),
+            Rows::F64(x) => gathered.extend(acts.iter().map(|&a| x[base + a as usize])),
         }
-        let sum = numpy_sum(row);
-        for &a in acts {
-            row[a as usize] = 0.0;
-        }
+        let sum = numpy_sum_sparse(acts, &gathered[start..], 0, actions);
         if sum <= 0.0 {
             return Err(OutputError::ZeroPriors { leaf: first + i });
         }
@@ -321,9 +370,11 @@ mod tests {
         let legal: Vec<Vec<u32>> = vec![vec![0, 2], vec![1]];
         let it = || legal.iter().map(|v| v.as_slice());
         let check = |p: &[f64], v: &[f64]| {
-            let (mut row, mut sums) = (Vec::new(), Vec::new());
-            let r = check_rows(Rows::F64(p), Rows::F64(v), it(), 3, 0, &mut row, &mut sums);
-            assert!(row.iter().all(|&x| x == 0.0), "the scratch row is left all zeros");
+            let (mut gathered, mut sums) = (Vec::new(), Vec::new());
+            let r = check_rows(Rows::F64(p), Rows::F64(v), it(), 3, 0, &mut gathered, &mut sums);
+            if r.is_ok() {
+                assert_eq!(gathered, [p[0], p[2], p[4]], "the legal priors, leaf by leaf");
+            }
             r.map(|()| sums)
         };
         let p = vec![1.0, 5.0, 3.0, 0.0, 2.0, 0.0];
@@ -344,10 +395,46 @@ mod tests {
     }
 
     #[test]
+    fn nonneg_by_bits_is_nonneg() {
+        let xs =
+            [0.0f32, -0.0, 1.0, f32::MIN_POSITIVE, 1e-45, f32::MAX, -1e-45, -1.0, f32::MIN, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -f32::NAN];
+        for &v in &xs {
+            let ok = (0.0..f32::INFINITY).contains(&v);
+            assert_eq!(f32_not_nonneg(v) >> 31 == 0, ok, "{v} ({:#x})", v.to_bits());
+            assert_eq!(Rows::F32(&[1.0, v, 2.0]).all_nonneg(), ok, "{v}");
+        }
+        // NaNs with every payload bit pattern at the ends
+        for b in [0x7F80_0001u32, 0x7FFF_FFFF, 0xFF80_0001, 0xFFFF_FFFF, 0xFF80_0000, 0x8000_0001] {
+            assert!(!Rows::F32(&[f32::from_bits(b)]).all_nonneg(), "{b:#x}");
+        }
+    }
+
+    #[test]
     fn numpy_sum_is_pairwise() {
         let a: Vec<f64> = (0..300).map(|i| 1.0 / (i as f64 + 1.0)).collect();
         let naive: f64 = a.iter().sum();
         assert!((numpy_sum(&a) - naive).abs() < 1e-12);
         assert_eq!(numpy_sum(&a[..5]), a[..5].iter().sum::<f64>());
+    }
+
+    /// The sparse sum is bit for bit the dense one, for rows of any length
+    /// with any positions set.
+    #[test]
+    fn sparse_sum_is_numpy_sum() {
+        let mut rng = crate::rng::rng_for(3, 5);
+        for n in [1, 5, 8, 9, 17, 128, 129, 300, 763, 1500] {
+            for density in [0.0, 0.05, 0.3, 1.0] {
+                let mut row = vec![0.0; n];
+                let mut at = Vec::new();
+                for (i, x) in row.iter_mut().enumerate() {
+                    if (crate::rng::below(&mut rng, 1000) as f64) < density * 1000.0 {
+                        *x = 1.0 / (1 + crate::rng::below(&mut rng, 977)) as f64;
+                        at.push(i as crate::Action);
+                    }
+                }
+                let vals: Vec<f64> = at.iter().map(|&a| row[a as usize]).collect();
+                assert_eq!(numpy_sum_sparse(&at, &vals, 0, n).to_bits(), numpy_sum(&row).to_bits(), "n {n} density {density}");
+            }
+        }
     }
 }

@@ -336,27 +336,31 @@ pub fn gumbel_root(
 }
 
 /// A root edge with a child node, as [`gumbel_root_listed`] reads it: the
-/// edge's index, its child and its prior (kept together, so that a root
-/// choice reads the children's statistics and nothing else of the tree).
+/// edge's index, its child, its prior and its `gumbel + logit` (kept
+/// together, so that a root choice reads the children's statistics and
+/// nothing else of the tree).
 #[derive(Debug, Clone, Copy)]
 pub struct RootKid {
     pub edge: u32,
     pub node: u32,
     pub prior: f64,
+    pub key: f64,
 }
 
 /// [`gumbel_root`] without a pass over every edge, for a root whose
 /// children are listed: `kids` holds the edges with a child node, in
-/// increasing order, and `order` every edge by decreasing `gumbel + logit`
-/// (ties: lower edge first), of which the first `*cursor` have a child.
-/// Unvisited edges share their sigma, so the best of them is the first in
-/// `order` without a child. Gives the edge [`gumbel_root`] gives, up to
-/// ties within rounding.
+/// increasing order (their `key` is their edge's in `keys`), `keys` the
+/// `gumbel + logit` of every edge, and `order`
+/// every edge by decreasing key (ties: lower edge first), of which the
+/// first `*cursor` have a child. Unvisited edges share their sigma, so the
+/// best of them is the first in `order` without a child. Gives the edge
+/// [`gumbel_root`] gives, up to ties within rounding. Reads the root's own
+/// edges only through `kids` (the tree's arena is not in the cache by the
+/// time a wave comes back to a tree).
 pub fn gumbel_root_listed(
     tree: &Tree,
     seat: usize,
-    gumbel: &[f64],
-    logits: &[f64],
+    keys: &[f64],
     visits: &[u32],
     considered: u32,
     kids: &[RootKid],
@@ -364,10 +368,9 @@ pub fn gumbel_root_listed(
     cursor: &mut usize,
     cands: &mut Vec<(usize, u32, f64, f64)>,
 ) -> usize {
-    let edges = tree.edges_of(0);
     cands.clear();
     let mut sums = Sums::new();
-    sums.unvisited = kids.len() < edges.len();
+    sums.unvisited = kids.len() < keys.len();
     for k in kids {
         let i = k.edge as usize;
         let child = &tree.nodes[k.node as usize];
@@ -376,30 +379,31 @@ pub fn gumbel_root_listed(
         if n == 0 {
             sums.unvisited = true;
             if hit {
-                cands.push((i, 0, 0.0, f64::NAN));
+                cands.push((i, 0, k.key, f64::NAN));
             }
             continue;
         }
         let q = w / n as f64;
         sums.add(k.prior.max(f64::MIN_POSITIVE), n, q);
         if hit {
-            cands.push((i, n, 0.0, q));
+            cands.push((i, n, k.key, q));
         }
     }
     let st = sums.stats(tree.nodes[0].raw);
     let mut best = (f64::NEG_INFINITY, 0usize);
     if considered == 0 {
-        while *cursor < order.len() && edges[order[*cursor] as usize].child != super::tree::NONE {
+        let listed = |e: u32| kids.binary_search_by_key(&e, |k| k.edge).is_ok();
+        while *cursor < order.len() && listed(order[*cursor]) {
             *cursor += 1;
         }
         if let Some(&i) = order.get(*cursor) {
             let i = i as usize;
-            best = ((gumbel[i] + logits[i] + st.sigma(st.mixed)).max(LOW_LOGIT), i);
+            best = ((keys[i] + st.sigma(st.mixed)).max(LOW_LOGIT), i);
         }
     }
-    for &(i, _, _, q) in cands.iter() {
+    for &(i, _, key, q) in cands.iter() {
         let q = if q.is_nan() { st.mixed } else { q };
-        let s = ((gumbel[i] + logits[i] + st.sigma(q)).max(LOW_LOGIT), i);
+        let s = ((key + st.sigma(q)).max(LOW_LOGIT), i);
         if beats(s, best) {
             best = s;
         }
@@ -633,12 +637,18 @@ mod tests {
                     let edges = t.edges_of(0);
                     let kids: Vec<RootKid> = (0..k as u32)
                         .filter(|&i| edges[i as usize].child != NONE)
-                        .map(|i| RootKid { edge: i, node: edges[i as usize].child, prior: edges[i as usize].prior })
+                        .map(|i| RootKid {
+                            edge: i,
+                            node: edges[i as usize].child,
+                            prior: edges[i as usize].prior,
+                            key: g[i as usize] + logits[i as usize],
+                        })
                         .collect();
                     let mut order: Vec<u32> = (0..k as u32).collect();
                     order.sort_by(|&x, &y| (g[y as usize] + logits[y as usize]).total_cmp(&(g[x as usize] + logits[x as usize])).then(x.cmp(&y)));
                     let mut cursor = 0;
-                    let listed = gumbel_root_listed(&t, seat, &g, &logits, &calls, considered, &kids, &order, &mut cursor, &mut sc);
+                    let keys: Vec<f64> = (0..k).map(|i| g[i] + logits[i]).collect();
+                    let listed = gumbel_root_listed(&t, seat, &keys, &calls, considered, &kids, &order, &mut cursor, &mut sc);
                     if s[best] > f64::NEG_INFINITY {
                         assert!((s[got] - s[best]).abs() < 1e-9, "seed {seed} root: {got} vs {best} in {s:?}");
                         assert!((s[listed] - s[best]).abs() < 1e-9, "seed {seed} listed root: {listed} vs {best} in {s:?}");

@@ -102,7 +102,7 @@ fn replace_starts_a_fresh_tree_in_one_slot() {
         m.search(30, &mut ev).unwrap();
         m.replace(1, other.clone()).unwrap();
         assert_eq!(m.root_visits(), vec![30, 0]);
-        assert_eq!(m.games()[1].zobrist(), other.zobrist());
+        assert_eq!(m.games().nth(1).unwrap().zobrist(), other.zobrist());
         let r = m.search(12, &mut ev).unwrap();
         let fresh = batched_search(vec![other.clone()], 12, &opts, &mut hashed(&g)).unwrap();
         assert_eq!(r.visits[a..], fresh.visits[..]);

@@ -54,6 +54,9 @@ pub(super) struct TreeSearch<G: Game> {
     order: Vec<u32>,
     keys: Vec<f64>,
     cursor: usize,
+    /// How much of `order` is sorted (the rest follows it, unsorted):
+    /// a search looks at the first few only.
+    sorted: usize,
     /// Root child visits in the current search, and their sum.
     calls: Vec<u32>,
     done: usize,
@@ -65,18 +68,17 @@ pub(super) struct TreeSearch<G: Game> {
     legal: Vec<Action>,
     /// Observations of the leaves of this wave that are not live.
     stash: Vec<f32>,
-    /// Working space of the observation writer and of `legal_actions`.
+    /// Working space of the observation writer.
     grid: Vec<u8>,
-    buf: Vec<Action>,
     scratch: (Vec<f64>, Vec<f64>),
     cands: Vec<(usize, u32, f64, f64)>,
     /// The first row of this tree's leaves in the wave.
     pub(super) first: usize,
-    /// Per leaf of the wave, the sum its priors are divided by
-    /// ([`check_rows`], with `row` its scratch row), and this tree's check
-    /// of its rows.
+    /// Per leaf of the wave, the sum its priors are divided by, and its
+    /// priors at its legal actions (in `legal`'s order, then divided in
+    /// place) ([`check_rows`]); and this tree's check of its rows.
     sums: Vec<f64>,
-    row: Vec<f64>,
+    gathered: Vec<f64>,
     pub(super) checked: Result<(), OutputError>,
 }
 
@@ -96,11 +98,11 @@ fn observe<G: BatchGame>(g: &G, layout: Option<&CellLayout>, out: &mut [f32], sc
 }
 
 impl<G: BatchGame> TreeSearch<G> {
-    pub(super) fn new(seed: u64, index: usize, root: &G) -> Self {
+    pub(super) fn new(seed: u64, index: usize, root: G) -> Self {
         TreeSearch {
             tree: spare_tree(),
             rng: rng_for(seed, index as u64),
-            work: root.clone(),
+            work: root,
             undo: Vec::new(),
             noisy: Vec::new(),
             gumbel: Vec::new(),
@@ -109,6 +111,7 @@ impl<G: BatchGame> TreeSearch<G> {
             order: Vec::new(),
             keys: Vec::new(),
             cursor: 0,
+            sorted: 0,
             calls: Vec::new(),
             done: 0,
             budget: 0,
@@ -118,12 +121,11 @@ impl<G: BatchGame> TreeSearch<G> {
             legal: Vec::new(),
             stash: Vec::new(),
             grid: Vec::new(),
-            buf: Vec::new(),
             scratch: (Vec::new(), Vec::new()),
             cands: Vec::new(),
             first: 0,
             sums: Vec::new(),
-            row: Vec::new(),
+            gathered: Vec::new(),
             checked: Ok(()),
         }
     }
@@ -162,16 +164,16 @@ impl<G: BatchGame> TreeSearch<G> {
                 }
                 self.keys.clear();
                 self.keys.extend(self.gumbel.iter().zip(&self.logits).map(|(g, l)| g + l));
-                let key = &self.keys;
                 self.order.clear();
                 self.order.extend(0..k as u32);
-                // A total order (ties by edge), so an unstable sort gives the one order.
-                self.order.sort_unstable_by(|&x, &y| key[y as usize].total_cmp(&key[x as usize]).then(x.cmp(&y)));
+                self.sorted = 0;
                 self.kids.clear();
+                let keys = &self.keys;
                 self.kids.extend(edges.iter().enumerate().filter(|(_, e)| e.child != NONE).map(|(i, e)| RootKid {
                     edge: i as u32,
                     node: e.child,
                     prior: e.prior,
+                    key: keys[i],
                 }));
                 self.cursor = 0;
             }
@@ -198,12 +200,33 @@ impl<G: BatchGame> TreeSearch<G> {
         }
     }
 
+    /// Sort `order` up to at least `want` edges (at most all of them).
+    fn sort_order(&mut self, want: usize) {
+        let k = self.order.len();
+        if self.sorted >= want.min(k) {
+            return;
+        }
+        let key = &self.keys;
+        // A total order (ties by edge), so unstable sorts give the one order.
+        let by = |x: &u32, y: &u32| key[*y as usize].total_cmp(&key[*x as usize]).then(x.cmp(y));
+        let end = want.max(2 * self.sorted).max(16).min(k);
+        let rest = &mut self.order[self.sorted..];
+        if end - self.sorted < rest.len() {
+            rest.select_nth_unstable_by(end - self.sorted - 1, by);
+        }
+        rest[..end - self.sorted].sort_unstable_by(by);
+        self.sorted = end;
+    }
+
     /// The root edge a Gumbel simulation takes.
     fn gumbel_root(&mut self, seat: usize, opts: &BatchedOptions) -> usize {
+        // `gumbel_root_listed` walks `order` past edges with a child, to the
+        // first without one: among the first `kids + 1` edges.
+        self.sort_order(self.kids.len() + 1);
         let considered = opts.max_considered.min(self.calls.len());
         let visit = select::considered_visit(considered, self.budget.max(1), self.done);
         let (kids, order) = (&self.kids, &self.order);
-        select::gumbel_root_listed(&self.tree, seat, &self.gumbel, &self.logits, &self.calls, visit, kids, order, &mut self.cursor, &mut self.cands)
+        select::gumbel_root_listed(&self.tree, seat, &self.keys, &self.calls, visit, kids, order, &mut self.cursor, &mut self.cands)
     }
 
     /// Count a simulation through root edge `root_edge` (if any).
@@ -252,13 +275,12 @@ impl<G: BatchGame> TreeSearch<G> {
                     self.tree.nodes[node as usize].state = State::Pending;
                     self.tree.visit(&self.paths[start..]);
                     self.count_call(root_edge);
-                    self.buf.clear();
-                    self.work.legal_actions(&mut self.buf);
-                    if !self.buf.is_sorted() {
-                        self.buf.sort_unstable();
-                    }
+                    // Straight after the other leaves' (`legal_actions` appends).
                     let s = self.legal.len();
-                    self.legal.extend_from_slice(&self.buf);
+                    self.work.legal_actions(&mut self.legal);
+                    if !self.legal[s..].is_sorted() {
+                        self.legal[s..].sort_unstable();
+                    }
                     let seat = self.work.to_move() - 1;
                     self.leaves.push(Leaf { node, path: start..self.paths.len(), legal: s..self.legal.len(), root_edge, seat, stash: NONE });
                     return Step::Leaf;
@@ -285,7 +307,7 @@ impl<G: BatchGame> TreeSearch<G> {
                         root_edge = i as u32;
                         if e.child == NONE && opts.algorithm == Algorithm::Gumbel {
                             let at = self.kids.partition_point(|k| k.edge < i as u32);
-                            self.kids.insert(at, RootKid { edge: i as u32, node: child, prior: e.prior });
+                            self.kids.insert(at, RootKid { edge: i as u32, node: child, prior: e.prior, key: self.keys[i] });
                         }
                     }
                     node = child;
@@ -339,12 +361,14 @@ impl<G: BatchGame> TreeSearch<G> {
         let (p, v) = (priors.part(first * actions..(first + k) * actions), values.part(first * players..(first + k) * players));
         let legal = self.leaves.iter().map(|l| &self.legal[l.legal.clone()]);
         self.sums.clear();
-        self.checked = check_rows(p, v, legal, actions, first, &mut self.row, &mut self.sums);
+        self.gathered.clear();
+        self.checked = check_rows(p, v, legal, actions, first, &mut self.gathered, &mut self.sums);
     }
 
-    /// Expand the leaves with their rows of `priors` (checked: divided by
-    /// `sums`) and `values`, and back the values up.
-    pub(super) fn finish_wave(&mut self, priors: Rows<'_>, values: Rows<'_>, actions: usize, players: usize, opts: &BatchedOptions) {
+    /// Expand the leaves with their priors (checked and gathered by
+    /// [`TreeSearch::check`], divided by their sums here) and their rows of
+    /// `values`, and back the values up.
+    pub(super) fn finish_wave(&mut self, values: Rows<'_>, players: usize, opts: &BatchedOptions) {
         self.rewind();
         let leaves = std::mem::take(&mut self.leaves);
         for (j, leaf) in leaves.iter().enumerate() {
@@ -361,8 +385,12 @@ impl<G: BatchGame> TreeSearch<G> {
                 }
             }
             let legal = &self.legal[leaf.legal.clone()];
-            let (base, sum) = (r * actions, self.sums[j]);
-            self.tree.expand(leaf.node, legal, legal.iter().map(|&a| priors.get(base + a as usize) / sum), v[leaf.seat]);
+            let (priors, sum) = (&mut self.gathered[leaf.legal.clone()], self.sums[j]);
+            // A loop of its own, which the compiler vectorises.
+            for p in priors.iter_mut() {
+                *p /= sum;
+            }
+            self.tree.expand(leaf.node, legal, priors.iter().copied(), v[leaf.seat]);
             if leaf.node == 0 {
                 self.root_noise(opts);
             }
@@ -399,8 +427,8 @@ impl<G: BatchGame> TreeSearch<G> {
     }
 
     /// The root's row of the result.
-    pub(super) fn report(&mut self, root: &G, opts: &BatchedOptions, r: &mut BatchedResult, b: usize, actions: usize, players: usize) {
-        let seat = root.to_move() - 1;
+    pub(super) fn report(&mut self, opts: &BatchedOptions, r: &mut BatchedResult, b: usize, actions: usize, players: usize) {
+        let seat = self.root().to_move() - 1;
         let (a, p) = &mut self.scratch;
         let mixed = select::completed_q(&self.tree, 0, seat, a);
         let edges = self.tree.edges_of(0);
@@ -445,9 +473,15 @@ impl<G: BatchGame> TreeSearch<G> {
 }
 
 impl<G: Game> TreeSearch<G> {
+    /// The root position (between waves, `work` stands on it).
+    pub(super) fn root(&self) -> &G {
+        debug_assert!(self.undo.is_empty(), "a wave is under way");
+        &self.work
+    }
+
     /// A fresh tree over `game`; the random numbers go on from this tree's
     /// stream.
-    pub(super) fn replace(&mut self, game: &G) {
+    pub(super) fn replace(&mut self, game: G) {
         self.tree.clear();
         self.calls.clear();
         self.noisy.clear();
@@ -456,7 +490,7 @@ impl<G: Game> TreeSearch<G> {
         self.done = 0;
         // the tree's working game walks down from its root: it becomes the new root
         self.undo.clear();
-        self.work = game.clone();
+        self.work = game;
     }
 }
 
