@@ -263,6 +263,18 @@ def test_relative_values_in_the_search() -> None:
     np.testing.assert_array_equal(a.visits, b.visits)
     np.testing.assert_allclose(a.root_values, b.root_values, atol=1e-6)
 
+    # self-play (which times the evaluator through a wrapper) searches a relative evaluator as its
+    # per-seat twin: the same games, positions and targets
+    relative.relative_values = True  # type: ignore[attr-defined]
+    for alg in ("gumbel", "puct"):
+        sa, wa = play_generation(c, per_seat, 6, 8, seed=5, algorithm=alg, threads=1)
+        sb, wb = play_generation(c, relative, 6, 8, seed=5, algorithm=alg, threads=1)
+        np.testing.assert_array_equal(sa.observations, sb.observations)
+        # (equal but for rounding: the per-seat twin computes 1 - v where the relative one has v)
+        np.testing.assert_allclose(sa.policies, sb.policies, atol=1e-5)
+        np.testing.assert_allclose(sa.values, sb.values, atol=1e-5)
+        assert wa.wins is not None and wb.wins is not None and wa.wins.tolist() == wb.wins.tolist()
+
 
 # ---------------------------------------------------------------- symmetries
 

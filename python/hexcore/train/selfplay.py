@@ -90,10 +90,13 @@ _FIELDS = ("observations", "masks", "policies", "values", "to_move", "augmentabl
 
 class TimedEvaluator:
     """Wraps an evaluator and adds up the seconds spent in it and the
-    positions it evaluated."""
+    positions it evaluated. It answers as the evaluator does, its
+    ``relative_values`` included (the search reads that attribute to
+    know whose value comes first)."""
 
     def __init__(self, evaluator: Callable[..., Tuple[Any, Any]]) -> None:
         self.evaluator = evaluator
+        self.relative_values = bool(getattr(evaluator, "relative_values", False))
         self.seconds = 0.0
         self.positions = 0
         self.calls = 0
