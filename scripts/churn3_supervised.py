@@ -4,6 +4,8 @@ learn the solver's values and winning moves from the same observation planes?
     python scripts/churn3_supervised.py label --n 5000 --seconds 330 --seed 11 --out lab11.pkl
     python scripts/churn3_supervised.py fit lab11.pkl lab12.pkl --minutes 4
     python scripts/churn3_supervised.py check runs/churn3 lab11.pkl lab12.pkl
+    python scripts/churn3_supervised.py fit lab13.pkl lab14.pkl --held-out lab11.pkl lab12.pkl \
+        --limit 15000 --net mlp --channels 512 --blocks 3 --steps 8000
 
 ``label``: one position at a random ply in the last 60% of each uniformly
 random game, solved by ``hc.solve`` (at most 300,000 nodes); keeps the
@@ -62,7 +64,7 @@ def label(n: int, seconds: float, seed: int) -> List[Dict[str, Any]]:
 
 
 def fit(rows: List[Dict[str, Any]], minutes: float, channels: int, blocks: int, net_kind: str = "resnet",
-        steps: int = 0) -> None:
+        steps: int = 0, held_out: Any = None, limit: int = 0) -> None:
     from hexcore.train.symmetry import symmetries
     from hexcore.train.torchnet import TorchLearner
 
@@ -76,8 +78,14 @@ def fit(rows: List[Dict[str, Any]], minutes: float, channels: int, blocks: int, 
         return (np.stack([rows[i]["obs"] for i in ix]).astype(np.float32), np.stack([rows[i]["mask"] for i in ix]),
                 np.stack([rows[i]["best"] for i in ix]), np.array([rows[i]["win"] for i in ix]))
 
-    X, M, B, W = arrays(idx[cut:])
-    tX, tM, tB, tW = arrays(idx[:cut])
+    if held_out is not None:   # a fixed held-out set; the first `limit` rows (all: 0) to train on
+        rows, idx, cut = rows + held_out, np.arange(len(rows) + len(held_out)), len(rows)
+        train_ix = idx[:limit or cut]
+        X, M, B, W = arrays(train_ix)
+        tX, tM, tB, tW = arrays(idx[cut:])
+    else:
+        X, M, B, W = arrays(idx[cut:])
+        tX, tM, tB, tW = arrays(idx[:cut])
     net = TorchLearner({"shape": list(g.observation_shape), "num_actions": int(g.num_actions), "players": 2,
                         "net": net_kind, "channels": channels, "blocks": blocks, "lr": 2e-3, "weight_decay": 1e-4})
 
@@ -138,6 +146,9 @@ def main() -> None:
     f.add_argument("--blocks", type=int, default=2)
     f.add_argument("--net", choices=["resnet", "mlp"], default="resnet")
     f.add_argument("--steps", type=int, default=0, help="training steps (instead of --minutes)")
+    f.add_argument("--held-out", nargs="+", default=None,
+                   help="labelled files to measure on (then every row of DATA may be trained on)")
+    f.add_argument("--limit", type=int, default=0, help="with --held-out: train on the first N rows of DATA")
     c = sub.add_parser("check")
     c.add_argument("run", help="a run folder or checkpoint")
     c.add_argument("data", nargs="+")
@@ -153,7 +164,13 @@ def main() -> None:
         if args.cmd == "check":
             check(args.run, rows)
         else:
-            fit(rows, args.minutes, args.channels, args.blocks, args.net, args.steps)
+            held = None
+            if args.held_out:
+                held = []
+                for path in args.held_out:
+                    with open(path, "rb") as fh:
+                        held += pickle.load(fh)
+            fit(rows, args.minutes, args.channels, args.blocks, args.net, args.steps, held, args.limit)
 
 
 if __name__ == "__main__":
