@@ -9,17 +9,14 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use hexcore_core::search::{batched_search, Algorithm, BatchedOptions, Evaluator, Rows};
+use hexcore_core::search::{batched_search, Algorithm, BatchedOptions, Evaluator, InputBuffers, Rows};
 use hexcore_core::*;
 
 /// The trivial evaluator over buffers of its own.
 struct Trivial {
-    obs: Vec<f32>,
-    masks: Vec<bool>,
+    inputs: InputBuffers,
     priors: Vec<f32>,
     values: Vec<f32>,
-    obs_len: usize,
-    actions: usize,
     players: usize,
     seconds: f64,
 }
@@ -28,9 +25,7 @@ impl Evaluator for Trivial {
     type Error = std::convert::Infallible;
 
     fn inputs<T: Send>(&mut self, rows: usize, fill: impl FnOnce(&mut [f32], &mut [bool]) -> T + Send) -> Result<T, Self::Error> {
-        self.obs.resize(self.obs.len().max(rows * self.obs_len), 0.0);
-        self.masks.resize(self.masks.len().max(rows * self.actions), false);
-        Ok(fill(&mut self.obs, &mut self.masks))
+        Ok(self.inputs.fill(rows, fill))
     }
 
     fn evaluate<T: Send>(
@@ -40,11 +35,12 @@ impl Evaluator for Trivial {
     ) -> Result<T, Self::Error> {
         let t = Instant::now();
         self.priors.clear();
-        self.priors.extend(self.masks[..leaves * self.actions].iter().map(|&m| f32::from(u8::from(m))));
+        self.priors.extend(self.inputs.rows(leaves).1.iter().map(|&m| f32::from(u8::from(m))));
         self.values.clear();
         self.values.resize(leaves * self.players, 0.5);
         self.seconds += t.elapsed().as_secs_f64();
-        Ok(take(Rows::F32(&self.priors), Rows::F32(&self.values), &mut self.obs, &mut self.masks))
+        let b = &mut self.inputs;
+        Ok(take(Rows::F32(&self.priors), Rows::F32(&self.values), &mut b.obs, &mut b.masks))
     }
 }
 
@@ -62,12 +58,9 @@ fn run<G: vector::BatchGame>(name: &str, g: &G, threads: usize, repeats: usize) 
     let mut cpus = Vec::new();
     for seed in 0..=repeats as u64 {
         let mut ev = Trivial {
-            obs: Vec::new(),
-            masks: Vec::new(),
+            inputs: InputBuffers::new(c * h * w, g.num_actions()),
             priors: Vec::new(),
             values: Vec::new(),
-            obs_len: c * h * w,
-            actions: g.num_actions(),
             players: g.num_players(),
             seconds: 0.0,
         };

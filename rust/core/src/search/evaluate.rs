@@ -161,20 +161,45 @@ impl<G: Game> LeafEvaluator<G> for RandomRollouts {
     }
 }
 
+/// Observation and mask buffers an [`Evaluator`] keeps for the search to
+/// fill ([`Evaluator::inputs`]), grown to the largest wave seen.
+pub struct InputBuffers {
+    pub obs: Vec<f32>,
+    pub masks: Vec<bool>,
+    obs_len: usize,
+    actions: usize,
+}
+
+impl InputBuffers {
+    /// `obs_len` is `C * H * W`, `actions` the number of actions.
+    pub fn new(obs_len: usize, actions: usize) -> Self {
+        InputBuffers { obs: Vec::new(), masks: Vec::new(), obs_len, actions }
+    }
+
+    /// Room for `rows` leaves, then `fill(observations, masks)`.
+    pub fn fill<T>(&mut self, rows: usize, fill: impl FnOnce(&mut [f32], &mut [bool]) -> T) -> T {
+        self.obs.resize(self.obs.len().max(rows * self.obs_len), 0.0);
+        self.masks.resize(self.masks.len().max(rows * self.actions), false);
+        fill(&mut self.obs, &mut self.masks)
+    }
+
+    /// The first `leaves` rows: (observations, masks).
+    pub fn rows(&self, leaves: usize) -> (&[f32], &[bool]) {
+        (&self.obs[..leaves * self.obs_len], &self.masks[..leaves * self.actions])
+    }
+}
+
 /// An [`Evaluator`] over a closure `f(observations, masks, leaves) ->
 /// (priors, values)` with buffers of its own (for Rust users and tests).
 pub struct FnEvaluator<F> {
     f: F,
-    obs: Vec<f32>,
-    masks: Vec<bool>,
-    obs_len: usize,
-    actions: usize,
+    inputs: InputBuffers,
 }
 
 impl<F: FnMut(&[f32], &[bool], usize) -> (Vec<f64>, Vec<f64>)> FnEvaluator<F> {
     /// `obs_len` is `C * H * W`, `actions` the number of actions.
     pub fn new(obs_len: usize, actions: usize, f: F) -> Self {
-        FnEvaluator { f, obs: Vec::new(), masks: Vec::new(), obs_len, actions }
+        FnEvaluator { f, inputs: InputBuffers::new(obs_len, actions) }
     }
 }
 
@@ -182,9 +207,7 @@ impl<F: FnMut(&[f32], &[bool], usize) -> (Vec<f64>, Vec<f64>)> Evaluator for FnE
     type Error = std::convert::Infallible;
 
     fn inputs<T: Send>(&mut self, rows: usize, fill: impl FnOnce(&mut [f32], &mut [bool]) -> T + Send) -> Result<T, Self::Error> {
-        self.obs.resize(self.obs.len().max(rows * self.obs_len), 0.0);
-        self.masks.resize(self.masks.len().max(rows * self.actions), false);
-        Ok(fill(&mut self.obs, &mut self.masks))
+        Ok(self.inputs.fill(rows, fill))
     }
 
     fn evaluate<T: Send>(
@@ -192,8 +215,10 @@ impl<F: FnMut(&[f32], &[bool], usize) -> (Vec<f64>, Vec<f64>)> Evaluator for FnE
         leaves: usize,
         take: impl FnOnce(Rows<'_>, Rows<'_>, &mut [f32], &mut [bool]) -> T + Send,
     ) -> Result<T, Self::Error> {
-        let (p, v) = (self.f)(&self.obs[..leaves * self.obs_len], &self.masks[..leaves * self.actions], leaves);
-        Ok(take(Rows::F64(&p), Rows::F64(&v), &mut self.obs, &mut self.masks))
+        let (obs, masks) = self.inputs.rows(leaves);
+        let (p, v) = (self.f)(obs, masks, leaves);
+        let b = &mut self.inputs;
+        Ok(take(Rows::F64(&p), Rows::F64(&v), &mut b.obs, &mut b.masks))
     }
 }
 

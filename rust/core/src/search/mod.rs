@@ -32,5 +32,5 @@ pub mod tree;
 
 pub use crate::outcome::MAX_SEATS;
 pub use batched::{batched_search, Algorithm, BatchError, BatchedMcts, BatchedOptions, BatchedResult};
-pub use evaluate::{Evaluator, FnEvaluator, LeafEvaluator, OutputError, Part, RandomRollouts, Rows};
+pub use evaluate::{Evaluator, FnEvaluator, InputBuffers, LeafEvaluator, OutputError, Part, RandomRollouts, Rows};
 pub use mcts::{search, Mcts, SearchError, SearchOptions, SearchResult};
