@@ -79,10 +79,10 @@ def fit(rows: List[Dict[str, Any]], minutes: float, channels: int, blocks: int, 
                 np.stack([rows[i]["best"] for i in ix]), np.array([rows[i]["win"] for i in ix]))
 
     if held_out is not None:   # a fixed held-out set; the first `limit` rows (all: 0) to train on
-        rows, idx, cut = rows + held_out, np.arange(len(rows) + len(held_out)), len(rows)
-        train_ix = idx[:limit or cut]
-        X, M, B, W = arrays(train_ix)
-        tX, tM, tB, tW = arrays(idx[cut:])
+        n = len(rows)
+        rows = rows + held_out
+        X, M, B, W = arrays(range(limit or n))
+        tX, tM, tB, tW = arrays(range(n, len(rows)))
     else:
         X, M, B, W = arrays(idx[cut:])
         tX, tM, tB, tW = arrays(idx[:cut])
@@ -131,6 +131,15 @@ def check(path: str, rows: List[Dict[str, Any]]) -> None:
                                                for lo, hi, name in spans if ((ply >= lo) & (ply < hi)).any()))
 
 
+def _load(paths: List[str]) -> List[Dict[str, Any]]:
+    """The labelled rows of the ``label`` files ``paths``, in order."""
+    rows: List[Dict[str, Any]] = []
+    for path in paths:
+        with open(path, "rb") as fh:
+            rows += pickle.load(fh)
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -156,22 +165,11 @@ def main() -> None:
     if args.cmd == "label":
         with open(args.out, "wb") as fh:
             pickle.dump(label(args.n, args.seconds, args.seed), fh)
+    elif args.cmd == "check":
+        check(args.run, _load(args.data))
     else:
-        rows: List[Dict[str, Any]] = []
-        for path in args.data:
-            with open(path, "rb") as fh:
-                rows += pickle.load(fh)
-        if args.cmd == "check":
-            check(args.run, rows)
-        else:
-            held = None
-            if args.held_out:
-                held = []
-                for path in args.held_out:
-                    with open(path, "rb") as fh:
-                        held += pickle.load(fh)
-            fit(rows, args.minutes, args.channels, args.blocks, args.net, args.steps, held, args.limit)
-
+        held = _load(args.held_out) if args.held_out else None
+        fit(_load(args.data), args.minutes, args.channels, args.blocks, args.net, args.steps, held, args.limit)
 
 if __name__ == "__main__":
     main()
