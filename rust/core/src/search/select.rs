@@ -232,21 +232,25 @@ pub fn gumbel_interior(tree: &Tree, node: u32, seat: usize, visited: &mut Vec<(u
     // The best unvisited edge (highest prior, then lowest index) and the
     // prior mass of the unvisited edges.
     let (mut best_u, mut best_pu, mut sum_pu) = (usize::MAX, f64::NEG_INFINITY, 0.0f64);
+    // Most edges have no child: their test and sums come first, the
+    // visited ones (a node lookup and a push) out of that path.
     for (i, e) in edges.iter().enumerate() {
         let p = e.prior.max(f64::MIN_POSITIVE);
-        let (n, w) = if e.child == super::tree::NONE { (0, 0.0) } else { tree.child_stats(e, seat) };
-        if n == 0 {
-            sums.unvisited = true;
-            sum_pu += p;
-            if p > best_pu {
-                (best_u, best_pu) = (i, p);
+        if e.child != super::tree::NONE {
+            let c = &tree.nodes[e.child as usize];
+            if c.n > 0 {
+                let q = c.w[seat] / c.n as f64;
+                sums.add(p, c.n, q);
+                visited.push((i, c.n, p, q));
+                continue;
             }
-            continue;
         }
-        let q = w / n as f64;
-        sums.add(p, n, q);
-        visited.push((i, n, p, q));
+        sum_pu += p;
+        if p > best_pu {
+            (best_u, best_pu) = (i, p);
+        }
     }
+    sums.unvisited = best_u != usize::MAX;
     let st = sums.stats(tree.nodes[node as usize].raw);
     let s_u = st.sigma(st.mixed);
     let mut m = if best_u != usize::MAX { s_u } else { f64::NEG_INFINITY };

@@ -32,7 +32,7 @@ mod tests;
 
 pub use env::Env;
 pub use errors::{BatchError, Fit, Given, Length, StepError};
-pub use observe::{write_bits, write_equal, BatchGame, CellLayout, ObsElem};
+pub use observe::{mask_where, write_bits, write_equal, write_masks, BatchGame, CellLayout, ObsElem};
 pub use slots::{Obs, Out};
 
 use std::collections::HashMap;

@@ -17,6 +17,13 @@ pub trait ObsElem: Copy {
     fn from_flags8(flags: u64) -> [Self; 8] {
         flags.to_le_bytes().map(|b| Self::from_bool(b != 0))
     }
+
+    /// Sixteen values at once from sixteen mask bytes (each 0 or 0xff),
+    /// for [`write_masks`]: a few vector instructions for every type.
+    #[inline(always)]
+    fn from_masks16(m: [u8; 16]) -> [Self; 16] {
+        m.map(|b| Self::from_bool(b != 0))
+    }
 }
 
 impl ObsElem for bool {
@@ -30,6 +37,15 @@ impl ObsElem for bool {
     #[inline(always)]
     fn from_flags8(flags: u64) -> [bool; 8] {
         (flags & ONES).to_le_bytes().map(|b| b != 0)
+    }
+
+    #[inline(always)]
+    fn from_masks16(m: [u8; 16]) -> [bool; 16] {
+        let mut o = [false; 16];
+        for i in 0..16 {
+            o[i] = m[i] & 1 != 0;
+        }
+        o
     }
 }
 
@@ -47,12 +63,28 @@ impl ObsElem for u8 {
     fn from_flags8(flags: u64) -> [u8; 8] {
         ((flags & ONES) * 0xff).to_le_bytes()
     }
+
+    #[inline(always)]
+    fn from_masks16(m: [u8; 16]) -> [u8; 16] {
+        m
+    }
 }
 
 impl ObsElem for f32 {
     #[inline(always)]
     fn from_bool(b: bool) -> f32 {
         b as u8 as f32
+    }
+
+    /// 1.0 is `0x3f80_0000`: each mask byte widened to 32 bits (all ones or
+    /// zero) and ANDed with it, which the compiler vectorises.
+    #[inline(always)]
+    fn from_masks16(m: [u8; 16]) -> [f32; 16] {
+        let mut o = [0.0f32; 16];
+        for i in 0..16 {
+            o[i] = f32::from_bits(m[i] as i8 as i32 as u32 & 0x3f80_0000);
+        }
+        o
     }
 }
 
@@ -132,6 +164,33 @@ pub fn write_equal<T: ObsElem>(values: &[u8], v: u8, out: &mut [T]) {
     }
 }
 
+/// `out[p] = (masks[p] != 0)` for mask bytes that are 0 or 0xff: an
+/// indicator plane from masks made by [`mask_where`], sixteen values a step
+/// (a few vector instructions for every element type).
+#[inline]
+pub fn write_masks<T: ObsElem>(masks: &[u8], out: &mut [T]) {
+    let n = out.len().min(masks.len());
+    let whole = n / 16 * 16;
+    let (head, tail) = out[..n].split_at_mut(whole);
+    for (o, m) in head.chunks_exact_mut(16).zip(masks.chunks_exact(16)) {
+        let o: &mut [T; 16] = o.try_into().expect("sixteen values");
+        *o = T::from_masks16(m.try_into().expect("sixteen bytes"));
+    }
+    for (o, &m) in tail.iter_mut().zip(&masks[whole..]) {
+        *o = T::from_bool(m != 0);
+    }
+}
+
+/// `masks[p] = 0xff if f(a[p], b[p]) else 0` for `p` below `masks.len()`
+/// (at most the lengths of `a` and `b`): a plain byte loop, which the
+/// compiler vectorises when `f` has no branches (`&` rather than `&&`).
+#[inline(always)]
+pub fn mask_where(a: &[u8], b: &[u8], masks: &mut [u8], f: impl Fn(u8, u8) -> bool) {
+    for ((m, &x), &y) in masks.iter_mut().zip(a).zip(b) {
+        *m = 0u8.wrapping_sub(u8::from(f(x, y)));
+    }
+}
+
 /// Where a board's cells sit in an observation plane: runs of cells with
 /// consecutive numbers on consecutive plane indices, and which grid points
 /// are cells.
@@ -144,7 +203,7 @@ pub struct CellLayout {
     pub(crate) mask: Vec<u8>,
 }
 
-/// Bytes per block copy in [`CellLayout::spread`].
+/// Bytes per block copy in [`CellLayout::spread_into`].
 const BLOCK: usize = 16;
 
 impl CellLayout {
@@ -167,16 +226,14 @@ impl CellLayout {
         CellLayout { plane, runs, mask }
     }
 
-    /// `values` (one byte per cell) placed on the plane: the returned slice
-    /// (of `scratch`) holds `values[cell]` at each cell's index and
+    /// `values` (one byte per cell) placed on the plane: `dst` then holds
+    /// `values[cell]` at each cell's index and
     /// unspecified bytes elsewhere (to be masked by `self.mask`). Runs are
     /// copied in whole blocks of [`BLOCK`] bytes, by increasing plane index,
     /// so a block's spill past its run is overwritten by the next run or
-    /// lands off the board.
-    pub(crate) fn spread<'s>(&self, values: &[u8], scratch: &'s mut Vec<u8>) -> &'s [u8] {
-        if scratch.len() < self.plane + BLOCK {
-            scratch.resize(self.plane + BLOCK, 0);
-        }
+    /// lands off the board. `dst` holds at least [`CellLayout::spread_len`]
+    /// bytes (a block past the plane, for the spill).
+    pub(crate) fn spread_into(&self, values: &[u8], dst: &mut [u8]) {
         for &(c0, i0, len) in &self.runs {
             let (mut c, mut i) = (c0, i0);
             let end = c0 + len;
@@ -184,19 +241,35 @@ impl CellLayout {
                 match values.get(c..c + BLOCK) {
                     Some(src) => {
                         let src: &[u8; BLOCK] = src.try_into().expect("a block");
-                        let dst: &mut [u8; BLOCK] = (&mut scratch[i..i + BLOCK]).try_into().expect("a block");
-                        *dst = *src;
+                        let d: &mut [u8; BLOCK] = (&mut dst[i..i + BLOCK]).try_into().expect("a block");
+                        *d = *src;
                     }
                     None => {
                         let k = end - c;
-                        scratch[i..i + k].copy_from_slice(&values[c..end]);
+                        dst[i..i + k].copy_from_slice(&values[c..end]);
                     }
                 }
                 c += BLOCK;
                 i += BLOCK;
             }
         }
-        &scratch[..self.plane]
+    }
+
+    /// Bytes [`CellLayout::spread_into`] needs.
+    pub(crate) fn spread_len(&self) -> usize {
+        self.plane + BLOCK
+    }
+
+    /// Working space of a direct observation writer, from `scratch`: room
+    /// for one spread plane ([`CellLayout::spread_into`]) and one plane of
+    /// masks ([`mask_where`]).
+    pub(crate) fn spaces<'s>(&self, scratch: &'s mut Vec<u8>) -> (&'s mut [u8], &'s mut [u8]) {
+        let n = self.spread_len();
+        if scratch.len() < n + self.plane {
+            scratch.resize(n + self.plane, 0);
+        }
+        let (grid, masks) = scratch.split_at_mut(n);
+        (grid, &mut masks[..self.plane])
     }
 }
 
@@ -294,6 +367,11 @@ mod tests {
                 for v in 0..4 {
                     write_equal(values, v, &mut out);
                     assert_eq!(out, values.iter().map(|&c| T::from_bool(c == v)).collect::<Vec<_>>(), "equal {v}, {len}");
+                    let mut masks = vec![7u8; len];
+                    mask_where(values, values, &mut masks, |x, y| (x == v) & (y == v));
+                    assert!(masks.iter().zip(values).all(|(&m, &c)| m == if c == v { 0xff } else { 0 }), "mask_where {v}, {len}");
+                    write_masks(&masks, &mut out);
+                    assert_eq!(out, values.iter().map(|&c| T::from_bool(c == v)).collect::<Vec<_>>(), "masks {v}, {len}");
                 }
             }
             check(len, true, &words, &values, bit);

@@ -3,7 +3,7 @@
 //! between.
 
 use crate::game::Game;
-use crate::vector::{BatchGame, CellLayout, ObsElem};
+use crate::vector::{mask_where, write_masks, BatchGame, CellLayout, ObsElem};
 
 use super::Churn;
 
@@ -24,16 +24,13 @@ impl BatchGame for Churn {
         blue[..plane].fill(T::from_bool(to_move_blue));
         let (me, them) = if to_move_blue { (2u8, 1u8) } else { (1u8, 2u8) };
         // The cell colours spread over the plane, then masked to the board.
-        let grid = layout.spread(self.groups().colours(), scratch);
-        let (grid, on) = (&grid[..plane], &layout.mask[..plane]);
-        for p in 0..plane {
-            mine[p] = T::from_bool((grid[p] & on[p]).min(2) == me);
-        }
-        for p in 0..plane {
-            theirs[p] = T::from_bool((grid[p] & on[p]).min(2) == them);
-        }
-        for p in 0..plane {
-            cells[p] = T::from_bool(on[p] != 0);
-        }
+        let (grid, masks) = layout.spaces(scratch);
+        layout.spread_into(self.groups().colours(), grid);
+        let on = &layout.mask[..plane];
+        mask_where(grid, on, masks, |g, o| (g & o).min(2) == me);
+        write_masks(masks, mine);
+        mask_where(grid, on, masks, |g, o| (g & o).min(2) == them);
+        write_masks(masks, theirs);
+        write_masks(on, cells);
     }
 }

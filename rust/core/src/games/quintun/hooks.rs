@@ -5,7 +5,7 @@
 
 use crate::game::{Action, Game};
 use crate::solve::Solvable;
-use crate::vector::{BatchGame, CellLayout, ObsElem};
+use crate::vector::{mask_where, write_masks, BatchGame, CellLayout, ObsElem};
 
 use super::Quintun;
 
@@ -35,33 +35,28 @@ impl BatchGame for Quintun {
         let (ring, rest) = rest.split_at_mut(plane);
         let (cells, rest) = rest.split_at_mut(plane);
         let (pending, white) = rest.split_at_mut(plane);
-        let grid = layout.spread(self.geo.ring_places(), scratch);
-        for p in 0..plane {
-            ring[p] = T::from_bool(on[p] != 0 && grid[p] != u8::MAX);
-        }
-        for p in 0..plane {
-            cells[p] = T::from_bool(on[p] != 0);
-        }
+        let (grid, masks) = layout.spaces(scratch);
+        layout.spread_into(self.geo.ring_places(), grid);
+        mask_where(grid, on, masks, |g, o| (o != 0) & (g != u8::MAX));
+        write_masks(masks, ring);
+        write_masks(on, cells);
         // SAFETY: `i8` and `u8` have the same size and alignment and every
         // bit pattern is valid for both; the slice borrows `self.cells`.
         let bytes = unsafe { std::slice::from_raw_parts(self.cells.as_ptr().cast::<u8>(), self.cells.len()) };
-        let grid = &layout.spread(bytes, scratch)[..plane];
+        layout.spread_into(bytes, grid);
         let me = self.to_move as i8;
         // Off the board the spread bytes are masked to 0 (empty).
-        let v = |p: usize| (grid[p] & on[p]) as i8;
+        let v = |g: u8, o: u8| (g & o) as i8;
         let (mine, rest) = stones.split_at_mut(plane);
         let (theirs, neutral) = rest.split_at_mut(plane);
-        for p in 0..plane {
-            mine[p] = T::from_bool(v(p) == me);
-        }
-        for p in 0..plane {
-            theirs[p] = T::from_bool(v(p) > 0 && v(p) != me);
-        }
+        mask_where(grid, on, masks, |g, o| v(g, o) == me);
+        write_masks(masks, mine);
+        mask_where(grid, on, masks, |g, o| (v(g, o) > 0) & (v(g, o) != me));
+        write_masks(masks, theirs);
         for (k, nplane) in neutral.chunks_mut(plane).enumerate() {
             let colour = -(k as i8 + 1);
-            for p in 0..plane {
-                nplane[p] = T::from_bool(v(p) == colour);
-            }
+            mask_where(grid, on, masks, |g, o| v(g, o) == colour);
+            write_masks(masks, nplane);
         }
         pending.fill(T::from_bool(false));
         if let Some((c, _)) = self.pending {
