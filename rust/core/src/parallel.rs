@@ -9,7 +9,7 @@
 //! is fallible: a failure (say, the OS refusing threads) is an error value,
 //! never a panic.
 
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::ThreadPool;
@@ -242,8 +242,9 @@ fn wait_for(spins_first: u32, ready: impl Fn() -> bool) {
 }
 
 /// Run `phases` rounds of `work(phase, item)` over the items `0..items` on
-/// this thread and `threads - 1` workers of the shared pool, woken once for
-/// all the rounds (a wake-up costs about as much as a short round). As in
+/// this thread and the workers of `team`, woken once for all the rounds (a
+/// wake-up costs about as much as a short round), and not at all while they
+/// are still waiting for the team's next step ([`Team`]). As in
 /// [`share_out`], each thread takes the items of its own contiguous share
 /// first (the same share in every phase and every call, so their data stays
 /// in its core's cache), then helps with the others' remaining items, so a
@@ -253,9 +254,8 @@ fn wait_for(spins_first: u32, ready: impl Fn() -> bool) {
 /// false the later phases are skipped. Every item of every phase that runs
 /// runs exactly once, so the results are the same for any thread count.
 /// A panic in `work` or `after` reaches the caller.
-pub(crate) fn phased(threads: usize, items: usize, phases: usize, work: impl Fn(usize, usize) + Sync, after: impl Fn(usize) -> bool + Sync) {
-    let p = if threads <= 1 || items <= 1 { None } else { pool(clamp_threads(threads)).ok() };
-    let Some(p) = p else {
+pub(crate) fn phased(team: &Team, items: usize, phases: usize, work: impl Fn(usize, usize) + Sync, after: impl Fn(usize) -> bool + Sync) {
+    if team.slots.is_empty() || items <= 1 {
         for phase in 0..phases {
             (0..items).for_each(|i| work(phase, i));
             if !after(phase) {
@@ -264,7 +264,7 @@ pub(crate) fn phased(threads: usize, items: usize, phases: usize, work: impl Fn(
         }
         return;
     };
-    let t = clamp_threads(threads).min(items);
+    let t = team.slots.len() + 1;
     // The next item of each thread's share, per phase.
     let next: Vec<Vec<AtomicUsize>> = (0..phases).map(|_| (0..t).map(|k| AtomicUsize::new(k * items / t)).collect()).collect();
     let done: Vec<AtomicUsize> = (0..phases).map(|_| AtomicUsize::new(0)).collect();
@@ -310,7 +310,174 @@ pub(crate) fn phased(threads: usize, items: usize, phases: usize, work: impl Fn(
     // Every item of the last phase has been taken (or the phases stopped)
     // once `run(0)` returns; `spread` waits for the workers still inside.
     let finished = || stop.load(Ordering::Acquire) || ready.load(Ordering::Acquire) >= phases || broken.load(Ordering::Acquire);
-    spread(&p, t, &run, &finished, 1 << 12);
+    team.run(&run, &finished);
+}
+
+/// How long a team worker spins for the next step before it starts
+/// yielding its core between looks.
+const SPIN: std::time::Duration = std::time::Duration::from_micros(30);
+
+/// Spin steps between looks at the clock while a team worker waits.
+const LOOK: u32 = 64;
+
+/// How long a team worker waits for the next step before it leaves (the
+/// next step then starts it again, as [`spread`] does): long enough to span
+/// the evaluator call between two waves of a batched search, short enough
+/// not to hold a core through a slow one.
+const STAY: std::time::Duration = std::time::Duration::from_micros(300);
+
+/// One worker place of a [`Team`].
+struct Slot {
+    /// `generation << 2 | state` (the states of [`Gate`]): the step a
+    /// worker may claim, and where it stands.
+    gate: AtomicU64,
+    /// The step's work (valid while its gate is claimed).
+    job: Mutex<Option<Erased>>,
+    /// A worker job for this place is queued or running.
+    present: AtomicBool,
+    /// The worker's panic, resumed by the caller.
+    panic: Mutex<Option<Box<dyn std::any::Any + Send>>>,
+}
+
+/// The generation that tells a team's workers to leave.
+const END: u64 = u64::MAX >> 2;
+
+/// The calling thread and up to `threads - 1` workers of the shared pool,
+/// kept from one step to the next ([`Team::run`], through [`phased`]): a
+/// worker waits for the next step by spinning (for [`STAY`], then it
+/// leaves and the next step starts it again), so steps that follow each
+/// other closely (the waves of a batched search, with the evaluator called
+/// between them) do not each wake a sleeping thread. Made by [`team`].
+pub(crate) struct Team {
+    pool: Option<Arc<ThreadPool>>,
+    slots: Vec<Arc<Slot>>,
+    generation: AtomicU64,
+}
+
+/// Run `body` with a [`Team`] of `threads` threads (the calling thread
+/// alone when `threads <= 1` or the pool cannot be made); its workers are
+/// told to leave when `body` returns or unwinds.
+pub(crate) fn team<T>(threads: usize, body: impl FnOnce(&Team) -> T) -> T {
+    let pool = if threads <= 1 { None } else { pool(clamp_threads(threads)).ok() };
+    let n = if pool.is_some() { clamp_threads(threads) - 1 } else { 0 };
+    let slots = (0..n)
+        .map(|_| {
+            Arc::new(Slot { gate: AtomicU64::new(CLOSED as u64), job: Mutex::new(None), present: AtomicBool::new(false), panic: Mutex::new(None) })
+        })
+        .collect();
+    let t = Team { pool, slots, generation: AtomicU64::new(0) };
+    body(&t)
+}
+
+impl Drop for Team {
+    fn drop(&mut self) {
+        for s in &self.slots {
+            s.gate.store(END << 2 | CLOSED as u64, Ordering::Release);
+        }
+    }
+}
+
+/// A team worker for place `k` (1-based): claims the steps opened at its
+/// place and runs its share of each, until the team ends or no step came
+/// for [`STAY`].
+fn team_worker(slot: Arc<Slot>, k: usize) {
+    let mut since = std::time::Instant::now();
+    let mut spins = 0u32;
+    let mut last = 0u64;
+    loop {
+        let g = slot.gate.load(Ordering::Acquire);
+        let (generation, state) = (g >> 2, (g & 3) as u8);
+        if generation == END {
+            break;
+        }
+        if state == OPEN
+            && generation > last
+            && slot.gate.compare_exchange(g, generation << 2 | CLAIMED as u64, Ordering::AcqRel, Ordering::Acquire).is_ok()
+        {
+            let job = slot.job.lock().unwrap_or_else(|e| e.into_inner()).as_ref().map(|j| j.0);
+            if let Some(job) = job {
+                // SAFETY: the gate of this step is claimed, so the caller is
+                // inside `Team::run` for it, waiting for DONE, and the
+                // step's work (set before the gate opened) is alive.
+                let f = unsafe { &*job };
+                if let Err(e) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(k))) {
+                    *slot.panic.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                }
+            }
+            slot.gate.store(generation << 2 | DONE as u64, Ordering::Release);
+            last = generation;
+            (since, spins) = (std::time::Instant::now(), 0);
+            continue;
+        }
+        spins += 1;
+        if spins.is_multiple_of(LOOK) {
+            let waited = since.elapsed();
+            if waited > STAY {
+                break;
+            }
+            if waited > SPIN {
+                // Past the usual gap between two steps: let a thread that
+                // shares this core run (the caller, on a busy machine).
+                std::thread::yield_now();
+            }
+        }
+        std::hint::spin_loop();
+    }
+    slot.present.store(false, Ordering::Release);
+}
+
+impl Team {
+    /// Run `run(k)` for `k` in `1..=workers` on the team's workers and
+    /// `run(0)` here, then wait until `finished()`, as [`spread`] does
+    /// (each `run(k)` must leave the work done when the others do not turn
+    /// up; a worker that has not claimed its share when `run(0)` returns
+    /// is shut out of this step).
+    ///
+    /// Why `unsafe` (in [`team_worker`]): the workers outlive this call and
+    /// `run` borrows the caller's data; a worker calls it only under a
+    /// claimed gate of this step, and this returns only after every gate
+    /// of the step is closed or done.
+    fn run(&self, run: &(dyn Fn(usize) + Sync), finished: &(dyn Fn() -> bool + Sync)) {
+        let Some(p) = &self.pool else {
+            run(0);
+            wait_for(1 << 12, finished);
+            return;
+        };
+        let generation = self.generation.fetch_add(1, Ordering::Relaxed) + 1;
+        // SAFETY: only the lifetime changes (same pointer, same vtable); see
+        // above for why the pointer is not used past this call.
+        let erased = unsafe { std::mem::transmute::<*const (dyn Fn(usize) + Sync + '_), *const (dyn Fn(usize) + Sync + 'static)>(run as *const _) };
+        for (i, slot) in self.slots.iter().enumerate() {
+            *slot.job.lock().unwrap_or_else(|e| e.into_inner()) = Some(Erased(erased));
+            slot.gate.store(generation << 2 | OPEN as u64, Ordering::Release);
+            if !slot.present.swap(true, Ordering::AcqRel) {
+                let slot = slot.clone();
+                p.spawn(move || team_worker(slot, i + 1));
+            }
+        }
+        /// Closes each place's gate of this step if unclaimed, else waits
+        /// for it to be done (also while unwinding).
+        struct Close<'a>(&'a [Arc<Slot>], u64);
+        impl Drop for Close<'_> {
+            fn drop(&mut self) {
+                let (open, closed) = (self.1 << 2 | OPEN as u64, self.1 << 2 | CLOSED as u64);
+                for s in self.0 {
+                    if s.gate.compare_exchange(open, closed, Ordering::AcqRel, Ordering::Acquire).is_err() {
+                        wait_for(1 << 12, || s.gate.load(Ordering::Acquire) != self.1 << 2 | CLAIMED as u64);
+                    }
+                }
+            }
+        }
+        let close = Close(&self.slots, generation);
+        run(0);
+        drop(close);
+        wait_for(1 << 12, finished);
+        for s in &self.slots {
+            if let Some(e) = s.panic.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                std::panic::resume_unwind(e);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -337,30 +504,40 @@ mod tests {
 
     /// Every item of every phase runs once, after the previous phase's
     /// `after`; a false `after` skips the later phases; panics reach the
-    /// caller.
+    /// caller. One team runs several steps, with its workers still waiting
+    /// or gone (a pause longer than `STAY`) in between.
     #[test]
     fn phased_runs_phases_in_order() {
         for threads in [1, 2, 3, 8] {
-            for n in [0, 1, 2, 5, 100] {
-                let hits: Vec<Vec<AtomicUsize>> = (0..3).map(|_| (0..n).map(|_| AtomicUsize::new(0)).collect()).collect();
-                let afters = Mutex::new(Vec::new());
-                let work = |p: usize, i: usize| {
-                    // every item of the phase before is done
-                    assert!(p == 0 || hits[p - 1].iter().all(|h| h.load(Ordering::Relaxed) == 1));
-                    assert_eq!(afters.lock().unwrap().len(), p);
-                    hits[p][i].fetch_add(1, Ordering::Relaxed);
-                };
-                phased(threads, n, 3, work, |p| {
-                    afters.lock().unwrap().push(p);
-                    p < 1
-                });
-                assert_eq!(*afters.lock().unwrap(), vec![0, 1], "{threads} threads, {n} items");
-                assert!(hits[..2].iter().all(|h| h.iter().all(|x| x.load(Ordering::Relaxed) == 1)));
-                assert!(hits[2].iter().all(|x| x.load(Ordering::Relaxed) == 0));
-            }
+            team(threads, |tm| {
+                for (step, n) in [0, 1, 2, 5, 100, 100, 7].into_iter().enumerate() {
+                    if step == 5 {
+                        std::thread::sleep(STAY * 3);
+                    }
+                    let hits: Vec<Vec<AtomicUsize>> = (0..3).map(|_| (0..n).map(|_| AtomicUsize::new(0)).collect()).collect();
+                    let afters = Mutex::new(Vec::new());
+                    let work = |p: usize, i: usize| {
+                        // every item of the phase before is done
+                        assert!(p == 0 || hits[p - 1].iter().all(|h| h.load(Ordering::Relaxed) == 1));
+                        assert_eq!(afters.lock().unwrap().len(), p);
+                        hits[p][i].fetch_add(1, Ordering::Relaxed);
+                    };
+                    phased(tm, n, 3, work, |p| {
+                        afters.lock().unwrap().push(p);
+                        p < 1
+                    });
+                    assert_eq!(*afters.lock().unwrap(), vec![0, 1], "{threads} threads, {n} items");
+                    assert!(hits[..2].iter().all(|h| h.iter().all(|x| x.load(Ordering::Relaxed) == 1)));
+                    assert!(hits[2].iter().all(|x| x.load(Ordering::Relaxed) == 0));
+                }
+            });
         }
-        let caught = std::panic::catch_unwind(|| phased(2, 20, 2, |p, i| assert!(p * 100 + i != 113, "item 13"), |_| true));
+        let caught = std::panic::catch_unwind(|| team(2, |tm| phased(tm, 20, 2, |p, i| assert!(p * 100 + i != 113, "item 13"), |_| true)));
         assert!(caught.is_err());
+        // A team after the panic works.
+        let count = AtomicUsize::new(0);
+        team(2, |tm| (0..3).for_each(|_| phased(tm, 20, 2, |_, _| _ = count.fetch_add(1, Ordering::Relaxed), |_| true)));
+        assert_eq!(count.load(Ordering::Relaxed), 120);
     }
 
     /// Every item runs exactly once, whatever the thread count, from inside
@@ -409,7 +586,7 @@ mod tests {
         share_out(hits.iter_mut().collect(), 2, |h: &mut u32| *h += 1);
         assert!(hits.iter().all(|&h| h == 1));
         let count = AtomicUsize::new(0);
-        phased(2, 10, 2, |_, _| _ = count.fetch_add(1, Ordering::Relaxed), |_| true);
+        team(2, |tm| phased(tm, 10, 2, |_, _| _ = count.fetch_add(1, Ordering::Relaxed), |_| true));
         assert_eq!(count.load(Ordering::Relaxed), 20);
         // Both blockers were still holding the workers: nothing above waited for them.
         release.send(()).unwrap();

@@ -35,7 +35,7 @@ use super::tree::Tree;
 use crate::game::{Action, Game, MoveError, OptionsError};
 use crate::limits;
 use crate::outcome::MAX_SEATS;
-use crate::parallel::{phased, pool};
+use crate::parallel::{phased, pool, team, Team};
 use crate::vector::{BatchGame, CellLayout};
 use wave::{TreeSearch, SPARE, SPARE_BYTES};
 
@@ -224,7 +224,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// The work of all trees between two evaluator calls, in three phases over
-/// the threads ([`phased`]: one wake-up per wave): check the evaluator's
+/// the `team`'s threads ([`phased`]: at most one wake-up per wave): check the evaluator's
 /// `answer` for the leaves of the wave (if any); expand them, back their
 /// values up and select the next wave's leaves; write the next wave's
 /// observations and masks into `obs` and `masks`, in tree order. Returns
@@ -235,7 +235,7 @@ fn step<G: BatchGame>(
     answer: Option<(Rows<'_>, Rows<'_>)>,
     obs: &mut [f32],
     masks: &mut [bool],
-    threads: usize,
+    team: &Team,
     sh: &Shape<'_>,
 ) -> Result<usize, OutputError> {
     let (players, actions, obs_len) = (sh.players, sh.actions, sh.obs_len);
@@ -305,7 +305,7 @@ fn step<G: BatchGame>(
         }
         _ => true,
     };
-    phased(threads, chunks.len(), 3, work, after);
+    phased(team, chunks.len(), 3, work, after);
     match failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         Some(e) => Err(e),
         None => Ok(total.into_inner().unwrap_or_else(|e| e.into_inner())),
@@ -399,40 +399,45 @@ impl<G: BatchGame> BatchedMcts<G> {
         // Room for the largest wave.
         let rows = trees.len() * opts.leaves_per_tree;
         let abandon = |trees: &mut [TreeSearch<G>]| trees.iter_mut().for_each(|t| t.abandon_wave());
-        let mut evaluations = 0;
-        // The leaves of the selected wave (`None`: none selected yet).
-        let mut total: Option<usize> = None;
-        loop {
-            if let Err(e) = ev.check() {
-                abandon(trees);
-                return Err(BatchError::Evaluator(e));
-            }
-            let next = match total {
-                Some(0) if trees.iter().all(|t| t.remaining == 0) => break,
-                // The first wave, or after one whose leaves were all finished games.
-                None | Some(0) => ev.inputs(rows, |o, m| step(trees, None, o, m, threads, &sh)),
-                Some(n) => ev.evaluate(n, |p, v, o, m| {
-                    if p.len() != n * actions || v.len() != n * players {
-                        return Err(OutputError::Size { priors: n * actions, values: n * players, got: (p.len(), v.len()) });
-                    }
-                    step(trees, Some((p, v)), o, m, threads, &sh)
-                }),
-            };
-            match next {
-                Ok(Ok(n)) => {
-                    evaluations += u64::from(total.unwrap_or(0) > 0);
-                    total = Some(n);
-                }
-                Ok(Err(e)) => {
-                    abandon(trees);
-                    return Err(BatchError::Output(e));
-                }
-                Err(e) => {
+        // One team of threads for the whole search: its workers wait for
+        // the next wave while the evaluator runs.
+        let evaluations = team(threads, |tm| -> Result<u64, BatchError<E::Error>> {
+            let mut evaluations = 0;
+            // The leaves of the selected wave (`None`: none selected yet).
+            let mut total: Option<usize> = None;
+            loop {
+                if let Err(e) = ev.check() {
                     abandon(trees);
                     return Err(BatchError::Evaluator(e));
                 }
+                let next = match total {
+                    Some(0) if trees.iter().all(|t| t.remaining == 0) => break,
+                    // The first wave, or after one whose leaves were all finished games.
+                    None | Some(0) => ev.inputs(rows, |o, m| step(trees, None, o, m, tm, &sh)),
+                    Some(n) => ev.evaluate(n, |p, v, o, m| {
+                        if p.len() != n * actions || v.len() != n * players {
+                            return Err(OutputError::Size { priors: n * actions, values: n * players, got: (p.len(), v.len()) });
+                        }
+                        step(trees, Some((p, v)), o, m, tm, &sh)
+                    }),
+                };
+                match next {
+                    Ok(Ok(n)) => {
+                        evaluations += u64::from(total.unwrap_or(0) > 0);
+                        total = Some(n);
+                    }
+                    Ok(Err(e)) => {
+                        abandon(trees);
+                        return Err(BatchError::Output(e));
+                    }
+                    Err(e) => {
+                        abandon(trees);
+                        return Err(BatchError::Evaluator(e));
+                    }
+                }
             }
-        }
+            Ok(evaluations)
+        })?;
         let b = self.trees.len();
         let mut r = BatchedResult {
             actions: vec![0; b],
