@@ -387,6 +387,7 @@ pub fn numpy_sum_sparse(at: &[crate::Action], vals: &[f64], offset: usize, n: us
 /// zeroed: the normalised prior of a legal action is its prior over this
 /// sum). Errors name the first bad leaf: priors or values that are not
 /// finite, negative priors, priors that are all zero on the legal actions.
+#[inline(never)]
 pub fn check_rows<'a>(
     priors: Rows<'_>,
     values: Rows<'_>,

@@ -52,6 +52,8 @@ pub(super) struct TreeSearch<G: Game> {
     /// ([`select::gumbel_root_listed`]).
     kids: Vec<RootKid>,
     order: Vec<u32>,
+    /// Working space of `sort_order`.
+    ranks: Vec<u128>,
     keys: Vec<f64>,
     cursor: usize,
     /// How much of `order` is sorted (the rest follows it, unsorted):
@@ -109,6 +111,7 @@ impl<G: BatchGame> TreeSearch<G> {
             logits: Vec::new(),
             kids: Vec::new(),
             order: Vec::new(),
+            ranks: Vec::new(),
             keys: Vec::new(),
             cursor: 0,
             sorted: 0,
@@ -206,15 +209,27 @@ impl<G: BatchGame> TreeSearch<G> {
         if self.sorted >= want.min(k) {
             return;
         }
-        let key = &self.keys;
-        // A total order (ties by edge), so unstable sorts give the one order.
-        let by = |x: &u32, y: &u32| key[*y as usize].total_cmp(&key[*x as usize]).then(x.cmp(y));
         let end = want.max(2 * self.sorted).max(16).min(k);
-        let rest = &mut self.order[self.sorted..];
-        if end - self.sorted < rest.len() {
-            rest.select_nth_unstable_by(end - self.sorted - 1, by);
+        // A total order (decreasing key by `f64::total_cmp`, ties by
+        // increasing edge), so unstable sorts give the one order; each edge
+        // as one integer of that order, compared without looking anything up.
+        let key = &self.keys;
+        let rank = |i: u32| {
+            let b = key[i as usize].to_bits() as i64;
+            // `f64::total_cmp`'s integer, then as an unsigned one, reversed
+            let t = (b ^ ((((b >> 63) as u64) >> 1) as i64)) as u64 ^ (1 << 63);
+            u128::from(!t) << 32 | u128::from(i)
+        };
+        let ranks = &mut self.ranks;
+        ranks.clear();
+        ranks.extend(self.order[self.sorted..].iter().map(|&i| rank(i)));
+        if end - self.sorted < ranks.len() {
+            ranks.select_nth_unstable(end - self.sorted - 1);
         }
-        rest[..end - self.sorted].sort_unstable_by(by);
+        ranks[..end - self.sorted].sort_unstable();
+        for (o, &r) in self.order[self.sorted..].iter_mut().zip(ranks.iter()) {
+            *o = r as u32;
+        }
         self.sorted = end;
     }
 
