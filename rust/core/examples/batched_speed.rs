@@ -1,10 +1,10 @@
 //! The batched search bench's workload without Python: 256 trees, 32
-//! Gumbel simulations each, a trivial evaluator (uniform priors over the
+//! Gumbel (or PUCT) simulations each, a trivial evaluator (uniform priors over the
 //! legal actions, every seat worth 1/2) answering in float32 from buffers it
 //! keeps, as the numpy evaluator of `benches/batched_search_bench.py` does.
 //! Prints simulations per second (wall time, best of `repeats` searches).
 //!
-//! `cargo run --release -p hexcore-core --example batched_speed [churn|quintun] [threads] [repeats]`
+//! `cargo run --release -p hexcore-core --example batched_speed [churn|quintun] [threads] [repeats] [gumbel|puct]`
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -50,7 +50,7 @@ fn cpu() -> f64 {
     s.split_whitespace().next().and_then(|t| t.parse::<f64>().ok()).unwrap_or(0.0) * 1e-9
 }
 
-fn run<G: vector::BatchGame>(name: &str, g: &G, threads: usize, repeats: usize) {
+fn run<G: vector::BatchGame>(name: &str, g: &G, threads: usize, repeats: usize, algorithm: Algorithm) {
     let [c, h, w] = g.observation_shape();
     let (batch, sims) = (256, 32);
     let mut best = 0.0f64;
@@ -64,7 +64,7 @@ fn run<G: vector::BatchGame>(name: &str, g: &G, threads: usize, repeats: usize) 
             players: g.num_players(),
             seconds: 0.0,
         };
-        let opts = BatchedOptions { algorithm: Algorithm::Gumbel, threads, seed, ..Default::default() };
+        let opts = BatchedOptions { algorithm, threads, seed, ..Default::default() };
         let (t, c0) = (Instant::now(), cpu());
         let r = batched_search(vec![g.clone(); batch], sims, &opts, &mut ev).unwrap();
         if seed == repeats as u64 {
@@ -98,10 +98,11 @@ fn main() {
     let which = args.get(1).cloned().unwrap_or_default();
     let threads = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
     let repeats = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(5);
+    let algorithm = if args.get(4).is_some_and(|a| a == "puct") { Algorithm::Puct } else { Algorithm::Gumbel };
     if which.is_empty() || which == "churn" {
-        run("churn(size=7)", &Churn::new(Arc::new(Board::hexhex(7).unwrap()), true), threads, repeats);
+        run("churn(size=7)", &Churn::new(Arc::new(Board::hexhex(7).unwrap()), true), threads, repeats, algorithm);
     }
     if which.is_empty() || which == "quintun" {
-        run("quintun(size=7)", &Quintun::new(7, QuintunPlacement::Side, true).unwrap(), threads, repeats);
+        run("quintun(size=7)", &Quintun::new(7, QuintunPlacement::Side, true).unwrap(), threads, repeats, algorithm);
     }
 }

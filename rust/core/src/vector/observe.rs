@@ -186,8 +186,10 @@ pub fn write_masks<T: ObsElem>(masks: &[u8], out: &mut [T]) {
 /// compiler vectorises when `f` has no branches (`&` rather than `&&`).
 #[inline(always)]
 pub fn mask_where(a: &[u8], b: &[u8], masks: &mut [u8], f: impl Fn(u8, u8) -> bool) {
-    for ((m, &x), &y) in masks.iter_mut().zip(a).zip(b) {
-        *m = 0u8.wrapping_sub(u8::from(f(x, y)));
+    let n = masks.len().min(a.len()).min(b.len());
+    let (a, b, masks) = (&a[..n], &b[..n], &mut masks[..n]);
+    for i in 0..n {
+        masks[i] = 0u8.wrapping_sub(u8::from(f(a[i], b[i])));
     }
 }
 
@@ -235,6 +237,16 @@ impl CellLayout {
     /// bytes (a block past the plane, for the spill).
     pub(crate) fn spread_into(&self, values: &[u8], dst: &mut [u8]) {
         for &(c0, i0, len) in &self.runs {
+            // The common run: one block from where the values have a whole
+            // block (a fixed-size copy, no loop).
+            if len <= BLOCK {
+                if let (Some(src), Some(d)) = (values.get(c0..c0 + BLOCK), dst.get_mut(i0..i0 + BLOCK)) {
+                    let src: &[u8; BLOCK] = src.try_into().expect("a block");
+                    let d: &mut [u8; BLOCK] = d.try_into().expect("a block");
+                    *d = *src;
+                    continue;
+                }
+            }
             let (mut c, mut i) = (c0, i0);
             let end = c0 + len;
             while c < end {
@@ -245,8 +257,11 @@ impl CellLayout {
                         *d = *src;
                     }
                     None => {
-                        let k = end - c;
-                        dst[i..i + k].copy_from_slice(&values[c..end]);
+                        // The last cells: byte by byte (a call to copy a
+                        // few bytes costs more).
+                        for (d, &v) in dst[i..i + end - c].iter_mut().zip(&values[c..end]) {
+                            *d = v;
+                        }
                     }
                 }
                 c += BLOCK;
