@@ -480,14 +480,20 @@ impl Churn {
         }
         let k = self.to_move as usize - 1;
         if !self.iso[k].is_empty() {
-            // Word by word into reserved space, the length stored once.
-            // Plain pushes into reserved space: writing the spare capacity
-            // unchecked measured no faster (see `pair_cells`).
+            // Word by word into place: the count is known, so the slots are
+            // made once and written by index (a third fewer instructions
+            // than a push each, counted with callgrind in the batched
+            // search; writing the spare capacity unchecked measured no
+            // faster in playouts, see `pair_cells`).
             let iso = &self.iso[k];
-            out.reserve(iso.len());
+            let start = out.len();
+            out.resize(start + iso.len(), 0);
+            let dst = &mut out[start..];
+            let mut j = 0;
             for (wi, &w) in iso.words().iter().enumerate() {
                 for t in BitIter(w) {
-                    out.push((wi * 64 + t as usize) as Action);
+                    dst[j] = (wi * 64 + t as usize) as Action;
+                    j += 1;
                 }
             }
             return;
