@@ -70,8 +70,6 @@ pub(super) struct TreeSearch<G: Game> {
     legal: Vec<Action>,
     /// Observations of the leaves of this wave that are not live.
     stash: Vec<f32>,
-    /// Working space of the observation writer.
-    grid: Vec<u8>,
     scratch: (Vec<f64>, Vec<f64>),
     cands: Vec<(usize, u32, f64, f64)>,
     /// The first row of this tree's leaves in the wave.
@@ -91,10 +89,15 @@ enum Step {
 }
 
 /// Write `g`'s observation into `out`: straight from its cells through
-/// `layout` when the game has a direct writer, else [`Game::observation`].
-fn observe<G: BatchGame>(g: &G, layout: Option<&CellLayout>, out: &mut [f32], scratch: &mut Vec<u8>) {
+/// `layout` when the game has a direct writer (its working space one per
+/// thread, so it stays in that core's cache however many trees there are),
+/// else [`Game::observation`].
+fn observe<G: BatchGame>(g: &G, layout: Option<&CellLayout>, out: &mut [f32]) {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
     match layout {
-        Some(l) => g.write_observation(l, out, scratch),
+        Some(l) => SCRATCH.with_borrow_mut(|scratch| g.write_observation(l, out, scratch)),
         None => g.observation(out),
     }
 }
@@ -123,7 +126,6 @@ impl<G: BatchGame> TreeSearch<G> {
             paths: Vec::new(),
             legal: Vec::new(),
             stash: Vec::new(),
-            grid: Vec::new(),
             scratch: (Vec::new(), Vec::new()),
             cands: Vec::new(),
             first: 0,
@@ -259,7 +261,7 @@ impl<G: BatchGame> TreeSearch<G> {
             let row = self.stash.len() / obs_len.max(1);
             self.stash.resize(self.stash.len() + obs_len, 0.0);
             let s = self.stash.len() - obs_len;
-            observe(&self.work, layout, &mut self.stash[s..], &mut self.grid);
+            observe(&self.work, layout, &mut self.stash[s..]);
             leaf.stash = row as u32;
         }
         self.rewind();
@@ -356,7 +358,7 @@ impl<G: BatchGame> TreeSearch<G> {
         for (j, leaf) in self.leaves.iter().enumerate() {
             let o = &mut obs[j * obs_len..(j + 1) * obs_len];
             if leaf.stash == NONE {
-                observe(&self.work, layout, o, &mut self.grid);
+                observe(&self.work, layout, o);
             } else {
                 let s = leaf.stash as usize * obs_len;
                 o.copy_from_slice(&self.stash[s..s + obs_len]);
