@@ -276,15 +276,16 @@ impl CellLayout {
     }
 
     /// Working space of a direct observation writer, from `scratch`: room
-    /// for one spread plane ([`CellLayout::spread_into`]) and one plane of
-    /// masks ([`mask_where`]).
-    pub(crate) fn spaces<'s>(&self, scratch: &'s mut Vec<u8>) -> (&'s mut [u8], &'s mut [u8]) {
+    /// for one spread plane ([`CellLayout::spread_into`]) and `planes`
+    /// planes of masks ([`mask_where`]), so that consecutive indicator
+    /// planes go out in one [`write_masks`].
+    pub(crate) fn spaces<'s>(&self, scratch: &'s mut Vec<u8>, planes: usize) -> (&'s mut [u8], &'s mut [u8]) {
         let n = self.spread_len();
-        if scratch.len() < n + self.plane {
-            scratch.resize(n + self.plane, 0);
+        if scratch.len() < n + planes * self.plane {
+            scratch.resize(n + planes * self.plane, 0);
         }
         let (grid, masks) = scratch.split_at_mut(n);
-        (grid, &mut masks[..self.plane])
+        (grid, &mut masks[..planes * self.plane])
     }
 }
 

@@ -31,15 +31,16 @@ impl BatchGame for Quintun {
     fn write_observation<T: ObsElem>(&self, layout: &CellLayout, out: &mut [T], scratch: &mut Vec<u8>) {
         let plane = layout.plane;
         let on = &layout.mask[..plane];
-        let (stones, rest) = out.split_at_mut(7 * plane);
-        let (ring, rest) = rest.split_at_mut(plane);
-        let (cells, rest) = rest.split_at_mut(plane);
+        // The stone, ring and cell planes (consecutive) as masks, then out
+        // in one write.
+        let (planes, rest) = out.split_at_mut(9 * plane);
         let (pending, white) = rest.split_at_mut(plane);
-        let (grid, masks) = layout.spaces(scratch);
+        let (grid, masks) = layout.spaces(scratch, 9);
+        let (m_stones, rest) = masks.split_at_mut(7 * plane);
+        let (m_ring, m_cells) = rest.split_at_mut(plane);
         layout.spread_into(self.geo.ring_places(), grid);
-        mask_where(grid, on, masks, |g, o| (o != 0) & (g != u8::MAX));
-        write_masks(masks, ring);
-        write_masks(on, cells);
+        mask_where(grid, on, m_ring, |g, o| (o != 0) & (g != u8::MAX));
+        m_cells.copy_from_slice(on);
         // SAFETY: `i8` and `u8` have the same size and alignment and every
         // bit pattern is valid for both; the slice borrows `self.cells`.
         let bytes = unsafe { std::slice::from_raw_parts(self.cells.as_ptr().cast::<u8>(), self.cells.len()) };
@@ -47,17 +48,15 @@ impl BatchGame for Quintun {
         let me = self.to_move as i8;
         // Off the board the spread bytes are masked to 0 (empty).
         let v = |g: u8, o: u8| (g & o) as i8;
-        let (mine, rest) = stones.split_at_mut(plane);
-        let (theirs, neutral) = rest.split_at_mut(plane);
-        mask_where(grid, on, masks, |g, o| v(g, o) == me);
-        write_masks(masks, mine);
-        mask_where(grid, on, masks, |g, o| (v(g, o) > 0) & (v(g, o) != me));
-        write_masks(masks, theirs);
-        for (k, nplane) in neutral.chunks_mut(plane).enumerate() {
+        let (m_mine, rest) = m_stones.split_at_mut(plane);
+        let (m_theirs, m_neutral) = rest.split_at_mut(plane);
+        mask_where(grid, on, m_mine, |g, o| v(g, o) == me);
+        mask_where(grid, on, m_theirs, |g, o| (v(g, o) > 0) & (v(g, o) != me));
+        for (k, nplane) in m_neutral.chunks_mut(plane).enumerate() {
             let colour = -(k as i8 + 1);
-            mask_where(grid, on, masks, |g, o| v(g, o) == colour);
-            write_masks(masks, nplane);
+            mask_where(grid, on, nplane, |g, o| v(g, o) == colour);
         }
+        write_masks(masks, planes);
         pending.fill(T::from_bool(false));
         if let Some((c, _)) = self.pending {
             let ((r, col), (_, w)) = (self.geo.board.grid_pos(c as usize), self.geo.board.grid_shape());
