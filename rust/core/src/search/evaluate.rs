@@ -407,6 +407,27 @@ pub fn check_rows<'a>(
     if !fine {
         return Err(OutputError::NegativePrior);
     }
+    if actions > PAIRWISE_BLOCK {
+        // Rows of several NumPy blocks: gathered and summed in one pass
+        // along a plan of the blocks made once per thread.
+        return PLAN.with_borrow_mut(|plan| {
+            if plan.n != actions {
+                *plan = PairwisePlan::new(actions);
+            }
+            for (i, acts) in legal.enumerate() {
+                let base = i * actions;
+                let sum = match priors {
+                    Rows::F32(x) => plan.gather_sum(acts, |a| f64::from(x[base + a]), gathered),
+                    Rows::F64(x) => plan.gather_sum(acts, |a| x[base + a], gathered),
+                };
+                if sum <= 0.0 {
+                    return Err(OutputError::ZeroPriors { leaf: first + i });
+                }
+                sums.push(sum);
+            }
+            Ok(())
+        });
+    }
     for (i, acts) in legal.enumerate() {
         let (base, start) = (i * actions, gathered.len());
         match priors {
@@ -420,6 +441,88 @@ pub fn check_rows<'a>(
         sums.push(sum);
     }
     Ok(())
+}
+
+/// The longest run NumPy's pairwise sum adds without splitting it.
+const PAIRWISE_BLOCK: usize = 128;
+
+thread_local! {
+    /// [`check_rows`]'s plan for rows of more than one block.
+    static PLAN: std::cell::RefCell<PairwisePlan> = std::cell::RefCell::new(PairwisePlan::new(0));
+}
+
+/// NumPy's pairwise sum of rows of `n` numbers, laid out once: its leaf
+/// blocks in order (each `(whole, end)`: eight accumulators up to `whole`,
+/// then the rest one by one up to `end`), so that a row that is zero except
+/// at some positions is summed in one pass over those positions, with no
+/// search for each block's share ([`numpy_sum_sparse`] gives the same sums).
+pub struct PairwisePlan {
+    n: usize,
+    leaves: Vec<(usize, usize)>,
+    /// Working space: the blocks' sums.
+    sums: Vec<f64>,
+}
+
+impl PairwisePlan {
+    pub fn new(n: usize) -> PairwisePlan {
+        fn lay(offset: usize, n: usize, out: &mut Vec<(usize, usize)>) {
+            if n <= PAIRWISE_BLOCK {
+                let end = offset + n;
+                // Below 8 numbers NumPy adds them one by one.
+                out.push((if n < 8 { offset } else { end - n % 8 }, end));
+            } else {
+                let mut n2 = n / 2;
+                n2 -= n2 % 8;
+                lay(offset, n2, out);
+                lay(offset + n2, n - n2, out);
+            }
+        }
+        let mut leaves = Vec::new();
+        lay(0, n, &mut leaves);
+        PairwisePlan { n, leaves, sums: Vec::new() }
+    }
+
+    /// Push `get(a)` for each position `a` of `at` (increasing, below `n`)
+    /// onto `out`, and return NumPy's sum of the row holding those numbers
+    /// there and zeros elsewhere (up to the sign of a zero sum).
+    #[inline]
+    pub fn gather_sum(&mut self, at: &[crate::Action], get: impl Fn(usize) -> f64, out: &mut Vec<f64>) -> f64 {
+        let start = out.len();
+        out.resize(start + at.len(), 0.0);
+        let dst = &mut out[start..];
+        self.sums.clear();
+        let mut k = 0;
+        for &(whole, end) in &self.leaves {
+            // a zero accumulator plus x is x: the first numbers are added like the others
+            let mut r = [0.0; 8];
+            while let Some(&a) = at.get(k).filter(|&&a| (a as usize) < whole) {
+                let x = get(a as usize);
+                dst[k] = x;
+                r[a as usize & 7] += x;
+                k += 1;
+            }
+            let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+            while let Some(&a) = at.get(k).filter(|&&a| (a as usize) < end) {
+                let x = get(a as usize);
+                dst[k] = x;
+                res += x;
+                k += 1;
+            }
+            self.sums.push(res);
+        }
+        fn combine(n: usize, sums: &[f64], i: &mut usize) -> f64 {
+            if n <= PAIRWISE_BLOCK {
+                *i += 1;
+                sums[*i - 1]
+            } else {
+                let mut n2 = n / 2;
+                n2 -= n2 % 8;
+                let left = combine(n2, sums, i);
+                left + combine(n - n2, sums, i)
+            }
+        }
+        0.0 + combine(self.n, &self.sums, &mut 0)
+    }
 }
 
 #[cfg(test)]
@@ -495,6 +598,11 @@ mod tests {
                 }
                 let vals: Vec<f64> = at.iter().map(|&a| row[a as usize]).collect();
                 assert_eq!(numpy_sum_sparse(&at, &vals, 0, n).to_bits(), numpy_sum(&row).to_bits(), "n {n} density {density}");
+                // The plan gathers the same numbers and gives the same sum.
+                let mut out = vec![7.0];
+                let sum = PairwisePlan::new(n).gather_sum(&at, |a| row[a], &mut out);
+                assert_eq!(sum.to_bits(), numpy_sum(&row).to_bits(), "plan, n {n} density {density}");
+                assert_eq!(out[1..], vals[..]);
             }
         }
     }
