@@ -36,6 +36,7 @@ fn same_result_for_any_thread_count() {
         };
         for lpt in [1, 4] {
             let a = run(1, lpt);
+            assert_eq!(a, run(2, lpt));
             assert_eq!(a, run(3, lpt));
             assert_eq!(a.visits.iter().map(|&v| v as u64).sum::<u64>(), 5 * 39);
             assert!(a.evaluations <= 40);
