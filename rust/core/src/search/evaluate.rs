@@ -345,7 +345,7 @@ pub fn numpy_sum_sparse(at: &[crate::Action], vals: &[f64], offset: usize, n: us
                 while k < ats.len() {
                     let a = ats[k] as usize;
                     match (ats.get(k + 7), xs.get(k..k + 8)) {
-                        (Some(&last), Some(group)) if a % 8 == 0 && last as usize == a + 7 => {
+                        (Some(&last), Some(group)) if a.is_multiple_of(8) && last as usize == a + 7 => {
                             for j in 0..8 {
                                 r[j] += group[j];
                             }
