@@ -1,7 +1,9 @@
 //! The one thread mechanism: one rayon pool per thread count, shared by
 //! every caller (perft, playouts, searches, batched games), in a small cache
-//! of recently used sizes, and [`share_out`], which spreads a list of work
-//! items over the calling thread and a pool's workers.
+//! of recently used sizes; [`share_out`], which spreads a list of work
+//! items over the calling thread and a pool's workers; and [`phased`],
+//! rounds of items over a [`Team`] of threads kept from one call to the
+//! next (the waves of a batched search).
 //!
 //! At most [`POOL_CACHE`] pools are kept; asking for another size drops the
 //! least recently used one (its threads end once the jobs still running on it
@@ -9,7 +11,7 @@
 //! is fallible: a failure (say, the OS refusing threads) is an error value,
 //! never a panic.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::ThreadPool;
@@ -97,15 +99,15 @@ pub(crate) fn install<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> 
 
 /// Run `work` on every item: on this thread alone when `threads <= 1`, there
 /// is one item, or the pool cannot be made (no OS threads left); else on this
-/// thread and `threads - 1` workers of the shared pool. Each takes the items
-/// of its own share first (one of `threads` contiguous shares, this thread
-/// always the first, so the data of those items stays in its core's cache
-/// from one call to the next), then helps with the others' remaining items.
-/// Every item runs exactly once, so the results are the same for any thread
-/// count.
+/// thread and `threads - 1` workers of the shared pool (a one-step
+/// [`Team`]). Each takes the items of its own share first (one of
+/// `threads` contiguous shares, this thread always the first, so the data
+/// of those items stays in its core's cache from one call to the next),
+/// then helps with the others' remaining items. Every item runs exactly
+/// once, so the results are the same for any thread count.
 ///
 /// The workers borrow `items` and `work` only between claiming and
-/// releasing their gate in [`spread`], which returns after every worker
+/// releasing their gate in [`Team::run`], which returns after every worker
 /// has released it or been shut out; a panic in any of them is resumed
 /// here after that.
 pub(crate) fn share_out<I: Send>(items: Vec<I>, threads: usize, work: impl Fn(I) + Sync) {
@@ -113,118 +115,49 @@ pub(crate) fn share_out<I: Send>(items: Vec<I>, threads: usize, work: impl Fn(I)
         items.into_iter().for_each(work);
         return;
     }
-    let Ok(p) = pool(clamp_threads(threads)) else {
-        items.into_iter().for_each(work);
-        return;
-    };
-    let (t, m) = (clamp_threads(threads).min(items.len()), items.len());
-    let slots: Vec<Mutex<Option<I>>> = items.into_iter().map(|x| Mutex::new(Some(x))).collect();
-    let next: Vec<AtomicUsize> = (0..t).map(|k| AtomicUsize::new(k * m / t)).collect();
-    let share = |me: usize| {
-        for d in 0..t {
-            let k = (me + d) % t;
-            let end = (k + 1) * m / t;
-            loop {
-                let i = next[k].fetch_add(1, Ordering::Relaxed);
-                if i >= end {
-                    break;
-                }
-                let item = slots[i].lock().unwrap_or_else(|e| e.into_inner()).take();
-                if let Some(item) = item {
-                    work(item);
+    team(clamp_threads(threads).min(items.len()), move |tm| {
+        let (t, m) = (tm.slots.len() + 1, items.len());
+        let slots: Vec<Mutex<Option<I>>> = items.into_iter().map(|x| Mutex::new(Some(x))).collect();
+        let next: Vec<AtomicUsize> = (0..t).map(|k| AtomicUsize::new(k * m / t)).collect();
+        let share = |me: usize| {
+            for d in 0..t {
+                let k = (me + d) % t;
+                let end = (k + 1) * m / t;
+                loop {
+                    let i = next[k].fetch_add(1, Ordering::Relaxed);
+                    if i >= end {
+                        break;
+                    }
+                    let item = slots[i].lock().unwrap_or_else(|e| e.into_inner()).take();
+                    if let Some(item) = item {
+                        work(item);
+                    }
                 }
             }
-        }
-    };
-    // Every item is taken once `share(0)` returns (each share ends by
-    // helping with the others).
-    spread(&p, t, &share, &|| true, 1 << 14);
+        };
+        // Every item is taken once `share(0)` returns (each share ends by
+        // helping with the others).
+        tm.run(&share, &|| true);
+    });
 }
 
-/// A worker's hold on the work of one [`spread`] call: a job of the pool
-/// runs the borrowed work only after claiming its gate, and the caller
-/// closes every gate nobody claimed, so a worker that starts late finds it
-/// closed and never touches the work.
-struct Gate {
-    state: AtomicU8,
-    /// The worker's panic, resumed by the caller.
-    panic: Mutex<Option<Box<dyn std::any::Any + Send>>>,
-}
-
+/// Where a worker's hold on the work of one step stands ([`Slot::gate`]):
+/// a worker runs the borrowed work only after claiming its gate (OPEN to
+/// CLAIMED, then DONE), and the caller closes every gate nobody claimed, so
+/// a worker that starts late finds it closed and never touches the work.
 const OPEN: u8 = 0;
 const CLAIMED: u8 = 1;
 const DONE: u8 = 2;
 const CLOSED: u8 = 3;
 
-/// [`spread`]'s `run` with its lifetime erased, so that a job of the pool
-/// (which must be `'static`) can hold it; called only under a claimed
-/// [`Gate`].
+/// [`Team::run`]'s `run` with its lifetime erased, so that a worker of the
+/// pool (whose job must be `'static`) can hold it; called only under a
+/// claimed gate.
 struct Erased(*const (dyn Fn(usize) + Sync + 'static));
 
 // SAFETY: the pointee is `Sync`, so calling it from another thread is
 // sound; the pointer itself is only read there under a claimed gate.
 unsafe impl Send for Erased {}
-
-/// Waits, also while unwinding, until each gate is closed (never claimed)
-/// or done, so that no worker still uses the borrowed work afterwards.
-struct Resolve<'a>(&'a [Arc<Gate>], u32);
-
-impl Drop for Resolve<'_> {
-    fn drop(&mut self) {
-        for g in self.0 {
-            if g.state.compare_exchange(OPEN, CLOSED, Ordering::AcqRel, Ordering::Acquire).is_err() {
-                wait_for(self.1, || g.state.load(Ordering::Acquire) == DONE);
-            }
-        }
-    }
-}
-
-/// Run `run(k)` for `k` in `1..t` on workers of `p` and `run(0)` here, then
-/// wait until `finished()`. Each `run(k)` must leave the work done when
-/// the others do not turn up (each thread helps with every share). A worker
-/// that has not started when `run(0)` returns never runs `run(k)`: this
-/// thread closes its gate rather than wait for it to wake (a wake-up costs
-/// a good part of a step on a VM, and on a loaded machine the worker may
-/// not get a core for a whole time slice: waiting for it cost 15 us a call
-/// of 80 us there, measured); a worker that has started is waited for by
-/// spinning (`spins` times, then yielding the core).
-///
-/// Why `unsafe`: the pool's jobs must be `'static`, and `run` borrows the
-/// caller's data; the gates make the borrow end before this returns.
-fn spread(p: &rayon::ThreadPool, t: usize, run: &(dyn Fn(usize) + Sync), finished: &(dyn Fn() -> bool + Sync), spins: u32) {
-    let gates: Vec<Arc<Gate>> = (1..t).map(|_| Arc::new(Gate { state: AtomicU8::new(OPEN), panic: Mutex::new(None) })).collect();
-    // SAFETY: only the lifetime changes (same pointer, same vtable). The
-    // erased pointer is dereferenced only by a job that moved its gate from
-    // OPEN to CLAIMED, and only until it stores DONE; `Resolve` keeps this
-    // function (normal return or unwind) from ending before every gate is
-    // CLOSED (no claim can follow) or DONE, so `run` outlives every call.
-    let erased = unsafe { std::mem::transmute::<*const (dyn Fn(usize) + Sync + '_), *const (dyn Fn(usize) + Sync + 'static)>(run as *const _) };
-    for (k, gate) in gates.iter().enumerate() {
-        let (gate, job) = (gate.clone(), Erased(erased));
-        p.spawn(move || {
-            let job = job;
-            if gate.state.compare_exchange(OPEN, CLAIMED, Ordering::AcqRel, Ordering::Acquire).is_err() {
-                return;
-            }
-            // SAFETY: the gate is claimed, so the caller of `spread` is
-            // still inside it, waiting for DONE, and `run` is alive.
-            let f = unsafe { &*job.0 };
-            if let Err(e) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(k + 1))) {
-                *gate.panic.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
-            }
-            gate.state.store(DONE, Ordering::Release);
-        });
-    }
-    let resolve = Resolve(&gates, spins);
-    run(0);
-    drop(resolve);
-    wait_for(spins, finished);
-    for g in &gates {
-        if let Some(e) = g.panic.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            std::panic::resume_unwind(e);
-        }
-    }
-}
 
 /// Spin on `ready` (a short wait: the others are busy with items of the
 /// same call), yielding the core after a while in case the thread it waits
@@ -308,7 +241,7 @@ pub(crate) fn phased(team: &Team, items: usize, phases: usize, work: impl Fn(usi
         }
     };
     // Every item of the last phase has been taken (or the phases stopped)
-    // once `run(0)` returns; `spread` waits for the workers still inside.
+    // once `run(0)` returns; `Team::run` waits for the workers still inside.
     let finished = || stop.load(Ordering::Acquire) || ready.load(Ordering::Acquire) >= phases || broken.load(Ordering::Acquire);
     team.run(&run, &finished);
 }
@@ -321,14 +254,14 @@ const SPIN: std::time::Duration = std::time::Duration::from_micros(30);
 const LOOK: u32 = 64;
 
 /// How long a team worker waits for the next step before it leaves (the
-/// next step then starts it again, as [`spread`] does): long enough to span
+/// next step then starts it again): long enough to span
 /// the evaluator call between two waves of a batched search, short enough
 /// not to hold a core through a slow one.
 const STAY: std::time::Duration = std::time::Duration::from_micros(300);
 
 /// One worker place of a [`Team`].
 struct Slot {
-    /// `generation << 2 | state` (the states of [`Gate`]): the step a
+    /// `generation << 2 | state` (OPEN, CLAIMED, DONE, CLOSED): the step a
     /// worker may claim, and where it stands.
     gate: AtomicU64,
     /// The step's work (valid while its gate is claimed).
@@ -428,15 +361,21 @@ fn team_worker(slot: Arc<Slot>, k: usize) {
 
 impl Team {
     /// Run `run(k)` for `k` in `1..=workers` on the team's workers and
-    /// `run(0)` here, then wait until `finished()`, as [`spread`] does
-    /// (each `run(k)` must leave the work done when the others do not turn
-    /// up; a worker that has not claimed its share when `run(0)` returns
-    /// is shut out of this step).
+    /// `run(0)` here, then wait until `finished()`. Each `run(k)` must leave
+    /// the work done when the others do not turn up (each thread helps with
+    /// every share). A worker that has not claimed its share when `run(0)`
+    /// returns never runs it: this thread closes its gate rather than wait
+    /// for it to wake (a wake-up costs a good part of a step on a VM, and on
+    /// a loaded machine the worker may not get a core for a whole time
+    /// slice: waiting for it cost 15 us a call of 80 us there, measured); a
+    /// worker that has claimed it is waited for by spinning, then yielding
+    /// the core. A worker not yet started is started here (a job of the
+    /// pool); one already waiting from the step before claims at once.
     ///
-    /// Why `unsafe` (in [`team_worker`]): the workers outlive this call and
-    /// `run` borrows the caller's data; a worker calls it only under a
-    /// claimed gate of this step, and this returns only after every gate
-    /// of the step is closed or done.
+    /// Why `unsafe` (here and in [`team_worker`]): the workers outlive this
+    /// call and `run` borrows the caller's data; a worker calls it only
+    /// under a claimed gate of this step, and this returns (or unwinds) only
+    /// after every gate of the step is closed or done.
     fn run(&self, run: &(dyn Fn(usize) + Sync), finished: &(dyn Fn() -> bool + Sync)) {
         let Some(p) = &self.pool else {
             run(0);
