@@ -165,7 +165,15 @@ pub fn improved_policy(tree: &Tree, node: u32, sigma: &[f64], out: &mut Vec<f64>
     let edges = tree.edges_of(node);
     out.clear();
     let m = sigma.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    out.extend(edges.iter().zip(sigma).map(|(e, s)| e.prior.max(f64::MIN_POSITIVE) * (s - m).exp()));
+    // The unvisited edges share one sigma (the mixed value's): its `exp`
+    // is taken once (the same number, without a call per edge).
+    let mut last = (f64::NAN, f64::NAN);
+    out.extend(edges.iter().zip(sigma).map(|(e, &s)| {
+        if s.to_bits() != last.0.to_bits() {
+            last = (s, (s - m).exp());
+        }
+        e.prior.max(f64::MIN_POSITIVE) * last.1
+    }));
     let sum: f64 = out.iter().sum();
     for x in out.iter_mut() {
         *x /= sum;
