@@ -452,14 +452,18 @@ pub fn considered_visits(considered: usize, simulations: usize) -> Vec<u32> {
 /// computed without making the sequence: within a halving phase every
 /// considered action has the same count, so the phases can be skipped
 /// whole.
+/// In integers (no logarithm or division of floats per call): `ceil(log2
+/// n)` is the bit length of `n - 1`, and the floor of a quotient of
+/// integers below 2^53 is the integer quotient (checked against the
+/// sequence in the tests).
 pub fn considered_visit(considered: usize, simulations: usize, index: usize) -> u32 {
     if considered <= 1 {
         return index as u32;
     }
-    let log2max = (considered as f64).log2().ceil() as usize;
+    let log2max = (usize::BITS - (considered - 1).leading_zeros()) as usize;
     let (mut pos, mut num, mut visit) = (0usize, considered, 0u32);
     loop {
-        let extra = ((simulations as f64 / (log2max * num) as f64) as usize).max(1);
+        let extra = (simulations / (log2max * num)).max(1);
         if index < pos + extra * num {
             return visit + ((index - pos) / num) as u32;
         }
@@ -536,8 +540,8 @@ mod tests {
         assert_eq!(considered_visits(1, 4), vec![0, 1, 2, 3]);
         assert_eq!(considered_visits(16, 32).len(), 32);
         assert_eq!(considered_visits(16, 32)[..16], [0; 16]);
-        for m in 0..20 {
-            for n in [1, 2, 3, 7, 8, 16, 31, 32, 50, 200] {
+        for m in (0..70).chain([127, 128, 129, 255, 256, 257, 763, 1024, 1025]) {
+            for n in [1, 2, 3, 7, 8, 16, 31, 32, 50, 200, 1000, 4099] {
                 let seq = considered_visits(m, n);
                 for (k, &v) in seq.iter().enumerate() {
                     assert_eq!(considered_visit(m, n, k), v, "m {m} n {n} k {k}");
