@@ -42,7 +42,65 @@ fn stats(tree: &Tree, edges: &[Edge], seat: usize, i: usize) -> (u32, f64) {
 
 /// The PUCT choice at `node` for `seat`, as an edge index; `priors`
 /// replaces the edges' priors (the noised root priors).
+///
+/// Two passes instead of a score per edge: the first takes the best of the
+/// edges with a child (their full score) and the highest prior of those
+/// without; an edge without a child scores `c * p * sqrt(N)`, which never
+/// decreases with `p`, so the best of them is the first whose score equals
+/// that of the highest prior, found by the second pass from the front (at
+/// once for equal priors). The choice is [`puct_reference`]'s: the first
+/// edge of the highest score.
 pub fn puct(tree: &Tree, node: u32, seat: usize, c: f64, priors: Option<&[f64]>) -> usize {
+    match priors {
+        None => puct_with(tree, node, seat, c, |_, e: &Edge| e.prior),
+        Some(p) => puct_with(tree, node, seat, c, |i, _: &Edge| p[i]),
+    }
+}
+
+/// [`puct`] with the prior of edge `i` given by `prior` (one loop per kind
+/// of prior, no test per edge).
+#[inline(always)]
+fn puct_with(tree: &Tree, node: u32, seat: usize, c: f64, prior: impl Fn(usize, &Edge) -> f64) -> usize {
+    let edges = tree.edges_of(node);
+    let total = tree.nodes[node as usize].n.saturating_sub(1).max(1);
+    let sq = (total as f64).sqrt();
+    // An edge never followed: q = 0 and n = 0, the same numbers as below.
+    let unvisited = |p: f64| 0.0 + c * p * sq / 1.0;
+    let (mut best, mut best_score) = (0, f64::NEG_INFINITY);
+    let mut top = f64::NEG_INFINITY;
+    for (i, e) in edges.iter().enumerate() {
+        let p = prior(i, e);
+        if e.child == super::tree::NONE {
+            if p > top {
+                top = p;
+            }
+        } else {
+            let (n, q) = stats(tree, edges, seat, i);
+            let s = q + c * p * sq / (1.0 + n as f64);
+            if s > best_score {
+                best_score = s;
+                best = i;
+            }
+        }
+    }
+    if top > f64::NEG_INFINITY {
+        let target = unvisited(top);
+        // the first edge without a child that scores `target` (the edge of
+        // `top` does, so the search ends)
+        let first = edges.iter().enumerate().position(|(i, e)| e.child == super::tree::NONE && unvisited(prior(i, e)) == target);
+        if let Some(u) = first {
+            if target > best_score || (target == best_score && u < best) {
+                best = u;
+            }
+        }
+    }
+    best
+}
+
+/// PUCT as one score per edge, in edge order (the first of the highest
+/// score): the rule [`puct`] gives, kept to test it against.
+#[cfg(test)]
+pub fn puct_reference(tree: &Tree, node: u32, seat: usize, c: f64, priors: Option<&[f64]>) -> usize {
     let edges = tree.edges_of(node);
     let total = tree.nodes[node as usize].n.saturating_sub(1).max(1);
     let sq = (total as f64).sqrt();
@@ -50,7 +108,6 @@ pub fn puct(tree: &Tree, node: u32, seat: usize, c: f64, priors: Option<&[f64]>)
     let mut best_score = f64::NEG_INFINITY;
     for (i, e) in edges.iter().enumerate() {
         let p = priors.map_or(e.prior, |p| p[i]);
-        // An edge never followed: q = 0 and n = 0, the same numbers as below.
         let s = if e.child == super::tree::NONE {
             0.0 + c * p * sq / 1.0
         } else {
@@ -619,6 +676,34 @@ mod tests {
             }
         }
         t
+    }
+
+    #[test]
+    fn puct_is_the_first_of_the_highest_score() {
+        let mut rng = rng_for(5, 1);
+        for seed in 0..400u64 {
+            let k = 1 + (seed as usize % 29);
+            let t = random_tree(seed, k);
+            let node = t.edges_of(0)[0].child;
+            // equal priors, tiny differences, zeros: ties of every kind
+            let noisy: Vec<f64> = (0..k)
+                .map(|i| match seed % 4 {
+                    0 => 1.0 / k as f64,
+                    1 => (1.0 + (i % 3) as f64 * f64::EPSILON) / k as f64,
+                    2 => f64::from(u8::from(i % 2 == 0)),
+                    _ => uniform(&mut rng),
+                })
+                .collect();
+            for seat in 0..2 {
+                for c in [0.0, 1.25, 3.0, 1e-300] {
+                    for n in [0, node] {
+                        for pri in [None, Some(&noisy[..])] {
+                            assert_eq!(puct(&t, n, seat, c, pri), puct_reference(&t, n, seat, c, pri), "seed {seed} node {n} seat {seat} c {c}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
