@@ -750,3 +750,33 @@ def test_group_features_agree_with_the_engine(spec: str) -> None:
                 checked += 1
     assert not churn or checked > 20
 
+
+def test_torch_groups_features_run_and_refusal(tmp_path: Any, monkeypatch: Any) -> None:
+    """``--features groups`` reaches the network of a run, its checkpoint
+    and the evaluator loaded from it; a bad name or a game whose planes are
+    not the seats' stones is refused by name before anything is written."""
+    _torch()
+    import dataclasses
+
+    import hexcore.registry
+    from hexcore.__main__ import main
+    from hexcore.train.torchnet import group_planes
+
+    out = tmp_path / "g"
+    assert main(["train", "churn(size=2,pie=false)", "--out", str(out), "--steps", "2", "--threads", "1", "--net", "mlp",
+                 "--channels", "8", "--blocks", "1", "--games", "2", "--simulations", "4", "--features", "groups",
+                 "--eval-every", "0", "--labelled", "0"]) == 0
+    data = load_checkpoint(str(out))
+    assert data["config"]["features"] == "groups"
+    ev = load_evaluator(str(out))
+    g = hc.Churn(size=2, pie=False)
+    assert ev.net[0].__class__.__name__ == "Groups"     # the fixed layer, then the perceptron on the wider planes
+    assert ev.net[1].trunk[1].in_features == (g.observation().shape[0] + group_planes(2)) * 9
+    p, v = ev(g.observation()[None], g.legal_action_mask()[None])
+    assert p.shape == (1, g.num_actions) and v.shape == (1, 2)
+    with pytest.raises(ValueError, match="features must be"):
+        train(tiny("churn(size=2,pie=false)", tmp_path / "bad", features="clusters"), log=quiet)
+    monkeypatch.setitem(hexcore.registry.INFO, "churn", dataclasses.replace(hexcore.registry.INFO["churn"], stone_planes=False))
+    with pytest.raises(ValueError, match="stone_planes"):
+        train(tiny("churn(size=2,pie=false)", tmp_path / "refused", features="groups"), log=quiet)
+    assert not (tmp_path / "refused" / "checkpoints").exists()
