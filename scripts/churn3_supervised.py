@@ -13,11 +13,19 @@ planes, the legal mask, whether the mover wins and its winning moves.
 ``fit``: trains ``hexcore.train``'s TorchLearner (the network and loss of
 ``python -m hexcore train``; values relative to the mover) on 80% of them,
 each batch under a random board symmetry, and reports on the held-out 20%
-the value accuracy and how often the highest prior is a winning move.
+the value accuracy and how often the highest prior is a winning move, and
+how often the move whose successor the value head likes best wins (one
+ply of the value head, the successors rebuilt from the planes).
+``--features groups`` puts the network's fixed group layer before its trunk
+(``python -m hexcore train --features groups``); ``--policy hard`` trains
+the policy only where the mover wins and some move loses (elsewhere the
+target is uniform), ``--policy moves`` fits each legal move's logit to
+whether it wins; ``--successors`` adds each training row's successors
+with their exact values (the labels give them; no solver call).
 ``check``: the same two figures for a trained agent (a run folder or
 checkpoint) on all the labelled positions, the value by ply where the rows
 record it; the labels are only the yardstick here, never training data.
-See docs/guides/train.md, "What limits the Churn side 3 agent".
+See docs/guides/train.md, "Churn side 3 without the pie rule".
 """
 from __future__ import annotations
 
