@@ -99,7 +99,9 @@ def _build_groups(torch: Any, shape: Tuple[int, int, int], players: int, cells: 
     smallest formed group (Churn's legal cells for that seat), the friendly
     stones such a stone would leave in groups strictly smaller (Churn
     removes them), the seat's stone count; and one plane of the empty
-    cells' count. Sizes and counts are divided by the number of cells.
+    cells' count. A cell is empty when none of those planes holds a stone
+    (Quintun's neutral stones, in planes of their own, count as empty).
+    Sizes and counts are divided by the number of cells.
     ``cells`` are the cells' flat grid positions, ``neighbors`` their
     neighbour lists (cell ids)."""
     nn = torch.nn
