@@ -13,11 +13,19 @@ planes, the legal mask, whether the mover wins and its winning moves.
 ``fit``: trains ``hexcore.train``'s TorchLearner (the network and loss of
 ``python -m hexcore train``; values relative to the mover) on 80% of them,
 each batch under a random board symmetry, and reports on the held-out 20%
-the value accuracy and how often the highest prior is a winning move.
+the value accuracy and how often the highest prior is a winning move, and
+how often the move whose successor the value head likes best wins (one
+ply of the value head, the successors rebuilt from the planes).
+``--features groups`` puts the network's fixed group layer before its trunk
+(``python -m hexcore train --features groups``); ``--policy hard`` trains
+the policy only where the mover wins and some move loses (elsewhere the
+target is uniform), ``--policy moves`` fits each legal move's logit to
+whether it wins; ``--successors`` adds each training row's successors
+with their exact values (the labels give them; no solver call).
 ``check``: the same two figures for a trained agent (a run folder or
 checkpoint) on all the labelled positions, the value by ply where the rows
 record it; the labels are only the yardstick here, never training data.
-See docs/guides/train.md, "What limits the Churn side 3 agent".
+See docs/guides/train.md, "Churn side 3 without the pie rule".
 """
 from __future__ import annotations
 
@@ -63,51 +71,127 @@ def label(n: int, seconds: float, seed: int) -> List[Dict[str, Any]]:
     return rows
 
 
+def _game(row: Dict[str, Any]) -> Any:
+    """The Churn position of a labelled row, rebuilt from its planes."""
+    g0 = hc.load(SPEC)
+    board, o = g0.board, row["obs"]
+    me, them = (2, 1) if o[3, 0, 0] > 0.5 else (1, 2)
+    stones = {}
+    for i in range(int(board.num_cells)):
+        y, x = board.grid_pos(i)
+        if o[0, y, x] > 0.5 or o[1, y, x] > 0.5:
+            stones[board.label(i)] = me if o[0, y, x] > 0.5 else them
+    g = hc.Churn.from_position(stones, to_move=me, size=3, pie=False)
+    assert (g.observation() == o).all() and (g.legal_action_mask() == row["mask"]).all()
+    return g
+
+
+def successors(rows: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """Each labelled row's legal moves played, the positions not over, with
+    their exact values (the move's value for its player, turned round) and
+    no policy target (``best`` None); ``parent`` and ``action`` say where
+    they came from. No solver call."""
+    out = []
+    for k, r in enumerate(rows):
+        g = _game(r)
+        for a in g.legal_actions():
+            h = g.copy()
+            h.apply_action(int(a))
+            if not h.is_over:
+                out.append({"obs": h.observation(), "mask": h.legal_action_mask(), "win": not r["best"][int(a)],
+                            "best": None, "ply": r["ply"] + 1, "parent": k, "action": int(a)})
+    return out
+
+
 def fit(rows: List[Dict[str, Any]], minutes: float, channels: int, blocks: int, net_kind: str = "resnet",
-        steps: int = 0, held_out: Any = None, limit: int = 0) -> None:
+        steps: int = 0, held_out: Any = None, limit: int = 0, features: str = "none", policy: str = "all",
+        add_successors: bool = False) -> None:
     from hexcore.train.symmetry import symmetries
-    from hexcore.train.torchnet import TorchLearner
+    from hexcore.train.torchnet import TorchLearner, board_geometry
 
     g = hc.load(SPEC)
     syms = symmetries(g)
     rng = np.random.default_rng(0)
     idx = rng.permutation(len(rows))
     cut = len(rows) // 5
+    none = np.zeros(int(g.num_actions), np.float32)
 
-    def arrays(ix: Any) -> Any:
-        return (np.stack([rows[i]["obs"] for i in ix]).astype(np.float32), np.stack([rows[i]["mask"] for i in ix]),
-                np.stack([rows[i]["best"] for i in ix]), np.array([rows[i]["win"] for i in ix]))
+    def arrays(rs: List[Dict[str, Any]]) -> Any:
+        return (np.stack([r["obs"] for r in rs]).astype(np.float32), np.stack([r["mask"] for r in rs]),
+                np.stack([none if r["best"] is None else r["best"] for r in rs]), np.array([r["win"] for r in rs]))
 
     if held_out is not None:   # a fixed held-out set; the first `limit` rows (all: 0) to train on
-        n = len(rows)
-        rows = rows + held_out
-        X, M, B, W = arrays(range(limit or n))
-        tX, tM, tB, tW = arrays(range(n, len(rows)))
+        train, test = rows[:limit or len(rows)], held_out
     else:
-        X, M, B, W = arrays(idx[cut:])
-        tX, tM, tB, tW = arrays(idx[:cut])
+        train, test = [rows[i] for i in idx[cut:]], [rows[i] for i in idx[:cut]]
+    if add_successors:
+        extra = successors(train)
+        print(f"{len(extra)} successor positions added (value only)")
+        train = train + extra
+    X, M, B, W = arrays(train)
+    tX, tM, tB, tW = arrays(test)
+    test_next = successors(test)
+    nX, nM, _, _ = arrays(test_next)
+    parent = np.array([r["parent"] for r in test_next])
+    action = np.array([r["action"] for r in test_next])
     net = TorchLearner({"shape": list(g.observation_shape), "num_actions": int(g.num_actions), "players": 2,
-                        "net": net_kind, "channels": channels, "blocks": blocks, "lr": 2e-3, "weight_decay": 1e-4})
+                        "net": net_kind, "channels": channels, "blocks": blocks, "lr": 2e-3, "weight_decay": 1e-4,
+                        "features": features, **board_geometry(g)})
 
-    def report(X: Any, M: Any, B: Any, W: Any) -> str:
+    def report(X: Any, M: Any, B: Any, W: Any, after: Any = None) -> str:
         p, v = net(X, M)
         top = p.argmax(1)
-        hard = W & (B.sum(1) < M.sum(1))   # the mover wins and some move loses
-        return (f"value {np.mean((v[:, 0] > 0.5) == W):.3f}, winning top move {np.mean(B[hard, top[hard]] > 0):.3f} "
+        hard = W & (B.sum(1) > 0) & (B.sum(1) < M.sum(1))   # the mover wins and some move loses
+        line = (f"value {np.mean((v[:, 0] > 0.5) == W):.3f}, winning top move {np.mean(B[hard, top[hard]] > 0):.3f} "
                 f"(random {np.mean(B[hard].sum(1) / M[hard].sum(1)):.3f}, {hard.sum()} positions)")
+        if after is not None:   # the move whose position the value head likes best for the mover (one ply)
+            _, nv = net(nX, nM)
+            score = np.full(M.shape, np.inf)
+            score[parent, action] = nv[:, 0]      # the opponent's value after the move: lower is better
+            over = M & np.isinf(score)            # a move that ends the game: its label decides
+            score[over] = np.where(B[over] > 0, -1.0, 2.0)
+            one = np.where(M, score, np.inf).argmin(1)
+            line += f"; one ply of the value head: winning move {np.mean(B[hard, one[hard]] > 0):.3f}"
+        return line
 
     print(f"train {len(X)}, held out {len(tX)} (the mover wins {tW.mean():.3f})")
+    hard_rows = W & (B.sum(1) < M.sum(1))
+    labelled = np.array([r["best"] is not None for r in train])
     t0, step = time.time(), 0
     while (step < steps) if steps else (time.time() - t0 < minutes * 60):
         b = rng.integers(0, len(X), 256)
         s = syms[rng.integers(len(syms))]
         m, best, w = s.vector(M[b]), s.vector(B[b]), W[b]
-        pol = np.where(w[:, None], best, m.astype(np.float32))   # a lost position: no move is better
-        net.train_step(s.observation(X[b]), m, pol / pol.sum(1, keepdims=True),
+        if policy == "moves":
+            _moves_step(net, s.observation(X[b]), m & labelled[b][:, None], best, w)
+            step += 1
+            continue
+        if policy == "hard":   # a policy target only where the move matters
+            pol = np.where(hard_rows[b][:, None], best, 0.0)
+        else:                  # a lost position: no move is better; a row without one: none
+            pol = np.where(w[:, None], best, m.astype(np.float32)) * labelled[b][:, None]
+        net.train_step(s.observation(X[b]), m, pol / np.maximum(pol.sum(1, keepdims=True), 1e-9),
                        np.stack([w, ~w], 1).astype(np.float32), seed=step)
         step += 1
     print(f"{step} steps; train: {report(X[:2000], M[:2000], B[:2000], W[:2000])}")
-    print(f"held out: {report(tX, tM, tB, tW)}")
+    print(f"held out: {report(tX, tM, tB, tW, after=True)}")
+
+
+def _moves_step(net: Any, obs: Any, m: Any, best: Any, w: Any) -> None:
+    """One step of ``--policy moves``: each legal action's logit fitted to
+    whether that move wins (a logistic loss per move), the value as usual."""
+    torch = net.torch
+    net.net.train()
+    logits, v = net.net(torch.from_numpy(np.ascontiguousarray(obs, np.float32)))
+    mm = torch.from_numpy(np.ascontiguousarray(m, bool)).float()
+    q = torch.nn.functional.binary_cross_entropy_with_logits(logits, torch.from_numpy(np.ascontiguousarray(best, np.float32)),
+                                                             reduction="none")
+    vt = torch.from_numpy(np.stack([w, ~w], 1).astype(np.float32))
+    loss = (q * mm).sum() / mm.sum().clamp_min(1.0) - (vt * torch.log_softmax(v, dim=1)).sum(dim=1).mean()
+    net.opt.zero_grad(set_to_none=True)
+    loss.backward()
+    net.opt.step()
+    net.net.eval()
 
 
 def check(path: str, rows: List[Dict[str, Any]]) -> None:
@@ -154,6 +238,13 @@ def main() -> None:
     f.add_argument("--channels", type=int, default=32)
     f.add_argument("--blocks", type=int, default=2)
     f.add_argument("--net", choices=["resnet", "mlp"], default="resnet")
+    f.add_argument("--features", choices=["none", "groups"], default="none",
+                   help="groups: the network's fixed group-size layer before its trunk")
+    f.add_argument("--policy", choices=["all", "hard", "moves"], default="all",
+                   help="policy target on every row, only where the mover wins and some move loses, or "
+                        "(moves) each legal move's logit fitted to whether it wins")
+    f.add_argument("--successors", action="store_true",
+                   help="also train the value on each training row's successors (their values follow from the labels)")
     f.add_argument("--steps", type=int, default=0, help="training steps (instead of --minutes)")
     f.add_argument("--held-out", nargs="+", default=None,
                    help="labelled files to measure on (then every row of DATA may be trained on)")
@@ -169,7 +260,8 @@ def main() -> None:
         check(args.run, _load(args.data))
     else:
         held = _load(args.held_out) if args.held_out else None
-        fit(_load(args.data), args.minutes, args.channels, args.blocks, args.net, args.steps, held, args.limit)
+        fit(_load(args.data), args.minutes, args.channels, args.blocks, args.net, args.steps, held, args.limit, args.features,
+            args.policy, args.successors)
 
 if __name__ == "__main__":
     main()

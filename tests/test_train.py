@@ -692,3 +692,91 @@ def test_torch_cli_mlp_curriculum_cpu_budget(tmp_path: Any, monkeypatch: Any) ->
     g = hc.Churn(size=2, pie=False)
     p, v = ev(g.observation()[None], g.legal_action_mask()[None])
     assert p.shape == (1, g.num_actions) and v.shape == (1, 2)
+
+
+@pytest.mark.parametrize("spec", ["churn(size=3,pie=false)", "churn(size=2,pie=false)", "wunchunk(size=7,players=3)",
+                                  "hex(size=4)", "quintun(size=5)"])
+def test_group_features_agree_with_the_engine(spec: str) -> None:
+    """The fixed group layer (``features="groups"``) computes from the
+    planes what the engine knows: each seat's group sizes (a search over
+    the board's neighbours), and on Churn the mover's legal cells and the
+    stones each legal placement leaves on the board after its removals."""
+    torch = _torch()
+    from hexcore.train.torchnet import _build_groups, board_geometry, group_planes
+
+    g0 = hc.load(spec)
+    geo = board_geometry(g0)
+    cells, n, players = geo["cells"], int(g0.board.num_cells), int(g0.num_players)
+    layer = _build_groups(torch, tuple(g0.observation().shape), players, cells, geo["neighbors"])
+    rng = np.random.default_rng(3)
+    churn = spec.startswith("churn")
+    checked = 0
+    for _ in range(40):
+        g = g0.copy()
+        for _ in range(int(rng.integers(1, 3 * n))):
+            if g.is_over:
+                break
+            acts = g.legal_actions()
+            g.apply_action(int(acts[rng.integers(len(acts))]))
+        if g.is_over:
+            continue
+        obs = g.observation()
+        out = layer(torch.from_numpy(obs[None]))[0].numpy()
+        assert out.shape[0] == obs.shape[0] + group_planes(players)
+        np.testing.assert_array_equal(out[:obs.shape[0]], obs)
+        f = out[obs.shape[0]:].reshape(len(out) - obs.shape[0], -1)[:, cells]
+        stones = obs.reshape(obs.shape[0], -1)[:players, cells] > 0.5
+        for seat in range(players):
+            for i in range(n):   # the group of cell i: a search over same-seat neighbours
+                if not stones[seat, i]:
+                    assert f[6 * seat, i] == 0
+                    continue
+                seen, todo = {i}, [i]
+                while todo:
+                    for j in geo["neighbors"][todo.pop()]:
+                        if stones[seat, j] and j not in seen:
+                            seen.add(j)
+                            todo.append(j)
+                assert round(f[6 * seat, i] * n) == len(seen)
+            assert round(f[6 * seat + 5, 0] * n) == stones[seat].sum()
+        if churn:
+            mask = g.legal_action_mask()[:n]
+            np.testing.assert_array_equal(f[3] > 0.5, mask)   # the mover's legal cells
+            for a in np.flatnonzero(mask):
+                h = g.copy()
+                h.apply_action(int(a))
+                left = (h.observation()[1].reshape(-1)[cells] > 0.5).sum()   # the mover's stones, now the opponent's
+                assert left == stones[0].sum() + 1 - round(f[4, a] * n)
+                checked += 1
+    assert not churn or checked > 20
+
+
+def test_torch_groups_features_run_and_refusal(tmp_path: Any, monkeypatch: Any) -> None:
+    """``--features groups`` reaches the network of a run, its checkpoint
+    and the evaluator loaded from it; a bad name or a game whose planes are
+    not the seats' stones is refused by name before anything is written."""
+    _torch()
+    import dataclasses
+
+    import hexcore.registry
+    from hexcore.__main__ import main
+    from hexcore.train.torchnet import group_planes
+
+    out = tmp_path / "g"
+    assert main(["train", "churn(size=2,pie=false)", "--out", str(out), "--steps", "2", "--threads", "1", "--net", "mlp",
+                 "--channels", "8", "--blocks", "1", "--games", "2", "--simulations", "4", "--features", "groups",
+                 "--eval-every", "0", "--labelled", "0"]) == 0
+    data = load_checkpoint(str(out))
+    assert data["config"]["features"] == "groups"
+    ev = load_evaluator(str(out))
+    g = hc.Churn(size=2, pie=False)
+    assert ev.net[0].__class__.__name__ == "Groups"     # the fixed layer, then the perceptron on the wider planes
+    assert ev.net[1].trunk[1].in_features == (g.observation().shape[0] + group_planes(2)) * 9
+    p, v = ev(g.observation()[None], g.legal_action_mask()[None])
+    assert p.shape == (1, g.num_actions) and v.shape == (1, 2)
+    with pytest.raises(ValueError, match="features must be"):
+        train(tiny("churn(size=2,pie=false)", tmp_path / "bad", features="clusters"), log=quiet)
+    monkeypatch.setitem(hexcore.registry.INFO, "churn", dataclasses.replace(hexcore.registry.INFO["churn"], stone_planes=False))
+    with pytest.raises(ValueError, match="stone_planes"):
+        train(tiny("churn(size=2,pie=false)", tmp_path / "refused", features="groups"), log=quiet)
+    assert not (tmp_path / "refused" / "checkpoints").exists()

@@ -57,6 +57,11 @@ class GameInfo:
     or ``"none"``. Where it is not ``"none"``, action ``cell * kinds + kind``
     (``kinds = num_actions // num_cells``) places on ``cell`` and the actions
     after the cell actions name no cell."""
+    stone_planes: bool = False
+    """The observation's first ``num_players`` planes hold the stones of
+    each seat's colour (1 on the cell, 0 elsewhere), the mover's first: what
+    the training network's ``features="groups"`` layer reads
+    (``hexcore.train.torchnet``); a game without them refuses that option."""
 
     @property
     def options(self) -> Mapping[str, str]:
@@ -102,14 +107,16 @@ def _wunchunk_max_actions(game: Any) -> int:
 
 INFO: Dict[str, GameInfo] = {
     "churn": GameInfo("churn", Churn, ("Red", "Blue"),
-                      pie_rule=("pie", True, False), abstractplay="moves", augment="all"),
+                      pie_rule=("pie", True, False), abstractplay="moves", augment="all",
+                      stone_planes=True),
     "quintun": GameInfo("quintun", Quintun, ("Black", "White"), stone_colours={1: "#111111", 2: "#f4f4f4"},
-                        shade_ring=True, default_c=0.1, pie_rule=("swap", True, False), max_actions=_quintun_max_actions),
+                        shade_ring=True, default_c=0.1, pie_rule=("swap", True, False), max_actions=_quintun_max_actions,
+                        stone_planes=True),
     "wunchunk": GameInfo("wunchunk", Wunchunk, ("colour 1", "colour 2", "colour 3", "colour 4"),
                          default_c=0.1, pie_rule=("balance", "pie", "none"), abstractplay="rounds", augment="turn_start",
-                         max_actions=_wunchunk_max_actions),
+                         max_actions=_wunchunk_max_actions, stone_planes=True),
     "hex": GameInfo("hex", Hex, ("x", "o"), edges={0: 1, 3: 1, 1: 2, 4: 2}, pie_rule=("swap", True, False),
-                    max_actions=_hex_max_actions),
+                    max_actions=_hex_max_actions, stone_planes=True),
 }
 
 GAMES: Dict[str, Any] = {name: gi.cls for name, gi in INFO.items()}

@@ -37,6 +37,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--reuse", type=float, default=4.0, help="times each new position is trained on (on average)")
     p.add_argument("--net", choices=["resnet", "mlp"], default="resnet",
                    help="residual CNN, or a multilayer perceptron (--channels units, --blocks + 1 hidden layers)")
+    p.add_argument("--features", choices=["none", "groups"], default="none",
+                   help="groups: a fixed layer adds each seat's group sizes, the group a stone would form on each "
+                        "empty cell, Churn's smallest-group cells and removals, and stone counts to the planes")
     p.add_argument("--channels", type=int, default=32)
     p.add_argument("--blocks", type=int, default=2)
     p.add_argument("--lr", type=float, default=2e-3)
@@ -58,7 +61,7 @@ def run(args: Any) -> int:
                       max_considered=args.max_considered, gumbel_scale=args.gumbel_scale, value_mix=args.value_mix,
                       games=args.games, reuse=args.reuse,
                       slots=args.slots, random_plies=args.random_plies, curriculum=args.curriculum,
-                      value_steps=args.value_steps, net=args.net,
+                      value_steps=args.value_steps, net=args.net, features=args.features,
                       batch=args.batch, channels=args.channels, blocks=args.blocks, lr=args.lr,
                       augment=not args.no_augment, checkpoint_minutes=args.checkpoint_minutes,
                       eval_every=args.eval_every, eval_games=args.eval_games, eval_simulations=args.eval_simulations,

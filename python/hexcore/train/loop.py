@@ -61,6 +61,7 @@ class TrainConfig:
     buffer: int = 50_000
     reuse: float = 4.0
     net: str = "resnet"
+    features: str = "none"
     channels: int = 32
     blocks: int = 2
     lr: float = 2e-3
@@ -99,6 +100,8 @@ def _check(cfg: TrainConfig) -> None:
         raise ValueError(f"gumbel_scale must be a number >= 0, got {cfg.gumbel_scale}")
     if cfg.net not in ("resnet", "mlp"):
         raise ValueError(f"net must be 'resnet' or 'mlp', got {cfg.net!r}")
+    if cfg.features not in ("none", "groups"):
+        raise ValueError(f"features must be 'none' or 'groups', got {cfg.features!r}")
     for name in ("random_plies", "curriculum", "value_steps"):
         v = getattr(cfg, name)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
@@ -123,6 +126,12 @@ def _torch_learner(config: Dict[str, Any], seed: int) -> Learner:
     return learner
 
 
+def _geometry(game: Any) -> Dict[str, Any]:
+    torchnet = importlib.import_module("hexcore.train.torchnet")
+    geo: Dict[str, Any] = torchnet.board_geometry(game)
+    return geo
+
+
 def curriculum_floor(random_plies: int, curriculum: int, generation: int) -> int:
     """The fewest random plies before a self-play game of ``generation``
     (0-based): with a curriculum of ``curriculum`` generations,
@@ -144,6 +153,14 @@ class _Run:
         self.net_config = {"shape": list(g.observation().shape), "num_actions": int(g.num_actions),
                            "players": int(g.num_players), "net": cfg.net, "channels": cfg.channels, "blocks": cfg.blocks,
                            "lr": cfg.lr, "weight_decay": cfg.weight_decay, "threads": cfg.threads}
+        if cfg.features != "none":
+            from ..registry import info
+
+            gi = info(g)
+            if gi is None or not gi.stone_planes:
+                raise ValueError(f"features={cfg.features!r} reads the seats' stone planes, which the observation of "
+                                 f"{cfg.spec!r} does not declare (GameInfo.stone_planes); use features='none'")
+            self.net_config.update(features=cfg.features, **_geometry(g))
         self.make_learner = make_learner
         self.syms = symmetries(g) if cfg.augment else symmetries(g)[:1]
         self.metrics_path = os.path.join(cfg.out, "metrics.jsonl")

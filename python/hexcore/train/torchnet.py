@@ -16,6 +16,14 @@ hidden layers of ``channels`` units (ReLU), and a linear policy head and
 value head; on a small board it costs a fraction of the convolutions'
 time per position (Churn side 3, 256 units and 2 hidden layers: about 8
 microseconds a position against 100 for 32 channels and 2 blocks).
+With ``features="groups"`` a fixed, not learned, layer first adds planes
+computed from the observation itself (each seat's group sizes, the group a
+stone would form on each empty cell, Churn's smallest-group cells and the
+stones its removals would take, stone counts; see ``_build_groups``), so
+the network still evaluates the exact ``observation()`` planes; it needs
+the board's ``cells`` and ``neighbors`` in the config
+(:func:`board_geometry`) and a game whose first planes are the seats'
+stones (``GameInfo.stone_planes``).
 Loss: cross-entropy of the policy against the search's improved policy
 over the legal actions, plus cross-entropy of the value against the final
 scores, plus weight decay through AdamW.
@@ -28,7 +36,7 @@ from typing import Any, Dict, Tuple
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["TorchLearner", "import_torch"]
+__all__ = ["TorchLearner", "import_torch", "board_geometry", "group_planes"]
 
 
 def import_torch() -> Any:
@@ -62,8 +70,102 @@ def _build_mlp(torch: Any, shape: Tuple[int, int, int], num_actions: int, player
     return Net()
 
 
+def board_geometry(game: Any) -> Dict[str, Any]:
+    """What the ``features="groups"`` layer needs of ``game``'s board, for a
+    learner's config: ``cells``, each cell's flat position in the
+    observation grid, and ``neighbors``, each cell's neighbour ids."""
+    board = game.board
+    w = int(game.observation().shape[2])
+    n = int(board.num_cells)
+    return {"cells": [int(board.grid_pos(i)[0]) * w + int(board.grid_pos(i)[1]) for i in range(n)],
+            "neighbors": [[int(j) for j in board.neighbors(i)] for i in range(n)]}
+
+
+#: planes the "groups" features add to the observation per seat (see _build_groups), and in all
+GROUP_PLANES_PER_SEAT = 6
+
+
+def group_planes(players: int) -> int:
+    """Planes the ``features="groups"`` layer adds for ``players`` seats."""
+    return GROUP_PLANES_PER_SEAT * players + 1
+
+
+def _build_groups(torch: Any, shape: Tuple[int, int, int], players: int, cells: Any, neighbors: Any) -> Any:
+    """A fixed (not learned) layer: the observation planes, then per seat
+    (planes ``0..players-1`` are the seats' stones, the mover's first, in
+    every game's observation) its stones' group sizes, for each empty cell
+    the size of the group a stone of that seat placed there would form, 1
+    where such a stone would touch no friendly stone, 1 on the cells of
+    smallest formed group (Churn's legal cells for that seat), the friendly
+    stones such a stone would leave in groups strictly smaller (Churn
+    removes them), the seat's stone count; and one plane of the empty
+    cells' count. A cell is empty when none of those planes holds a stone
+    (Quintun's neutral stones, in planes of their own, count as empty).
+    Sizes and counts are divided by the number of cells.
+    ``cells`` are the cells' flat grid positions, ``neighbors`` their
+    neighbour lists (cell ids)."""
+    nn = torch.nn
+    c_in, h, w = shape
+    n = len(cells)
+    nb = np.full((n, 6), n, np.int64)   # padded with n: a cell off the board, never a stone
+    for i, ns in enumerate(neighbors):
+        nb[i, :len(ns)] = list(ns)
+
+    class Groups(nn.Module):  # type: ignore[misc, name-defined, unused-ignore]
+        def __init__(self) -> None:
+            super().__init__()
+            self.register_buffer("cells", torch.tensor(np.asarray(cells, np.int64)), persistent=False)
+            self.register_buffer("nb", torch.from_numpy(nb), persistent=False)
+
+        def forward(self, x: Any) -> Any:
+            b = x.shape[0]
+            flat = x.flatten(2)[:, :, self.cells]          # (B, C, N)
+            stones = flat[:, :players] > 0.5                # (B, P, N)
+            empty = ~stones.any(1)                          # (B, N)
+            pad = torch.zeros(b, players, 1, dtype=torch.bool, device=x.device)
+            stones_p = torch.cat([stones, pad], 2)          # (B, P, N + 1)
+            ids = torch.arange(1, n + 1, dtype=x.dtype, device=x.device)
+            big = float(n + 1)
+            lab = torch.where(stones, ids, torch.full_like(flat[:, :players], big))
+            for _ in range(n):                               # label propagation: the smallest id of the group
+                lab_p = torch.cat([lab, torch.full_like(lab[:, :, :1], big)], 2)
+                nbl = lab_p[:, :, self.nb]                   # (B, P, N, 6)
+                new = torch.where(stones, torch.minimum(lab, nbl.min(3).values), lab)
+                if torch.equal(new, lab):
+                    break
+                lab = new
+            same = (lab[:, :, :, None] == lab[:, :, None, :]) & stones[:, :, None, :]   # (B, P, N, N)
+            size = same.sum(3).to(x.dtype) * stones                                   # group size at each stone
+            lab_p = torch.cat([lab, torch.full_like(lab[:, :, :1], big)], 2)
+            nbl = lab_p[:, :, self.nb]                                                # (B, P, N, 6)
+            nbs = stones_p[:, :, self.nb]                                             # friendly neighbour
+            nbl = torch.where(nbs, nbl, torch.full_like(nbl, -1.0))
+            touch = (nbl[:, :, :, :, None] == lab[:, :, None, None, :]).any(3) & stones[:, :, None, :]  # (B,P,N,N)
+            form = (1 + touch.sum(3)).to(x.dtype) * empty[:, None]                    # group formed at an empty cell
+            lonely = (~nbs.any(3)) & empty[:, None]
+            big_form = torch.where(empty[:, None], form, torch.full_like(form, big))
+            smallest = (big_form == big_form.min(2, keepdim=True).values) & empty[:, None]
+            legal = torch.where(lonely.any(2, keepdim=True), lonely, smallest)
+            smaller = (size[:, :, None, :] < form[:, :, :, None]) & stones[:, :, None, :] & ~touch
+            removed = smaller.sum(3).to(x.dtype) * empty[:, None]
+            count = stones.sum(2, keepdim=True).to(x.dtype).expand(-1, -1, n)
+            per_seat = torch.stack([size / n, form / n, lonely.to(x.dtype), legal.to(x.dtype), removed / n, count / n], 2)
+            feats = torch.cat([per_seat.flatten(1, 2), (empty.sum(1, keepdim=True).to(x.dtype) / n).expand(-1, n)[:, None]], 1)
+            grid = torch.zeros(b, feats.shape[1], h * w, dtype=x.dtype, device=x.device)
+            grid[:, :, self.cells] = feats
+            return torch.cat([x, grid.view(b, -1, h, w)], 1)
+
+    return Groups()
+
+
 def _build(torch: Any, shape: Tuple[int, int, int], num_actions: int, players: int, channels: int, blocks: int,
-           net: str = "resnet") -> Any:
+           net: str = "resnet", features: str = "none", cells: Any = None, neighbors: Any = None) -> Any:
+    if features == "groups":
+        groups = _build_groups(torch, shape, players, cells, neighbors)
+        wide = (shape[0] + group_planes(players), shape[1], shape[2])
+        return torch.nn.Sequential(groups, _build(torch, wide, num_actions, players, channels, blocks, net))
+    if features != "none":
+        raise ValueError(f"features must be 'none' or 'groups', got {features!r}")
     if net == "mlp":
         return _build_mlp(torch, shape, num_actions, players, channels, blocks)
     if net != "resnet":
@@ -104,7 +206,8 @@ def _build(torch: Any, shape: Tuple[int, int, int], num_actions: int, players: i
 class TorchLearner:
     """The network, its optimiser and one training step. ``config`` holds
     ``shape``, ``num_actions``, ``players``, ``net`` (``"resnet"``, the
-    default, or ``"mlp"``), ``channels``, ``blocks``, ``lr``, ``weight_decay`` and ``threads``; ``seed`` sets the initial
+    default, or ``"mlp"``), ``features`` (``"none"``, the default, or
+    ``"groups"`` with ``cells`` and ``neighbors``), ``channels``, ``blocks``, ``lr``, ``weight_decay`` and ``threads``; ``seed`` sets the initial
     weights."""
 
     #: values are the mover's first (see the module's notes)
@@ -119,7 +222,8 @@ class TorchLearner:
         torch.set_num_threads(1)
         torch.manual_seed(seed % 2**63)
         self.net = _build(torch, tuple(config["shape"]), int(config["num_actions"]), int(config["players"]),
-                          int(config.get("channels", 32)), int(config.get("blocks", 2)), str(config.get("net", "resnet")))
+                          int(config.get("channels", 32)), int(config.get("blocks", 2)), str(config.get("net", "resnet")),
+                          str(config.get("features", "none")), config.get("cells"), config.get("neighbors"))
         self.opt = torch.optim.AdamW(self.net.parameters(), lr=float(config.get("lr", 2e-3)),
                                      weight_decay=float(config.get("weight_decay", 1e-4)))
         self.net.eval()
