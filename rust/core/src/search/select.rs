@@ -25,7 +25,8 @@
 
 use rand::RngCore;
 
-use super::tree::{Edge, Tree, UctTree};
+pub use super::tree::{best_open, next_open};
+use super::tree::{Edge, Tree, UctTree, NONE};
 
 /// mctx's `qtransform_completed_by_mix_value` defaults.
 const VALUE_SCALE: f64 = 0.1;
@@ -35,63 +36,75 @@ const EPSILON: f64 = 1e-8;
 const LOW_LOGIT: f64 = -1e9;
 
 /// The child visits of `edges` and their mean values for `seat`.
+#[cfg(test)]
 fn stats(tree: &Tree, edges: &[Edge], seat: usize, i: usize) -> (u32, f64) {
     let (n, w) = tree.child_stats(&edges[i], seat);
     (n, if n > 0 { w / n as f64 } else { 0.0 })
 }
 
 /// The PUCT choice at `node` for `seat`, as an edge index; `priors`
-/// replaces the edges' priors (the noised root priors).
+/// replaces the edges' priors (the noised root priors); `open` is the edge
+/// without a child of the highest prior (the first of equals, [`NONE`]:
+/// none), which the caller keeps: [`Tree::open`] for the edges' priors,
+/// [`best_open`] and [`next_open`] for others. `c` is at least 0 (checked
+/// with the options).
 ///
-/// Two passes instead of a score per edge: the first takes the best of the
-/// edges with a child (their full score) and the highest prior of those
-/// without; an edge without a child scores `c * p * sqrt(N)`, which never
-/// decreases with `p`, so the best of them is the first whose score equals
-/// that of the highest prior, found by the second pass from the front (at
-/// once for equal priors). The choice is [`puct_reference`]'s: the first
-/// edge of the highest score.
-pub fn puct(tree: &Tree, node: u32, seat: usize, c: f64, priors: Option<&[f64]>) -> usize {
+/// A score for the node's children only (its list of children), and one for
+/// the edges without a child: such an edge scores `c * p * sqrt(N)`, which
+/// never decreases with `p`, so the best of them is the first whose score
+/// equals that of the open edge. That is the open edge itself unless a
+/// lower prior can round to the same score (the float below its prior
+/// does), when a pass from the front finds it. The choice is
+/// [`puct_reference`]'s: the first edge of the highest score.
+pub fn puct(tree: &Tree, node: u32, seat: usize, c: f64, priors: Option<&[f64]>, open: u32) -> usize {
     match priors {
-        None => puct_with(tree, node, seat, c, |_, e: &Edge| e.prior),
-        Some(p) => puct_with(tree, node, seat, c, |i, _: &Edge| p[i]),
+        None => puct_with(tree, node, seat, c, open, |_, e: &Edge| e.prior),
+        Some(p) => puct_with(tree, node, seat, c, open, |i, _: &Edge| p[i]),
     }
 }
 
 /// [`puct`] with the prior of edge `i` given by `prior` (one loop per kind
-/// of prior, no test per edge).
+/// of prior, no test per edge) and `open` the edge without a child of the
+/// highest prior.
 #[inline(always)]
-fn puct_with(tree: &Tree, node: u32, seat: usize, c: f64, prior: impl Fn(usize, &Edge) -> f64) -> usize {
+fn puct_with(tree: &Tree, node: u32, seat: usize, c: f64, open: u32, prior: impl Fn(usize, &Edge) -> f64) -> usize {
+    debug_assert!(c >= 0.0);
+    let at = &tree.nodes[node as usize];
     let edges = tree.edges_of(node);
-    let total = tree.nodes[node as usize].n.saturating_sub(1).max(1);
-    let sq = (total as f64).sqrt();
+    let sq = (at.n.saturating_sub(1).max(1) as f64).sqrt();
     // An edge never followed: q = 0 and n = 0, the same numbers as below.
     let unvisited = |p: f64| 0.0 + c * p * sq / 1.0;
-    let (mut best, mut best_score) = (0, f64::NEG_INFINITY);
-    let mut top = f64::NEG_INFINITY;
-    for (i, e) in edges.iter().enumerate() {
-        let p = prior(i, e);
-        if e.child == super::tree::NONE {
-            if p > top {
-                top = p;
-            }
-        } else {
-            let (n, q) = stats(tree, edges, seat, i);
-            let s = q + c * p * sq / (1.0 + n as f64);
-            if s > best_score {
-                best_score = s;
-                best = i;
-            }
+    // The first of the highest score above minus infinity (edge 0 if none).
+    let (mut best, mut best_score) = (usize::MAX, f64::NEG_INFINITY);
+    let mut kid = at.kids;
+    while kid != NONE {
+        let k = &tree.nodes[kid as usize];
+        let i = k.slot as usize;
+        let q = if k.n > 0 { k.w[seat] / k.n as f64 } else { 0.0 };
+        let s = q + c * prior(i, &edges[i]) * sq / (1.0 + k.n as f64);
+        if s > best_score || (s == best_score && i < best) {
+            best_score = s;
+            best = i;
         }
+        kid = k.next;
     }
-    if top > f64::NEG_INFINITY {
+    if best_score == f64::NEG_INFINITY {
+        best = 0;
+    }
+    if open != NONE {
+        let mut u = open as usize;
+        let top = prior(u, &edges[u]);
         let target = unvisited(top);
-        // the first edge without a child that scores `target` (the edge of
-        // `top` does, so the search ends)
-        let first = edges.iter().enumerate().position(|(i, e)| e.child == super::tree::NONE && unvisited(prior(i, e)) == target);
-        if let Some(u) = first {
-            if target > best_score || (target == best_score && u < best) {
-                best = u;
-            }
+        // Every lower prior scores below `target` when the float below `top`
+        // does (the score never decreases with the prior); else (or with a
+        // NaN) a lower prior may score the same: the first edge without a
+        // child that scores `target` (`u` does, so the search ends; none
+        // for a NaN `target`, as no edge then scores it).
+        if unvisited(top.next_down()).partial_cmp(&target) != Some(std::cmp::Ordering::Less) {
+            u = (0..=u).find(|&i| edges[i].child == NONE && unvisited(prior(i, &edges[i])) == target).unwrap_or(usize::MAX);
+        }
+        if u != usize::MAX && (target > best_score || (target == best_score && u < best)) {
+            best = u;
         }
     }
     best
@@ -654,9 +667,18 @@ mod tests {
         let sum: f64 = priors.iter().sum::<f64>().max(1e-9);
         t.visit(&[0]);
         t.expand(0, &acts, priors.iter().map(|p| p / sum), uniform(&mut rng));
+        // The best edge without a child found before the children are made
+        // (then kept as they are) or after.
+        if !seed.is_multiple_of(3) {
+            t.open(0);
+        }
         let kid = t.child(0, 0);
         t.visit(&[0, kid]);
         t.expand(kid, &acts, priors.iter().rev().map(|p| p / sum), uniform(&mut rng));
+        if seed % 3 != 1 {
+            t.open(kid);
+        }
+        check_lists(&t);
         for node in [0, kid] {
             for i in 0..k {
                 let r = uniform(&mut rng);
@@ -675,7 +697,33 @@ mod tests {
                 }
             }
         }
+        check_lists(&t);
+        t.open(0);
+        t.open(kid);
+        check_lists(&t);
         t
+    }
+
+    /// Every expanded node of `t` lists exactly its children, each with its
+    /// edge, and keeps the best edge without a child ([`best_open`]).
+    fn check_lists(t: &Tree) {
+        for (v, node) in t.nodes.iter().enumerate() {
+            let edges = t.edges_of(v as u32);
+            let mut listed = Vec::new();
+            let mut kid = node.kids;
+            while kid != NONE {
+                let k = &t.nodes[kid as usize];
+                assert_eq!(edges[k.slot as usize].child, kid);
+                listed.push(k.slot as usize);
+                kid = k.next;
+            }
+            listed.sort_unstable();
+            let have: Vec<usize> = (0..edges.len()).filter(|&i| edges[i].child != NONE).collect();
+            assert_eq!(listed, have);
+            if node.open != crate::search::tree::UNKNOWN {
+                assert_eq!(node.open, best_open(edges, |j| edges[j].prior));
+            }
+        }
     }
 
     #[test]
@@ -698,9 +746,25 @@ mod tests {
                 for c in [0.0, 1.25, 3.0, 1e-300] {
                     for n in [0, node] {
                         for pri in [None, Some(&noisy[..])] {
-                            assert_eq!(puct(&t, n, seat, c, pri), puct_reference(&t, n, seat, c, pri), "seed {seed} node {n} seat {seat} c {c}");
+                            let edges = t.edges_of(n);
+                            let open = match pri {
+                                None => t.nodes[n as usize].open,
+                                Some(p) => best_open(edges, |j| p[j]),
+                            };
+                            assert_eq!(
+                                puct(&t, n, seat, c, pri, open),
+                                puct_reference(&t, n, seat, c, pri),
+                                "seed {seed} node {n} seat {seat} c {c}"
+                            );
                         }
                     }
+                    // The subtree below the root's first edge, its lists
+                    // made again.
+                    let mut sub = t.clone();
+                    sub.reroot(Some(node));
+                    check_lists(&sub);
+                    let open = sub.open(0);
+                    assert_eq!(puct(&sub, 0, seat, c, None, open), puct_reference(&sub, 0, seat, c, None), "seed {seed} rerooted seat {seat} c {c}");
                 }
             }
         }

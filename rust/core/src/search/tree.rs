@@ -41,6 +41,11 @@ pub trait TreeNode: Clone {
     fn unvisit(&mut self);
     /// Add a simulation's value per seat to the node's sums.
     fn add(&mut self, value: &Self::Value);
+    /// Forget the node's list of children ([`Tree::reroot`] makes it
+    /// again with [`TreeNode::adopt`]); nothing for nodes without one.
+    fn forget_kids(&mut self) {}
+    /// List `kid`, to be stored at `index`, among the node's children.
+    fn adopt(&mut self, _index: u32, _kid: &mut Self) {}
 }
 
 /// What the shared tree code needs from an edge.
@@ -97,6 +102,9 @@ macro_rules! tree_edge {
 /// "No node" (an edge never followed).
 pub const NONE: u32 = u32::MAX;
 
+/// A [`Node::open`] not known yet.
+pub const UNKNOWN: u32 = NONE - 1;
+
 /// Where a node stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum State {
@@ -124,12 +132,23 @@ pub struct Node {
     pub edges: u32,
     /// Number of edges.
     pub len: u32,
+    /// The node's children as a list (most recently made first, [`NONE`]
+    /// ending it): the first child, ...
+    pub kids: u32,
+    /// ... and, in a child, the next child of its parent and the index of
+    /// its edge among the parent's.
+    pub next: u32,
+    pub slot: u32,
+    /// The edge without a child of the highest prior, the first of equals
+    /// ([`NONE`]: none; [`UNKNOWN`] until [`Tree::open`] finds it), then
+    /// kept by [`Tree::child`].
+    pub open: u32,
     pub state: State,
 }
 
 impl Node {
     fn new() -> Node {
-        Node { w: [0.0; MAX_SEATS], raw: 0.0, n: 0, edges: 0, len: 0, state: State::New }
+        Node { w: [0.0; MAX_SEATS], raw: 0.0, n: 0, edges: 0, len: 0, kids: NONE, next: NONE, slot: NONE, open: UNKNOWN, state: State::New }
     }
 }
 
@@ -143,6 +162,13 @@ impl TreeNode for Node {
         (self.state == State::Expanded).then_some((self.edges, self.len))
     }
     node_counts!();
+    fn forget_kids(&mut self) {
+        self.kids = NONE;
+    }
+    fn adopt(&mut self, index: u32, kid: &mut Self) {
+        kid.next = self.kids;
+        self.kids = index;
+    }
 }
 
 /// A legal action of an expanded node.
@@ -261,12 +287,22 @@ impl Tree {
         }
     }
 
-    /// The child of `node` behind its `i`-th edge, made if needed.
+    /// The child of `node` behind its `i`-th edge, made if needed (listed
+    /// among the node's children, its [`Node::open`] moved on if it was
+    /// this edge).
     pub fn child(&mut self, node: u32, i: usize) -> u32 {
-        let e = (self.nodes[node as usize].edges as usize) + i;
+        let id = self.nodes.len() as u32;
+        let parent = &mut self.nodes[node as usize];
+        let e = parent.edges as usize + i;
         if self.edges[e].child == NONE {
-            self.edges[e].child = self.nodes.len() as u32;
-            self.nodes.push(Node::new());
+            self.edges[e].child = id;
+            let next = std::mem::replace(&mut parent.kids, id);
+            if parent.open == i as u32 {
+                let first = parent.edges as usize;
+                let edges = &self.edges[first..first + parent.len as usize];
+                parent.open = next_open(edges, i, |j| edges[j].prior);
+            }
+            self.nodes.push(Node { next, slot: i as u32, ..Node::new() });
         }
         self.edges[e].child
     }
@@ -280,7 +316,56 @@ impl Tree {
         n.edges = first;
         n.len = actions.len() as u32;
         n.raw = raw;
+        n.open = UNKNOWN;
         n.state = State::Expanded;
+    }
+
+    /// The [`Node::open`] of `node`, found at the first call (PUCT only: the
+    /// other rules do not pay for it).
+    #[inline]
+    pub fn open(&mut self, node: u32) -> u32 {
+        let n = &self.nodes[node as usize];
+        if n.open == UNKNOWN {
+            let edges = self.edges_of(node);
+            let open = if n.kids == NONE {
+                // No edge has a child: the first of the highest prior,
+                // found by its value first (no branch per edge).
+                let top = edges.iter().fold(f64::NEG_INFINITY, |m, e| m.max(e.prior));
+                if top > f64::NEG_INFINITY {
+                    edges.iter().position(|e| e.prior == top).map_or(NONE, |j| j as u32)
+                } else {
+                    NONE
+                }
+            } else {
+                best_open(edges, |j| edges[j].prior)
+            };
+            self.nodes[node as usize].open = open;
+        }
+        self.nodes[node as usize].open
+    }
+}
+
+/// The edge of `edges` without a child of the highest `prior` (above
+/// minus infinity; NaN never), the first of equals, or [`NONE`].
+pub fn best_open(edges: &[Edge], prior: impl Fn(usize) -> f64) -> u32 {
+    let (mut best, mut top) = (NONE, f64::NEG_INFINITY);
+    for (j, e) in edges.iter().enumerate() {
+        let p = prior(j);
+        if e.child == NONE && p > top {
+            (best, top) = (j as u32, p);
+        }
+    }
+    best
+}
+
+/// [`best_open`] once the edge `taken`, which was it, has a child: the
+/// next edge of the same prior when there is one (the usual case with
+/// equal priors), else a pass over them all.
+pub fn next_open(edges: &[Edge], taken: usize, prior: impl Fn(usize) -> f64) -> u32 {
+    let top = prior(taken);
+    match (taken + 1..edges.len()).find(|&j| edges[j].child == NONE && prior(j) == top) {
+        Some(j) => j as u32,
+        None => best_open(edges, prior),
     }
 }
 
@@ -378,11 +463,14 @@ impl<N: TreeNode, E: TreeEdge> Tree<N, E> {
             if let Some((first, len)) = nodes[i].edge_range() {
                 let (first, len) = (first as usize, len as usize);
                 nodes[i].move_edges(edges.len() as u32);
+                nodes[i].forget_kids();
                 for e in &self.edges[first..first + len] {
                     let mut e = *e;
                     if e.child() != NONE {
-                        let c = self.nodes[e.child() as usize].clone();
-                        e.set_child(nodes.len() as u32);
+                        let mut c = self.nodes[e.child() as usize].clone();
+                        let at = nodes.len() as u32;
+                        e.set_child(at);
+                        nodes[i].adopt(at, &mut c);
                         nodes.push(c);
                     }
                     edges.push(e);

@@ -41,8 +41,10 @@ pub(super) struct TreeSearch<G: Game> {
     /// leaf), reached from the root by the actions undone by `undo`.
     work: G,
     undo: Vec<G::Undo>,
-    /// PUCT: the noised root priors (empty: none).
+    /// PUCT: the noised root priors (empty: none) and the root edge without
+    /// a child of the highest of them ([`select::best_open`]).
     noisy: Vec<f64>,
+    noisy_open: u32,
     /// Gumbel: the root Gumbel numbers and logits (`ln P - max ln P`).
     gumbel: Vec<f64>,
     logits: Vec<f64>,
@@ -110,6 +112,7 @@ impl<G: BatchGame> TreeSearch<G> {
             work: root,
             undo: Vec::new(),
             noisy: Vec::new(),
+            noisy_open: NONE,
             gumbel: Vec::new(),
             logits: Vec::new(),
             kids: Vec::new(),
@@ -159,6 +162,7 @@ impl<G: BatchGame> TreeSearch<G> {
                 for (x, e) in self.noisy.iter_mut().zip(edges) {
                     *x = (1.0 - f) * e.prior + f * *x;
                 }
+                self.noisy_open = select::best_open(edges, |j| self.noisy[j]);
             }
             Algorithm::Puct => {}
             Algorithm::Gumbel => {
@@ -329,10 +333,13 @@ impl<G: BatchGame> TreeSearch<G> {
                 State::Expanded => {
                     let seat = self.work.to_move() - 1;
                     let i = match (opts.algorithm, node) {
-                        (Algorithm::Puct, 0) => {
-                            select::puct(&self.tree, 0, seat, opts.c_puct, if self.noisy.is_empty() { None } else { Some(&self.noisy) })
+                        (Algorithm::Puct, 0) if !self.noisy.is_empty() => {
+                            select::puct(&self.tree, 0, seat, opts.c_puct, Some(&self.noisy), self.noisy_open)
                         }
-                        (Algorithm::Puct, _) => select::puct(&self.tree, node, seat, opts.c_puct, None),
+                        (Algorithm::Puct, _) => {
+                            let open = self.tree.open(node);
+                            select::puct(&self.tree, node, seat, opts.c_puct, None, open)
+                        }
                         (Algorithm::Gumbel, 0) => self.gumbel_root(seat, opts),
                         (Algorithm::Gumbel, _) => select::gumbel_interior(&self.tree, node, seat, &mut self.cands),
                     };
@@ -341,6 +348,10 @@ impl<G: BatchGame> TreeSearch<G> {
                     let child = self.tree.child(node, i);
                     if node == 0 {
                         root_edge = i as u32;
+                        if i as u32 == self.noisy_open && !self.noisy.is_empty() {
+                            let noisy = &self.noisy;
+                            self.noisy_open = select::next_open(self.tree.edges_of(0), i, |j| noisy[j]);
+                        }
                         if e.child == NONE && opts.algorithm == Algorithm::Gumbel {
                             let at = self.kids.partition_point(|k| k.edge < i as u32);
                             self.kids.insert(at, RootKid { edge: i as u32, node: child, prior: e.prior, key: self.keys[i] });
