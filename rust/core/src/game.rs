@@ -167,6 +167,12 @@ pub trait Game: Configure + Clone + Send + Sync + 'static {
         crate::spec::print_game::<Self>(&self.option_values())
     }
 
+    /// Whether `other` has this game's spec, without printing it when
+    /// their option values are equal (equal values print equal specs).
+    fn same_spec(&self, other: &Self) -> bool {
+        self.option_values() == other.option_values() || self.spec() == other.spec()
+    }
+
     fn board(&self) -> &Board;
     fn num_players(&self) -> usize;
     fn num_actions(&self) -> usize;

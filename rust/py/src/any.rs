@@ -22,6 +22,9 @@ pub trait Member: Game + Solvable + BatchGame + Clone + Send + Sync + 'static {
     fn into_any<F: PerGame>(x: F::Of<Self>) -> Any<F>;
     /// The value of this game's variant, or `x` back when it holds another game.
     fn from_any<F: PerGame>(x: Any<F>) -> Result<F::Of<Self>, Any<F>>;
+    /// The value of this game's variant, borrowed, or `None` when `x` holds
+    /// another game.
+    fn ref_of<F: PerGame>(x: &Any<F>) -> Option<&F::Of<Self>>;
 }
 
 macro_rules! generate_any {
@@ -64,6 +67,13 @@ macro_rules! generate_any {
                     match x {
                         Any::$Game(v) => Ok(v),
                         other => Err(other),
+                    }
+                }
+                #[allow(unreachable_patterns)]
+                fn ref_of<F: PerGame>(x: &Any<F>) -> Option<&F::Of<Self>> {
+                    match x {
+                        Any::$Game(v) => Some(v),
+                        _ => None,
                     }
                 }
             }

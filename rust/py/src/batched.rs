@@ -195,7 +195,7 @@ impl PerGame for Batches {
 
 /// The core games of `games` if they are all `G`s.
 fn all_of<G: Member>(games: &[AnyGame]) -> Option<Vec<G>> {
-    games.iter().map(|a| G::from_any(a.clone()).ok().map(|s| s.g)).collect()
+    games.iter().map(|a| G::ref_of(a).map(|s| s.g.clone())).collect()
 }
 
 fn make<G: Member>(py: Python<'_>, games: &[AnyGame], opts: &BatchedOptions) -> PyResult<BatchedMcts<G>> {
@@ -260,8 +260,9 @@ impl PyBatchedMcts {
             return Err(PyValueError::new_err("games must not be empty"));
         };
         for (i, g) in any.iter().enumerate() {
-            let (spec, spec0) = (dispatch!(g, s => s.g.spec()), dispatch!(first, s => s.g.spec()));
-            if g.class_name() != first.class_name() || spec != spec0 {
+            // Games of one type: their specs are compared by the search.
+            if g.class_name() != first.class_name() {
+                let (spec, spec0) = (dispatch!(g, s => s.g.spec()), dispatch!(first, s => s.g.spec()));
                 return Err(PyValueError::new_err(format!(
                     "games must all have the same type and spec; game {i} is {} {spec:?}, game 0 is {} {spec0:?}",
                     g.class_name(),

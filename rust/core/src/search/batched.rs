@@ -334,9 +334,8 @@ impl<G: BatchGame> BatchedMcts<G> {
         let Some(first) = roots.first() else {
             return Err(BatchError::Invalid(OptionsError::new("games", "games must not be empty")));
         };
-        let spec = first.spec();
-        if let Some(i) = roots.iter().position(|g| g.spec() != spec) {
-            let message = format!("games must all have the same type and spec; game {i} is {:?}, game 0 is {spec:?}", roots[i].spec());
+        if let Some(i) = roots.iter().position(|g| !g.same_spec(first)) {
+            let message = format!("games must all have the same type and spec; game {i} is {:?}, game 0 is {:?}", roots[i].spec(), first.spec());
             return Err(BatchError::Invalid(OptionsError::new("games", message)));
         }
         let players = first.num_players();
@@ -485,9 +484,10 @@ impl<G: Game> BatchedMcts<G> {
     pub fn replace(&mut self, index: usize, game: G) -> Result<(), BatchError<std::convert::Infallible>> {
         let b = self.trees.len();
         limits::in_range("index", index, 0, b as i64 - 1).map_err(BatchError::Invalid)?;
-        let spec = self.trees[0].root().spec();
-        if game.spec() != spec {
-            return Err(BatchError::Invalid(OptionsError::new("game", format!("game must have the roots' spec {spec:?}, got {:?}", game.spec()))));
+        let root = self.trees[0].root();
+        if !game.same_spec(root) {
+            let message = format!("game must have the roots' spec {:?}, got {:?}", root.spec(), game.spec());
+            return Err(BatchError::Invalid(OptionsError::new("game", message)));
         }
         if game.is_over() {
             return Err(BatchError::GameOver(index));

@@ -299,35 +299,52 @@ fn beats(a: (f64, usize), b: (f64, usize)) -> bool {
 
 /// The deterministic Gumbel choice below the root: `argmax pi - n / (1 + N)`
 /// with `pi = softmax(logits + sigma(completed Q))` the improved policy
-/// (ties: the lowest action). One pass over the edges: unvisited edges share
-/// their sigma, so among them only the highest prior can win, and their
-/// share of the softmax sum is their summed prior times one `exp`.
-/// `visited` is scratch space.
-pub fn gumbel_interior(tree: &Tree, node: u32, seat: usize, visited: &mut Vec<(usize, u32, f64, f64)>) -> usize {
+/// (ties: the lowest action). Unvisited edges share their sigma, so among
+/// them only the highest prior can win (`open`, the node's best edge
+/// without a child ([`Tree::open`]), or a child not visited), and their
+/// share of the softmax sum is their summed prior (all the priors less the
+/// visited ones') times one `exp`; the visited edges are the node's
+/// children, walked through its list. `visited` is scratch space.
+pub fn gumbel_interior(tree: &Tree, node: u32, seat: usize, open: u32, visited: &mut Vec<(usize, u32, f64, f64)>) -> usize {
     let edges = tree.edges_of(node);
+    let floor = |i: usize| edges[i].prior.max(f64::MIN_POSITIVE);
     visited.clear();
     let mut sums = Sums::new();
-    // The best unvisited edge (highest prior, then lowest index) and the
-    // prior mass of the unvisited edges.
-    let (mut best_u, mut best_pu, mut sum_pu) = (usize::MAX, f64::NEG_INFINITY, 0.0f64);
-    // Most edges have no child: their test and sums come first, the
-    // visited ones (a node lookup and a push) out of that path.
-    for (i, e) in edges.iter().enumerate() {
-        let p = e.prior.max(f64::MIN_POSITIVE);
-        if e.child != super::tree::NONE {
-            let c = &tree.nodes[e.child as usize];
-            if c.n > 0 {
-                let q = c.w[seat] / c.n as f64;
-                sums.add(p, c.n, q);
-                visited.push((i, c.n, p, q));
-                continue;
-            }
-        }
-        sum_pu += p;
-        if p > best_pu {
+    // The best unvisited edge (highest prior, then lowest index), the prior
+    // mass of the visited edges and how many there are.
+    let (mut best_u, mut best_pu) = (usize::MAX, f64::NEG_INFINITY);
+    if open != NONE {
+        (best_u, best_pu) = (open as usize, floor(open as usize));
+    }
+    let mut kid = tree.nodes[node as usize].kids;
+    while kid != NONE {
+        let c = &tree.nodes[kid as usize];
+        let (i, p) = (c.slot as usize, floor(c.slot as usize));
+        if c.n > 0 {
+            let q = c.w[seat] / c.n as f64;
+            sums.add(p, c.n, q);
+            visited.push((i, c.n, p, q));
+        } else if beats((p, i), (best_pu, best_u)) {
             (best_u, best_pu) = (i, p);
         }
+        kid = c.next;
     }
+    let sum_pu = if visited.len() < edges.len() {
+        // Four partial sums: a pass the processor pipelines.
+        let mut acc = [0.0f64; 4];
+        let mut chunks = edges.chunks_exact(4);
+        for ch in &mut chunks {
+            for (a, e) in acc.iter_mut().zip(ch) {
+                *a += e.prior.max(f64::MIN_POSITIVE);
+            }
+        }
+        let rest: f64 = chunks.remainder().iter().map(|e| e.prior.max(f64::MIN_POSITIVE)).sum();
+        let all = (acc[0] + acc[1]) + (acc[2] + acc[3]) + rest;
+        let seen: f64 = visited.iter().map(|v| v.2).sum();
+        (all - seen).max(0.0)
+    } else {
+        0.0
+    };
     sums.unvisited = best_u != usize::MAX;
     let st = sums.stats(tree.nodes[node as usize].raw);
     let s_u = st.sigma(st.mixed);
@@ -785,7 +802,7 @@ mod tests {
                 let total: u64 = edges.iter().map(|e| t.child_stats(e, seat).0 as u64).sum();
                 let scores: Vec<f64> = edges.iter().zip(&b).map(|(e, &p)| p - t.child_stats(e, seat).0 as f64 / (1.0 + total as f64)).collect();
                 let best = (0..k).fold(0, |m, i| if scores[i] > scores[m] { i } else { m });
-                let got = gumbel_interior(&t, node, seat, &mut sc);
+                let got = gumbel_interior(&t, node, seat, t.nodes[node as usize].open, &mut sc);
                 assert!((scores[got] - scores[best]).abs() < 1e-12, "seed {seed}: {got} vs {best} in {scores:?}");
                 // The root: argmax gumbel + logit + sigma over the edges with
                 // `considered` visits in this search.

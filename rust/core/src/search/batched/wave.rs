@@ -341,7 +341,10 @@ impl<G: BatchGame> TreeSearch<G> {
                             select::puct(&self.tree, node, seat, opts.c_puct, None, open)
                         }
                         (Algorithm::Gumbel, 0) => self.gumbel_root(seat, opts),
-                        (Algorithm::Gumbel, _) => select::gumbel_interior(&self.tree, node, seat, &mut self.cands),
+                        (Algorithm::Gumbel, _) => {
+                            let open = self.tree.open(node);
+                            select::gumbel_interior(&self.tree, node, seat, open, &mut self.cands)
+                        }
                     };
                     let e = self.tree.edges_of(node)[i];
                     self.undo.push(self.work.apply_action_undoable(e.action));
