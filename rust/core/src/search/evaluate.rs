@@ -459,27 +459,48 @@ thread_local! {
 pub struct PairwisePlan {
     n: usize,
     leaves: Vec<(usize, usize)>,
+    /// The additions of the blocks' sums NumPy makes, in its order: each
+    /// adds two earlier entries of `sums` (the blocks', then the
+    /// additions').
+    adds: Vec<(u32, u32)>,
     /// Working space: the blocks' sums.
     sums: Vec<f64>,
 }
 
 impl PairwisePlan {
     pub fn new(n: usize) -> PairwisePlan {
-        fn lay(offset: usize, n: usize, out: &mut Vec<(usize, usize)>) {
+        /// Where a part's sum is in `sums`: a block's, or an addition's
+        /// (after all the blocks').
+        #[derive(Clone, Copy)]
+        enum Slot {
+            Block(usize),
+            Add(usize),
+        }
+        /// Lay out the blocks of `n` numbers from `offset`, and the additions
+        /// that combine their sums; returns where this part's sum will be.
+        fn lay(offset: usize, n: usize, out: &mut Vec<(usize, usize)>, adds: &mut Vec<(Slot, Slot)>) -> Slot {
             if n <= PAIRWISE_BLOCK {
                 let end = offset + n;
                 // Below 8 numbers NumPy adds them one by one.
                 out.push((if n < 8 { offset } else { end - n % 8 }, end));
+                Slot::Block(out.len() - 1)
             } else {
                 let mut n2 = n / 2;
                 n2 -= n2 % 8;
-                lay(offset, n2, out);
-                lay(offset + n2, n - n2, out);
+                let left = lay(offset, n2, out, adds);
+                let right = lay(offset + n2, n - n2, out, adds);
+                adds.push((left, right));
+                Slot::Add(adds.len() - 1)
             }
         }
-        let mut leaves = Vec::new();
-        lay(0, n, &mut leaves);
-        PairwisePlan { n, leaves, sums: Vec::new() }
+        let (mut leaves, mut adds) = (Vec::new(), Vec::new());
+        lay(0, n, &mut leaves, &mut adds);
+        let index = |s: Slot| match s {
+            Slot::Block(i) => i as u32,
+            Slot::Add(i) => (leaves.len() + i) as u32,
+        };
+        let adds = adds.iter().map(|&(a, b)| (index(a), index(b))).collect();
+        PairwisePlan { n, leaves, adds, sums: Vec::new() }
     }
 
     /// Push `get(a)` for each position `a` of `at` (increasing, below `n`)
@@ -510,18 +531,12 @@ impl PairwisePlan {
             }
             self.sums.push(res);
         }
-        fn combine(n: usize, sums: &[f64], i: &mut usize) -> f64 {
-            if n <= PAIRWISE_BLOCK {
-                *i += 1;
-                sums[*i - 1]
-            } else {
-                let mut n2 = n / 2;
-                n2 -= n2 % 8;
-                let left = combine(n2, sums, i);
-                left + combine(n - n2, sums, i)
-            }
+        // NumPy's additions of the blocks' sums, in its order.
+        for &(a, b) in &self.adds {
+            let x = self.sums[a as usize] + self.sums[b as usize];
+            self.sums.push(x);
         }
-        0.0 + combine(self.n, &self.sums, &mut 0)
+        0.0 + self.sums.last().copied().unwrap_or(0.0)
     }
 }
 
