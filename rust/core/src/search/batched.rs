@@ -37,7 +37,7 @@ use crate::limits;
 use crate::outcome::MAX_SEATS;
 use crate::parallel::{phased, pool, team, Team};
 use crate::vector::{BatchGame, CellLayout};
-use wave::{TreeSearch, SPARE, SPARE_BYTES};
+use wave::{RootRow, TreeSearch, SPARE, SPARE_BYTES};
 
 mod wave;
 
@@ -312,6 +312,33 @@ fn step<G: BatchGame>(
     }
 }
 
+/// Every tree's row of the result `r`, over the `team`'s threads.
+fn report<G: BatchGame>(trees: &mut [TreeSearch<G>], r: &mut BatchedResult, team: &Team, sh: &Shape<'_>) {
+    let (a, p) = (sh.actions, sh.players);
+    let rows = trees
+        .chunks_mut(CHUNK)
+        .zip(r.actions.chunks_mut(CHUNK))
+        .zip(r.policies.chunks_mut(CHUNK * a).zip(r.visits.chunks_mut(CHUNK * a)))
+        .zip(r.q_values.chunks_mut(CHUNK * a).zip(r.root_values.chunks_mut(CHUNK * p)))
+        .map(|(((t, actions), (policies, visits)), (q, v))| Mutex::new((t, actions, policies, visits, q, v)))
+        .collect::<Vec<_>>();
+    let work = |_: usize, i: usize| {
+        let mut row = lock(&rows[i]);
+        let (t, actions, policies, visits, q, v) = &mut *row;
+        for (j, t) in t.iter_mut().enumerate() {
+            let out = RootRow {
+                action: &mut actions[j],
+                policy: &mut policies[j * a..(j + 1) * a],
+                visits: &mut visits[j * a..(j + 1) * a],
+                q: &mut q[j * a..(j + 1) * a],
+                values: &mut v[j * p..(j + 1) * p],
+            };
+            t.report(sh.opts, out);
+        }
+    };
+    phased(team, rows.len(), 1, work, |_| true);
+}
+
 impl<G: Game> Drop for BatchedMcts<G> {
     fn drop(&mut self) {
         let Ok(mut spare) = SPARE.lock() else { return };
@@ -400,6 +427,16 @@ impl<G: BatchGame> BatchedMcts<G> {
         let abandon = |trees: &mut [TreeSearch<G>]| trees.iter_mut().for_each(|t| t.abandon_wave());
         // One team of threads for the whole search: its workers wait for
         // the next wave while the evaluator runs.
+        let b = trees.len();
+        let mut r = BatchedResult {
+            actions: vec![0; b],
+            policies: vec![0.0; b * actions],
+            visits: vec![0; b * actions],
+            root_values: vec![0.0; b * players],
+            q_values: vec![0.0; b * actions],
+            simulations,
+            evaluations: 0,
+        };
         let evaluations = team(threads, |tm| -> Result<u64, BatchError<E::Error>> {
             let mut evaluations = 0;
             // The leaves of the selected wave (`None`: none selected yet).
@@ -435,21 +472,10 @@ impl<G: BatchGame> BatchedMcts<G> {
                     }
                 }
             }
+            report(trees, &mut r, tm, &sh);
             Ok(evaluations)
         })?;
-        let b = self.trees.len();
-        let mut r = BatchedResult {
-            actions: vec![0; b],
-            policies: vec![0.0; b * actions],
-            visits: vec![0; b * actions],
-            root_values: vec![0.0; b * players],
-            q_values: vec![0.0; b * actions],
-            simulations,
-            evaluations,
-        };
-        for (i, t) in self.trees.iter_mut().enumerate() {
-            t.report(opts, &mut r, i, actions, players);
-        }
+        r.evaluations = evaluations;
         Ok(r)
     }
 

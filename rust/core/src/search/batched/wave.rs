@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::{Algorithm, BatchedOptions, BatchedResult};
+use super::{Algorithm, BatchedOptions};
 use crate::game::{Action, Game};
 use crate::outcome::{scores, MAX_SEATS};
 use crate::rng::rng_for;
@@ -31,6 +31,16 @@ pub(super) struct Leaf {
     /// Its observation's row in `TreeSearch::stash`, or `NONE` for the live
     /// leaf: the position `TreeSearch::work` stands on.
     stash: u32,
+}
+
+/// A tree's row of the result ([`super::BatchedResult`]'s fields, `A` or `P`
+/// entries each).
+pub(super) struct RootRow<'a> {
+    pub(super) action: &'a mut Action,
+    pub(super) policy: &'a mut [f32],
+    pub(super) visits: &'a mut [u32],
+    pub(super) q: &'a mut [f32],
+    pub(super) values: &'a mut [f32],
 }
 
 /// One tree and what its current search keeps about the root.
@@ -477,25 +487,24 @@ impl<G: BatchGame> TreeSearch<G> {
     }
 
     /// The root's row of the result.
-    pub(super) fn report(&mut self, opts: &BatchedOptions, r: &mut BatchedResult, b: usize, actions: usize, players: usize) {
+    pub(super) fn report(&mut self, opts: &BatchedOptions, out: RootRow<'_>) {
         let seat = self.root().to_move() - 1;
         let (a, p) = &mut self.scratch;
         let mixed = select::completed_q(&self.tree, 0, seat, a);
         let edges = self.tree.edges_of(0);
         let node = &self.tree.nodes[0];
-        for s in 0..players {
-            r.root_values[b * players + s] = (node.w[s] / node.n.max(1) as f64) as f32;
+        for (s, v) in out.values.iter_mut().enumerate() {
+            *v = (node.w[s] / node.n.max(1) as f64) as f32;
         }
         let total: u64 = edges.iter().map(|e| self.tree.child_stats(e, seat).0 as u64).sum();
-        let row = b * actions..(b + 1) * actions;
-        let (visits, policy, q) = (&mut r.visits[row.clone()], &mut r.policies[row.clone()], &mut r.q_values[row]);
+        let (visits, policy, q) = (out.visits, out.policy, out.q);
         for e in edges {
             let (n, w) = self.tree.child_stats(e, seat);
             visits[e.action as usize] = n;
             q[e.action as usize] = if n > 0 { (w / n as f64) as f32 } else { mixed as f32 };
         }
         let prior = |i: usize| if self.noisy.is_empty() { edges[i].prior } else { self.noisy[i] };
-        r.actions[b] = match opts.algorithm {
+        *out.action = match opts.algorithm {
             Algorithm::Puct => {
                 for (i, e) in edges.iter().enumerate() {
                     let n = self.tree.child_stats(e, seat).0;
