@@ -270,11 +270,14 @@ impl<G: BatchGame> TreeSearch<G> {
 
     /// The root edge a Gumbel simulation takes.
     fn gumbel_root(&mut self, seat: usize, opts: &BatchedOptions) -> usize {
-        // `gumbel_root_listed` walks `order` past edges with a child, to the
-        // first without one: among the first `kids + 1` edges.
-        self.sort_order(self.kids.len() + 1);
         let considered = opts.max_considered.min(self.calls.len());
         let visit = select::considered_visit(considered, self.budget.max(1), self.done);
+        if visit == 0 {
+            // `gumbel_root_listed` walks `order` (only for edges not visited
+            // yet) past edges with a child, to the first without one: among
+            // the first `kids + 1` edges.
+            self.sort_order(self.kids.len() + 1);
+        }
         let (kids, order) = (&self.kids, &self.order);
         select::gumbel_root_listed(&self.tree, seat, &self.keys, &self.calls, visit, kids, order, &mut self.cursor, &mut self.cands)
     }
