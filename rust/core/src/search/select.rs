@@ -377,7 +377,14 @@ pub fn gumbel_interior(tree: &Tree, node: u32, seat: usize, open: u32, visited: 
 /// The root logits `ln P - max ln P` that [`gumbel_root`] takes, into `out`.
 pub fn root_logits(tree: &Tree, out: &mut Vec<f64>) {
     out.clear();
-    out.extend(tree.edges_of(0).iter().map(|e| logit(e.prior)));
+    // Runs of equal priors (uniform ones, say) take one logarithm.
+    let mut last = (f64::NAN, f64::NAN);
+    out.extend(tree.edges_of(0).iter().map(|e| {
+        if e.prior.to_bits() != last.0.to_bits() {
+            last = (e.prior, logit(e.prior));
+        }
+        last.1
+    }));
     let m = out.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     out.iter_mut().for_each(|x| *x -= m);
 }
