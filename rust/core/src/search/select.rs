@@ -682,7 +682,8 @@ mod tests {
 
     /// A random expanded tree: root and one interior node with `k` edges
     /// each, random priors (some zero), some children visited with random
-    /// values, some made but pending (visited, no value yet).
+    /// values, some made but pending (visited, no value yet), some made and
+    /// never visited.
     fn random_tree(seed: u64, k: usize) -> Tree {
         let mut rng = rng_for(seed, 7);
         let mut t = Tree::new();
@@ -706,10 +707,14 @@ mod tests {
         for node in [0, kid] {
             for i in 0..k {
                 let r = uniform(&mut rng);
-                if r < 0.4 {
+                if r < 0.35 {
                     continue;
                 }
                 let c = t.child(node, i);
+                if r < 0.4 {
+                    // A child never visited (its wave failed and was taken back).
+                    continue;
+                }
                 let path = if node == 0 { vec![0, c] } else { vec![0, kid, c] };
                 for _ in 0..crate::rng::below(&mut rng, 4) + 1 {
                     t.visit(&path);
