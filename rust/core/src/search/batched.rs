@@ -28,7 +28,7 @@
 //!   failed; the waves before it stay in the trees.
 
 use std::fmt;
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
 use super::evaluate::{Evaluator, OutputError, Rows};
 use super::tree::Tree;
@@ -223,13 +223,16 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The work of all trees between two evaluator calls, in three phases over
+/// The work of all trees between two evaluator calls, in two phases over
 /// the `team`'s threads ([`phased`]: at most one wake-up per wave): check the evaluator's
 /// `answer` for the leaves of the wave (if any); expand them, back their
-/// values up and select the next wave's leaves; write the next wave's
-/// observations and masks into `obs` and `masks`, in tree order. Returns
-/// the next wave's number of leaves, or the first error in tree order (the
-/// wave's leaves are then still pending: see [`TreeSearch::abandon_wave`]).
+/// values up, select the next wave's leaves and write their observations
+/// and masks into `obs` and `masks`, each tree at rows of its own
+/// (`leaves_per_tree` of them), then moved up over the rows of trees that
+/// took fewer leaves, so that the wave's rows follow each other in tree
+/// order. Returns the next wave's number of leaves, or the first error in
+/// tree order (the wave's leaves are then still pending: see
+/// [`TreeSearch::abandon_wave`]).
 fn step<G: BatchGame>(
     trees: &mut [TreeSearch<G>],
     answer: Option<(Rows<'_>, Rows<'_>)>,
@@ -239,38 +242,38 @@ fn step<G: BatchGame>(
     sh: &Shape<'_>,
 ) -> Result<usize, OutputError> {
     let (players, actions, obs_len) = (sh.players, sh.actions, sh.obs_len);
-    let chunks: Vec<Mutex<&mut [TreeSearch<G>]>> = trees.chunks_mut(CHUNK).map(Mutex::new).collect();
-    let inputs = Mutex::new(Some((obs, masks)));
-    // Each chunk's rows of the inputs, once the leaves are counted.
-    let rows: OnceLock<Vec<Mutex<(&mut [f32], &mut [bool])>>> = OnceLock::new();
+    let k = sh.opts.leaves_per_tree;
+    let (room_o, room_m) = (CHUNK * k * obs_len, CHUNK * k * actions);
+    let (mut o, mut m) = (&mut obs[..], &mut masks[..]);
+    let mut chunks: Vec<Mutex<(&mut [TreeSearch<G>], &mut [f32], &mut [bool])>> = Vec::with_capacity(trees.len().div_ceil(CHUNK));
+    for t in trees.chunks_mut(CHUNK) {
+        let (at_o, at_m) = (room_o.min(o.len()), room_m.min(m.len()));
+        let (co, ro) = std::mem::take(&mut o).split_at_mut(at_o);
+        let (cm, rm) = std::mem::take(&mut m).split_at_mut(at_m);
+        chunks.push(Mutex::new((t, co, cm)));
+        (o, m) = (ro, rm);
+    }
     let failed = Mutex::new(None);
-    let total = Mutex::new(0);
     let work = |phase: usize, i: usize| {
         let mut chunk = lock(&chunks[i]);
+        let (chunk, o, m) = &mut *chunk;
         match phase {
             0 => {
                 if let Some((p, v)) = answer {
                     chunk.iter_mut().for_each(|t| t.check(p, v, actions, players));
                 }
             }
-            1 => {
+            _ => {
+                let (mut o, mut m) = (&mut o[..], &mut m[..]);
                 for t in chunk.iter_mut() {
                     if let Some((_, v)) = answer {
                         t.finish_wave(v, players, sh.opts);
                     }
                     t.select_wave(players, obs_len, sh.layout, sh.opts);
-                }
-            }
-            _ => {
-                let Some(rows) = rows.get() else { return };
-                let mut slot = lock(&rows[i]);
-                let (o, m) = &mut *slot;
-                let (mut o, mut m) = (&mut o[..], &mut m[..]);
-                for t in chunk.iter_mut() {
-                    let k = t.leaves.len();
                     let (to, ro) = std::mem::take(&mut o).split_at_mut(k * obs_len);
                     let (tm, rm) = std::mem::take(&mut m).split_at_mut(k * actions);
-                    t.write(to, tm, obs_len, actions, sh.layout);
+                    let n = t.leaves.len();
+                    t.write(&mut to[..n * obs_len], &mut tm[..n * actions], obs_len, actions, sh.layout);
                     (o, m) = (ro, rm);
                 }
             }
@@ -279,37 +282,30 @@ fn step<G: BatchGame>(
     let after = |phase: usize| match phase {
         0 if answer.is_none() => true,
         0 => {
-            let first = chunks.iter().find_map(|c| lock(c).iter().find_map(|t| t.checked.clone().err()));
+            let first = chunks.iter().find_map(|c| lock(c).0.iter().find_map(|t| t.checked.clone().err()));
             let ok = first.is_none();
             *lock(&failed) = first;
             ok
         }
-        1 => {
-            let Some((mut o, mut m)) = lock(&inputs).take() else { return false };
-            let mut parts = Vec::with_capacity(chunks.len());
-            let mut n = 0;
-            for c in &chunks {
-                let mut c = lock(c);
-                let start = n;
-                for t in c.iter_mut() {
-                    t.first = n;
-                    n += t.leaves.len();
-                }
-                let (po, ro) = std::mem::take(&mut o).split_at_mut((n - start) * obs_len);
-                let (pm, rm) = std::mem::take(&mut m).split_at_mut((n - start) * actions);
-                parts.push(Mutex::new((po, pm)));
-                (o, m) = (ro, rm);
-            }
-            *lock(&total) = n;
-            rows.set(parts).is_ok()
-        }
         _ => true,
     };
-    phased(team, chunks.len(), 3, work, after);
-    match failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        Some(e) => Err(e),
-        None => Ok(total.into_inner().unwrap_or_else(|e| e.into_inner())),
+    phased(team, chunks.len(), 2, work, after);
+    drop(chunks);
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
     }
+    // The rows in tree order: tree `i` wrote its leaves at row `i * k`.
+    let mut n = 0;
+    for (i, t) in trees.iter_mut().enumerate() {
+        let (from, len) = (i * k, t.leaves.len());
+        if from != n && len > 0 {
+            obs.copy_within(from * obs_len..(from + len) * obs_len, n * obs_len);
+            masks.copy_within(from * actions..(from + len) * actions, n * actions);
+        }
+        t.first = n;
+        n += len;
+    }
+    Ok(n)
 }
 
 /// Every tree's row of the result `r`, over the `team`'s threads.
