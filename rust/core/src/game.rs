@@ -190,7 +190,9 @@ pub trait Game: Configure + Clone + Send + Sync + 'static {
     }
 
     // ---- action level ----
-    /// Append the legal actions to `out` (what it holds already stays).
+    /// Append the legal actions to `out` (what it holds already stays), in
+    /// increasing order (the conformance checks in `testing.rs` hold every
+    /// game to both).
     fn legal_actions(&self, out: &mut Vec<Action>);
     /// Apply a legal action (unchecked).
     fn apply_action(&mut self, action: Action);

@@ -48,7 +48,8 @@ fn snapshot<G: Game>(g: &G) -> Snapshot {
     let mut after = vec![Action::MAX];
     g.legal_actions(&mut after);
     assert!(after[0] == Action::MAX && after[1..] == actions[..], "legal_actions must append to what the vector holds");
-    actions.sort_unstable();
+    // ... in increasing order (the batched search's edges need them so).
+    assert!(actions.windows(2).all(|w| w[0] < w[1]), "legal_actions must list each action once, in increasing order: {actions:?}");
     Snapshot {
         cells: (0..g.board().num_cells()).map(|c| g.cell_value(c)).collect(),
         to_move: g.to_move(),

@@ -331,9 +331,7 @@ impl<G: BatchGame> TreeSearch<G> {
                     // Straight after the other leaves' (`legal_actions` appends).
                     let s = self.legal.len();
                     self.work.legal_actions(&mut self.legal);
-                    if !self.legal[s..].is_sorted() {
-                        self.legal[s..].sort_unstable();
-                    }
+                    debug_assert!(self.legal[s..].is_sorted(), "legal actions in increasing order");
                     let seat = self.work.to_move() - 1;
                     self.leaves.push(Leaf { node, path: start..self.paths.len(), legal: s..self.legal.len(), root_edge, seat, stash: NONE });
                     return Step::Leaf;
