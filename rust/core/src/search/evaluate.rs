@@ -62,7 +62,12 @@ impl<'a> Rows<'a> {
     /// compiler turns into vector instructions.
     fn all_nonneg(&self) -> bool {
         match self {
-            Rows::F32(x) => x.iter().fold(0u32, |acc, &v| acc | f32_not_nonneg(v)) >> 31 == 0,
+            // A first pass that counts -0 as negative (one add and two ors a
+            // number), the exact one only when it fails.
+            Rows::F32(x) => {
+                x.iter().fold(0u32, |acc, &v| acc | v.to_bits() | v.to_bits().wrapping_add(0x0080_0000)) >> 31 == 0
+                    || x.iter().fold(0u32, |acc, &v| acc | f32_not_nonneg(v)) >> 31 == 0
+            }
             Rows::F64(x) => x.iter().fold(true, |ok, &v| ok & (0.0..f64::INFINITY).contains(&v)),
         }
     }
