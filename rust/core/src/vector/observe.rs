@@ -199,14 +199,17 @@ pub fn mask_where(a: &[u8], b: &[u8], masks: &mut [u8], f: impl Fn(u8, u8) -> bo
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CellLayout {
     pub(crate) plane: usize,
-    /// (first cell, its index in the plane, length), by plane index.
-    runs: Vec<(usize, usize, usize)>,
+    /// The copies [`CellLayout::spread_into`] makes: (first cell, plane
+    /// index) of eight cells, then of four, together exactly the runs of
+    /// cells with consecutive numbers on consecutive plane indices (the
+    /// last copy of a run overlaps the one before when its length is not a
+    /// multiple), and of single cells (runs below four cells).
+    copies8: Vec<(u32, u32)>,
+    copies4: Vec<(u32, u32)>,
+    copies1: Vec<(u32, u32)>,
     /// 0xff on cells, 0 elsewhere (one per plane index).
     pub(crate) mask: Vec<u8>,
 }
-
-/// Bytes per block copy in [`CellLayout::spread_into`].
-const BLOCK: usize = 16;
 
 impl CellLayout {
     pub fn of(board: &Board) -> CellLayout {
@@ -224,55 +227,51 @@ impl CellLayout {
             }
         }
         runs.sort_by_key(|r| r.1);
+        let (mut copies8, mut copies4, mut copies1) = (Vec::new(), Vec::new(), Vec::new());
+        for (c0, i0, len) in runs {
+            let at = |k: usize| ((c0 + k) as u32, (i0 + k) as u32);
+            if len >= 8 {
+                copies8.extend((0..len / 8).map(|j| at(8 * j)));
+                if !len.is_multiple_of(8) {
+                    copies8.push(at(len - 8));
+                }
+            } else if len >= 4 {
+                copies4.extend([at(0), at(len - 4)]);
+            } else {
+                copies1.extend((0..len).map(at));
+            }
+        }
         let mask = on_board.iter().map(|&b| if b { 0xff } else { 0 }).collect();
-        CellLayout { plane, runs, mask }
+        CellLayout { plane, copies8, copies4, copies1, mask }
     }
 
     /// `values` (one byte per cell) placed on the plane: `dst` then holds
-    /// `values[cell]` at each cell's index and
-    /// unspecified bytes elsewhere (to be masked by `self.mask`). Runs are
-    /// copied in whole blocks of [`BLOCK`] bytes, by increasing plane index,
-    /// so a block's spill past its run is overwritten by the next run or
-    /// lands off the board. `dst` holds at least [`CellLayout::spread_len`]
-    /// bytes (a block past the plane, for the spill).
+    /// `values[cell]` at each cell's index and unspecified bytes elsewhere
+    /// (to be masked by `self.mask`). The runs of consecutive cells go as
+    /// fixed-size copies of eight bytes (four on short runs), the last
+    /// overlapping the one before, so nothing lands past a run and no copy
+    /// is a call. `dst` holds at least [`CellLayout::spread_len`] bytes.
     pub(crate) fn spread_into(&self, values: &[u8], dst: &mut [u8]) {
-        for &(c0, i0, len) in &self.runs {
-            // The common run: one block from where the values have a whole
-            // block (a fixed-size copy, no loop).
-            if len <= BLOCK {
-                if let (Some(src), Some(d)) = (values.get(c0..c0 + BLOCK), dst.get_mut(i0..i0 + BLOCK)) {
-                    let src: &[u8; BLOCK] = src.try_into().expect("a block");
-                    let d: &mut [u8; BLOCK] = d.try_into().expect("a block");
-                    *d = *src;
-                    continue;
-                }
-            }
-            let (mut c, mut i) = (c0, i0);
-            let end = c0 + len;
-            while c < end {
-                match values.get(c..c + BLOCK) {
-                    Some(src) => {
-                        let src: &[u8; BLOCK] = src.try_into().expect("a block");
-                        let d: &mut [u8; BLOCK] = (&mut dst[i..i + BLOCK]).try_into().expect("a block");
-                        *d = *src;
-                    }
-                    None => {
-                        // The last cells: byte by byte (a call to copy a
-                        // few bytes costs more).
-                        for (d, &v) in dst[i..i + end - c].iter_mut().zip(&values[c..end]) {
-                            *d = v;
-                        }
-                    }
-                }
-                c += BLOCK;
-                i += BLOCK;
-            }
+        for &(c, i) in &self.copies8 {
+            let (c, i) = (c as usize, i as usize);
+            let src: &[u8; 8] = values[c..c + 8].try_into().expect("eight bytes");
+            let d: &mut [u8; 8] = (&mut dst[i..i + 8]).try_into().expect("eight bytes");
+            *d = *src;
+        }
+        for &(c, i) in &self.copies4 {
+            let (c, i) = (c as usize, i as usize);
+            let src: &[u8; 4] = values[c..c + 4].try_into().expect("four bytes");
+            let d: &mut [u8; 4] = (&mut dst[i..i + 4]).try_into().expect("four bytes");
+            *d = *src;
+        }
+        for &(c, i) in &self.copies1 {
+            dst[i as usize] = values[c as usize];
         }
     }
 
     /// Bytes [`CellLayout::spread_into`] needs.
     pub(crate) fn spread_len(&self) -> usize {
-        self.plane + BLOCK
+        self.plane
     }
 
     /// Working space of a direct observation writer, from `scratch`: room
