@@ -41,7 +41,7 @@ use std::sync::Arc;
 use rand::Rng;
 use smallvec::{smallvec, SmallVec};
 
-use crate::bitset::select64;
+use crate::bitset::{select64, write_members};
 use crate::board::Board;
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
