@@ -199,17 +199,25 @@ pub fn mask_where(a: &[u8], b: &[u8], masks: &mut [u8], f: impl Fn(u8, u8) -> bo
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CellLayout {
     pub(crate) plane: usize,
-    /// The copies [`CellLayout::spread_into`] makes: (first cell, plane
-    /// index) of eight cells, then of four, together exactly the runs of
-    /// cells with consecutive numbers on consecutive plane indices (the
-    /// last copy of a run overlaps the one before when its length is not a
-    /// multiple), and of single cells (runs below four cells).
+    /// The copies [`CellLayout::spread_into`] makes of the runs of cells
+    /// with consecutive numbers on consecutive plane indices, as (first
+    /// cell, plane index): a block of sixteen per run of at most sixteen
+    /// whose values have a whole block from its first cell (by increasing
+    /// plane index; what lands past the run is written again by a later
+    /// copy or lies off the board); the other runs exactly, in copies of
+    /// eight cells, then of four (the last copy of a run overlapping the
+    /// one before when its length is not a multiple), and of single cells
+    /// (runs below four cells).
+    copies16: Vec<(u32, u32)>,
     copies8: Vec<(u32, u32)>,
     copies4: Vec<(u32, u32)>,
     copies1: Vec<(u32, u32)>,
     /// 0xff on cells, 0 elsewhere (one per plane index).
     pub(crate) mask: Vec<u8>,
 }
+
+/// Bytes per block copy in [`CellLayout::spread_into`].
+const BLOCK: usize = 16;
 
 impl CellLayout {
     pub fn of(board: &Board) -> CellLayout {
@@ -227,10 +235,12 @@ impl CellLayout {
             }
         }
         runs.sort_by_key(|r| r.1);
-        let (mut copies8, mut copies4, mut copies1) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut copies16, mut copies8, mut copies4, mut copies1) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for (c0, i0, len) in runs {
             let at = |k: usize| ((c0 + k) as u32, (i0 + k) as u32);
-            if len >= 8 {
+            if len <= BLOCK && c0 + BLOCK <= board.num_cells() {
+                copies16.push(at(0));
+            } else if len >= 8 {
                 copies8.extend((0..len / 8).map(|j| at(8 * j)));
                 if !len.is_multiple_of(8) {
                     copies8.push(at(len - 8));
@@ -242,16 +252,23 @@ impl CellLayout {
             }
         }
         let mask = on_board.iter().map(|&b| if b { 0xff } else { 0 }).collect();
-        CellLayout { plane, copies8, copies4, copies1, mask }
+        CellLayout { plane, copies16, copies8, copies4, copies1, mask }
     }
 
-    /// `values` (one byte per cell) placed on the plane: `dst` then holds
-    /// `values[cell]` at each cell's index and unspecified bytes elsewhere
-    /// (to be masked by `self.mask`). The runs of consecutive cells go as
-    /// fixed-size copies of eight bytes (four on short runs), the last
-    /// overlapping the one before, so nothing lands past a run and no copy
-    /// is a call. `dst` holds at least [`CellLayout::spread_len`] bytes.
+    /// `values` (one byte per cell of the layout's board) placed on the
+    /// plane: `dst` then holds `values[cell]` at each cell's index and
+    /// unspecified bytes elsewhere (to be masked by `self.mask`). Every
+    /// copy has a fixed size (no call): the blocks of sixteen first, by
+    /// increasing plane index, then the exact copies, which write over
+    /// what the blocks left past their runs. `dst` holds at least
+    /// [`CellLayout::spread_len`] bytes (a block past the plane).
     pub(crate) fn spread_into(&self, values: &[u8], dst: &mut [u8]) {
+        for &(c, i) in &self.copies16 {
+            let (c, i) = (c as usize, i as usize);
+            let src: &[u8; BLOCK] = values[c..c + BLOCK].try_into().expect("a block");
+            let d: &mut [u8; BLOCK] = (&mut dst[i..i + BLOCK]).try_into().expect("a block");
+            *d = *src;
+        }
         for &(c, i) in &self.copies8 {
             let (c, i) = (c as usize, i as usize);
             let src: &[u8; 8] = values[c..c + 8].try_into().expect("eight bytes");
@@ -271,7 +288,7 @@ impl CellLayout {
 
     /// Bytes [`CellLayout::spread_into`] needs.
     pub(crate) fn spread_len(&self) -> usize {
-        self.plane
+        self.plane + BLOCK
     }
 
     /// Working space of a direct observation writer, from `scratch`: room
