@@ -61,6 +61,9 @@ pub struct QuintunBoard {
     ring: Vec<u16>,
     /// Ring position of each cell (`u8::MAX` for Interior cells).
     ring_pos: Vec<u8>,
+    /// The Ring plane of the observation as masks: 0xff at the Ring cells'
+    /// places in the board's grid, 0 elsewhere (the same in every state).
+    ring_plane: Vec<u8>,
     ring_len: u32,
     /// All ring positions.
     pub(super) full: u64,
@@ -130,6 +133,12 @@ impl QuintunBoard {
                 num_interior += 1;
             }
         }
+        let (_, w) = board.grid_shape();
+        let mut ring_plane = vec![0u8; board.grid_shape().0 * w];
+        for &c in &ring {
+            let (r, col) = board.grid_pos(c as usize);
+            ring_plane[r * w + col] = 0xff;
+        }
         let full = if ring_len == 64 { u64::MAX } else { (1u64 << ring_len) - 1 };
         let later = (0..ring.len()).map(|p| (0..ring.len()).filter(|&q| ring[q] > ring[p]).fold(0u64, |m, q| m | 1u64 << q)).collect();
         QuintunBoard {
@@ -138,6 +147,7 @@ impl QuintunBoard {
             xy,
             ring,
             ring_pos,
+            ring_plane,
             ring_len,
             full,
             side_masks,
@@ -172,9 +182,10 @@ impl QuintunBoard {
         self.ring_pos[cell] != u8::MAX
     }
 
-    /// Per cell: its place on the Ring, `u8::MAX` off the Ring.
-    pub(crate) fn ring_places(&self) -> &[u8] {
-        &self.ring_pos
+    /// The Ring plane of the observation as masks (0xff on Ring cells, 0
+    /// elsewhere), in the board's grid.
+    pub(crate) fn ring_plane(&self) -> &[u8] {
+        &self.ring_plane
     }
 
     /// Ring cells clockwise from the top-left corner.

@@ -38,8 +38,8 @@ impl BatchGame for Quintun {
         let (grid, masks) = layout.spaces(scratch, 9);
         let (m_stones, rest) = masks.split_at_mut(7 * plane);
         let (m_ring, m_cells) = rest.split_at_mut(plane);
-        layout.spread_into(self.geo.ring_places(), grid);
-        mask_where(grid, on, m_ring, |g, o| (o != 0) & (g != u8::MAX));
+        // The Ring and cell planes are the same in every state.
+        m_ring.copy_from_slice(self.geo.ring_plane());
         m_cells.copy_from_slice(on);
         // SAFETY: `i8` and `u8` have the same size and alignment and every
         // bit pattern is valid for both; the slice borrows `self.cells`.
