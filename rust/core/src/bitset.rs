@@ -55,18 +55,34 @@ pub fn write_members(mut w: u64, base: u32, scale: u32, add: u32, dst: &mut [u32
         let k = w.trailing_zeros() / 8;
         let b = (w >> (8 * k)) as u8;
         w &= !(0xff << (8 * k));
-        let at = (b as usize) * 8;
-        let pos: &[u8; 8] = SELECT_IN_BYTE[at..at + 8].try_into().expect("eight positions");
-        let first = scale * (base + 8 * k) + add;
-        let mut v = [0u32; 8];
-        for i in 0..8 {
-            v[i] = first + scale * pos[i] as u32;
-        }
-        let d: &mut [u32; 8] = (&mut dst[j..j + 8]).try_into().expect("eight values");
-        *d = v;
-        j += b.count_ones() as usize;
+        j = write_byte(b, scale * (base + 8 * k) + add, scale, dst, j);
     }
     j
+}
+
+/// [`write_members`] for a word with many members: every byte in turn, no
+/// search for the next one that has any.
+#[inline(always)]
+fn write_members_dense(w: u64, base: u32, scale: u32, add: u32, dst: &mut [u32], mut j: usize) -> usize {
+    for k in 0..8 {
+        j = write_byte((w >> (8 * k)) as u8, scale * (base + 8 * k) + add, scale, dst, j);
+    }
+    j
+}
+
+/// One step of [`write_members`]: `first + scale * t` for the set bits `t`
+/// of `b`, eight values stored from `j`; returns `j` moved by the count.
+#[inline(always)]
+fn write_byte(b: u8, first: u32, scale: u32, dst: &mut [u32], j: usize) -> usize {
+    let at = (b as usize) * 8;
+    let pos: &[u8; 8] = SELECT_IN_BYTE[at..at + 8].try_into().expect("eight positions");
+    let mut v = [0u32; 8];
+    for i in 0..8 {
+        v[i] = first + scale * pos[i] as u32;
+    }
+    let d: &mut [u32; 8] = (&mut dst[j..j + 8]).try_into().expect("eight values");
+    *d = v;
+    j + b.count_ones() as usize
 }
 
 /// Appends `scale * i + add` for every member `i` of the bit set `words`
@@ -80,7 +96,11 @@ pub fn append_members(words: &[u64], scale: u32, add: u32, out: &mut Vec<u32>) {
     let dst = &mut out[start..];
     let mut j = 0;
     for (wi, &w) in words.iter().enumerate() {
-        j = write_members(w, 64 * wi as u32, scale, add, dst, j);
+        j = if w.count_ones() >= 32 {
+            write_members_dense(w, 64 * wi as u32, scale, add, dst, j)
+        } else {
+            write_members(w, 64 * wi as u32, scale, add, dst, j)
+        };
     }
     debug_assert_eq!(j, count);
     out.truncate(start + count);
