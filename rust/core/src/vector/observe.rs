@@ -24,6 +24,14 @@ pub trait ObsElem: Copy {
     fn from_masks16(m: [u8; 16]) -> [Self; 16] {
         m.map(|b| Self::from_bool(b != 0))
     }
+
+    /// The buffer as float32 values when this type is `f32` (for
+    /// [`write_plane`] and [`fill_plane`]: a plane kept as floats is then
+    /// one copy).
+    #[inline(always)]
+    fn as_f32(_out: &mut [Self]) -> Option<&mut [f32]> {
+        None
+    }
 }
 
 impl ObsElem for bool {
@@ -85,6 +93,11 @@ impl ObsElem for f32 {
             o[i] = f32::from_bits(m[i] as i8 as i32 as u32 & 0x3f80_0000);
         }
         o
+    }
+
+    #[inline(always)]
+    fn as_f32(out: &mut [f32]) -> Option<&mut [f32]> {
+        Some(out)
     }
 }
 
@@ -181,6 +194,30 @@ pub fn write_masks<T: ObsElem>(masks: &[u8], out: &mut [T]) {
     }
 }
 
+/// A plane that is the same in every state, kept both as masks (0 or
+/// 0xff) and as float32 values: float32 output is one copy of the floats
+/// (a library copy, several values an instruction), other types go through
+/// [`write_masks`].
+#[inline]
+pub fn write_plane<T: ObsElem>(masks: &[u8], floats: &[f32], out: &mut [T]) {
+    match T::as_f32(out) {
+        Some(f) => f.copy_from_slice(&floats[..f.len()]),
+        None => write_masks(masks, out),
+    }
+}
+
+/// `out` filled with `value`; float32 ones are copied from `ones` (a
+/// plane of 1.0 at least as long), zeros set as bytes, both by library
+/// calls (several values an instruction).
+#[inline]
+pub fn fill_plane<T: ObsElem>(value: bool, ones: &[f32], out: &mut [T]) {
+    match T::as_f32(out) {
+        Some(f) if value => f.copy_from_slice(&ones[..f.len()]),
+        Some(f) => f.fill(0.0),
+        None => out.fill(T::from_bool(value)),
+    }
+}
+
 /// `masks[p] = 0xff if f(a[p], b[p]) else 0` for `p` below `masks.len()`
 /// (at most the lengths of `a` and `b`): a plain byte loop, which the
 /// compiler vectorises when `f` has no branches (`&` rather than `&&`).
@@ -196,7 +233,7 @@ pub fn mask_where(a: &[u8], b: &[u8], masks: &mut [u8], f: impl Fn(u8, u8) -> bo
 /// Where a board's cells sit in an observation plane: runs of cells with
 /// consecutive numbers on consecutive plane indices, and which grid points
 /// are cells.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CellLayout {
     pub(crate) plane: usize,
     /// The copies [`CellLayout::spread_into`] makes of the runs of cells
@@ -214,6 +251,10 @@ pub struct CellLayout {
     copies1: Vec<(u32, u32)>,
     /// 0xff on cells, 0 elsewhere (one per plane index).
     pub(crate) mask: Vec<u8>,
+    /// The same as float32 values (1.0 on cells), for [`write_plane`].
+    pub(crate) mask_f32: Vec<f32>,
+    /// A plane of 1.0, for [`fill_plane`].
+    pub(crate) ones: Vec<f32>,
 }
 
 /// Bytes per block copy in [`CellLayout::spread_into`].
@@ -252,7 +293,8 @@ impl CellLayout {
             }
         }
         let mask = on_board.iter().map(|&b| if b { 0xff } else { 0 }).collect();
-        CellLayout { plane, copies16, copies8, copies4, copies1, mask }
+        let mask_f32 = on_board.iter().map(|&b| f32::from(u8::from(b))).collect();
+        CellLayout { plane, copies16, copies8, copies4, copies1, mask, mask_f32, ones: vec![1.0; plane] }
     }
 
     /// `values` (one byte per cell of the layout's board) placed on the

@@ -62,8 +62,10 @@ pub struct QuintunBoard {
     /// Ring position of each cell (`u8::MAX` for Interior cells).
     ring_pos: Vec<u8>,
     /// The Ring plane of the observation as masks: 0xff at the Ring cells'
-    /// places in the board's grid, 0 elsewhere (the same in every state).
+    /// places in the board's grid, 0 elsewhere (the same in every state),
+    /// and as float32 values.
     ring_plane: Vec<u8>,
+    ring_plane_f32: Vec<f32>,
     ring_len: u32,
     /// All ring positions.
     pub(super) full: u64,
@@ -147,6 +149,7 @@ impl QuintunBoard {
             xy,
             ring,
             ring_pos,
+            ring_plane_f32: ring_plane.iter().map(|&m| f32::from(u8::from(m != 0))).collect(),
             ring_plane,
             ring_len,
             full,
@@ -183,9 +186,9 @@ impl QuintunBoard {
     }
 
     /// The Ring plane of the observation as masks (0xff on Ring cells, 0
-    /// elsewhere), in the board's grid.
-    pub(crate) fn ring_plane(&self) -> &[u8] {
-        &self.ring_plane
+    /// elsewhere) and as float32 values, in the board's grid.
+    pub(crate) fn ring_plane(&self) -> (&[u8], &[f32]) {
+        (&self.ring_plane, &self.ring_plane_f32)
     }
 
     /// Ring cells clockwise from the top-left corner.
