@@ -24,6 +24,14 @@ pub trait ObsElem: Copy {
     fn from_masks16(m: [u8; 16]) -> [Self; 16] {
         m.map(|b| Self::from_bool(b != 0))
     }
+
+    /// The buffer as float32 values when this type is `f32` (for
+    /// [`write_plane`] and [`fill_plane`]: a plane kept as floats is then
+    /// one copy).
+    #[inline(always)]
+    fn as_f32(_out: &mut [Self]) -> Option<&mut [f32]> {
+        None
+    }
 }
 
 impl ObsElem for bool {
@@ -85,6 +93,11 @@ impl ObsElem for f32 {
             o[i] = f32::from_bits(m[i] as i8 as i32 as u32 & 0x3f80_0000);
         }
         o
+    }
+
+    #[inline(always)]
+    fn as_f32(out: &mut [f32]) -> Option<&mut [f32]> {
+        Some(out)
     }
 }
 
@@ -181,6 +194,30 @@ pub fn write_masks<T: ObsElem>(masks: &[u8], out: &mut [T]) {
     }
 }
 
+/// A plane that is the same in every state, kept both as masks (0 or
+/// 0xff) and as float32 values: float32 output is one copy of the floats
+/// (a library copy, several values an instruction), other types go through
+/// [`write_masks`].
+#[inline]
+pub fn write_plane<T: ObsElem>(masks: &[u8], floats: &[f32], out: &mut [T]) {
+    match T::as_f32(out) {
+        Some(f) => f.copy_from_slice(&floats[..f.len()]),
+        None => write_masks(masks, out),
+    }
+}
+
+/// `out` filled with `value`; float32 ones are copied from `ones` (a
+/// plane of 1.0 at least as long), zeros set as bytes, both by library
+/// calls (several values an instruction).
+#[inline]
+pub fn fill_plane<T: ObsElem>(value: bool, ones: &[f32], out: &mut [T]) {
+    match T::as_f32(out) {
+        Some(f) if value => f.copy_from_slice(&ones[..f.len()]),
+        Some(f) => f.fill(0.0),
+        None => out.fill(T::from_bool(value)),
+    }
+}
+
 /// `masks[p] = 0xff if f(a[p], b[p]) else 0` for `p` below `masks.len()`
 /// (at most the lengths of `a` and `b`): a plain byte loop, which the
 /// compiler vectorises when `f` has no branches (`&` rather than `&&`).
@@ -196,13 +233,28 @@ pub fn mask_where(a: &[u8], b: &[u8], masks: &mut [u8], f: impl Fn(u8, u8) -> bo
 /// Where a board's cells sit in an observation plane: runs of cells with
 /// consecutive numbers on consecutive plane indices, and which grid points
 /// are cells.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CellLayout {
     pub(crate) plane: usize,
-    /// (first cell, its index in the plane, length), by plane index.
-    runs: Vec<(usize, usize, usize)>,
+    /// The copies [`CellLayout::spread_into`] makes of the runs of cells
+    /// with consecutive numbers on consecutive plane indices, as (first
+    /// cell, plane index): a block of sixteen per run of at most sixteen
+    /// whose values have a whole block from its first cell (by increasing
+    /// plane index; what lands past the run is written again by a later
+    /// copy or lies off the board); the other runs exactly, in copies of
+    /// eight cells, then of four (the last copy of a run overlapping the
+    /// one before when its length is not a multiple), and of single cells
+    /// (runs below four cells).
+    copies16: Vec<(u32, u32)>,
+    copies8: Vec<(u32, u32)>,
+    copies4: Vec<(u32, u32)>,
+    copies1: Vec<(u32, u32)>,
     /// 0xff on cells, 0 elsewhere (one per plane index).
     pub(crate) mask: Vec<u8>,
+    /// The same as float32 values (1.0 on cells), for [`write_plane`].
+    pub(crate) mask_f32: Vec<f32>,
+    /// A plane of 1.0, for [`fill_plane`].
+    pub(crate) ones: Vec<f32>,
 }
 
 /// Bytes per block copy in [`CellLayout::spread_into`].
@@ -224,49 +276,55 @@ impl CellLayout {
             }
         }
         runs.sort_by_key(|r| r.1);
+        let (mut copies16, mut copies8, mut copies4, mut copies1) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (c0, i0, len) in runs {
+            let at = |k: usize| ((c0 + k) as u32, (i0 + k) as u32);
+            if len <= BLOCK && c0 + BLOCK <= board.num_cells() {
+                copies16.push(at(0));
+            } else if len >= 8 {
+                copies8.extend((0..len / 8).map(|j| at(8 * j)));
+                if !len.is_multiple_of(8) {
+                    copies8.push(at(len - 8));
+                }
+            } else if len >= 4 {
+                copies4.extend([at(0), at(len - 4)]);
+            } else {
+                copies1.extend((0..len).map(at));
+            }
+        }
         let mask = on_board.iter().map(|&b| if b { 0xff } else { 0 }).collect();
-        CellLayout { plane, runs, mask }
+        let mask_f32 = on_board.iter().map(|&b| f32::from(u8::from(b))).collect();
+        CellLayout { plane, copies16, copies8, copies4, copies1, mask, mask_f32, ones: vec![1.0; plane] }
     }
 
-    /// `values` (one byte per cell) placed on the plane: `dst` then holds
-    /// `values[cell]` at each cell's index and
-    /// unspecified bytes elsewhere (to be masked by `self.mask`). Runs are
-    /// copied in whole blocks of [`BLOCK`] bytes, by increasing plane index,
-    /// so a block's spill past its run is overwritten by the next run or
-    /// lands off the board. `dst` holds at least [`CellLayout::spread_len`]
-    /// bytes (a block past the plane, for the spill).
+    /// `values` (one byte per cell of the layout's board) placed on the
+    /// plane: `dst` then holds `values[cell]` at each cell's index and
+    /// unspecified bytes elsewhere (to be masked by `self.mask`). Every
+    /// copy has a fixed size (no call): the blocks of sixteen first, by
+    /// increasing plane index, then the exact copies, which write over
+    /// what the blocks left past their runs. `dst` holds at least
+    /// [`CellLayout::spread_len`] bytes (a block past the plane).
     pub(crate) fn spread_into(&self, values: &[u8], dst: &mut [u8]) {
-        for &(c0, i0, len) in &self.runs {
-            // The common run: one block from where the values have a whole
-            // block (a fixed-size copy, no loop).
-            if len <= BLOCK {
-                if let (Some(src), Some(d)) = (values.get(c0..c0 + BLOCK), dst.get_mut(i0..i0 + BLOCK)) {
-                    let src: &[u8; BLOCK] = src.try_into().expect("a block");
-                    let d: &mut [u8; BLOCK] = d.try_into().expect("a block");
-                    *d = *src;
-                    continue;
-                }
-            }
-            let (mut c, mut i) = (c0, i0);
-            let end = c0 + len;
-            while c < end {
-                match values.get(c..c + BLOCK) {
-                    Some(src) => {
-                        let src: &[u8; BLOCK] = src.try_into().expect("a block");
-                        let d: &mut [u8; BLOCK] = (&mut dst[i..i + BLOCK]).try_into().expect("a block");
-                        *d = *src;
-                    }
-                    None => {
-                        // The last cells: byte by byte (a call to copy a
-                        // few bytes costs more).
-                        for (d, &v) in dst[i..i + end - c].iter_mut().zip(&values[c..end]) {
-                            *d = v;
-                        }
-                    }
-                }
-                c += BLOCK;
-                i += BLOCK;
-            }
+        for &(c, i) in &self.copies16 {
+            let (c, i) = (c as usize, i as usize);
+            let src: &[u8; BLOCK] = values[c..c + BLOCK].try_into().expect("a block");
+            let d: &mut [u8; BLOCK] = (&mut dst[i..i + BLOCK]).try_into().expect("a block");
+            *d = *src;
+        }
+        for &(c, i) in &self.copies8 {
+            let (c, i) = (c as usize, i as usize);
+            let src: &[u8; 8] = values[c..c + 8].try_into().expect("eight bytes");
+            let d: &mut [u8; 8] = (&mut dst[i..i + 8]).try_into().expect("eight bytes");
+            *d = *src;
+        }
+        for &(c, i) in &self.copies4 {
+            let (c, i) = (c as usize, i as usize);
+            let src: &[u8; 4] = values[c..c + 4].try_into().expect("four bytes");
+            let d: &mut [u8; 4] = (&mut dst[i..i + 4]).try_into().expect("four bytes");
+            *d = *src;
+        }
+        for &(c, i) in &self.copies1 {
+            dst[i as usize] = values[c as usize];
         }
     }
 

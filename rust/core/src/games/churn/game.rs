@@ -86,6 +86,11 @@ impl Game for Churn {
             self.groups.rebuild(&board, &colours);
             self.rebuild();
             self.to_move = 2;
+        } else if undo.removed == 0 && self.groups.group_size(undo.action as usize) == 1 {
+            // A stone placed alone (most placements near the start): lifting
+            // it is the whole undo, no members to collect and put back.
+            self.take_group(undo.action as usize, mover, None);
+            self.to_move = mover;
         } else {
             let cell = undo.action as usize;
             let group: smallvec::SmallVec<[u16; 64]> = self.groups.members(cell).map(|c| c as u16).collect();

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use rand::Rng;
 use smallvec::smallvec;
 
-use crate::bitset::{BitIter, BitSet};
+use crate::bitset::{append_members, BitIter, BitSet};
 use crate::board::{Board, NO_CELL};
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
@@ -480,22 +480,11 @@ impl Churn {
         }
         let k = self.to_move as usize - 1;
         if !self.iso[k].is_empty() {
-            // Word by word into place: the count is known, so the slots are
-            // made once and written by index (a third fewer instructions
-            // than a push each, counted with callgrind in the batched
-            // search; writing the spare capacity unchecked measured no
-            // faster in playouts, see `pair_cells`).
-            let iso = &self.iso[k];
-            let start = out.len();
-            out.resize(start + iso.len(), 0);
-            let dst = &mut out[start..];
-            let mut j = 0;
-            for (wi, &w) in iso.words().iter().enumerate() {
-                for t in BitIter(w) {
-                    dst[j] = (wi * 64 + t as usize) as Action;
-                    j += 1;
-                }
-            }
+            // A byte of the set at a time, every set bit's cell from a table
+            // (`append_members`: about two instructions a cell, where a loop
+            // over the bits took about ten an action; callgrind, the batched
+            // search).
+            append_members(self.iso[k].words(), 1, 0, out);
             return;
         }
         // Every empty cell touches a friendly stone: keep the smallest. The

@@ -61,6 +61,14 @@ pub struct QuintunBoard {
     ring: Vec<u16>,
     /// Ring position of each cell (`u8::MAX` for Interior cells).
     ring_pos: Vec<u8>,
+    /// The Ring plane of the observation as masks: 0xff at the Ring cells'
+    /// places in the board's grid, 0 elsewhere (the same in every state),
+    /// and as float32 values.
+    ring_plane: Vec<u8>,
+    ring_plane_f32: Vec<f32>,
+    /// Per four ring positions (4q to 4q + 3) and each subset of them (bit
+    /// j for position 4q + j): the set of their cells.
+    ring_cells: Vec<[CellSet; 16]>,
     ring_len: u32,
     /// All ring positions.
     pub(super) full: u64,
@@ -130,6 +138,23 @@ impl QuintunBoard {
                 num_interior += 1;
             }
         }
+        let (_, w) = board.grid_shape();
+        let mut ring_plane = vec![0u8; board.grid_shape().0 * w];
+        for &c in &ring {
+            let (r, col) = board.grid_pos(c as usize);
+            ring_plane[r * w + col] = 0xff;
+        }
+        let ring_cells = (0..ring.len().div_ceil(4))
+            .map(|q| {
+                std::array::from_fn(|v| {
+                    let mut set = CellSet::default();
+                    for j in (0..4).filter(|&j| v >> j & 1 != 0 && 4 * q + j < ring.len()) {
+                        set.insert(ring[4 * q + j] as usize);
+                    }
+                    set
+                })
+            })
+            .collect();
         let full = if ring_len == 64 { u64::MAX } else { (1u64 << ring_len) - 1 };
         let later = (0..ring.len()).map(|p| (0..ring.len()).filter(|&q| ring[q] > ring[p]).fold(0u64, |m, q| m | 1u64 << q)).collect();
         QuintunBoard {
@@ -138,6 +163,9 @@ impl QuintunBoard {
             xy,
             ring,
             ring_pos,
+            ring_plane_f32: ring_plane.iter().map(|&m| f32::from(u8::from(m != 0))).collect(),
+            ring_plane,
+            ring_cells,
             ring_len,
             full,
             side_masks,
@@ -172,9 +200,10 @@ impl QuintunBoard {
         self.ring_pos[cell] != u8::MAX
     }
 
-    /// Per cell: its place on the Ring, `u8::MAX` off the Ring.
-    pub(crate) fn ring_places(&self) -> &[u8] {
-        &self.ring_pos
+    /// The Ring plane of the observation as masks (0xff on Ring cells, 0
+    /// elsewhere) and as float32 values, in the board's grid.
+    pub(crate) fn ring_plane(&self) -> (&[u8], &[f32]) {
+        (&self.ring_plane, &self.ring_plane_f32)
     }
 
     /// Ring cells clockwise from the top-left corner.
@@ -212,6 +241,20 @@ impl QuintunBoard {
     pub(super) fn is_arc(&self, m: u64) -> bool {
         let starts = m & !self.cw(m, 1);
         m != 0 && starts & starts.wrapping_sub(1) == 0
+    }
+
+    /// The cells at the ring positions in `m`: a table entry per four
+    /// positions, ORed (no loop over the positions).
+    #[inline]
+    pub(super) fn cells_at(&self, m: u64) -> CellSet {
+        let mut out = [0u64; WORDS];
+        for (q, table) in self.ring_cells.iter().enumerate() {
+            let set = &table[(m >> (4 * q)) as usize & 15];
+            for (o, &w) in out.iter_mut().zip(&set.0) {
+                *o |= w;
+            }
+        }
+        CellSet(out)
     }
 
     #[inline]

@@ -56,40 +56,49 @@ impl Game for Quintun {
         // In increasing action order (OpenSpiel expects it), a word of
         // cells at a time: the empty Interior cells and the Ring cells that
         // have neutral actions (each colour's in turn). The count is known,
-        // so the actions are written into place.
+        // so the actions are written into place, with room for eight more:
+        // the Interior cells between two Ring cells go a byte at a time
+        // (`write_members`), and a Ring cell's colours are each stored and
+        // kept by moving the index or not (no branch).
         let geo = &*self.geo;
         let mut by_kind = self.ring.first;
         by_kind[self.ring.new_colour as usize] |= self.ring.new_mask;
+        // The colours with neutral actions (often one or two).
+        let mut kinds = [(0u32, 0u64); NUM_COLOURS];
+        let mut num_kinds = 0;
+        for (k, &m) in by_kind.iter().enumerate().skip(1) {
+            kinds[num_kinds] = (k as u32, m);
+            num_kinds += (m != 0) as usize;
+        }
         let swap = self.swap_available();
         let total = (self.num_interior_empty + self.ring.num_new + self.ring.num_first) as usize + swap as usize;
         let start = out.len();
-        out.resize(start + total, 0);
+        out.resize(start + total + 8, 0);
         let dst = &mut out[start..];
         let mut i = 0;
         for (wi, (&inner, &edge)) in self.interior_empty.0.iter().zip(&self.ring.neutral_cells.0).enumerate() {
-            let mut w = inner | edge;
-            while w != 0 {
-                let t = w.trailing_zeros();
-                w &= w - 1;
-                let c = wi * 64 + t as usize;
-                if edge >> t & 1 == 0 {
-                    dst[i] = (c * KINDS) as Action;
-                    i += 1;
-                } else {
-                    let bit = 1u64 << geo.pos_of(c);
-                    for (k, &m) in by_kind.iter().enumerate().skip(1) {
-                        if m & bit != 0 {
-                            dst[i] = (c * KINDS + k) as Action;
-                            i += 1;
-                        }
-                    }
+            let base = 64 * wi as u32;
+            let (mut rest, mut e) = (inner, edge);
+            while e != 0 {
+                let t = e.trailing_zeros();
+                e &= e - 1;
+                let below = rest & ((1u64 << t) - 1);
+                rest ^= below;
+                i = write_members(below, base, KINDS as u32, 0, dst, i);
+                let c = base + t;
+                let bit = 1u64 << geo.pos_of(c as usize);
+                for &(k, m) in &kinds[..num_kinds] {
+                    dst[i] = c * KINDS as u32 + k;
+                    i += (m & bit != 0) as usize;
                 }
             }
+            i = write_members(rest, base, KINDS as u32, 0, dst, i);
         }
         if swap {
             dst[i] = self.swap_action();
             i += 1;
         }
+        out.truncate(start + i);
         debug_assert_eq!(i, total, "legal actions miscounted");
     }
 

@@ -5,7 +5,7 @@
 
 use crate::game::{Action, Game};
 use crate::solve::Solvable;
-use crate::vector::{mask_where, write_masks, BatchGame, CellLayout, ObsElem};
+use crate::vector::{fill_plane, mask_where, write_masks, write_plane, BatchGame, CellLayout, ObsElem};
 
 use super::Quintun;
 
@@ -31,16 +31,16 @@ impl BatchGame for Quintun {
     fn write_observation<T: ObsElem>(&self, layout: &CellLayout, out: &mut [T], scratch: &mut Vec<u8>) {
         let plane = layout.plane;
         let on = &layout.mask[..plane];
-        // The stone, ring and cell planes (consecutive) as masks, then out
-        // in one write.
-        let (planes, rest) = out.split_at_mut(9 * plane);
+        // The stone planes (consecutive) as masks, then out in one write;
+        // the Ring and cell planes are the same in every state.
+        let (stones, rest) = out.split_at_mut(7 * plane);
+        let (ring, rest) = rest.split_at_mut(plane);
+        let (cells, rest) = rest.split_at_mut(plane);
         let (pending, white) = rest.split_at_mut(plane);
-        let (grid, masks) = layout.spaces(scratch, 9);
-        let (m_stones, rest) = masks.split_at_mut(7 * plane);
-        let (m_ring, m_cells) = rest.split_at_mut(plane);
-        layout.spread_into(self.geo.ring_places(), grid);
-        mask_where(grid, on, m_ring, |g, o| (o != 0) & (g != u8::MAX));
-        m_cells.copy_from_slice(on);
+        let (ring_masks, ring_floats) = self.geo.ring_plane();
+        write_plane(ring_masks, ring_floats, ring);
+        write_plane(on, &layout.mask_f32, cells);
+        let (grid, m_stones) = layout.spaces(scratch, 7);
         // SAFETY: `i8` and `u8` have the same size and alignment and every
         // bit pattern is valid for both; the slice borrows `self.cells`.
         let bytes = unsafe { std::slice::from_raw_parts(self.cells.as_ptr().cast::<u8>(), self.cells.len()) };
@@ -56,13 +56,13 @@ impl BatchGame for Quintun {
             let colour = -(k as i8 + 1);
             mask_where(grid, on, nplane, |g, o| v(g, o) == colour);
         }
-        write_masks(masks, planes);
-        pending.fill(T::from_bool(false));
+        write_masks(m_stones, stones);
+        fill_plane(false, &layout.ones, pending);
         if let Some((c, _)) = self.pending {
             let ((r, col), (_, w)) = (self.geo.board.grid_pos(c as usize), self.geo.board.grid_shape());
             pending[r * w + col] = T::from_bool(true);
         }
-        white[..plane].fill(T::from_bool(self.to_move == 2));
+        fill_plane(self.to_move == 2, &layout.ones, &mut white[..plane]);
     }
 }
 

@@ -41,7 +41,7 @@ use std::sync::Arc;
 use rand::Rng;
 use smallvec::{smallvec, SmallVec};
 
-use crate::bitset::select64;
+use crate::bitset::{select64, write_members};
 use crate::board::Board;
 use crate::game::{Action, Game, MoveActions, MoveError, WinnerMask};
 use crate::groups::Groups;
@@ -551,14 +551,8 @@ impl Quintun {
         }
         self.ring.num_first = num_first;
         self.ring.num_extends = num_extends;
-        let mut cells = CellSet::default();
-        let mut any = self.ring.first.iter().fold(self.ring.new_mask, |a, &m| a | m);
-        while any != 0 {
-            let p = any.trailing_zeros();
-            any &= any - 1;
-            cells.insert(geo.cell_at(p));
-        }
-        self.ring.neutral_cells = cells;
+        let any = self.ring.first.iter().fold(self.ring.new_mask, |a, &m| a | m);
+        self.ring.neutral_cells = geo.cells_at(any);
     }
 
     /// The second halves of the EXTENDs starting with neutral `(cell, k)`,
