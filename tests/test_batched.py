@@ -631,3 +631,24 @@ def test_replace_starts_one_slot_afresh(algorithm):
     assert (m.root_visits.tolist(), [x.history for x in m.games]) == before
     other.play(other.legal_moves()[0])                # a copy was taken
     assert m.games[1].history == WIN_LINE[:5]
+
+
+def test_one_off_search_keeps_no_copies_and_finds_the_same():
+    # batched_search keeps no copies of the games (they are never read):
+    # the same result as a BatchedMCTS that keeps them, and the native
+    # object says so when asked for them.
+    games = [hc.Churn(size=3) for _ in range(3)]
+    games[1].apply_action(games[1].legal_actions()[2])
+
+    def ev(obs: Any, masks: Any) -> Tuple[Any, Any]:
+        return masks.astype(np.float32) + obs.sum(axis=(1, 2, 3))[:, None], np.full((len(obs), 2), 0.5, np.float32)
+    for algorithm in ("puct", "gumbel"):
+        one = batched_search(games, ev, 20, algorithm=algorithm, seed=3)
+        kept = BatchedMCTS(games, ev, algorithm=algorithm, seed=3).search(20)
+        for name in ("actions", "policies", "visits", "root_values", "q_values", "simulations", "evaluations"):
+            np.testing.assert_array_equal(getattr(one, name), getattr(kept, name), err_msg=name)
+    bare = hc._core._BatchedMCTS(games, ev, "gumbel", keep_games=False)
+    bare.search(4)
+    for call in (lambda: bare.games, lambda: bare.advance([0, 0, 0]), lambda: bare.replace(0, hc.Churn(size=3))):
+        with pytest.raises(RuntimeError, match="keeps no copies"):
+            call()

@@ -285,10 +285,8 @@ class BatchedMCTS:
                  c_puct: float = 1.25, dirichlet_alpha: float = 0.3, dirichlet_fraction: float = 0.25,
                  max_considered: int = 16, gumbel_scale: float = 1.0, leaves_per_tree: int = 1,
                  threads: Optional[int] = None, seed: int = 0, relative_values: Optional[bool] = None) -> None:
-        if relative_values is None:
-            relative_values = bool(getattr(evaluator, "relative_values", False))
-        self._m = _core._BatchedMCTS(list(games), evaluator, algorithm, c_puct, dirichlet_alpha, dirichlet_fraction,
-                                     max_considered, gumbel_scale, leaves_per_tree, threads, seed, relative_values)
+        self._m = _native(games, evaluator, algorithm, c_puct, dirichlet_alpha, dirichlet_fraction, max_considered,
+                          gumbel_scale, leaves_per_tree, threads, seed, relative_values, keep_games=True)
 
     def search(self, simulations: int) -> BatchedSearchResult:
         """Run ``simulations`` more simulations in every tree (one evaluator
@@ -372,8 +370,24 @@ def batched_search(games: Sequence[Game], evaluator: Evaluator, simulations: int
     >>> r.policies.shape, r.root_values.shape, r.visits.sum(axis=1).tolist()
     ((2, 20), (2, 2), [19, 19])
     """
-    return BatchedMCTS(games, evaluator, algorithm, c_puct, dirichlet_alpha, dirichlet_fraction, max_considered,
-                       gumbel_scale, leaves_per_tree, threads, seed, relative_values).search(simulations)
+    # A one-off search: its trees are dropped after it, and it keeps no
+    # copies of the games for ``BatchedMCTS.games``.
+    m = _native(games, evaluator, algorithm, c_puct, dirichlet_alpha, dirichlet_fraction, max_considered,
+                gumbel_scale, leaves_per_tree, threads, seed, relative_values, keep_games=False)
+    return BatchedSearchResult(*m.search(simulations))
+
+
+def _native(games: Sequence[Game], evaluator: Evaluator, algorithm: str, c_puct: float, dirichlet_alpha: float,
+            dirichlet_fraction: float, max_considered: int, gumbel_scale: float, leaves_per_tree: int,
+            threads: Optional[int], seed: int, relative_values: Optional[bool], keep_games: bool) -> _core._BatchedMCTS:
+    """The native searches behind :class:`BatchedMCTS` and
+    :func:`batched_search` (``relative_values=None``: the evaluator's
+    attribute of that name, False without one)."""
+    if relative_values is None:
+        relative_values = bool(getattr(evaluator, "relative_values", False))
+    return _core._BatchedMCTS(list(games), evaluator, algorithm, c_puct, dirichlet_alpha, dirichlet_fraction,
+                              max_considered, gumbel_scale, leaves_per_tree, threads, seed, relative_values,
+                              keep_games)
 
 
 __all__ += ["BatchedMCTS", "BatchedSearchResult", "Evaluator", "batched_search"]

@@ -194,11 +194,14 @@ impl PerGame for Batches {
 }
 
 /// The core games of `games` if they are all `G`s.
-fn all_of<G: Member>(games: &[AnyGame]) -> Option<Vec<G>> {
-    games.iter().map(|a| G::ref_of(a).map(|s| s.g.clone())).collect()
+fn all_of<'a, G: Member>(mut games: impl Iterator<Item = &'a AnyGame>) -> Option<Vec<G>> {
+    games.try_fold(Vec::new(), |mut v, a| {
+        v.push(G::ref_of(a)?.g.clone());
+        Some(v)
+    })
 }
 
-fn make<G: Member>(py: Python<'_>, games: &[AnyGame], opts: &BatchedOptions) -> PyResult<BatchedMcts<G>> {
+fn make<'a, G: Member>(py: Python<'_>, games: impl Iterator<Item = &'a AnyGame>, opts: &BatchedOptions) -> PyResult<BatchedMcts<G>> {
     let Some(gs) = all_of::<G>(games) else {
         return Err(PyValueError::new_err("games must all have the same type and spec"));
     };
@@ -207,7 +210,9 @@ fn make<G: Member>(py: Python<'_>, games: &[AnyGame], opts: &BatchedOptions) -> 
 
 #[pyclass(name = "_BatchedMCTS", module = "hexcore._core")]
 pub struct PyBatchedMcts {
-    games: Vec<AnyGame>,
+    /// Copies of the roots with their histories (`None`: not kept, for a
+    /// one-off search that never reads them).
+    games: Option<Vec<AnyGame>>,
     inner: Any<Batches>,
     evaluator: Py<PyAny>,
     obs: Option<Py<PyArray4<f32>>>,
@@ -221,7 +226,7 @@ impl PyBatchedMcts {
     #[new]
     #[pyo3(signature = (games, evaluator, algorithm="puct", c_puct=1.25, dirichlet_alpha=0.3, dirichlet_fraction=0.25,
                         max_considered=Int::of(16), gumbel_scale=1.0, leaves_per_tree=Int::of(1), threads=None, seed=None,
-                        relative_values=false))]
+                        relative_values=false, keep_games=true))]
     fn new(
         py: Python<'_>,
         games: Vec<Bound<'_, PyAny>>,
@@ -236,6 +241,7 @@ impl PyBatchedMcts {
         threads: Option<Int>,
         seed: Option<crate::options::Seed>,
         relative_values: bool,
+        keep_games: bool,
     ) -> PyResult<Self> {
         if !evaluator.is_callable() {
             return Err(PyTypeError::new_err("evaluator must be callable"));
@@ -255,11 +261,11 @@ impl PyBatchedMcts {
             relative_values,
         };
         opts.check().map_err(options_error)?;
-        let any = games.iter().map(|g| AnyGame::copy_of(g, "batched_search")).collect::<PyResult<Vec<_>>>()?;
-        let Some(first) = any.first() else {
+        let held = games.iter().map(|g| AnyGame::borrow_of(g, "batched_search")).collect::<PyResult<Vec<_>>>()?;
+        let Some(first) = held.first().map(|g| &g.any) else {
             return Err(PyValueError::new_err("games must not be empty"));
         };
-        for (i, g) in any.iter().enumerate() {
+        for (i, g) in held.iter().map(|g| &g.any).enumerate() {
             // Games of one type: their specs are compared by the search.
             if g.class_name() != first.class_name() {
                 let (spec, spec0) = (dispatch!(g, s => s.g.spec()), dispatch!(first, s => s.g.spec()));
@@ -270,9 +276,11 @@ impl PyBatchedMcts {
                 )));
             }
         }
-        let inner: Any<Batches> = map_any!(first, _ => make(py, &any, &opts)?);
+        let inner: Any<Batches> = map_any!(first, _ => make(py, held.iter().map(|g| &g.any), &opts)?);
         let (shape, actions) = dispatch!(first, s => (s.g.observation_shape(), s.g.num_actions()));
-        Ok(PyBatchedMcts { games: any, inner, evaluator: evaluator.unbind(), obs: None, masks: None, shape, actions })
+        let games = keep_games.then(|| held.iter().map(|g| g.any.clone()).collect());
+        drop(held);
+        Ok(PyBatchedMcts { games, inner, evaluator: evaluator.unbind(), obs: None, masks: None, shape, actions })
     }
 
     /// Run `simulations` more simulations per tree; returns (actions,
@@ -301,10 +309,11 @@ impl PyBatchedMcts {
 
     /// Play one action per root and keep the subtrees below them.
     fn advance(&mut self, py: Python<'_>, actions: Vec<Int>) -> PyResult<()> {
+        self.kept()?;
         let raw: Vec<i64> = actions.iter().map(|a| a.value).collect();
         let acts = dispatch!(&self.inner, m => m.check_actions(&raw))
             .map_err(|(i, e)| MoveError::new(e.reason, format!("game {i}: {}", e.message)).into_pyerr(py))?;
-        for (g, &a) in self.games.iter_mut().zip(&acts) {
+        for (g, &a) in self.kept()?.iter_mut().zip(&acts) {
             dispatch!(g, s => s.apply_action(a as i64)).map_err(|e| e.into_pyerr(py))?;
         }
         dispatch!(&mut self.inner, m => m.advance(&acts));
@@ -315,9 +324,10 @@ impl PyBatchedMcts {
     /// place of game `index`, with a fresh tree; the other trees stay.
     fn replace(&mut self, py: Python<'_>, index: Int, game: Bound<'_, PyAny>) -> PyResult<()> {
         let g = AnyGame::copy_of(&game, "replace")?;
-        let b = self.games.len();
+        let games = self.kept()?;
+        let b = games.len();
         let i = limits::in_range("index", index, 0, b as i64 - 1).map_err(options_error)? as usize;
-        let first = &self.games[0];
+        let first = &games[0];
         let (spec, spec0) = (dispatch!(&g, s => s.g.spec()), dispatch!(first, s => s.g.spec()));
         if g.class_name() != first.class_name() || spec != spec0 {
             return Err(PyValueError::new_err(format!(
@@ -328,7 +338,7 @@ impl PyBatchedMcts {
         }
         zip_any!((&mut self.inner, &g), (m, s) => m.replace(i, s.g.clone()), Err(BatchError::Invalid(OptionsError::new("game", "game must be of the others' type"))))
             .map_err(|e| batch_error(py, BatchError::never(e)))?;
-        self.games[i] = g;
+        self.kept()?[i] = g;
         Ok(())
     }
 
@@ -340,7 +350,14 @@ impl PyBatchedMcts {
 
     /// Copies of the current roots (with their histories).
     #[getter]
-    fn games(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
-        self.games.iter().map(|g| wrap(py, PyGame::new(g.clone()))).collect()
+    fn games(&mut self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
+        self.kept()?.iter().map(|g| wrap(py, PyGame::new(g.clone()))).collect()
+    }
+}
+
+impl PyBatchedMcts {
+    /// The kept copies of the roots.
+    fn kept(&mut self) -> PyResult<&mut Vec<AnyGame>> {
+        self.games.as_mut().ok_or_else(|| PyRuntimeError::new_err("this search keeps no copies of its games (keep_games=False)"))
     }
 }

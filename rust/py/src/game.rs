@@ -59,6 +59,11 @@ impl AnyGame {
     /// A copy of the hexcore game `game` (`what` names the caller in the
     /// `TypeError` for anything else).
     pub fn copy_of(game: &Bound<'_, PyAny>, what: &str) -> PyResult<AnyGame> {
+        Ok(Self::borrow_of(game, what)?.any.clone())
+    }
+
+    /// The hexcore game `game`, borrowed (errors as [`AnyGame::copy_of`]).
+    pub fn borrow_of<'py>(game: &Bound<'py, PyAny>, what: &str) -> PyResult<PyRef<'py, PyGame>> {
         let Ok(obj) = game.cast::<PyGame>() else {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!(
                 "{what} takes a {} game, got {}",
@@ -66,8 +71,7 @@ impl AnyGame {
                 game.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
             )));
         };
-        let b = obj.try_borrow().map_err(|e| PyRuntimeError::new_err(format!("the game is in use: {e}")))?;
-        Ok(b.any.clone())
+        obj.try_borrow().map_err(|e| PyRuntimeError::new_err(format!("the game is in use: {e}")))
     }
 }
 
