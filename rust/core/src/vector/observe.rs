@@ -230,6 +230,30 @@ pub fn mask_where(a: &[u8], b: &[u8], masks: &mut [u8], f: impl Fn(u8, u8) -> bo
     }
 }
 
+/// [`mask_where`] for `N` planes of one byte each at once:
+/// `masks[k * plane + p] = 0xff if a[p] & b[p] == values[k] else 0` for
+/// `p` below `plane` (consecutive one-hot planes of a spread plane masked
+/// to the board): each byte pair is read once for the `N` planes.
+#[inline(always)]
+pub fn mask_equal_each<const N: usize>(a: &[u8], b: &[u8], values: [u8; N], masks: &mut [u8]) {
+    let plane = masks.len() / N;
+    let (a, b) = (&a[..plane], &b[..plane]);
+    let outs: [&mut [u8]; N] = {
+        let mut rest = &mut masks[..N * plane];
+        std::array::from_fn(|_| {
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut(plane);
+            rest = tail;
+            head
+        })
+    };
+    for p in 0..plane {
+        let g = a[p] & b[p];
+        for k in 0..N {
+            outs[k][p] = 0u8.wrapping_sub(u8::from(g == values[k]));
+        }
+    }
+}
+
 /// Where a board's cells sit in an observation plane: runs of cells with
 /// consecutive numbers on consecutive plane indices, and which grid points
 /// are cells.
@@ -451,6 +475,18 @@ mod tests {
             check(len, true, &words, &values, bit);
             check(len, 7u8, &words, &values, bit);
             check(len, 7f32, &words, &values, bit);
+        }
+        // Several one-hot planes in one pass agree with one pass each.
+        for len in [0usize, 1, 15, 16, 17, 169, 200] {
+            let a: Vec<u8> = (0..len).map(|_| (next() % 7) as u8).collect();
+            let b: Vec<u8> = (0..len).map(|_| if next() % 5 == 0 { 0 } else { 0xff }).collect();
+            let mut got = vec![7u8; 3 * len];
+            mask_equal_each(&a, &b, [1, 0, 6], &mut got);
+            let mut want = vec![7u8; 3 * len];
+            for (k, v) in [1u8, 0, 6].into_iter().enumerate() {
+                mask_where(&a, &b, &mut want[k * len..(k + 1) * len], |x, y| x & y == v);
+            }
+            assert_eq!(got, want, "mask_equal_each, {len}");
         }
         // Bits past the words read as 0.
         let mut out = [true; 70];

@@ -5,7 +5,7 @@
 
 use crate::game::{Action, Game};
 use crate::solve::Solvable;
-use crate::vector::{fill_plane, mask_where, write_masks, write_plane, BatchGame, CellLayout, ObsElem};
+use crate::vector::{fill_plane, mask_equal_each, mask_where, write_masks, write_plane, BatchGame, CellLayout, ObsElem};
 
 use super::Quintun;
 
@@ -52,10 +52,8 @@ impl BatchGame for Quintun {
         let (m_theirs, m_neutral) = rest.split_at_mut(plane);
         mask_where(grid, on, m_mine, |g, o| v(g, o) == me);
         mask_where(grid, on, m_theirs, |g, o| (v(g, o) > 0) & (v(g, o) != me));
-        for (k, nplane) in m_neutral.chunks_mut(plane).enumerate() {
-            let colour = -(k as i8 + 1);
-            mask_where(grid, on, nplane, |g, o| v(g, o) == colour);
-        }
+        // The five neutral colours (-1..-5 as bytes) in one pass.
+        mask_equal_each(grid, on, [1, 2, 3, 4, 5].map(|k: i8| -k as u8), m_neutral);
         write_masks(m_stones, stones);
         fill_plane(false, &layout.ones, pending);
         if let Some((c, _)) = self.pending {
