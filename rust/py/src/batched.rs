@@ -194,18 +194,15 @@ impl PerGame for Batches {
 }
 
 /// The core games of `games` if they are all `G`s.
-fn all_of<'a, G: Member>(mut games: impl Iterator<Item = &'a AnyGame>) -> Option<Vec<G>> {
-    games.try_fold(Vec::new(), |mut v, a| {
-        v.push(G::ref_of(a)?.g.clone());
-        Some(v)
-    })
+fn all_of<'a, G: Member>(games: impl Iterator<Item = &'a AnyGame>) -> Option<Vec<&'a G>> {
+    games.map(|a| G::ref_of(a).map(|s| &s.g)).collect()
 }
 
 fn make<'a, G: Member>(py: Python<'_>, games: impl Iterator<Item = &'a AnyGame>, opts: &BatchedOptions) -> PyResult<BatchedMcts<G>> {
     let Some(gs) = all_of::<G>(games) else {
         return Err(PyValueError::new_err("games must all have the same type and spec"));
     };
-    BatchedMcts::new(gs, opts).map_err(|e| batch_error(py, BatchError::never(e)))
+    BatchedMcts::of(&gs, opts).map_err(|e| batch_error(py, BatchError::never(e)))
 }
 
 #[pyclass(name = "_BatchedMCTS", module = "hexcore._core")]

@@ -31,13 +31,12 @@ use std::fmt;
 use std::sync::Mutex;
 
 use super::evaluate::{Evaluator, OutputError, Rows};
-use super::tree::Tree;
 use crate::game::{Action, Game, MoveError, OptionsError};
 use crate::limits;
 use crate::outcome::MAX_SEATS;
 use crate::parallel::{phased, pool, team, Team};
 use crate::vector::{BatchGame, CellLayout};
-use wave::{RootRow, TreeSearch, SPARE, SPARE_BYTES};
+use wave::{give_spare, take_spare, RootRow, TreeSearch};
 
 mod wave;
 
@@ -337,22 +336,19 @@ fn report<G: BatchGame>(trees: &mut [TreeSearch<G>], r: &mut BatchedResult, team
 
 impl<G: Game> Drop for BatchedMcts<G> {
     fn drop(&mut self) {
-        let Ok(mut spare) = SPARE.lock() else { return };
-        let mut bytes: usize = spare.iter().map(Tree::capacity_bytes).sum();
-        for t in &mut self.trees {
-            let b = t.tree.capacity_bytes();
-            if bytes + b > SPARE_BYTES {
-                break;
-            }
-            bytes += b;
-            spare.push(std::mem::take(&mut t.tree));
-        }
+        give_spare(std::mem::take(&mut self.trees));
     }
 }
 
 impl<G: BatchGame> BatchedMcts<G> {
     /// Searches of `roots` (at least one, all of one spec, none finished).
     pub fn new(roots: Vec<G>, opts: &BatchedOptions) -> Result<Self, BatchError<std::convert::Infallible>> {
+        Self::of(&roots.iter().collect::<Vec<_>>(), opts)
+    }
+
+    /// [`BatchedMcts::new`] over copies of `roots`, made in the memory of
+    /// the last search of this game type when there is one.
+    pub fn of(roots: &[&G], opts: &BatchedOptions) -> Result<Self, BatchError<std::convert::Infallible>> {
         opts.check().map_err(BatchError::Invalid)?;
         let Some(first) = roots.first() else {
             return Err(BatchError::Invalid(OptionsError::new("games", "games must not be empty")));
@@ -372,7 +368,18 @@ impl<G: BatchGame> BatchedMcts<G> {
         let layout = first.direct_observation().then(|| CellLayout::of(first.board()));
         let actions = first.num_actions();
         // Each tree keeps its root as its working position (between waves).
-        let trees = roots.into_iter().enumerate().map(|(i, g)| TreeSearch::new(opts.seed, i, g)).collect();
+        let mut spare = take_spare::<G>();
+        let trees = roots
+            .iter()
+            .enumerate()
+            .map(|(i, &g)| match spare.pop() {
+                Some(mut t) => {
+                    t.reset(opts.seed, i, g);
+                    t
+                }
+                None => TreeSearch::new(opts.seed, i, g.clone()),
+            })
+            .collect();
         Ok(BatchedMcts { layout, obs_len: c * h * w, actions, players, trees, opts: opts.clone() })
     }
 

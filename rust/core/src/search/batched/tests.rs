@@ -198,3 +198,26 @@ fn every_leaf_gets_its_own_observation_and_mask() {
     drop(ev);
     assert!(rows > 0 && found * 2 > rows, "{found} of {rows} rows found");
 }
+
+#[test]
+fn recycled_trees_search_as_new_ones() {
+    // A search takes over the trees of the last dropped search of its game
+    // type (other sizes, other depths, kept subtrees): its result is that
+    // of trees made afresh, whatever was searched before.
+    let mut start = churn(4);
+    start.apply_action(5);
+    let roots = vec![churn(4), start, churn(4)];
+    for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
+        let opts = BatchedOptions { algorithm, leaves_per_tree: 2, ..Default::default() };
+        let first = batched_search(roots.clone(), 24, &opts, &mut hashed(&roots[0])).unwrap();
+        for (g, n) in [(churn(3), 7), (churn(5), 2), (churn(4), 5)] {
+            let mut m = BatchedMcts::new(vec![g.clone(); n], &BatchedOptions { algorithm, ..Default::default() }).unwrap();
+            m.search(40, &mut hashed(&g)).unwrap();
+            let r = m.search(1, &mut hashed(&g)).unwrap();
+            m.advance(&r.actions);
+            m.search(9, &mut hashed(&g)).unwrap();
+            drop(m);
+            assert_eq!(batched_search(roots.clone(), 24, &opts, &mut hashed(&roots[0])).unwrap(), first, "{algorithm:?} after {n} trees");
+        }
+    }
+}

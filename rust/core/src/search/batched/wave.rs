@@ -117,7 +117,7 @@ fn observe<G: BatchGame>(g: &G, layout: Option<&CellLayout>, out: &mut [f32]) {
 impl<G: BatchGame> TreeSearch<G> {
     pub(super) fn new(seed: u64, index: usize, root: G) -> Self {
         TreeSearch {
-            tree: spare_tree(),
+            tree: Tree::new(),
             rng: rng_for(seed, index as u64),
             work: root,
             undo: Vec::new(),
@@ -539,6 +539,61 @@ impl<G: Game> TreeSearch<G> {
         &self.work
     }
 
+    /// Tree `index` of a new search of `seed` over `root`, as
+    /// [`TreeSearch::new`] makes it, in this one's memory (every field is
+    /// named: a field added later must be set here too).
+    pub(super) fn reset(&mut self, seed: u64, index: usize, root: &G) {
+        let TreeSearch {
+            tree,
+            rng,
+            work,
+            undo,
+            noisy,
+            noisy_open,
+            gumbel,
+            logits,
+            kids,
+            order,
+            ranks,
+            keys,
+            cursor,
+            sorted,
+            calls,
+            done,
+            budget,
+            remaining,
+            leaves,
+            paths,
+            legal,
+            stash,
+            scratch,
+            cands,
+            first,
+            sums,
+            gathered,
+            checked,
+        } = self;
+        tree.clear();
+        *rng = rng_for(seed, index as u64);
+        work.clone_from(root);
+        undo.clear();
+        for v in [noisy, gumbel, logits, keys, &mut scratch.0, &mut scratch.1, sums, gathered] {
+            v.clear();
+        }
+        *noisy_open = NONE;
+        kids.clear();
+        order.clear();
+        ranks.clear();
+        calls.clear();
+        leaves.clear();
+        paths.clear();
+        legal.clear();
+        stash.clear();
+        cands.clear();
+        (*cursor, *sorted, *done, *budget, *remaining, *first) = (0, 0, 0, 0, 0, 0);
+        *checked = Ok(());
+    }
+
     /// A fresh tree over `game`; the random numbers go on from this tree's
     /// stream.
     pub(super) fn replace(&mut self, game: G) {
@@ -554,18 +609,38 @@ impl<G: Game> TreeSearch<G> {
     }
 }
 
-/// The arenas of dropped searches, kept (up to [`SPARE_BYTES`]) for the
-/// next one: a search then grows its trees in memory it has touched before
-/// rather than in fresh pages from the system, which cost as much as the
-/// search itself when one-off searches follow each other.
-pub(super) static SPARE: Mutex<Vec<Tree>> = Mutex::new(Vec::new());
-pub(super) const SPARE_BYTES: usize = 1 << 27;
+/// The trees of dropped searches with all their lists and working games,
+/// one batch per game type (the latest), their arenas up to [`SPARE_BYTES`]:
+/// the next search of that game takes them over ([`TreeSearch::reset`])
+/// rather than allocating, and later freeing, a few dozen blocks of memory
+/// per tree, and grows its trees in memory it has touched before rather
+/// than in fresh pages from the system (which cost as much as the search
+/// itself when one-off searches follow each other).
+static SPARE: Mutex<Vec<Box<dyn std::any::Any + Send>>> = Mutex::new(Vec::new());
+const SPARE_BYTES: usize = 1 << 27;
 
-/// An empty tree, its memory taken from [`SPARE`] when there is some.
-fn spare_tree() -> Tree {
-    let t = SPARE.lock().ok().and_then(|mut s| s.pop());
-    t.map_or_else(Tree::new, |mut t| {
-        t.clear();
-        t
-    })
+/// The kept trees of game type `G` (empty: none).
+pub(super) fn take_spare<G: Game>() -> Vec<TreeSearch<G>> {
+    let Ok(mut spare) = SPARE.lock() else { return Vec::new() };
+    match spare.iter().position(|b| b.is::<Vec<TreeSearch<G>>>()) {
+        Some(i) => spare.swap_remove(i).downcast::<Vec<TreeSearch<G>>>().map(|b| *b).unwrap_or_default(),
+        None => Vec::new(),
+    }
+}
+
+/// Keep `trees` for the next search of their game type (in place of any
+/// kept before), without the arenas past [`SPARE_BYTES`].
+pub(super) fn give_spare<G: Game>(mut trees: Vec<TreeSearch<G>>) {
+    let mut bytes = 0;
+    for t in &mut trees {
+        let b = t.tree.capacity_bytes();
+        if bytes + b > SPARE_BYTES {
+            t.tree = Tree::new();
+        } else {
+            bytes += b;
+        }
+    }
+    let Ok(mut spare) = SPARE.lock() else { return };
+    spare.retain(|b| !b.is::<Vec<TreeSearch<G>>>());
+    spare.push(Box::new(trees));
 }
