@@ -539,6 +539,27 @@ impl<G: Game> TreeSearch<G> {
         &self.work
     }
 
+    /// Bytes held by the tree and the lists (the working game aside).
+    fn capacity_bytes(&self) -> usize {
+        fn b<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        let floats = [&self.noisy, &self.gumbel, &self.logits, &self.keys, &self.scratch.0, &self.scratch.1, &self.sums, &self.gathered];
+        self.tree.capacity_bytes()
+            + floats.iter().map(|v| b(v)).sum::<usize>()
+            + b(&self.undo)
+            + b(&self.kids)
+            + b(&self.order)
+            + b(&self.ranks)
+            + b(&self.calls)
+            + b(&self.leaves)
+            + b(&self.paths)
+            + b(&self.legal)
+            + b(&self.stash)
+            + b(&self.cands)
+            + std::mem::size_of::<Self>()
+    }
+
     /// Tree `index` of a new search of `seed` over `root`, as
     /// [`TreeSearch::new`] makes it, in this one's memory (every field is
     /// named: a field added later must be set here too).
@@ -629,17 +650,14 @@ pub(super) fn take_spare<G: Game>() -> Vec<TreeSearch<G>> {
 }
 
 /// Keep `trees` for the next search of their game type (in place of any
-/// kept before), without the arenas past [`SPARE_BYTES`].
+/// kept before), as many as fit in [`SPARE_BYTES`] (their games aside).
 pub(super) fn give_spare<G: Game>(mut trees: Vec<TreeSearch<G>>) {
     let mut bytes = 0;
-    for t in &mut trees {
-        let b = t.tree.capacity_bytes();
-        if bytes + b > SPARE_BYTES {
-            t.tree = Tree::new();
-        } else {
-            bytes += b;
-        }
-    }
+    let fit = trees.iter().position(|t| {
+        bytes += t.capacity_bytes();
+        bytes > SPARE_BYTES
+    });
+    trees.truncate(fit.unwrap_or(trees.len()));
     let Ok(mut spare) = SPARE.lock() else { return };
     spare.retain(|b| !b.is::<Vec<TreeSearch<G>>>());
     spare.push(Box::new(trees));
