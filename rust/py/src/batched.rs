@@ -325,8 +325,9 @@ impl PyBatchedMcts {
         let b = games.len();
         let i = limits::in_range("index", index, 0, b as i64 - 1).map_err(options_error)? as usize;
         let first = &games[0];
-        let (spec, spec0) = (dispatch!(&g, s => s.g.spec()), dispatch!(first, s => s.g.spec()));
-        if g.class_name() != first.class_name() || spec != spec0 {
+        // Games of one type: their specs are compared by the search (`same_spec`).
+        if g.class_name() != first.class_name() {
+            let (spec, spec0) = (dispatch!(&g, s => s.g.spec()), dispatch!(first, s => s.g.spec()));
             return Err(PyValueError::new_err(format!(
                 "the game must have the type and spec of the others ({} {spec0:?}), got {} {spec:?}",
                 first.class_name(),
