@@ -652,3 +652,38 @@ def test_one_off_search_keeps_no_copies_and_finds_the_same():
     for call in (lambda: bare.games, lambda: bare.advance([0, 0, 0]), lambda: bare.replace(0, hc.Churn(size=3))):
         with pytest.raises(RuntimeError, match="keeps no copies"):
             call()
+
+
+def test_input_buffers_pass_to_the_next_search_only_when_nothing_holds_them():
+    # A one-off search a move (self-play) writes into the buffers of the
+    # last search dropped, when they fit and no evaluator kept a view of them.
+    import weakref
+    bases: List[Any] = []
+
+    def ev(obs: Any, masks: Any) -> Tuple[Any, Any]:
+        bases.append(weakref.ref(obs.base))
+        return masks.astype(np.float32), np.full((len(obs), 2), 0.5, np.float32)
+    games = [hc.Churn(size=3) for _ in range(2)]
+    batched_search(games, ev, 4)
+    first = bases[-1]
+    assert first() is not None, "the dropped search's buffer is kept for the next one"
+    batched_search(games, ev, 4)
+    assert bases[-1]() is first(), "the next search of the same shapes writes into it"
+    # An evaluator that keeps a view: the next search does not touch it.
+    kept: List[Any] = []
+
+    def keeper(obs: Any, masks: Any) -> Tuple[Any, Any]:
+        kept.append(obs)
+        return ev(obs, masks)
+    batched_search(games, keeper, 4)
+    held = kept[-1].base
+    snapshot = kept[-1].copy()
+    other = [hc.Churn(size=3) for _ in range(2)]
+    for g in other:
+        g.apply_action(g.legal_actions()[5])
+    batched_search(other, ev, 4)
+    assert bases[-1]() is not held
+    np.testing.assert_array_equal(kept[-1], snapshot)
+    # Other shapes get buffers of their own.
+    batched_search([hc.Churn(size=3)], ev, 4)
+    assert bases[-1]().shape[0] == 1

@@ -218,7 +218,8 @@ class MCTS:
 #: ``evaluator(observations, masks) -> (priors, values)``: observations
 #: float32 ``(L, C, H, W)`` (``game.observation()`` stacked), masks bool
 #: ``(L, num_actions)`` (``game.legal_action_mask()`` stacked), both
-#: read-only views of buffers the search reuses (copy them to keep them);
+#: read-only views of buffers the search reuses (and the next search
+#: once nothing holds them; copy them to keep them);
 #: priors ``(L, num_actions)`` (finite, >= 0, renormalised over the legal
 #: actions) and values ``(L, num_players)`` (finite, seat ``k`` in column
 #: ``k - 1``), any numeric dtype.

@@ -156,8 +156,13 @@ impl Evaluator for PyEvaluator<'_, '_> {
         let py = self.py;
         let [c, h, w] = self.shape;
         if self.obs.as_ref().is_none_or(|o| o.bind(py).shape()[0] < rows) {
-            *self.obs = Some(PyArray4::<f32>::zeros(py, [rows, c, h, w], false).unbind());
-            *self.masks = Some(PyArray2::<bool>::zeros(py, [rows, self.actions], false).unbind());
+            let (obs, masks) = match take_spare(py, rows, [c, h, w], self.actions) {
+                Some(spare) => spare,
+                None => {
+                    (PyArray4::<f32>::zeros(py, [rows, c, h, w], false).unbind(), PyArray2::<bool>::zeros(py, [rows, self.actions], false).unbind())
+                }
+            };
+            (*self.obs, *self.masks) = (Some(obs), Some(masks));
         }
         self.with_inputs(fill)
     }
@@ -179,6 +184,43 @@ impl Evaluator for PyEvaluator<'_, '_> {
         let (p, v) = (Held::of(&p)?, Held::of(&v)?);
         let (p, v) = (p.rows()?, v.rows()?);
         self.with_inputs(|o, m| take(p, v, o, m))
+    }
+}
+
+/// An observation and a mask buffer.
+type Inputs = (Py<PyArray4<f32>>, Py<PyArray2<bool>>);
+
+/// The input buffers of the last search dropped, for the next search of
+/// the same shapes: a one-off search a move (self-play) then writes into
+/// memory already mapped rather than fresh pages (a page fault per 4 KiB
+/// on first touch).
+static SPARE: std::sync::Mutex<Option<Inputs>> = std::sync::Mutex::new(None);
+
+/// The spare buffers, if they have room for `rows` leaves of these shapes
+/// and nothing else holds them (no view an evaluator kept: its contents
+/// would change under it).
+fn take_spare(py: Python<'_>, rows: usize, [c, h, w]: [usize; 3], actions: usize) -> Option<Inputs> {
+    let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
+    let fits = spare.as_ref().is_some_and(|(o, m)| {
+        let (o, m) = (o.bind(py), m.bind(py));
+        // SAFETY: live objects (bound), read with the GIL held.
+        let alone = |x: &Bound<'_, PyAny>| unsafe { pyo3::ffi::Py_REFCNT(x.as_ptr()) } == 1;
+        alone(o.as_any()) && alone(m.as_any()) && o.shape() == [rows, c, h, w] && m.shape() == [rows, actions]
+    });
+    if fits {
+        spare.take()
+    } else {
+        None
+    }
+}
+
+impl Drop for PyBatchedMcts {
+    fn drop(&mut self) {
+        if let (Some(o), Some(m)) = (self.obs.take(), self.masks.take()) {
+            let old = SPARE.lock().unwrap_or_else(|e| e.into_inner()).replace((o, m));
+            // Dropped after the lock: freeing arrays runs Python code.
+            drop(old);
+        }
     }
 }
 
