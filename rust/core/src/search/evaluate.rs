@@ -420,10 +420,16 @@ pub fn check_rows<'a>(
                 *plan = PairwisePlan::new(actions);
             }
             for (i, acts) in legal.enumerate() {
-                let base = i * actions;
+                let rows = i * actions..(i + 1) * actions;
                 let sum = match priors {
-                    Rows::F32(x) => plan.gather_sum(acts, |a| f64::from(x[base + a]), gathered),
-                    Rows::F64(x) => plan.gather_sum(acts, |a| x[base + a], gathered),
+                    Rows::F32(x) => {
+                        let row = &x[rows];
+                        plan.gather_sum(acts, |a| f64::from(row[a]), gathered)
+                    }
+                    Rows::F64(x) => {
+                        let row = &x[rows];
+                        plan.gather_sum(acts, |a| row[a], gathered)
+                    }
                 };
                 if sum <= 0.0 {
                     return Err(OutputError::ZeroPriors { leaf: first + i });
@@ -435,9 +441,16 @@ pub fn check_rows<'a>(
     }
     for (i, acts) in legal.enumerate() {
         let (base, start) = (i * actions, gathered.len());
+        // Each row on its own: an index into it needs no addition.
         match priors {
-            Rows::F32(x) => gathered.extend(acts.iter().map(|&a| f64::from(x[base + a as usize]))),
-            Rows::F64(x) => gathered.extend(acts.iter().map(|&a| x[base + a as usize])),
+            Rows::F32(x) => {
+                let row = &x[base..base + actions];
+                gathered.extend(acts.iter().map(|&a| f64::from(row[a as usize])));
+            }
+            Rows::F64(x) => {
+                let row = &x[base..base + actions];
+                gathered.extend(acts.iter().map(|&a| row[a as usize]));
+            }
         }
         let sum = numpy_sum_sparse(acts, &gathered[start..], 0, actions);
         if sum <= 0.0 {

@@ -87,8 +87,9 @@ pub(super) struct TreeSearch<G: Game> {
     /// The first row of this tree's leaves in the wave.
     pub(super) first: usize,
     /// Per leaf of the wave, the sum its priors are divided by, and its
-    /// priors at its legal actions (in `legal`'s order, then divided in
-    /// place) ([`check_rows`]); and this tree's check of its rows.
+    /// priors at its legal actions (in `legal`'s order, divided by that
+    /// sum as the edges are written) ([`check_rows`]); and this tree's
+    /// check of its rows.
     sums: Vec<f64>,
     gathered: Vec<f64>,
     pub(super) checked: Result<(), OutputError>,
@@ -446,12 +447,9 @@ impl<G: BatchGame> TreeSearch<G> {
                 }
             }
             let legal = &self.legal[leaf.legal.clone()];
-            let (priors, sum) = (&mut self.gathered[leaf.legal.clone()], self.sums[j]);
-            // A loop of its own, which the compiler vectorises.
-            for p in priors.iter_mut() {
-                *p /= sum;
-            }
-            self.tree.expand(leaf.node, legal, priors.iter().copied(), v[leaf.seat]);
+            let (priors, sum) = (&self.gathered[leaf.legal.clone()], self.sums[j]);
+            // Divided as the edges are written (one pass).
+            self.tree.expand(leaf.node, legal, priors.iter().map(|&p| p / sum), v[leaf.seat]);
             if leaf.node == 0 {
                 self.root_noise(opts);
             }
