@@ -523,7 +523,15 @@ impl<G: BatchGame> TreeSearch<G> {
                 // Root noise is drawn when the root is expanded, so these
                 // have one entry per edge.
                 let considered = self.calls.iter().copied().max().unwrap_or(0);
-                let i = select::gumbel_root(&self.tree, seat, &self.gumbel, &self.logits, &self.calls, considered, &mut self.cands);
+                let i = if considered > 0 {
+                    // Only visited edges qualify: the root's children list
+                    // gives the same edge as the pass over every edge (the
+                    // same candidates and sums, in the same order).
+                    let (kids, order) = (&self.kids, &self.order);
+                    select::gumbel_root_listed(&self.tree, seat, &self.keys, &self.calls, considered, kids, order, &mut 0, &mut self.cands)
+                } else {
+                    select::gumbel_root(&self.tree, seat, &self.gumbel, &self.logits, &self.calls, considered, &mut self.cands)
+                };
                 edges.get(i).map_or(0, |e| e.action)
             }
         };
