@@ -168,6 +168,34 @@ pub fn logit(p: f64) -> f64 {
     p.max(f64::MIN_POSITIVE).ln()
 }
 
+/// A prior floored at the smallest positive normal number.
+#[inline]
+fn floor(p: f64) -> f64 {
+    greater(p, f64::MIN_POSITIVE)
+}
+
+/// The lesser of two numbers that are not NaN (checked evaluator output
+/// and the values made of it): one instruction, where `f64::min`'s care
+/// for NaN takes several, in loops over every edge or child.
+#[inline]
+fn lesser(a: f64, b: f64) -> f64 {
+    if b < a {
+        b
+    } else {
+        a
+    }
+}
+
+/// The greater of two numbers that are not NaN ([`lesser`]).
+#[inline]
+fn greater(a: f64, b: f64) -> f64 {
+    if b > a {
+        b
+    } else {
+        a
+    }
+}
+
 /// What the completed-Q transform of one node needs (mctx
 /// `qtransform_completed_by_mix_value`): the mixed value that unvisited
 /// actions get, `(raw + N * sum_visited(P q) / sum_visited(P)) / (N + 1)`,
@@ -201,7 +229,7 @@ pub fn q_stats(tree: &Tree, node: u32, seat: usize) -> QStats {
         if n == 0 {
             sums.unvisited = true;
         } else {
-            sums.add(e.prior.max(f64::MIN_POSITIVE), n, w / n as f64);
+            sums.add(floor(e.prior), n, w / n as f64);
         }
     }
     sums.stats(tree.nodes[node as usize].raw)
@@ -235,7 +263,7 @@ pub fn completed_q(tree: &Tree, node: u32, seat: usize, out: &mut Vec<f64>) -> f
 pub fn improved_policy(tree: &Tree, node: u32, sigma: &[f64], out: &mut Vec<f64>) {
     let edges = tree.edges_of(node);
     out.clear();
-    let m = sigma.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let m = sigma.iter().copied().fold(f64::NEG_INFINITY, greater);
     // The unvisited edges share one sigma (the mixed value's): its `exp`
     // is taken once (the same number, without a call per edge).
     let mut last = (f64::NAN, f64::NAN);
@@ -243,7 +271,7 @@ pub fn improved_policy(tree: &Tree, node: u32, sigma: &[f64], out: &mut Vec<f64>
         if s.to_bits() != last.0.to_bits() {
             last = (s, (s - m).exp());
         }
-        e.prior.max(f64::MIN_POSITIVE) * last.1
+        floor(e.prior) * last.1
     }));
     let sum: f64 = out.iter().sum();
     for x in out.iter_mut() {
@@ -275,16 +303,16 @@ impl Sums {
         self.max_n = self.max_n.max(n);
         self.sum_p += p;
         self.sum_pq += p * q;
-        self.lo = self.lo.min(q);
-        self.hi = self.hi.max(q);
+        self.lo = lesser(self.lo, q);
+        self.hi = greater(self.hi, q);
     }
 
     fn stats(mut self, raw: f64) -> QStats {
         let weighted = if self.sum_p > 0.0 { self.sum_pq / self.sum_p } else { 0.0 };
         let mixed = (raw + self.sum_n as f64 * weighted) / (self.sum_n as f64 + 1.0);
         if self.unvisited {
-            self.lo = self.lo.min(mixed);
-            self.hi = self.hi.max(mixed);
+            self.lo = lesser(self.lo, mixed);
+            self.hi = greater(self.hi, mixed);
         }
         let scale = (MAXVISIT_INIT + self.max_n as f64) * VALUE_SCALE;
         QStats { mixed, visits: self.sum_n, lo: self.lo, span: (self.hi - self.lo).max(EPSILON), scale }
@@ -308,19 +336,19 @@ fn beats(a: (f64, usize), b: (f64, usize)) -> bool {
 /// children, walked through its list. `visited` is scratch space.
 pub fn gumbel_interior(tree: &Tree, node: u32, seat: usize, open: u32, visited: &mut Vec<(usize, u32, f64, f64)>) -> usize {
     let edges = tree.edges_of(node);
-    let floor = |i: usize| edges[i].prior.max(f64::MIN_POSITIVE);
+    let floor_at = |i: usize| floor(edges[i].prior);
     visited.clear();
     let mut sums = Sums::new();
     // The best unvisited edge (highest prior, then lowest index), the prior
     // mass of the visited edges and how many there are.
     let (mut best_u, mut best_pu) = (usize::MAX, f64::NEG_INFINITY);
     if open != NONE {
-        (best_u, best_pu) = (open as usize, floor(open as usize));
+        (best_u, best_pu) = (open as usize, floor_at(open as usize));
     }
     let mut kid = tree.nodes[node as usize].kids;
     while kid != NONE {
         let c = &tree.nodes[kid as usize];
-        let (i, p) = (c.slot as usize, floor(c.slot as usize));
+        let (i, p) = (c.slot as usize, floor_at(c.slot as usize));
         if c.n > 0 {
             let q = c.w[seat] / c.n as f64;
             sums.add(p, c.n, q);
@@ -336,10 +364,10 @@ pub fn gumbel_interior(tree: &Tree, node: u32, seat: usize, open: u32, visited: 
         let mut chunks = edges.chunks_exact(4);
         for ch in &mut chunks {
             for (a, e) in acc.iter_mut().zip(ch) {
-                *a += e.prior.max(f64::MIN_POSITIVE);
+                *a += floor(e.prior);
             }
         }
-        let rest: f64 = chunks.remainder().iter().map(|e| e.prior.max(f64::MIN_POSITIVE)).sum();
+        let rest: f64 = chunks.remainder().iter().map(|e| floor(e.prior)).sum();
         let all = (acc[0] + acc[1]) + (acc[2] + acc[3]) + rest;
         let seen: f64 = visited.iter().map(|v| v.2).sum();
         (all - seen).max(0.0)
@@ -352,7 +380,7 @@ pub fn gumbel_interior(tree: &Tree, node: u32, seat: usize, open: u32, visited: 
     let mut m = if best_u != usize::MAX { s_u } else { f64::NEG_INFINITY };
     for v in visited.iter_mut() {
         v.3 = st.sigma(v.3);
-        m = m.max(v.3);
+        m = greater(m, v.3);
     }
     let e_u = (s_u - m).exp();
     let mut sum = sum_pu * e_u;
@@ -386,7 +414,7 @@ pub fn root_logits(tree: &Tree, out: &mut Vec<f64>) {
         }
         last.1
     }));
-    let m = out.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let m = out.iter().copied().fold(f64::NEG_INFINITY, greater);
     out.iter_mut().for_each(|x| *x -= m);
 }
 
@@ -423,7 +451,7 @@ pub fn gumbel_root(
             continue;
         }
         let q = w / n as f64;
-        sums.add(e.prior.max(f64::MIN_POSITIVE), n, q);
+        sums.add(floor(e.prior), n, q);
         if hit {
             cands.push((i, n, 0.0, q));
         }
@@ -491,7 +519,7 @@ pub fn gumbel_root_listed(
             continue;
         }
         let q = w / n as f64;
-        sums.add(k.prior.max(f64::MIN_POSITIVE), n, q);
+        sums.add(floor(k.prior), n, q);
         if hit {
             cands.push((i, n, k.key, q));
         }
