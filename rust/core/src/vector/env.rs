@@ -5,7 +5,7 @@
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::errors::{BatchError, Given};
-use super::observe::{BatchGame, CellLayout, NO_LAYOUT};
+use super::observe::{write_legal_mask, BatchGame, CellLayout, NO_LAYOUT};
 use super::slots::{Dims, Obs, Out};
 use crate::game::{Action, Game, Reason};
 use crate::outcome::terminal_rewards;
@@ -102,9 +102,7 @@ pub(super) fn write_mask<G: Game>(g: &G, done: bool, mask: &mut [bool], buf: &mu
         return;
     }
     g.legal_actions(buf);
-    for &a in buf.iter() {
-        mask[a as usize] = true;
-    }
+    write_legal_mask(buf, mask);
 }
 
 /// The legal actions of `g` as [`write_mask`] gives them: from the game's

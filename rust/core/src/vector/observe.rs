@@ -177,6 +177,21 @@ pub fn write_equal<T: ObsElem>(values: &[u8], v: u8, out: &mut [T]) {
     }
 }
 
+/// The legal-action mask of the actions `legal` into `mask` (one entry an
+/// action id): true at those, false elsewhere. The ids are checked once
+/// for the list (its largest) rather than one by one.
+pub fn write_legal_mask(legal: &[crate::game::Action], mask: &mut [bool]) {
+    mask.fill(false);
+    let top = legal.iter().copied().max().unwrap_or(0) as usize;
+    assert!(legal.is_empty() || top < mask.len(), "action {top} out of range {}", mask.len());
+    for &a in legal {
+        // SAFETY: every id is at most `top`, which is in range. Unchecked:
+        // a mask is written for every leaf of the batched search (callgrind
+        // there: see docs/performance.md).
+        unsafe { *crate::unchecked::get_mut(mask, a as usize) = true };
+    }
+}
+
 /// `out[p] = (masks[p] != 0)` for mask bytes that are 0 or 0xff: an
 /// indicator plane from masks made by [`mask_where`], sixteen values a step
 /// (a few vector instructions for every element type).
@@ -430,6 +445,21 @@ pub(super) fn layout_index(layouts: &mut Vec<CellLayout>, board: &Board) -> u32 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn legal_masks_are_true_at_the_legal_ids_only() {
+        let on = |m: &[bool]| m.iter().enumerate().filter(|(_, &x)| x).map(|(i, _)| i).collect::<Vec<_>>();
+        let mut mask = vec![true; 10];
+        write_legal_mask(&[0, 3, 9], &mut mask);
+        assert_eq!(on(&mask), vec![0, 3, 9]);
+        write_legal_mask(&[], &mut mask);
+        assert!(mask.iter().all(|&m| !m));
+        // Unsorted ids are fine; an id past the mask is refused, not written.
+        write_legal_mask(&[7, 2], &mut mask);
+        assert_eq!(on(&mask), vec![2, 7]);
+        let refused = std::panic::catch_unwind(move || write_legal_mask(&[2, 10], &mut mask));
+        assert!(refused.is_err());
+    }
 
     #[test]
     fn spread_byte_puts_each_bit_in_its_byte() {

@@ -15,7 +15,7 @@ use crate::rng::rng_for;
 use crate::search::evaluate::{check_rows, OutputError, Rows};
 use crate::search::select::{self, RootKid};
 use crate::search::tree::{State, Tree, NONE};
-use crate::vector::{BatchGame, CellLayout};
+use crate::vector::{write_legal_mask, BatchGame, CellLayout};
 
 /// A leaf waiting for its evaluation.
 pub(super) struct Leaf {
@@ -408,11 +408,7 @@ impl<G: BatchGame> TreeSearch<G> {
                 let s = leaf.stash as usize * obs_len;
                 o.copy_from_slice(&self.stash[s..s + obs_len]);
             }
-            let m = &mut masks[j * actions..(j + 1) * actions];
-            m.fill(false);
-            for &a in &self.legal[leaf.legal.clone()] {
-                m[a as usize] = true;
-            }
+            write_legal_mask(&self.legal[leaf.legal.clone()], &mut masks[j * actions..(j + 1) * actions]);
         }
         self.rewind();
     }
