@@ -217,9 +217,13 @@ fn take_spare(py: Python<'_>, rows: usize, [c, h, w]: [usize; 3], actions: usize
 impl Drop for PyBatchedMcts {
     fn drop(&mut self) {
         if let (Some(o), Some(m)) = (self.obs.take(), self.masks.take()) {
-            let old = SPARE.lock().unwrap_or_else(|e| e.into_inner()).replace((o, m));
-            // Dropped after the lock: freeing arrays runs Python code.
-            drop(old);
+            // Kept within the bound of the dropped searches' trees.
+            let bytes = Python::attach(|py| o.bind(py).len() * std::mem::size_of::<f32>() + m.bind(py).len());
+            if bytes <= hexcore_core::search::batched::SPARE_BYTES {
+                let old = SPARE.lock().unwrap_or_else(|e| e.into_inner()).replace((o, m));
+                // Dropped after the lock: freeing arrays runs Python code.
+                drop(old);
+            }
         }
     }
 }

@@ -41,6 +41,7 @@ use wave::{give_spare, take_spare, RootRow, TreeSearch};
 mod wave;
 
 pub use crate::limits::{MAX_LEAVES_PER_TREE, MAX_SIMULATIONS};
+pub use wave::SPARE_BYTES;
 
 crate::choice! {
     /// The selection rule of a batched search.

@@ -96,9 +96,9 @@ pub(super) fn check_position<G: Game>(env: usize, g: &G, given: Given) -> Result
 /// The legal-action mask of `g` (all false when `done`), and its legal
 /// actions in `buf` (left empty when `done`).
 pub(super) fn write_mask<G: Game>(g: &G, done: bool, mask: &mut [bool], buf: &mut Vec<Action>) {
-    mask.fill(false);
     buf.clear();
     if done {
+        mask.fill(false);
         return;
     }
     g.legal_actions(buf);

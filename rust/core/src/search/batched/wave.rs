@@ -640,7 +640,11 @@ impl<G: Game> TreeSearch<G> {
 /// than in fresh pages from the system (which cost as much as the search
 /// itself when one-off searches follow each other).
 static SPARE: Mutex<Vec<Box<dyn std::any::Any + Send>>> = Mutex::new(Vec::new());
-const SPARE_BYTES: usize = 1 << 27;
+
+/// The most memory a dropped search leaves behind for the next one, per
+/// kind of memory (the trees of a game type here, the input buffers in the
+/// Python binding).
+pub const SPARE_BYTES: usize = 1 << 27;
 
 /// The kept trees of game type `G` (empty: none).
 pub(super) fn take_spare<G: Game>() -> Vec<TreeSearch<G>> {
