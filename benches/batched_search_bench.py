@@ -4,18 +4,23 @@ The workload of the native batched search issue: a batch of 256 games, 32
 simulations per tree, a trivial numpy evaluator (uniform priors over the
 legal actions, every seat worth 1/2), Gumbel and PUCT, on Churn side 7 and
 Quintun side 7, with 1 and 2 threads. Each row reports simulations per second
-(256 * 32 per search; the fastest of the timed searches after one warm-up:
-at least ``--repeats`` of them and at least ``--seconds`` of searching), the
-share of the wall time spent inside the evaluator callback in that search,
-and simulations per CPU second of the whole process (all its threads; on a
-machine shared with other work this moves less than the wall-clock rate).
+of its fastest sample (a sample: searches of 256 * 32 simulations one after
+the other, new seeds, for at least 0.2 s, after one warm-up search; at least
+``--repeats`` samples and at least ``--seconds`` of them), the share of the
+sample's wall time spent inside the evaluator callback, and simulations per
+CPU second of the whole process (all its threads; on a machine shared with
+other work this moves less than the wall-clock rate).
 
 mctx's ``gumbel_muzero_policy`` over pgx Hex 11x11 (JAX on the CPU, same batch
 and simulations, uniform logits, zero values, jitted and warmed up) is a bench
-extra: its row says it was skipped when jax, mctx or pgx is missing. It is
-timed the same way twice, before and after the hexcore rows, and its row (the
-one the ratios divide by) is the faster of the two, so that a quiet moment
-of the machine helps both sides alike.
+extra: its row says it was skipped when jax, mctx or pgx is missing. Each
+Gumbel row takes its samples in turn with mctx's, a sample of each side
+after a pause of 0.05 s (JAX's worker threads spin for a while after a
+search), and divides by mctx's fastest sample of those same seconds, so
+that the ratio compares the two in the same moments of a machine whose
+speed moves (a shared host's speed can change by half within a minute).
+The mctx row gives mctx's fastest sample of the whole run and the range of
+the rows' own.
 """
 from __future__ import annotations
 
@@ -31,6 +36,8 @@ from hexcore.search import batched_search
 
 BATCH = 256
 SIMULATIONS = 32
+IDLE = 0.05
+WINDOW = 0.2
 GAMES = {"Churn side 7": lambda: hc.Churn(size=7), "Quintun side 7": lambda: hc.Quintun(size=7)}
 
 
@@ -48,25 +55,38 @@ class Timed:
         return out
 
 
-def timed(search: Callable[[int], float], repeats: int, seconds: float) -> Tuple[float, float, float]:
-    """(simulations/s, what ``search`` returned, simulations per CPU second of
-    the process) of the fastest of at least ``repeats`` calls
-    ``search(seed)`` and at least ``seconds`` of calls."""
-    best = (0.0, 0.0, 0.0)
-    start, seed = time.perf_counter(), 0
-    while seed < repeats or time.perf_counter() - start < seconds:
-        c0, t0 = time.process_time(), time.perf_counter()
-        extra = search(seed)
-        dt, ct = time.perf_counter() - t0, time.process_time() - c0
-        if BATCH * SIMULATIONS / dt > best[0]:
-            best = (BATCH * SIMULATIONS / dt, extra / dt, BATCH * SIMULATIONS / max(ct, 1e-9))
-        seed += 1
+def alternate(searches: List[Callable[[int], float]], repeats: int,
+              seconds: float) -> List[Tuple[float, float, float]]:
+    """For each of ``searches``, (simulations/s, what it returned over its
+    time, simulations per CPU second of the process) of its fastest sample.
+    A sample is ``search(seed)`` called over and over (new seeds) for at
+    least ``WINDOW`` seconds; the searches take turns, a sample each, for at
+    least ``repeats`` rounds and at least ``seconds``."""
+    best = [(0.0, 0.0, 0.0)] * len(searches)
+    start, rounds, seed = time.perf_counter(), 0, 0
+    while rounds < repeats or time.perf_counter() - start < seconds:
+        for i, search in enumerate(searches):
+            if len(searches) > 1:
+                # The other side's worker threads (JAX's) spin for a while
+                # after a search: each sample starts on idle cores.
+                time.sleep(IDLE)
+            c0, t0 = time.process_time(), time.perf_counter()
+            calls, extra, dt = 0, 0.0, 0.0
+            while dt < WINDOW:
+                extra += search(seed)
+                seed, calls = seed + 1, calls + 1
+                dt = time.perf_counter() - t0
+            ct = time.process_time() - c0
+            rate = BATCH * SIMULATIONS * calls / dt
+            if rate > best[i][0]:
+                best[i] = (rate, extra / dt, BATCH * SIMULATIONS * calls / max(ct, 1e-9))
+        rounds += 1
     return best
 
 
-def hexcore_row(name: str, algorithm: str, threads: int, repeats: int, seconds: float) -> Tuple[float, float, float]:
-    """(simulations/s, evaluator share of the time, simulations per CPU
-    second of the process) of the fastest timed search."""
+def hexcore_search(name: str, algorithm: str, threads: int) -> Callable[[int], float]:
+    """A search of the workload (warmed up) returning the seconds spent in
+    the evaluator."""
     games = [GAMES[name]() for _ in range(BATCH)]
     ev = Timed(games[0].num_players)
     batched_search(games, ev, SIMULATIONS, algorithm=algorithm, threads=threads)
@@ -75,7 +95,7 @@ def hexcore_row(name: str, algorithm: str, threads: int, repeats: int, seconds: 
         ev.seconds = 0.0
         batched_search(games, ev, SIMULATIONS, algorithm=algorithm, threads=threads, seed=seed)
         return ev.seconds
-    return timed(search, repeats, seconds)
+    return search
 
 
 def mctx_runner() -> Optional[Callable[[], None]]:
@@ -117,40 +137,36 @@ def mctx_runner() -> Optional[Callable[[], None]]:
     return run
 
 
-def mctx_row(run: Optional[Callable[[], None]], repeats: int, seconds: float) -> Optional[Tuple[float, float]]:
-    """(simulations/s, simulations per CPU second of the process) of the
-    fastest search, or None without jax, mctx or pgx."""
-    if run is None:
-        return None
-
-    def search(seed: int) -> float:
-        run()
-        return 0.0
-    rate, _, cpu = timed(search, repeats, seconds)
-    return rate, cpu
-
-
 def rows(repeats: int = 5, threads: Tuple[int, ...] = (1, 2), algorithms: Tuple[str, ...] = ("gumbel", "puct"),
          seconds: float = 1.0) -> List[str]:
     out = ["| search | game | threads | simulations/s | evaluator share | simulations per CPU second |", "|---|---|---|---|---|---|"]
     run = mctx_runner()
-    before = mctx_row(run, repeats, seconds)
-    table = []
+
+    def peer(seed: int) -> float:
+        assert run is not None
+        run()
+        return 0.0
+    peers = []
     for algorithm in algorithms:
         for name in GAMES:
             for t in threads:
-                table.append((algorithm, name, t, hexcore_row(name, algorithm, t, repeats, seconds)))
-    after = mctx_row(run, repeats, seconds)
-    peer = max(before, after) if before and after else None
-    for algorithm, name, t, (rate, share, cpu) in table:
-        ratio = f" ({rate / peer[0]:.1f}x mctx)" if peer and algorithm == "gumbel" else ""
-        cpu_ratio = f" ({cpu / peer[1]:.1f}x mctx)" if peer and algorithm == "gumbel" else ""
-        out.append(f"| hexcore {algorithm} | {name} | {t} | {rate:,.0f}{ratio} | {share:.0%} | {cpu:,.0f}{cpu_ratio} |")
-    if peer is None or before is None or after is None:
+                search = hexcore_search(name, algorithm, t)
+                if run is not None and algorithm == "gumbel":
+                    (rate, extra, cpu), mctx = alternate([search, peer], repeats, seconds)
+                    peers.append(mctx)
+                    ratio, cpu_ratio = f" ({rate / mctx[0]:.1f}x mctx)", f" ({cpu / mctx[2]:.1f}x mctx)"
+                else:
+                    (rate, extra, cpu), = alternate([search], repeats, seconds)
+                    ratio = cpu_ratio = ""
+                out.append(f"| hexcore {algorithm} | {name} | {t} | {rate:,.0f}{ratio} | {extra:.0%} | {cpu:,.0f}{cpu_ratio} |")
+    if run is None:
         out.append("| mctx gumbel_muzero_policy + pgx | Hex 11x11 | - | skipped: jax, mctx or pgx is not installed | - | - |")
     else:
-        out.append(f"| mctx gumbel_muzero_policy + pgx (JAX CPU) | Hex 11x11 | all | {peer[0]:,.0f} "
-                   f"(before the hexcore rows {before[0]:,.0f}, after {after[0]:,.0f}) | - | {peer[1]:,.0f} |")
+        peers = peers or alternate([peer], repeats, seconds)
+        best = max(peers)
+        low, high = min(p[0] for p in peers), max(p[0] for p in peers)
+        out.append(f"| mctx gumbel_muzero_policy + pgx (JAX CPU) | Hex 11x11 | all | {best[0]:,.0f} "
+                   f"(the Gumbel rows' own: {low:,.0f} to {high:,.0f}) | - | {best[2]:,.0f} |")
     return out
 
 
