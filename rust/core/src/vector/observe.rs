@@ -182,10 +182,9 @@ pub fn write_equal<T: ObsElem>(values: &[u8], v: u8, out: &mut [T]) {
 /// for the list (its largest) rather than one by one.
 pub fn write_legal_mask(legal: &[crate::game::Action], mask: &mut [bool]) {
     mask.fill(false);
-    let top = legal.iter().copied().max().unwrap_or(0) as usize;
-    assert!(legal.is_empty() || top < mask.len(), "action {top} out of range {}", mask.len());
+    crate::unchecked::assert_ids_below(legal, mask.len());
     for &a in legal {
-        // SAFETY: every id is at most `top`, which is in range. Unchecked:
+        // SAFETY: every id is below the mask's length (checked above). Unchecked:
         // a mask is written for every leaf of the batched search (callgrind
         // there: see docs/performance.md).
         unsafe { *crate::unchecked::get_mut(mask, a as usize) = true };
