@@ -596,43 +596,13 @@ pub fn considered_visit(considered: usize, simulations: usize, index: usize) -> 
     }
 }
 
-/// A uniform number in the open interval (0, 1).
-fn uniform<R: RngCore>(rng: &mut R) -> f64 {
-    ((rng.next_u64() >> 11) as f64 + 0.5) * (1.0 / (1u64 << 53) as f64)
-}
-
-/// A standard normal number (Box-Muller).
-fn normal<R: RngCore>(rng: &mut R) -> f64 {
-    let (u, v) = (uniform(rng), uniform(rng));
-    (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-}
-
-/// A Gamma(`alpha`, 1) number (Marsaglia and Tsang; `alpha < 1` boosted).
-fn gamma<R: RngCore>(rng: &mut R, alpha: f64) -> f64 {
-    if alpha < 1.0 {
-        let u = uniform(rng);
-        return gamma(rng, alpha + 1.0) * u.powf(1.0 / alpha);
-    }
-    let d = alpha - 1.0 / 3.0;
-    let c = 1.0 / (9.0 * d).sqrt();
-    loop {
-        let x = normal(rng);
-        let v = 1.0 + c * x;
-        if v <= 0.0 {
-            continue;
-        }
-        let v = v * v * v;
-        let u = uniform(rng);
-        if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
-            return d * v;
-        }
-    }
-}
-
-/// `out.len()` numbers from Dirichlet(`alpha`, ..., `alpha`) into `out`.
+/// `out.len()` numbers from Dirichlet(`alpha`, ..., `alpha`) into `out`:
+/// Gamma(`alpha`, 1) numbers from rand_distr, divided by their sum. Panics
+/// unless `alpha > 0` (the options' check comes first).
 pub fn dirichlet<R: RngCore>(rng: &mut R, alpha: f64, out: &mut [f64]) {
+    let gamma = rand_distr::Gamma::new(alpha, 1.0).expect("a Dirichlet alpha > 0");
     for x in out.iter_mut() {
-        *x = gamma(rng, alpha);
+        *x = gamma.sample(rng);
     }
     let sum: f64 = out.iter().sum();
     if sum > 0.0 && sum.is_finite() {
@@ -658,6 +628,11 @@ mod tests {
     use super::*;
     use crate::rng::rng_for;
     use crate::search::tree::NONE;
+
+    /// A uniform number in the open interval (0, 1).
+    fn uniform<R: RngCore>(rng: &mut R) -> f64 {
+        ((rng.next_u64() >> 11) as f64 + 0.5) * (1.0 / (1u64 << 53) as f64)
+    }
 
     #[test]
     fn sequential_halving_matches_mctx() {
@@ -690,11 +665,19 @@ mod tests {
         let mean = g.iter().sum::<f64>() / g.len() as f64;
         // The Gumbel mean is the Euler-Mascheroni constant.
         assert!((mean - 0.5772).abs() < 0.03, "{mean}");
-        let mut m = 0.0;
-        for _ in 0..20000 {
-            m += gamma(&mut rng, 2.5);
+        // A component of Dirichlet(alpha, ..., alpha) over k actions has
+        // mean 1/k and variance (1/k)(1 - 1/k)/(k alpha + 1).
+        for alpha in [0.3, 2.5] {
+            let (mut m, mut m2) = (0.0, 0.0);
+            for _ in 0..20000 {
+                dirichlet(&mut rng, alpha, &mut d);
+                (m, m2) = (m + d[3], m2 + d[3] * d[3]);
+            }
+            let (mean, var) = (m / 20000.0, m2 / 20000.0 - (m / 20000.0) * (m / 20000.0));
+            let want = (1.0 / 7.0) * (6.0 / 7.0) / (7.0 * alpha + 1.0);
+            assert!((mean - 1.0 / 7.0).abs() < 0.01, "alpha {alpha}: mean {mean}");
+            assert!((var / want - 1.0).abs() < 0.1, "alpha {alpha}: variance {var}, want {want}");
         }
-        assert!((m / 20000.0 - 2.5).abs() < 0.05);
     }
 
     #[test]
