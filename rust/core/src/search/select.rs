@@ -319,6 +319,21 @@ impl Sums {
     }
 }
 
+/// The sum of `edges`' priors, each floored at the smallest positive
+/// normal number (the prior mass [`gumbel_interior`] takes the visited
+/// edges' from), in four partial sums: a pass the processor pipelines.
+pub fn prior_mass(edges: &[Edge]) -> f64 {
+    let mut acc = [0.0f64; 4];
+    let mut chunks = edges.chunks_exact(4);
+    for ch in &mut chunks {
+        for (a, e) in acc.iter_mut().zip(ch) {
+            *a += floor(e.prior);
+        }
+    }
+    let rest: f64 = chunks.remainder().iter().map(|e| floor(e.prior)).sum();
+    (acc[0] + acc[1]) + (acc[2] + acc[3]) + rest
+}
+
 /// `a` beats `b` as (score, edge index): a higher score, or the same score
 /// and a lower index.
 #[inline]
@@ -334,7 +349,8 @@ fn beats(a: (f64, usize), b: (f64, usize)) -> bool {
 /// share of the softmax sum is their summed prior (all the priors less the
 /// visited ones') times one `exp`; the visited edges are the node's
 /// children, walked through its list. `visited` is scratch space.
-pub fn gumbel_interior(tree: &Tree, node: u32, seat: usize, open: u32, visited: &mut Vec<(usize, u32, f64, f64)>) -> usize {
+/// `mass` is the node's [`prior_mass`] ([`Tree::mass`] keeps it).
+pub fn gumbel_interior(tree: &Tree, node: u32, seat: usize, open: u32, mass: f64, visited: &mut Vec<(usize, u32, f64, f64)>) -> usize {
     let edges = tree.edges_of(node);
     let floor_at = |i: usize| floor(edges[i].prior);
     visited.clear();
@@ -359,18 +375,8 @@ pub fn gumbel_interior(tree: &Tree, node: u32, seat: usize, open: u32, visited: 
         kid = c.next;
     }
     let sum_pu = if visited.len() < edges.len() {
-        // Four partial sums: a pass the processor pipelines.
-        let mut acc = [0.0f64; 4];
-        let mut chunks = edges.chunks_exact(4);
-        for ch in &mut chunks {
-            for (a, e) in acc.iter_mut().zip(ch) {
-                *a += floor(e.prior);
-            }
-        }
-        let rest: f64 = chunks.remainder().iter().map(|e| floor(e.prior)).sum();
-        let all = (acc[0] + acc[1]) + (acc[2] + acc[3]) + rest;
         let seen: f64 = visited.iter().map(|v| v.2).sum();
-        (all - seen).max(0.0)
+        (mass - seen).max(0.0)
     } else {
         0.0
     };
@@ -830,7 +836,7 @@ mod tests {
                 let total: u64 = edges.iter().map(|e| t.child_stats(e, seat).0 as u64).sum();
                 let scores: Vec<f64> = edges.iter().zip(&b).map(|(e, &p)| p - t.child_stats(e, seat).0 as f64 / (1.0 + total as f64)).collect();
                 let best = (0..k).fold(0, |m, i| if scores[i] > scores[m] { i } else { m });
-                let got = gumbel_interior(&t, node, seat, t.nodes[node as usize].open, &mut sc);
+                let got = gumbel_interior(&t, node, seat, t.nodes[node as usize].open, prior_mass(t.edges_of(node)), &mut sc);
                 assert!((scores[got] - scores[best]).abs() < 1e-12, "seed {seed}: {got} vs {best} in {scores:?}");
                 // The root: argmax gumbel + logit + sigma over the edges with
                 // `considered` visits in this search.

@@ -144,11 +144,28 @@ pub struct Node {
     /// kept by [`Tree::child`].
     pub open: u32,
     pub state: State,
+    /// The sum of its edges' priors, each floored at the smallest positive
+    /// normal number ([`crate::search::select::prior_mass`]), found at the
+    /// first call of [`Tree::mass`] (NaN until then): the Gumbel rule below
+    /// the root takes it at every visit, and the edges stay as they are.
+    pub mass: f64,
 }
 
 impl Node {
     fn new() -> Node {
-        Node { w: [0.0; MAX_SEATS], raw: 0.0, n: 0, edges: 0, len: 0, kids: NONE, next: NONE, slot: NONE, open: UNKNOWN, state: State::New }
+        Node {
+            w: [0.0; MAX_SEATS],
+            raw: 0.0,
+            n: 0,
+            edges: 0,
+            len: 0,
+            kids: NONE,
+            next: NONE,
+            slot: NONE,
+            open: UNKNOWN,
+            state: State::New,
+            mass: f64::NAN,
+        }
     }
 }
 
@@ -318,6 +335,18 @@ impl Tree {
         n.raw = raw;
         n.open = UNKNOWN;
         n.state = State::Expanded;
+    }
+
+    /// The [`Node::mass`] of expanded `node`, found at the first call.
+    #[inline]
+    pub fn mass(&mut self, node: u32) -> f64 {
+        let m = self.nodes[node as usize].mass;
+        if !m.is_nan() {
+            return m;
+        }
+        let m = super::select::prior_mass(self.edges_of(node));
+        self.nodes[node as usize].mass = m;
+        m
     }
 
     /// The [`Node::open`] of `node`, found at the first call (PUCT only: the

@@ -354,8 +354,8 @@ impl<G: BatchGame> TreeSearch<G> {
                         }
                         (Algorithm::Gumbel, 0) => self.gumbel_root(seat, opts),
                         (Algorithm::Gumbel, _) => {
-                            let open = self.tree.open(node);
-                            select::gumbel_interior(&self.tree, node, seat, open, &mut self.cands)
+                            let (open, mass) = (self.tree.open(node), self.tree.mass(node));
+                            select::gumbel_interior(&self.tree, node, seat, open, mass, &mut self.cands)
                         }
                     };
                     let e = self.tree.edges_of(node)[i];
