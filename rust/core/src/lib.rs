@@ -89,7 +89,7 @@ for_each_game!(declare_games);
 /// a batched search's trees and lists, spread over many small blocks the
 /// waves visit in turn, then sit in 2 MiB pages rather than 4 KiB ones.
 /// Measured on `rust/core/examples/batched_speed.rs` (two threads, median
-/// of 20 alternated runs against the system allocator): 8% more
+/// of 16 to 20 alternated runs against the system allocator): 8% more
 /// simulations a second on Churn side 7, 23% on Quintun side 7 (see
 /// `docs/performance.md`).
 #[cfg(feature = "mimalloc")]
