@@ -59,6 +59,7 @@ pub struct Table {
 struct Buckets {
     ptr: std::ptr::NonNull<Bucket>,
     len: usize,
+    layout: std::alloc::Layout,
 }
 
 // SAFETY: `Buckets` owns its memory as a `Box<[Bucket]>` would, and
@@ -68,19 +69,15 @@ unsafe impl Send for Buckets {}
 unsafe impl Sync for Buckets {}
 
 impl Buckets {
-    fn layout(len: usize) -> Option<std::alloc::Layout> {
-        std::alloc::Layout::array::<Bucket>(len).ok()
-    }
-
     /// `len` (at least 1) zeroed buckets; `Err` with the bytes asked for.
     fn zeroed(len: usize) -> Result<Buckets, usize> {
         use std::alloc::GlobalAlloc;
-        let layout = Buckets::layout(len).ok_or(len.saturating_mul(std::mem::size_of::<Bucket>()))?;
+        let layout = std::alloc::Layout::array::<Bucket>(len).map_err(|_| len.saturating_mul(std::mem::size_of::<Bucket>()))?;
         // SAFETY: the layout is non-zero (len >= 1, `Bucket` is not empty);
         // all-zero bytes are a valid `Bucket` (atomics); the pointer is
         // checked before use and freed with the same allocator and layout.
         let p = unsafe { std::alloc::System.alloc_zeroed(layout) } as *mut Bucket;
-        std::ptr::NonNull::new(p).map(|ptr| Buckets { ptr, len }).ok_or(layout.size())
+        std::ptr::NonNull::new(p).map(|ptr| Buckets { ptr, len, layout }).ok_or(layout.size())
     }
 }
 
@@ -95,10 +92,8 @@ impl std::ops::Deref for Buckets {
 impl Drop for Buckets {
     fn drop(&mut self) {
         use std::alloc::GlobalAlloc;
-        if let Some(layout) = Buckets::layout(self.len) {
-            // SAFETY: allocated by `System` with this layout in `zeroed`.
-            unsafe { std::alloc::System.dealloc(self.ptr.as_ptr().cast(), layout) }
-        }
+        // SAFETY: allocated by `System` with this layout in `zeroed`.
+        unsafe { std::alloc::System.dealloc(self.ptr.as_ptr().cast(), self.layout) }
     }
 }
 
