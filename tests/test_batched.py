@@ -687,3 +687,25 @@ def test_input_buffers_pass_to_the_next_search_only_when_nothing_holds_them():
     # Other shapes get buffers of their own.
     batched_search([hc.Churn(size=3)], ev, 4)
     assert bases[-1]().shape[0] == 1
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_priors_are_kept_as_numpy_normalises_them(dtype):
+    # The tree keeps priors in float32: a float32 answer as given (divided by
+    # its sum in float64 when read), other dtypes normalised in float64 and
+    # then rounded. With one simulation (the root's evaluation) and no noise,
+    # PUCT's policy is the normalised prior itself.
+    g = hc.Churn(size=4)
+    rng = np.random.default_rng(7)
+    raw = (rng.random(g.num_actions) * 10.0 ** rng.integers(-6, 3, g.num_actions)).astype(dtype)
+
+    def ev(obs: np.ndarray, masks: np.ndarray) -> Any:
+        return np.where(masks, raw, 0).astype(dtype), np.full((len(obs), 2), 0.5)
+
+    r = batched_search([g], ev, simulations=1, algorithm="puct", dirichlet_fraction=0.0)
+    legal = g.legal_action_mask()
+    p = raw[legal].astype(np.float64)
+    want = (p / p.sum()).astype(np.float32)
+    assert r.policies[0][legal].tolist() == want.tolist()
+    assert not r.policies[0][~legal].any()
+    assert len(set(want.tolist())) > 10  # priors that differ, over six decades

@@ -221,8 +221,10 @@ class MCTS:
 #: read-only views of buffers the search reuses (and the next search
 #: once nothing holds them; copy them to keep them);
 #: priors ``(L, num_actions)`` (finite, >= 0, renormalised over the legal
-#: actions) and values ``(L, num_players)`` (finite, seat ``k`` in column
-#: ``k - 1``), any numeric dtype.
+#: actions; float32 priors are kept as given and divided by their sum in
+#: float64, exactly ``p / p.sum()``, other dtypes are normalised in float64
+#: and then kept as float32) and values ``(L, num_players)`` (finite, seat
+#: ``k`` in column ``k - 1``), any numeric dtype.
 Evaluator = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], Tuple[Any, Any]]
 
 

@@ -266,8 +266,8 @@ fn step<G: BatchGame>(
             _ => {
                 let (mut o, mut m) = (&mut o[..], &mut m[..]);
                 for t in chunk.iter_mut() {
-                    if let Some((_, v)) = answer {
-                        t.finish_wave(v, players, sh.opts);
+                    if let Some((p, v)) = answer {
+                        t.finish_wave(p, v, actions, players, sh.opts);
                     }
                     t.select_wave(players, obs_len, sh.layout, sh.opts);
                     let (to, ro) = std::mem::take(&mut o).split_at_mut(k * obs_len);

@@ -59,7 +59,10 @@ fn stats(tree: &Tree, edges: &[Edge], seat: usize, i: usize) -> (u32, f64) {
 /// [`puct_reference`]'s: the first edge of the highest score.
 pub fn puct(tree: &Tree, node: u32, seat: usize, c: f64, priors: Option<&[f64]>, open: u32) -> usize {
     match priors {
-        None => puct_with(tree, node, seat, c, open, |_, e: &Edge| e.prior),
+        None => {
+            let d = tree.divisor(node);
+            puct_with(tree, node, seat, c, open, |_, e: &Edge| e.prior(d))
+        }
         Some(p) => puct_with(tree, node, seat, c, open, |i, _: &Edge| p[i]),
     }
 }
@@ -121,7 +124,7 @@ pub fn puct_reference(tree: &Tree, node: u32, seat: usize, c: f64, priors: Optio
     let mut best = 0;
     let mut best_score = f64::NEG_INFINITY;
     for (i, e) in edges.iter().enumerate() {
-        let p = priors.map_or(e.prior, |p| p[i]);
+        let p = priors.map_or(e.prior(tree.divisor(node)), |p| p[i]);
         let s = if e.child == super::tree::NONE {
             0.0 + c * p * sq / 1.0
         } else {
@@ -224,12 +227,13 @@ impl QStats {
 /// child lookups only for edges followed.
 pub fn q_stats(tree: &Tree, node: u32, seat: usize) -> QStats {
     let mut sums = Sums::new();
+    let d = tree.divisor(node);
     for e in tree.edges_of(node) {
         let (n, w) = if e.child == super::tree::NONE { (0, 0.0) } else { tree.child_stats(e, seat) };
         if n == 0 {
             sums.unvisited = true;
         } else {
-            sums.add(floor(e.prior), n, w / n as f64);
+            sums.add(floor(e.prior(d)), n, w / n as f64);
         }
     }
     sums.stats(tree.nodes[node as usize].raw)
@@ -261,7 +265,7 @@ pub fn completed_q(tree: &Tree, node: u32, seat: usize, out: &mut Vec<f64>) -> f
 /// [`completed_q`]): the Gumbel improved policy, computed as
 /// `P exp(sigma - max sigma)` normalised (the same numbers without a log).
 pub fn improved_policy(tree: &Tree, node: u32, sigma: &[f64], out: &mut Vec<f64>) {
-    let edges = tree.edges_of(node);
+    let (edges, d) = (tree.edges_of(node), tree.divisor(node));
     out.clear();
     let m = sigma.iter().copied().fold(f64::NEG_INFINITY, greater);
     // The unvisited edges share one sigma (the mixed value's): its `exp`
@@ -271,7 +275,7 @@ pub fn improved_policy(tree: &Tree, node: u32, sigma: &[f64], out: &mut Vec<f64>
         if s.to_bits() != last.0.to_bits() {
             last = (s, (s - m).exp());
         }
-        floor(e.prior) * last.1
+        floor(e.prior(d)) * last.1
     }));
     let sum: f64 = out.iter().sum();
     for x in out.iter_mut() {
@@ -322,15 +326,15 @@ impl Sums {
 /// The sum of `edges`' priors, each floored at the smallest positive
 /// normal number (the prior mass [`gumbel_interior`] takes the visited
 /// edges' from), in four partial sums: a pass the processor pipelines.
-pub fn prior_mass(edges: &[Edge]) -> f64 {
+pub fn prior_mass(edges: &[Edge], divisor: f64) -> f64 {
     let mut acc = [0.0f64; 4];
     let mut chunks = edges.chunks_exact(4);
     for ch in &mut chunks {
         for (a, e) in acc.iter_mut().zip(ch) {
-            *a += floor(e.prior);
+            *a += floor(e.prior(divisor));
         }
     }
-    let rest: f64 = chunks.remainder().iter().map(|e| floor(e.prior)).sum();
+    let rest: f64 = chunks.remainder().iter().map(|e| floor(e.prior(divisor))).sum();
     (acc[0] + acc[1]) + (acc[2] + acc[3]) + rest
 }
 
@@ -352,7 +356,8 @@ fn beats(a: (f64, usize), b: (f64, usize)) -> bool {
 /// `mass` is the node's [`prior_mass`] ([`Tree::mass`] keeps it).
 pub fn gumbel_interior(tree: &Tree, node: u32, seat: usize, open: u32, mass: f64, visited: &mut Vec<(usize, u32, f64, f64)>) -> usize {
     let edges = tree.edges_of(node);
-    let floor_at = |i: usize| floor(edges[i].prior);
+    let d = tree.divisor(node);
+    let floor_at = |i: usize| floor(edges[i].prior(d));
     visited.clear();
     let mut sums = Sums::new();
     // The best unvisited edge (highest prior, then lowest index), the prior
@@ -412,11 +417,12 @@ pub fn gumbel_interior(tree: &Tree, node: u32, seat: usize, open: u32, mass: f64
 /// The root logits `ln P - max ln P` that [`gumbel_root`] takes, into `out`.
 pub fn root_logits(tree: &Tree, out: &mut Vec<f64>) {
     out.clear();
+    let d = tree.divisor(0);
     // Runs of equal priors (uniform ones, say) take one logarithm.
-    let mut last = (f64::NAN, f64::NAN);
+    let mut last = (f32::NAN, f64::NAN);
     out.extend(tree.edges_of(0).iter().map(|e| {
-        if e.prior.to_bits() != last.0.to_bits() {
-            last = (e.prior, logit(e.prior));
+        if e.prior32.to_bits() != last.0.to_bits() {
+            last = (e.prior32, logit(e.prior(d)));
         }
         last.1
     }));
@@ -439,7 +445,7 @@ pub fn gumbel_root(
     considered: u32,
     cands: &mut Vec<(usize, u32, f64, f64)>,
 ) -> usize {
-    let edges = tree.edges_of(0);
+    let (edges, d) = (tree.edges_of(0), tree.divisor(0));
     cands.clear();
     let mut sums = Sums::new();
     let (mut best_u, mut best_gu) = (usize::MAX, f64::NEG_INFINITY);
@@ -457,7 +463,7 @@ pub fn gumbel_root(
             continue;
         }
         let q = w / n as f64;
-        sums.add(floor(e.prior), n, q);
+        sums.add(floor(e.prior(d)), n, q);
         if hit {
             cands.push((i, n, 0.0, q));
         }
@@ -477,15 +483,34 @@ pub fn gumbel_root(
 }
 
 /// A root edge with a child node, as [`gumbel_root_listed`] reads it: the
-/// edge's index, its child, its prior and its `gumbel + logit` (kept
-/// together, so that a root choice reads the children's statistics and
-/// nothing else of the tree).
+/// edge's index, its child, its prior, its `gumbel + logit`, the
+/// simulations through it in the current search (`calls`), and a copy of
+/// the child's visits `n` and value sum `w` for the root's mover, which
+/// the search keeps equal to the child's (the same additions in the same
+/// order): a root choice reads this list and nothing else.
+/// The children's own nodes, one cache line each and far apart, are not in
+/// the cache by the time a wave comes back to a tree; reading them was
+/// more than a third of the search's reads that missed a 2 MiB cache
+/// (cachegrind, Churn side 7).
 #[derive(Debug, Clone, Copy)]
 pub struct RootKid {
     pub edge: u32,
+    pub n: u32,
+    pub calls: u32,
     pub node: u32,
     pub prior: f64,
     pub key: f64,
+    pub w: f64,
+}
+
+impl RootKid {
+    /// The listed root child `node` behind root edge `edge`, its
+    /// statistics copied for `seat`, `calls` simulations through it in
+    /// the current search.
+    pub fn of(tree: &Tree, edge: u32, node: u32, prior: f64, key: f64, seat: usize, calls: u32) -> RootKid {
+        let c = &tree.nodes[node as usize];
+        RootKid { edge, n: c.n, calls, node, prior, key, w: c.w[seat] }
+    }
 }
 
 /// [`gumbel_root`] without a pass over every edge, for a root whose
@@ -502,7 +527,6 @@ pub fn gumbel_root_listed(
     tree: &Tree,
     seat: usize,
     keys: &[f64],
-    visits: &[u32],
     considered: u32,
     kids: &[RootKid],
     order: &[u32],
@@ -514,9 +538,9 @@ pub fn gumbel_root_listed(
     sums.unvisited = kids.len() < keys.len();
     for k in kids {
         let i = k.edge as usize;
-        let child = &tree.nodes[k.node as usize];
-        let (n, w) = (child.n, child.w[seat]);
-        let hit = visits[i] == considered;
+        let (n, w) = (k.n, k.w);
+        debug_assert_eq!((n, w.to_bits()), (tree.nodes[k.node as usize].n, tree.nodes[k.node as usize].w[seat].to_bits()));
+        let hit = k.calls == considered;
         if n == 0 {
             sums.unvisited = true;
             if hit {
@@ -690,7 +714,7 @@ mod tests {
     fn completed_q_fills_unvisited_with_the_mixed_value() {
         let mut t = Tree::new();
         t.visit(&[0]);
-        t.expand(0, &[0, 1, 2], [0.5, 0.25, 0.25].into_iter(), 0.4);
+        t.expand(0, &[0, 1, 2], [0.5, 0.25, 0.25].into_iter(), 1.0, 0.4);
         let c = t.child(0, 0);
         t.visit(&[0, c]);
         t.backup(&[0, c], &[1.0, 0.0, 0.0, 0.0]);
@@ -705,15 +729,17 @@ mod tests {
     /// A random expanded tree: root and one interior node with `k` edges
     /// each, random priors (some zero), some children visited with random
     /// values, some made but pending (visited, no value yet), some made and
-    /// never visited.
+    /// never visited. The root keeps its priors as they came, with their
+    /// sum; the interior node normalised ones (the two ways
+    /// [`Edge::prior32`] holds them).
     fn random_tree(seed: u64, k: usize) -> Tree {
         let mut rng = rng_for(seed, 7);
         let mut t = Tree::new();
         let acts: Vec<u32> = (0..k as u32).collect();
-        let priors: Vec<f64> = (0..k).map(|_| if uniform(&mut rng) < 0.2 { 0.0 } else { uniform(&mut rng) }).collect();
-        let sum: f64 = priors.iter().sum::<f64>().max(1e-9);
+        let priors: Vec<f32> = (0..k).map(|_| if uniform(&mut rng) < 0.2 { 0.0 } else { uniform(&mut rng) as f32 }).collect();
+        let sum: f64 = priors.iter().map(|&p| f64::from(p)).sum::<f64>().max(1e-9);
         t.visit(&[0]);
-        t.expand(0, &acts, priors.iter().map(|p| p / sum), uniform(&mut rng));
+        t.expand(0, &acts, priors.iter().copied(), sum, uniform(&mut rng));
         // The best edge without a child found before the children are made
         // (then kept as they are) or after.
         if !seed.is_multiple_of(3) {
@@ -721,7 +747,7 @@ mod tests {
         }
         let kid = t.child(0, 0);
         t.visit(&[0, kid]);
-        t.expand(kid, &acts, priors.iter().rev().map(|p| p / sum), uniform(&mut rng));
+        t.expand(kid, &acts, priors.iter().rev().map(|&p| (f64::from(p) / sum) as f32), 1.0, uniform(&mut rng));
         if seed % 3 != 1 {
             t.open(kid);
         }
@@ -772,7 +798,7 @@ mod tests {
             let have: Vec<usize> = (0..edges.len()).filter(|&i| edges[i].child != NONE).collect();
             assert_eq!(listed, have);
             if node.open != crate::search::tree::UNKNOWN {
-                assert_eq!(node.open, best_open(edges, |j| edges[j].prior));
+                assert_eq!(node.open, best_open(edges, |j| edges[j].prior(node.divisor)));
             }
         }
     }
@@ -836,7 +862,7 @@ mod tests {
                 let total: u64 = edges.iter().map(|e| t.child_stats(e, seat).0 as u64).sum();
                 let scores: Vec<f64> = edges.iter().zip(&b).map(|(e, &p)| p - t.child_stats(e, seat).0 as f64 / (1.0 + total as f64)).collect();
                 let best = (0..k).fold(0, |m, i| if scores[i] > scores[m] { i } else { m });
-                let got = gumbel_interior(&t, node, seat, t.nodes[node as usize].open, prior_mass(t.edges_of(node)), &mut sc);
+                let got = gumbel_interior(&t, node, seat, t.nodes[node as usize].open, prior_mass(t.edges_of(node), t.divisor(node)), &mut sc);
                 assert!((scores[got] - scores[best]).abs() < 1e-12, "seed {seed}: {got} vs {best} in {scores:?}");
                 // The root: argmax gumbel + logit + sigma over the edges with
                 // `considered` visits in this search.
@@ -853,18 +879,16 @@ mod tests {
                     let edges = t.edges_of(0);
                     let kids: Vec<RootKid> = (0..k as u32)
                         .filter(|&i| edges[i as usize].child != NONE)
-                        .map(|i| RootKid {
-                            edge: i,
-                            node: edges[i as usize].child,
-                            prior: edges[i as usize].prior,
-                            key: g[i as usize] + logits[i as usize],
+                        .map(|i| {
+                            let (e, key) = (&edges[i as usize], g[i as usize] + logits[i as usize]);
+                            RootKid::of(&t, i, e.child, e.prior(t.divisor(0)), key, seat, calls[i as usize])
                         })
                         .collect();
                     let mut order: Vec<u32> = (0..k as u32).collect();
                     order.sort_by(|&x, &y| (g[y as usize] + logits[y as usize]).total_cmp(&(g[x as usize] + logits[x as usize])).then(x.cmp(&y)));
                     let mut cursor = 0;
                     let keys: Vec<f64> = (0..k).map(|i| g[i] + logits[i]).collect();
-                    let listed = gumbel_root_listed(&t, seat, &keys, &calls, considered, &kids, &order, &mut cursor, &mut sc);
+                    let listed = gumbel_root_listed(&t, seat, &keys, considered, &kids, &order, &mut cursor, &mut sc);
                     if s[best] > f64::NEG_INFINITY {
                         assert!((s[got] - s[best]).abs() < 1e-9, "seed {seed} root: {got} vs {best} in {s:?}");
                         assert!((s[listed] - s[best]).abs() < 1e-9, "seed {seed} listed root: {listed} vs {best} in {s:?}");

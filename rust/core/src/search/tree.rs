@@ -144,6 +144,10 @@ pub struct Node {
     /// kept by [`Tree::child`].
     pub open: u32,
     pub state: State,
+    /// What its edges' [`Edge::prior32`] are divided by: the sum of the
+    /// evaluator's priors on its legal actions (float32 priors), or 1
+    /// (float64 ones, normalised before they are rounded).
+    pub divisor: f64,
     /// The sum of its edges' priors, each floored at the smallest positive
     /// normal number ([`crate::search::select::prior_mass`]), found at the
     /// first call of [`Tree::mass`] (NaN until then): the Gumbel rule below
@@ -164,6 +168,7 @@ impl Node {
             slot: NONE,
             open: UNKNOWN,
             state: State::New,
+            divisor: 1.0,
             mass: f64::NAN,
         }
     }
@@ -191,14 +196,34 @@ impl TreeNode for Node {
 /// A legal action of an expanded node.
 #[derive(Debug, Clone, Copy)]
 pub struct Edge {
-    /// The evaluator's prior, normalised over the legal actions.
-    pub prior: f64,
+    /// The evaluator's prior as it came, when it came in float32 (exact);
+    /// else already normalised, rounded to f32: [`Edge::prior`] divides it
+    /// by its node's [`Node::divisor`]. The priors of a node are in the
+    /// order of their `prior32`, ties included: the divisor is positive and
+    /// two floats32 that differ differ by at least 2^-24 of the larger,
+    /// far more than an f64 quotient rounds (and no quotient is
+    /// subnormal), so the highest prior or the equal ones are found from
+    /// `prior32` without dividing. Twelve bytes an edge rather than
+    /// the sixteen of an f64 prior: a search writes one edge for every
+    /// legal action of every leaf, most never read again, and those writes
+    /// are much of its memory traffic.
+    pub prior32: f32,
     pub action: Action,
     /// The node it leads to ([`NONE`] until followed).
     pub child: u32,
 }
 
 tree_edge!(Edge);
+
+impl Edge {
+    /// The prior, normalised over the node's legal actions, for the node's
+    /// [`Node::divisor`]: the evaluator's number over the sum of the node's
+    /// (in f64, NumPy's sum), exactly as `priors / priors.sum()` in NumPy.
+    #[inline]
+    pub fn prior(&self, divisor: f64) -> f64 {
+        f64::from(self.prior32) / divisor
+    }
+}
 
 /// A node of the UCT tree: value sums per seat in f32 (UCB1 is computed in
 /// f32), its children made all at once when it is expanded (in a random
@@ -317,24 +342,33 @@ impl Tree {
             if parent.open == i as u32 {
                 let first = parent.edges as usize;
                 let edges = &self.edges[first..first + parent.len as usize];
-                parent.open = next_open(edges, i, |j| edges[j].prior);
+                // The priors in the order of their `prior32` ([`Edge::prior32`]).
+                parent.open = next_open(edges, i, |j| f64::from(edges[j].prior32));
             }
             self.nodes.push(Node { next, slot: i as u32, ..Node::new() });
         }
         self.edges[e].child
     }
 
-    /// Expand `node` with `actions` (increasing) and their `priors`, and its
-    /// evaluation `raw` for the seat to move.
-    pub fn expand(&mut self, node: u32, actions: &[Action], priors: impl Iterator<Item = f64>, raw: f64) {
+    /// Expand `node` with `actions` (increasing) and their priors
+    /// ([`Edge::prior32`], divided by `divisor`), and its evaluation `raw`
+    /// for the seat to move.
+    pub fn expand(&mut self, node: u32, actions: &[Action], priors: impl Iterator<Item = f32>, divisor: f64, raw: f64) {
         let first = self.edges.len() as u32;
-        self.edges.extend(actions.iter().zip(priors).map(|(&action, prior)| Edge { prior, action, child: NONE }));
+        self.edges.extend(actions.iter().zip(priors).map(|(&action, prior32)| Edge { prior32, action, child: NONE }));
         let n = &mut self.nodes[node as usize];
         n.edges = first;
         n.len = actions.len() as u32;
         n.raw = raw;
+        n.divisor = divisor;
         n.open = UNKNOWN;
         n.state = State::Expanded;
+    }
+
+    /// The [`Node::divisor`] of `node`'s edges' priors.
+    #[inline]
+    pub fn divisor(&self, node: u32) -> f64 {
+        self.nodes[node as usize].divisor
     }
 
     /// The [`Node::mass`] of expanded `node`, found at the first call.
@@ -344,7 +378,7 @@ impl Tree {
         if !m.is_nan() {
             return m;
         }
-        let m = super::select::prior_mass(self.edges_of(node));
+        let m = super::select::prior_mass(self.edges_of(node), self.divisor(node));
         self.nodes[node as usize].mass = m;
         m
     }
@@ -356,17 +390,18 @@ impl Tree {
         let n = &self.nodes[node as usize];
         if n.open == UNKNOWN {
             let edges = self.edges_of(node);
+            // The priors in the order of their `prior32` ([`Edge::prior32`]).
             let open = if n.kids == NONE {
                 // No edge has a child: the first of the highest prior,
                 // found by its value first (no branch per edge).
-                let top = edges.iter().fold(f64::NEG_INFINITY, |m, e| m.max(e.prior));
-                if top > f64::NEG_INFINITY {
-                    edges.iter().position(|e| e.prior == top).map_or(NONE, |j| j as u32)
+                let top = edges.iter().fold(f32::NEG_INFINITY, |m, e| m.max(e.prior32));
+                if top > f32::NEG_INFINITY {
+                    edges.iter().position(|e| e.prior32 == top).map_or(NONE, |j| j as u32)
                 } else {
                     NONE
                 }
             } else {
-                best_open(edges, |j| edges[j].prior)
+                best_open(edges, |j| f64::from(edges[j].prior32))
             };
             self.nodes[node as usize].open = open;
         }
@@ -519,10 +554,11 @@ mod tests {
     #[test]
     fn reroot_keeps_the_subtree_and_its_statistics() {
         let mut t = Tree::new();
-        t.expand(0, &[3, 5], [0.25, 0.75].into_iter(), 0.5);
+        t.expand(0, &[3, 5], [1.0, 3.0].into_iter(), 4.0, 0.5);
+        assert_eq!(t.edges_of(0)[1].prior(t.divisor(0)), 0.75);
         let a = t.child(0, 0);
         let b = t.child(0, 1);
-        t.expand(b, &[1, 2, 7], [0.5, 0.25, 0.25].into_iter(), 0.1);
+        t.expand(b, &[1, 2, 7], [0.5, 0.25, 0.25].into_iter(), 1.0, 0.1);
         let c = t.child(b, 2);
         t.visit(&[0, b, c]);
         t.backup(&[0, b, c], &[1.0, 0.0, 0.0, 0.0]);
@@ -536,10 +572,36 @@ mod tests {
         assert_eq!(t.edges_of(0).iter().map(|e| e.action).collect::<Vec<_>>(), vec![1, 2, 7]);
         let e = t.edges_of(0)[2];
         assert_eq!(t.child_stats(&e, 0), (1, 1.0));
+        assert_eq!((e.prior(t.divisor(0)), t.edges_of(0)[0].prior(t.divisor(0))), (0.25, 0.5));
         assert_eq!(t.nodes[0].raw, 0.1);
         t.reroot(None);
         assert_eq!(t.nodes.len(), 1);
         assert_eq!(t.nodes[0].state, State::New);
+    }
+
+    /// [`Edge::prior32`]'s claim: dividing by a divisor (a sum of up to
+    /// 65,536 float32 priors, or 1) keeps the order of the float32
+    /// numbers, ties included, so the highest prior is found without
+    /// dividing.
+    #[test]
+    fn dividing_keeps_the_order_of_float32_priors() {
+        let mut rng = crate::rng::rng_for(5, 9);
+        let f32_of = |rng: &mut _| {
+            let bits = crate::rng::below(rng, 0x7F80_0000) as u32;
+            f32::from_bits(bits)
+        };
+        for round in 0..200_000 {
+            let a = f32_of(&mut rng);
+            // neighbours in float32 now and then, where rounding would bite
+            let b = if round % 3 == 0 { f32::from_bits(a.to_bits() + 1) } else { f32_of(&mut rng) };
+            let d = match round % 4 {
+                0 => 1.0,
+                1 => f64::from(f32::MAX) * 65536.0,
+                _ => f64::from(f32_of(&mut rng)).max(f64::from(a)).max(f64::from(b)) * (1.0 + crate::rng::below(&mut rng, 4096) as f64),
+            };
+            let (ea, eb) = (Edge { prior32: a, action: 0, child: NONE }, Edge { prior32: b, action: 1, child: NONE });
+            assert_eq!(a.partial_cmp(&b), ea.prior(d).partial_cmp(&eb.prior(d)), "{a:e} {b:e} over {d:e}");
+        }
     }
 
     #[test]

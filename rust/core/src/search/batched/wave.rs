@@ -12,7 +12,7 @@ use super::{Algorithm, BatchedOptions};
 use crate::game::{Action, Game};
 use crate::outcome::{scores, MAX_SEATS};
 use crate::rng::rng_for;
-use crate::search::evaluate::{check_rows, OutputError, Rows};
+use crate::search::evaluate::{at, check_rows, OutputError, Rows};
 use crate::search::select::{self, RootKid};
 use crate::search::tree::{State, Tree, NONE};
 use crate::vector::{write_legal_mask, BatchGame, CellLayout};
@@ -63,6 +63,8 @@ pub(super) struct TreeSearch<G: Game> {
     /// (`keys`: those sums), and how many of those have a child
     /// ([`select::gumbel_root_listed`]).
     kids: Vec<RootKid>,
+    /// Gumbel: the seat to move at the root (0-based; `kids` keep its values).
+    root_seat: usize,
     order: Vec<u32>,
     /// Working space of `sort_order`.
     ranks: Vec<u128>,
@@ -86,12 +88,9 @@ pub(super) struct TreeSearch<G: Game> {
     cands: Vec<(usize, u32, f64, f64)>,
     /// The first row of this tree's leaves in the wave.
     pub(super) first: usize,
-    /// Per leaf of the wave, the sum its priors are divided by, and its
-    /// priors at its legal actions (in `legal`'s order, divided by that
-    /// sum as the edges are written) ([`check_rows`]); and this tree's
-    /// check of its rows.
+    /// Per leaf of the wave, the sum of its priors on its legal actions
+    /// ([`check_rows`]); and this tree's check of its rows.
     sums: Vec<f64>,
-    gathered: Vec<f64>,
     pub(super) checked: Result<(), OutputError>,
 }
 
@@ -127,6 +126,7 @@ impl<G: BatchGame> TreeSearch<G> {
             gumbel: Vec::new(),
             logits: Vec::new(),
             kids: Vec::new(),
+            root_seat: 0,
             order: Vec::new(),
             ranks: Vec::new(),
             keys: Vec::new(),
@@ -144,7 +144,6 @@ impl<G: BatchGame> TreeSearch<G> {
             cands: Vec::new(),
             first: 0,
             sums: Vec::new(),
-            gathered: Vec::new(),
             checked: Ok(()),
         }
     }
@@ -158,7 +157,7 @@ impl<G: BatchGame> TreeSearch<G> {
 
     /// Draw the root's noise (the root is expanded).
     fn root_noise(&mut self, opts: &BatchedOptions) {
-        let edges = self.tree.edges_of(0);
+        let (edges, d) = (self.tree.edges_of(0), self.tree.divisor(0));
         let k = edges.len();
         self.calls.clear();
         self.calls.resize(k, 0);
@@ -171,7 +170,7 @@ impl<G: BatchGame> TreeSearch<G> {
                 select::dirichlet(&mut self.rng, opts.dirichlet_alpha, &mut self.noisy);
                 let f = opts.dirichlet_fraction;
                 for (x, e) in self.noisy.iter_mut().zip(edges) {
-                    *x = (1.0 - f) * e.prior + f * *x;
+                    *x = (1.0 - f) * e.prior(d) + f * *x;
                 }
                 self.noisy_open = select::best_open(edges, |j| self.noisy[j]);
             }
@@ -188,13 +187,12 @@ impl<G: BatchGame> TreeSearch<G> {
                 self.order.extend(0..k as u32);
                 self.sorted = 0;
                 self.kids.clear();
-                let keys = &self.keys;
-                self.kids.extend(edges.iter().enumerate().filter(|(_, e)| e.child != NONE).map(|(i, e)| RootKid {
-                    edge: i as u32,
-                    node: e.child,
-                    prior: e.prior,
-                    key: keys[i],
-                }));
+                let (keys, tree) = (&self.keys, &self.tree);
+                self.root_seat = self.work.to_move() - 1;
+                let seat = self.root_seat;
+                let listed = edges.iter().enumerate().filter(|(_, e)| e.child != NONE);
+                // A new search: no simulation through any of them yet.
+                self.kids.extend(listed.map(|(i, e)| RootKid::of(tree, i as u32, e.child, e.prior(d), keys[i], seat, 0)));
                 self.cursor = 0;
             }
         }
@@ -213,7 +211,6 @@ impl<G: BatchGame> TreeSearch<G> {
         // instructions per simulation of a one-off search, callgrind).
         let k = opts.leaves_per_tree;
         self.legal.reserve(k * actions);
-        self.gathered.reserve(k * actions);
         self.sums.reserve(k);
         self.leaves.reserve(k);
         self.paths.reserve(k * 16);
@@ -280,14 +277,34 @@ impl<G: BatchGame> TreeSearch<G> {
             self.sort_order(self.kids.len() + 1);
         }
         let (kids, order) = (&self.kids, &self.order);
-        select::gumbel_root_listed(&self.tree, seat, &self.keys, &self.calls, visit, kids, order, &mut self.cursor, &mut self.cands)
+        debug_assert!(kids.iter().all(|k| k.calls == self.calls[k.edge as usize]), "the listed calls are the search's");
+        select::gumbel_root_listed(&self.tree, seat, &self.keys, visit, kids, order, &mut self.cursor, &mut self.cands)
     }
 
-    /// Count a simulation through root edge `root_edge` (if any).
-    fn count_call(&mut self, root_edge: u32) {
+    /// The listed root child behind root edge `e` (Gumbel; [`RootKid`]
+    /// keeps a copy of its statistics, updated with the child's).
+    #[inline]
+    fn root_kid(&mut self, e: u32) -> Option<&mut RootKid> {
+        if e == NONE {
+            return None;
+        }
+        self.kids.binary_search_by_key(&e, |k| k.edge).ok().map(|i| &mut self.kids[i])
+    }
+
+    /// Count a simulation through root edge `root_edge` (if any), with
+    /// its `value` for the root's mover when known at once, in the search's
+    /// counts and in the edge's [`RootKid`].
+    fn count_call(&mut self, root_edge: u32, value: Option<f64>) {
         if root_edge != NONE {
             self.calls[root_edge as usize] += 1;
             self.done += 1;
+        }
+        if let Some(k) = self.root_kid(root_edge) {
+            k.n = k.n.saturating_add(1);
+            k.calls += 1;
+            if let Some(v) = value {
+                k.w += v;
+            }
         }
     }
 
@@ -320,7 +337,7 @@ impl<G: BatchGame> TreeSearch<G> {
                     let path = &self.paths[start..];
                     self.tree.visit(path);
                     self.tree.backup(path, &v);
-                    self.count_call(root_edge);
+                    self.count_call(root_edge, Some(v[self.root_seat]));
                     self.paths.truncate(start);
                     self.rewind();
                     return Step::Done;
@@ -328,7 +345,7 @@ impl<G: BatchGame> TreeSearch<G> {
                 State::New | State::Terminal => {
                     self.tree.nodes[node as usize].state = State::Pending;
                     self.tree.visit(&self.paths[start..]);
-                    self.count_call(root_edge);
+                    self.count_call(root_edge, None);
                     // Straight after the other leaves' (`legal_actions` appends).
                     let s = self.legal.len();
                     self.work.legal_actions(&mut self.legal);
@@ -369,7 +386,8 @@ impl<G: BatchGame> TreeSearch<G> {
                         }
                         if e.child == NONE && opts.algorithm == Algorithm::Gumbel {
                             let at = self.kids.partition_point(|k| k.edge < i as u32);
-                            self.kids.insert(at, RootKid { edge: i as u32, node: child, prior: e.prior, key: self.keys[i] });
+                            let kid = RootKid::of(&self.tree, i as u32, child, e.prior(self.tree.divisor(0)), self.keys[i], seat, 0);
+                            self.kids.insert(at, kid);
                         }
                     }
                     node = child;
@@ -419,14 +437,24 @@ impl<G: BatchGame> TreeSearch<G> {
         let (p, v) = (priors.part(first * actions..(first + k) * actions), values.part(first * players..(first + k) * players));
         let legal = self.leaves.iter().map(|l| &self.legal[l.legal.clone()]);
         self.sums.clear();
-        self.gathered.clear();
-        self.checked = check_rows(p, v, legal, actions, first, &mut self.gathered, &mut self.sums);
+        // The priors at the legal actions are gathered to be summed in
+        // memory of this thread's (in its cache whatever the tree), then
+        // read again from the rows as the edges are made.
+        thread_local! {
+            static GATHERED: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        self.checked = GATHERED.with_borrow_mut(|gathered| {
+            gathered.clear();
+            check_rows(p, v, legal, actions, first, gathered, &mut self.sums)
+        });
     }
 
-    /// Expand the leaves with their priors (checked and gathered by
-    /// [`TreeSearch::check`], divided by their sums here) and their rows of
-    /// `values`, and back the values up.
-    pub(super) fn finish_wave(&mut self, values: Rows<'_>, players: usize, opts: &BatchedOptions) {
+    /// Expand the leaves with their rows of `priors` (checked and summed by
+    /// [`TreeSearch::check`]) and of `values`, and back the values up.
+    /// Float32 priors go into the edges as they came, their sum the
+    /// divisor; float64 ones divided by it, then rounded
+    /// ([`crate::search::tree::Edge::prior32`]).
+    pub(super) fn finish_wave(&mut self, priors: Rows<'_>, values: Rows<'_>, actions: usize, players: usize, opts: &BatchedOptions) {
         self.rewind();
         let leaves = std::mem::take(&mut self.leaves);
         for (j, leaf) in leaves.iter().enumerate() {
@@ -443,13 +471,19 @@ impl<G: BatchGame> TreeSearch<G> {
                 }
             }
             let legal = &self.legal[leaf.legal.clone()];
-            let (priors, sum) = (&self.gathered[leaf.legal.clone()], self.sums[j]);
-            // Divided as the edges are written (one pass).
-            self.tree.expand(leaf.node, legal, priors.iter().map(|&p| p / sum), v[leaf.seat]);
+            let sum = self.sums[j];
+            match priors.part(r * actions..(r + 1) * actions) {
+                Rows::F32(row) => self.tree.expand(leaf.node, legal, at(row, legal), sum, v[leaf.seat]),
+                Rows::F64(row) => self.tree.expand(leaf.node, legal, at(row, legal).map(|p| (p / sum) as f32), 1.0, v[leaf.seat]),
+            }
             if leaf.node == 0 {
                 self.root_noise(opts);
             }
             self.tree.backup(&self.paths[leaf.path.clone()], &v);
+            let seat = self.root_seat;
+            if let Some(k) = self.root_kid(leaf.root_edge) {
+                k.w += v[seat];
+            }
         }
         self.leaves = leaves;
         self.leaves.clear();
@@ -458,21 +492,28 @@ impl<G: BatchGame> TreeSearch<G> {
     /// Take back the leaves of a wave that failed.
     pub(super) fn abandon_wave(&mut self) {
         self.rewind();
-        for leaf in self.leaves.drain(..) {
+        let mut leaves = std::mem::take(&mut self.leaves);
+        for leaf in leaves.drain(..) {
             self.tree.unvisit(&self.paths[leaf.path.clone()]);
             self.tree.nodes[leaf.node as usize].state = State::New;
+            if let Some(k) = self.root_kid(leaf.root_edge) {
+                k.n -= 1;
+                k.calls -= 1;
+            }
             if leaf.root_edge != NONE {
                 self.calls[leaf.root_edge as usize] -= 1;
                 self.done -= 1;
             }
             self.remaining += 1;
         }
+        self.leaves = leaves;
     }
 
     /// Play `a` at the root and keep the subtree below it.
     pub(super) fn advance(&mut self, a: Action) {
         let child = self.tree.root_child(a);
         self.tree.reroot(child);
+        self.kids.clear();
         self.calls.clear();
         self.noisy.clear();
         self.gumbel.clear();
@@ -498,7 +539,8 @@ impl<G: BatchGame> TreeSearch<G> {
             visits[e.action as usize] = n;
             q[e.action as usize] = if n > 0 { (w / n as f64) as f32 } else { mixed as f32 };
         }
-        let prior = |i: usize| if self.noisy.is_empty() { edges[i].prior } else { self.noisy[i] };
+        let d = self.tree.divisor(0);
+        let prior = |i: usize| if self.noisy.is_empty() { edges[i].prior(d) } else { self.noisy[i] };
         *out.action = match opts.algorithm {
             Algorithm::Puct => {
                 for (i, e) in edges.iter().enumerate() {
@@ -524,7 +566,7 @@ impl<G: BatchGame> TreeSearch<G> {
                     // gives the same edge as the pass over every edge (the
                     // same candidates and sums, in the same order).
                     let (kids, order) = (&self.kids, &self.order);
-                    select::gumbel_root_listed(&self.tree, seat, &self.keys, &self.calls, considered, kids, order, &mut 0, &mut self.cands)
+                    select::gumbel_root_listed(&self.tree, seat, &self.keys, considered, kids, order, &mut 0, &mut self.cands)
                 } else {
                     select::gumbel_root(&self.tree, seat, &self.gumbel, &self.logits, &self.calls, considered, &mut self.cands)
                 };
@@ -546,7 +588,7 @@ impl<G: Game> TreeSearch<G> {
         fn b<T>(v: &Vec<T>) -> usize {
             v.capacity() * std::mem::size_of::<T>()
         }
-        let floats = [&self.noisy, &self.gumbel, &self.logits, &self.keys, &self.scratch.0, &self.scratch.1, &self.sums, &self.gathered];
+        let floats = [&self.noisy, &self.gumbel, &self.logits, &self.keys, &self.scratch.0, &self.scratch.1, &self.sums];
         self.tree.capacity_bytes()
             + floats.iter().map(|v| b(v)).sum::<usize>()
             + b(&self.undo)
@@ -576,6 +618,7 @@ impl<G: Game> TreeSearch<G> {
             gumbel,
             logits,
             kids,
+            root_seat,
             order,
             ranks,
             keys,
@@ -593,14 +636,13 @@ impl<G: Game> TreeSearch<G> {
             cands,
             first,
             sums,
-            gathered,
             checked,
         } = self;
         tree.clear();
         *rng = rng_for(seed, index as u64);
         work.clone_from(root);
         undo.clear();
-        for v in [noisy, gumbel, logits, keys, &mut scratch.0, &mut scratch.1, sums, gathered] {
+        for v in [noisy, gumbel, logits, keys, &mut scratch.0, &mut scratch.1, sums] {
             v.clear();
         }
         *noisy_open = NONE;
@@ -613,7 +655,7 @@ impl<G: Game> TreeSearch<G> {
         legal.clear();
         stash.clear();
         cands.clear();
-        (*cursor, *sorted, *done, *budget, *remaining, *first) = (0, 0, 0, 0, 0, 0);
+        (*cursor, *sorted, *done, *budget, *remaining, *first, *root_seat) = (0, 0, 0, 0, 0, 0, 0);
         *checked = Ok(());
     }
 
@@ -621,6 +663,7 @@ impl<G: Game> TreeSearch<G> {
     /// stream.
     pub(super) fn replace(&mut self, game: G) {
         self.tree.clear();
+        self.kids.clear();
         self.calls.clear();
         self.noisy.clear();
         self.gumbel.clear();
