@@ -309,18 +309,25 @@ impl fmt::Display for OutputError {
 
 impl std::error::Error for OutputError {}
 
-/// [`numpy_sum`] of a row that is zero except at the increasing
-/// positions `at` (from `offset`), which hold `vals`: the pairwise blocks
-/// with no such position sum to zero and are skipped, the others add their
-/// numbers in NumPy's order, so the result is NumPy's sum of the whole row
-/// (`n` numbers) but costs only the positions given (up to the sign of a
-/// zero sum). `at.len() == vals.len()`.
-pub fn numpy_sum_sparse(at: &[crate::Action], vals: &[f64], offset: usize, n: usize) -> f64 {
+/// [`numpy_sum`] of `row` with every entry but those at the increasing
+/// positions `at` zeroed (a prior row over its legal actions), read in
+/// place: the pairwise blocks with no such position sum to zero and are
+/// skipped, the others add their numbers in NumPy's order, so the result
+/// is NumPy's sum of the masked row but costs only the positions given (up
+/// to the sign of a zero sum). Panics if a position is not in the row.
+pub fn numpy_sum_sparse<T: Copy + Into<f64>>(at: &[crate::Action], row: &[T]) -> f64 {
+    unchecked::assert_ids_below(at, row.len());
+    let get = |a: usize| -> f64 {
+        // SAFETY: every position read is an id of `at` (a group's `a + j`,
+        // `j < 8`, is one: its last is `a + 7`), each below `row.len()`
+        // (checked above).
+        unsafe { unchecked::get(row, a) }.into()
+    };
     /// The block `offset..offset + n` of NumPy's recursion, reading the
     /// positions from `at[*i..]` (those below the block's end are its own:
     /// the blocks come in increasing order, so one cursor serves them all
     /// and no block searches for its share).
-    fn pairwise(at: &[crate::Action], vals: &[f64], i: &mut usize, offset: usize, n: usize) -> f64 {
+    fn pairwise(at: &[crate::Action], get: &impl Fn(usize) -> f64, i: &mut usize, offset: usize, n: usize) -> f64 {
         let end = offset + n;
         let below = |i: usize, limit: usize| at.get(i).is_some_and(|&a| (a as usize) < limit);
         if !below(*i, end) {
@@ -329,7 +336,7 @@ pub fn numpy_sum_sparse(at: &[crate::Action], vals: &[f64], offset: usize, n: us
         } else if n < 8 {
             let mut r = 0.0;
             while below(*i, end) {
-                r += vals[*i];
+                r += get(at[*i] as usize);
                 *i += 1;
             }
             r
@@ -343,56 +350,55 @@ pub fn numpy_sum_sparse(at: &[crate::Action], vals: &[f64], offset: usize, n: us
             let mut r = [0.0; 8];
             let start = *i;
             let mid = start + at[start..].partition_point(|&a| (a as usize) < whole);
-            let (ats, xs) = (&at[start..mid], &vals[start..mid]);
+            let ats = &at[start..mid];
             if 2 * ats.len() >= whole - offset {
                 // Many positions: whole groups of eight are added lane by
                 // lane at once (the same sums, as vector adds).
                 let mut k = 0;
                 while k < ats.len() {
                     let a = ats[k] as usize;
-                    match (ats.get(k + 7), xs.get(k..k + 8)) {
-                        (Some(&last), Some(group)) if a.is_multiple_of(8) && last as usize == a + 7 => {
-                            for j in 0..8 {
-                                r[j] += group[j];
+                    match ats.get(k + 7) {
+                        Some(&last) if a.is_multiple_of(8) && last as usize == a + 7 => {
+                            for (j, x) in r.iter_mut().enumerate() {
+                                *x += get(a + j);
                             }
                             k += 8;
                         }
                         _ => {
-                            r[a & 7] += xs[k];
+                            r[a & 7] += get(a);
                             k += 1;
                         }
                     }
                 }
             } else {
-                for (&a, &x) in ats.iter().zip(xs) {
-                    r[a as usize & 7] += x;
+                for &a in ats {
+                    r[a as usize & 7] += get(a as usize);
                 }
             }
             *i = mid;
             let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
             while below(*i, end) {
-                res += vals[*i];
+                res += get(at[*i] as usize);
                 *i += 1;
             }
             res
         } else {
             let mut n2 = n / 2;
             n2 -= n2 % 8;
-            let left = pairwise(at, vals, i, offset, n2);
-            left + pairwise(at, vals, i, offset + n2, n - n2)
+            let left = pairwise(at, get, i, offset, n2);
+            left + pairwise(at, get, i, offset + n2, n - n2)
         }
     }
-    0.0 + pairwise(at, vals, &mut 0, offset, n)
+    0.0 + pairwise(at, &get, &mut 0, 0, row.len())
 }
 
 /// Check an evaluator's answer for `legal.len()` leaves (`legal[i]`: the
-/// increasing legal actions of leaf `i`, numbered `first + i` in messages),
-/// push onto `gathered` each leaf's priors at its legal actions (in the
-/// order of `legal[i]`) and onto `sums` the sum of each prior row over its
-/// legal actions (the sum NumPy gives for the row with its illegal entries
-/// zeroed: the normalised prior of a legal action is its prior over this
-/// sum). Errors name the first bad leaf: priors or values that are not
-/// finite, negative priors, priors that are all zero on the legal actions.
+/// increasing legal actions of leaf `i`, numbered `first + i` in messages)
+/// and push onto `sums` the sum of each prior row over its legal actions
+/// (the sum NumPy gives for the row with its illegal entries zeroed: the
+/// normalised prior of a legal action is its prior over this sum). Errors
+/// name the first bad leaf: priors or values that are not finite, negative
+/// priors, priors that are all zero on the legal actions.
 #[inline(never)]
 pub fn check_rows<'a>(
     priors: Rows<'_>,
@@ -400,7 +406,6 @@ pub fn check_rows<'a>(
     legal: impl Iterator<Item = &'a [crate::Action]>,
     actions: usize,
     first: usize,
-    gathered: &mut Vec<f64>,
     sums: &mut Vec<f64>,
 ) -> Result<(), OutputError> {
     let fine = priors.all_nonneg();
@@ -413,9 +418,16 @@ pub fn check_rows<'a>(
     if !fine {
         return Err(OutputError::NegativePrior);
     }
+    let mut push = |i: usize, sum: f64| {
+        if sum <= 0.0 {
+            return Err(OutputError::ZeroPriors { leaf: first + i });
+        }
+        sums.push(sum);
+        Ok(())
+    };
     if actions > PAIRWISE_BLOCK {
-        // Rows of several NumPy blocks: gathered and summed in one pass
-        // along a plan of the blocks made once per thread.
+        // Rows of several NumPy blocks: summed in one pass along a plan of
+        // the blocks made once per thread.
         return PLAN.with_borrow_mut(|plan| {
             if plan.n != actions {
                 *plan = PairwisePlan::new(actions);
@@ -423,37 +435,24 @@ pub fn check_rows<'a>(
             for (i, acts) in legal.enumerate() {
                 let rows = i * actions..(i + 1) * actions;
                 let sum = match priors {
-                    Rows::F32(x) => plan.gather_sum(acts, &x[rows], gathered),
-                    Rows::F64(x) => plan.gather_sum(acts, &x[rows], gathered),
+                    Rows::F32(x) => plan.sum(acts, &x[rows]),
+                    Rows::F64(x) => plan.sum(acts, &x[rows]),
                 };
-                if sum <= 0.0 {
-                    return Err(OutputError::ZeroPriors { leaf: first + i });
-                }
-                sums.push(sum);
+                push(i, sum)?;
             }
             Ok(())
         });
     }
     for (i, acts) in legal.enumerate() {
-        let (base, start) = (i * actions, gathered.len());
         // Each row on its own: an index into it needs no addition.
-        match priors {
-            Rows::F32(x) => gather(&x[base..base + actions], acts, gathered),
-            Rows::F64(x) => gather(&x[base..base + actions], acts, gathered),
-        }
-        let sum = numpy_sum_sparse(acts, &gathered[start..], 0, actions);
-        if sum <= 0.0 {
-            return Err(OutputError::ZeroPriors { leaf: first + i });
-        }
-        sums.push(sum);
+        let row = i * actions..(i + 1) * actions;
+        let sum = match priors {
+            Rows::F32(x) => numpy_sum_sparse(acts, &x[row]),
+            Rows::F64(x) => numpy_sum_sparse(acts, &x[row]),
+        };
+        push(i, sum)?;
     }
     Ok(())
-}
-
-/// Push `row[a]` for each `a` of `acts` onto `out` ([`at`]).
-#[inline]
-fn gather<T: Copy + Into<f64>>(row: &[T], acts: &[Action], out: &mut Vec<f64>) {
-    out.extend(at(row, acts).map(Into::into));
 }
 
 /// `row[a]` for each `a` of `acts`, the indices checked once for the list
@@ -527,36 +526,29 @@ impl PairwisePlan {
         PairwisePlan { n, leaves, adds, sums: Vec::new() }
     }
 
-    /// Push `get(a)` for each position `a` of `at` (increasing, below `n`)
-    /// onto `out`, and return NumPy's sum of the row holding those numbers
-    /// there and zeros elsewhere (up to the sign of a zero sum).
+    /// NumPy's sum of `row` with every entry but those at the positions
+    /// `at` (increasing, below `n`) zeroed (up to the sign of a zero sum),
+    /// read in place.
     #[inline]
-    pub fn gather_sum<T: Copy + Into<f64>>(&mut self, at: &[crate::Action], row: &[T], out: &mut Vec<f64>) -> f64 {
+    pub fn sum<T: Copy + Into<f64>>(&mut self, at: &[crate::Action], row: &[T]) -> f64 {
         assert_eq!(row.len(), self.n, "a row of the plan's length");
         let get = |a: usize| -> f64 {
             // SAFETY: called below only with a position below its block's
             // end, and no block ends past `n`, the row's length.
             unsafe { unchecked::get(row, a) }.into()
         };
-        let start = out.len();
-        out.resize(start + at.len(), 0.0);
-        let dst = &mut out[start..];
         self.sums.clear();
         let mut k = 0;
         for &(whole, end) in &self.leaves {
             // a zero accumulator plus x is x: the first numbers are added like the others
             let mut r = [0.0; 8];
             while let Some(&a) = at.get(k).filter(|&&a| (a as usize) < whole) {
-                let x = get(a as usize);
-                dst[k] = x;
-                r[a as usize & 7] += x;
+                r[a as usize & 7] += get(a as usize);
                 k += 1;
             }
             let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
             while let Some(&a) = at.get(k).filter(|&&a| (a as usize) < end) {
-                let x = get(a as usize);
-                dst[k] = x;
-                res += x;
+                res += get(a as usize);
                 k += 1;
             }
             self.sums.push(res);
@@ -579,12 +571,8 @@ mod tests {
         let legal: Vec<Vec<u32>> = vec![vec![0, 2], vec![1]];
         let it = || legal.iter().map(|v| v.as_slice());
         let check = |p: &[f64], v: &[f64]| {
-            let (mut gathered, mut sums) = (Vec::new(), Vec::new());
-            let r = check_rows(Rows::F64(p), Rows::F64(v), it(), 3, 0, &mut gathered, &mut sums);
-            if r.is_ok() {
-                assert_eq!(gathered, [p[0], p[2], p[4]], "the legal priors, leaf by leaf");
-            }
-            r.map(|()| sums)
+            let mut sums = Vec::new();
+            check_rows(Rows::F64(p), Rows::F64(v), it(), 3, 0, &mut sums).map(|()| sums)
         };
         let p = vec![1.0, 5.0, 3.0, 0.0, 2.0, 0.0];
         let sums = check(&p, &[0.5; 4]).unwrap();
@@ -641,13 +629,17 @@ mod tests {
                         at.push(i as crate::Action);
                     }
                 }
-                let vals: Vec<f64> = at.iter().map(|&a| row[a as usize]).collect();
-                assert_eq!(numpy_sum_sparse(&at, &vals, 0, n).to_bits(), numpy_sum(&row).to_bits(), "n {n} density {density}");
-                // The plan gathers the same numbers and gives the same sum.
-                let mut out = vec![7.0];
-                let sum = PairwisePlan::new(n).gather_sum(&at, &row, &mut out);
+                // Read at the positions only: the others may hold anything.
+                let mut noisy = row.clone();
+                for (i, x) in noisy.iter_mut().enumerate() {
+                    if at.binary_search(&(i as u32)).is_err() {
+                        *x = 3.5 + i as f64;
+                    }
+                }
+                assert_eq!(numpy_sum_sparse(&at, &noisy).to_bits(), numpy_sum(&row).to_bits(), "n {n} density {density}");
+                // The plan gives the same sum, also reading the positions only.
+                let sum = PairwisePlan::new(n).sum(&at, &noisy);
                 assert_eq!(sum.to_bits(), numpy_sum(&row).to_bits(), "plan, n {n} density {density}");
-                assert_eq!(out[1..], vals[..]);
             }
         }
     }

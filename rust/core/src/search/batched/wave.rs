@@ -437,16 +437,7 @@ impl<G: BatchGame> TreeSearch<G> {
         let (p, v) = (priors.part(first * actions..(first + k) * actions), values.part(first * players..(first + k) * players));
         let legal = self.leaves.iter().map(|l| &self.legal[l.legal.clone()]);
         self.sums.clear();
-        // The priors at the legal actions are gathered to be summed in
-        // memory of this thread's (in its cache whatever the tree), then
-        // read again from the rows as the edges are made.
-        thread_local! {
-            static GATHERED: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
-        self.checked = GATHERED.with_borrow_mut(|gathered| {
-            gathered.clear();
-            check_rows(p, v, legal, actions, first, gathered, &mut self.sums)
-        });
+        self.checked = check_rows(p, v, legal, actions, first, &mut self.sums);
     }
 
     /// Expand the leaves with their rows of `priors` (checked and summed by
