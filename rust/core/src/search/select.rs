@@ -482,16 +482,13 @@ pub fn gumbel_root(
     best.1
 }
 
-/// A root edge with a child node, as [`gumbel_root_listed`] reads it: the
-/// edge's index, its child, its prior, its `gumbel + logit`, the
-/// simulations through it in the current search (`calls`), and a copy of
-/// the child's visits `n` and value sum `w` for the root's mover, which
-/// the search keeps equal to the child's (the same additions in the same
-/// order): a root choice reads this list and nothing else.
-/// The children's own nodes, one cache line each and far apart, are not in
-/// the cache by the time a wave comes back to a tree; reading them was
-/// more than a third of the search's reads that missed a 2 MiB cache
-/// (cachegrind, Churn side 7).
+/// A root edge with a child node, as [`gumbel_root_listed`] reads it: edge
+/// index, child, prior, `gumbel + logit`, simulations through it in the
+/// current search (`calls`), and copies of the child's visits `n` and value
+/// sum `w` for the root's mover, kept equal to the child's (the same
+/// additions in the same order), so that a root choice reads nothing else:
+/// the children's nodes, far apart, were a third of the search's reads
+/// missing a 2 MiB cache (cachegrind, Churn side 7).
 #[derive(Debug, Clone, Copy)]
 pub struct RootKid {
     pub edge: u32,
@@ -504,9 +501,7 @@ pub struct RootKid {
 }
 
 impl RootKid {
-    /// The listed root child `node` behind root edge `edge`, its
-    /// statistics copied for `seat`, `calls` simulations through it in
-    /// the current search.
+    /// Root child `node` behind root edge `edge`, its statistics for `seat`.
     pub fn of(tree: &Tree, edge: u32, node: u32, prior: f64, key: f64, seat: usize, calls: u32) -> RootKid {
         let c = &tree.nodes[node as usize];
         RootKid { edge, n: c.n, calls, node, prior, key, w: c.w[seat] }
