@@ -73,8 +73,8 @@ pub(super) struct TreeSearch<G: Game> {
     /// How much of `order` is sorted (the rest follows it, unsorted):
     /// a search looks at the first few only.
     sorted: usize,
-    /// Root child visits in the current search, and their sum.
-    calls: Vec<u32>,
+    /// Root-child simulations of the current search (per root edge: the
+    /// [`RootKid`]s' `calls`, Gumbel).
     done: usize,
     /// Gumbel: root-child simulations of the current search.
     budget: usize,
@@ -132,7 +132,6 @@ impl<G: BatchGame> TreeSearch<G> {
             keys: Vec::new(),
             cursor: 0,
             sorted: 0,
-            calls: Vec::new(),
             done: 0,
             budget: 0,
             remaining: 0,
@@ -159,8 +158,6 @@ impl<G: BatchGame> TreeSearch<G> {
     fn root_noise(&mut self, opts: &BatchedOptions) {
         let (edges, d) = (self.tree.edges_of(0), self.tree.divisor(0));
         let k = edges.len();
-        self.calls.clear();
-        self.calls.resize(k, 0);
         self.done = 0;
         self.noisy.clear();
         self.gumbel.clear();
@@ -214,7 +211,6 @@ impl<G: BatchGame> TreeSearch<G> {
         self.sums.reserve(k);
         self.leaves.reserve(k);
         self.paths.reserve(k * 16);
-        self.calls.reserve(actions);
         if opts.algorithm == Algorithm::Gumbel {
             for v in [&mut self.gumbel, &mut self.logits, &mut self.keys] {
                 v.reserve(actions);
@@ -229,7 +225,6 @@ impl<G: BatchGame> TreeSearch<G> {
             self.root_noise(opts);
         } else {
             self.budget = sims as usize - 1;
-            self.calls.clear();
             self.done = 0;
             self.noisy.clear();
             self.gumbel.clear();
@@ -268,7 +263,8 @@ impl<G: BatchGame> TreeSearch<G> {
 
     /// The root edge a Gumbel simulation takes.
     fn gumbel_root(&mut self, seat: usize, opts: &BatchedOptions) -> usize {
-        let considered = opts.max_considered.min(self.calls.len());
+        // `order` holds every root edge
+        let considered = opts.max_considered.min(self.order.len());
         let visit = select::considered_visit(considered, self.budget.max(1), self.done);
         if visit == 0 {
             // `gumbel_root_listed` walks `order` (only for edges not visited
@@ -277,7 +273,7 @@ impl<G: BatchGame> TreeSearch<G> {
             self.sort_order(self.kids.len() + 1);
         }
         let (kids, order) = (&self.kids, &self.order);
-        debug_assert!(kids.iter().all(|k| k.calls == self.calls[k.edge as usize]), "the listed calls are the search's");
+        debug_assert_eq!(kids.iter().map(|k| k.calls as usize).sum::<usize>(), self.done, "the listed calls are the search's");
         select::gumbel_root_listed(&self.tree, seat, &self.keys, visit, kids, order, &mut self.cursor, &mut self.cands)
     }
 
@@ -293,10 +289,9 @@ impl<G: BatchGame> TreeSearch<G> {
 
     /// Count a simulation through root edge `root_edge` (if any), with
     /// its `value` for the root's mover when known at once, in the search's
-    /// counts and in the edge's [`RootKid`].
+    /// count and in the edge's [`RootKid`].
     fn count_call(&mut self, root_edge: u32, value: Option<f64>) {
         if root_edge != NONE {
-            self.calls[root_edge as usize] += 1;
             self.done += 1;
         }
         if let Some(k) = self.root_kid(root_edge) {
@@ -492,7 +487,6 @@ impl<G: BatchGame> TreeSearch<G> {
                 k.calls -= 1;
             }
             if leaf.root_edge != NONE {
-                self.calls[leaf.root_edge as usize] -= 1;
                 self.done -= 1;
             }
             self.remaining += 1;
@@ -505,7 +499,6 @@ impl<G: BatchGame> TreeSearch<G> {
         let child = self.tree.root_child(a);
         self.tree.reroot(child);
         self.kids.clear();
-        self.calls.clear();
         self.noisy.clear();
         self.gumbel.clear();
         self.done = 0;
@@ -551,7 +544,7 @@ impl<G: BatchGame> TreeSearch<G> {
                 }
                 // Root noise is drawn when the root is expanded, so these
                 // have one entry per edge.
-                let considered = self.calls.iter().copied().max().unwrap_or(0);
+                let considered = self.kids.iter().map(|k| k.calls).max().unwrap_or(0);
                 let i = if considered > 0 {
                     // Only visited edges qualify: the root's children list
                     // gives the same edge as the pass over every edge (the
@@ -559,7 +552,7 @@ impl<G: BatchGame> TreeSearch<G> {
                     let (kids, order) = (&self.kids, &self.order);
                     select::gumbel_root_listed(&self.tree, seat, &self.keys, considered, kids, order, &mut 0, &mut self.cands)
                 } else {
-                    select::gumbel_root(&self.tree, seat, &self.gumbel, &self.logits, &self.calls, considered, &mut self.cands)
+                    select::gumbel_root(&self.tree, seat, &self.gumbel, &self.logits, &mut self.cands)
                 };
                 edges.get(i).map_or(0, |e| e.action)
             }
@@ -586,7 +579,6 @@ impl<G: Game> TreeSearch<G> {
             + b(&self.kids)
             + b(&self.order)
             + b(&self.ranks)
-            + b(&self.calls)
             + b(&self.leaves)
             + b(&self.paths)
             + b(&self.legal)
@@ -615,7 +607,6 @@ impl<G: Game> TreeSearch<G> {
             keys,
             cursor,
             sorted,
-            calls,
             done,
             budget,
             remaining,
@@ -640,7 +631,6 @@ impl<G: Game> TreeSearch<G> {
         kids.clear();
         order.clear();
         ranks.clear();
-        calls.clear();
         leaves.clear();
         paths.clear();
         legal.clear();
@@ -655,7 +645,6 @@ impl<G: Game> TreeSearch<G> {
     pub(super) fn replace(&mut self, game: G) {
         self.tree.clear();
         self.kids.clear();
-        self.calls.clear();
         self.noisy.clear();
         self.gumbel.clear();
         self.logits.clear();
