@@ -516,6 +516,26 @@ pub fn gumbel_root_listed(
     cursor: &mut usize,
     cands: &mut Vec<(usize, u32, f64, f64)>,
 ) -> usize {
+    // The best edge without a child when unvisited edges qualify: the first
+    // in `order` that is not listed.
+    let mut open = None;
+    if considered == 0 {
+        let listed = |e: u32| kids.binary_search_by_key(&e, |k| k.edge).is_ok();
+        while *cursor < order.len() && listed(order[*cursor]) {
+            *cursor += 1;
+        }
+        open = order.get(*cursor).map(|&i| i as usize);
+    }
+    // A lone candidate wins whatever its score (it is floored at
+    // `LOW_LOGIT`): no statistics are needed, as in the first phase of a
+    // new search, where no listed child qualifies (half of its root
+    // choices).
+    let mut hits = kids.iter().filter(|k| k.calls == considered).map(|k| k.edge as usize);
+    match (open, hits.next(), hits.next()) {
+        (None, None, _) => return 0,
+        (Some(i), None, _) | (None, Some(i), None) => return i,
+        _ => {}
+    }
     cands.clear();
     let mut sums = Sums::new();
     sums.unvisited = kids.len() < keys.len();
@@ -539,15 +559,8 @@ pub fn gumbel_root_listed(
     }
     let st = sums.stats(tree.nodes[0].raw);
     let mut best = (f64::NEG_INFINITY, 0usize);
-    if considered == 0 {
-        let listed = |e: u32| kids.binary_search_by_key(&e, |k| k.edge).is_ok();
-        while *cursor < order.len() && listed(order[*cursor]) {
-            *cursor += 1;
-        }
-        if let Some(&i) = order.get(*cursor) {
-            let i = i as usize;
-            best = ((keys[i] + st.sigma(st.mixed)).max(LOW_LOGIT), i);
-        }
+    if let Some(i) = open {
+        best = ((keys[i] + st.sigma(st.mixed)).max(LOW_LOGIT), i);
     }
     for &(i, _, key, q) in cands.iter() {
         let q = if q.is_nan() { st.mixed } else { q };
