@@ -49,6 +49,55 @@ pub(crate) fn assert_ids_below(ids: &[crate::game::Action], len: usize) {
     assert!(ids.is_empty() || top < len, "action {top} out of range {len}");
 }
 
+/// Whether every id of `ids` is below `len` ([`assert_ids_below`] without
+/// the panic).
+#[inline]
+pub(crate) fn ids_below(ids: &[crate::game::Action], len: usize) -> bool {
+    ids.iter().copied().max().is_none_or(|top| (top as usize) < len)
+}
+
+/// Action ids that are all below `bound`, checked once when made, so that
+/// reading or writing a slice of at least `bound` entries at them needs no
+/// further check: the batched search checks a leaf's legal actions when it
+/// lists them rather than in each of its three passes over them (the mask,
+/// the prior sum, the edges).
+#[derive(Clone, Copy, Debug)]
+pub struct IdsBelow<'a> {
+    ids: &'a [crate::game::Action],
+    bound: usize,
+}
+
+impl<'a> IdsBelow<'a> {
+    /// `ids`, checked to be below `bound` (panics otherwise).
+    #[inline]
+    pub fn new(ids: &'a [crate::game::Action], bound: usize) -> Self {
+        assert_ids_below(ids, bound);
+        IdsBelow { ids, bound }
+    }
+
+    /// `ids` as they are.
+    ///
+    /// # Safety
+    /// Every id of `ids` is below `bound`.
+    #[inline]
+    pub unsafe fn new_unchecked(ids: &'a [crate::game::Action], bound: usize) -> Self {
+        debug_assert!(ids_below(ids, bound), "ids below {bound}");
+        IdsBelow { ids, bound }
+    }
+
+    /// The ids.
+    #[inline]
+    pub fn ids(self) -> &'a [crate::game::Action] {
+        self.ids
+    }
+
+    /// The bound every id is below.
+    #[inline]
+    pub fn bound(self) -> usize {
+        self.bound
+    }
+}
+
 /// Ask the CPU to bring the cache line holding `p` into its caches: a hint
 /// that reads nothing and never stops the program, for data a loop will
 /// need a few iterations later (batched games step envs whose states are

@@ -269,7 +269,7 @@ fn step<G: BatchGame>(
                     if let Some((p, v)) = answer {
                         t.finish_wave(p, v, actions, players, sh.opts);
                     }
-                    t.select_wave(players, obs_len, sh.layout, sh.opts);
+                    t.select_wave(players, actions, obs_len, sh.layout, sh.opts);
                     let (to, ro) = std::mem::take(&mut o).split_at_mut(k * obs_len);
                     let (tm, rm) = std::mem::take(&mut m).split_at_mut(k * actions);
                     let n = t.leaves.len();

@@ -18,7 +18,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::game::{Action, Game};
 use crate::outcome::{scores, MAX_SEATS};
-use crate::unchecked;
+use crate::unchecked::{self, IdsBelow};
 
 /// An evaluator's answer, row by row, in the type it came in (float32 is
 /// read as f64, which is exact).
@@ -316,11 +316,17 @@ impl std::error::Error for OutputError {}
 /// is NumPy's sum of the masked row but costs only the positions given (up
 /// to the sign of a zero sum). Panics if a position is not in the row.
 pub fn numpy_sum_sparse<T: Copy + Into<f64>>(at: &[crate::Action], row: &[T]) -> f64 {
-    unchecked::assert_ids_below(at, row.len());
+    numpy_sum_of(IdsBelow::new(at, row.len()), row)
+}
+
+/// [`numpy_sum_sparse`] at positions checked before ([`IdsBelow`]).
+pub fn numpy_sum_of<T: Copy + Into<f64>>(at: IdsBelow<'_>, row: &[T]) -> f64 {
+    assert!(at.bound() <= row.len(), "positions below {} in a row of {}", at.bound(), row.len());
+    let at = at.ids();
     let get = |a: usize| -> f64 {
         // SAFETY: every position read is an id of `at` (a group's `a + j`,
         // `j < 8`, is one: its last is `a + 7`), each below `row.len()`
-        // (checked above).
+        // (`IdsBelow`, the assertion above).
         unsafe { unchecked::get(row, a) }.into()
     };
     /// The block `offset..offset + n` of NumPy's recursion, reading the
@@ -403,7 +409,7 @@ pub fn numpy_sum_sparse<T: Copy + Into<f64>>(at: &[crate::Action], row: &[T]) ->
 pub fn check_rows<'a>(
     priors: Rows<'_>,
     values: Rows<'_>,
-    legal: impl Iterator<Item = &'a [crate::Action]>,
+    legal: impl Iterator<Item = IdsBelow<'a>>,
     actions: usize,
     first: usize,
     sums: &mut Vec<f64>,
@@ -435,8 +441,8 @@ pub fn check_rows<'a>(
             for (i, acts) in legal.enumerate() {
                 let rows = i * actions..(i + 1) * actions;
                 let sum = match priors {
-                    Rows::F32(x) => plan.sum(acts, &x[rows]),
-                    Rows::F64(x) => plan.sum(acts, &x[rows]),
+                    Rows::F32(x) => plan.sum(acts.ids(), &x[rows]),
+                    Rows::F64(x) => plan.sum(acts.ids(), &x[rows]),
                 };
                 push(i, sum)?;
             }
@@ -447,8 +453,8 @@ pub fn check_rows<'a>(
         // Each row on its own: an index into it needs no addition.
         let row = i * actions..(i + 1) * actions;
         let sum = match priors {
-            Rows::F32(x) => numpy_sum_sparse(acts, &x[row]),
-            Rows::F64(x) => numpy_sum_sparse(acts, &x[row]),
+            Rows::F32(x) => numpy_sum_of(acts, &x[row]),
+            Rows::F64(x) => numpy_sum_of(acts, &x[row]),
         };
         push(i, sum)?;
     }
@@ -456,11 +462,13 @@ pub fn check_rows<'a>(
 }
 
 /// `row[a]` for each `a` of `acts`, the indices checked once for the list
-/// (its largest) rather than one by one.
+/// ([`IdsBelow`]) rather than one by one.
 #[inline]
-pub fn at<'r, T: Copy>(row: &'r [T], acts: &'r [Action]) -> impl Iterator<Item = T> + 'r {
-    unchecked::assert_ids_below(acts, row.len());
-    // SAFETY: every index is below the row's length (checked above). Unchecked:
+pub fn at<'r, T: Copy>(row: &'r [T], acts: IdsBelow<'r>) -> impl Iterator<Item = T> + 'r {
+    assert!(acts.bound() <= row.len(), "ids below {} in a row of {}", acts.bound(), row.len());
+    let acts = acts.ids();
+    // SAFETY: every index is below the row's length (`IdsBelow`, the
+    // assertion above). Unchecked:
     // about two instructions fewer a legal action of every leaf (callgrind,
     // the batched search on Churn side 7: see docs/performance.md).
     acts.iter().map(move |&a| unsafe { unchecked::get(row, a as usize) })
@@ -572,7 +580,7 @@ mod tests {
         let it = || legal.iter().map(|v| v.as_slice());
         let check = |p: &[f64], v: &[f64]| {
             let mut sums = Vec::new();
-            check_rows(Rows::F64(p), Rows::F64(v), it(), 3, 0, &mut sums).map(|()| sums)
+            check_rows(Rows::F64(p), Rows::F64(v), it().map(|a| IdsBelow::new(a, 3)), 3, 0, &mut sums).map(|()| sums)
         };
         let p = vec![1.0, 5.0, 3.0, 0.0, 2.0, 0.0];
         let sums = check(&p, &[0.5; 4]).unwrap();

@@ -33,7 +33,8 @@ mod tests;
 pub use env::Env;
 pub use errors::{BatchError, Fit, Given, Length, StepError};
 pub use observe::{
-    fill_plane, mask_equal_each, mask_where, write_bits, write_equal, write_legal_mask, write_masks, write_plane, BatchGame, CellLayout, ObsElem,
+    fill_plane, mask_equal_each, mask_where, write_bits, write_equal, write_legal_mask, write_mask_of, write_masks, write_plane, BatchGame,
+    CellLayout, ObsElem,
 };
 pub use slots::{Obs, Out};
 

@@ -4,6 +4,7 @@
 
 use crate::board::Board;
 use crate::game::Game;
+use crate::unchecked::IdsBelow;
 
 /// An observation element type of the batch buffers. A `u8` holds a plane
 /// value `v` in [0, 1] as `round(255 v)` (an indicator is 0 or 255).
@@ -183,11 +184,17 @@ pub fn write_equal<T: ObsElem>(values: &[u8], v: u8, out: &mut [T]) {
 /// ids in a row of the list (most of a list of nearly every action) go
 /// out as one write.
 pub fn write_legal_mask(legal: &[crate::game::Action], mask: &mut [bool]) {
+    write_mask_of(IdsBelow::new(legal, mask.len()), mask);
+}
+
+/// [`write_legal_mask`] of ids checked before ([`IdsBelow`]).
+pub fn write_mask_of(legal: IdsBelow<'_>, mask: &mut [bool]) {
+    assert!(legal.bound() <= mask.len(), "ids below {} for a mask of {}", legal.bound(), mask.len());
+    let legal = legal.ids();
     mask.fill(false);
-    crate::unchecked::assert_ids_below(legal, mask.len());
-    // SAFETY: every id is below the mask's length (checked above). Unchecked:
-    // a mask is written for every leaf of the batched search (callgrind
-    // there: see docs/performance.md).
+    // SAFETY: every id is below the mask's length (`IdsBelow`, the assertion
+    // above). Unchecked: a mask is written for every leaf of the batched
+    // search (callgrind there: see docs/performance.md).
     let set = |mask: &mut [bool], a: crate::game::Action| unsafe { *crate::unchecked::get_mut(mask, a as usize) = true };
     let (Some(&first), Some(&last)) = (legal.first(), legal.last()) else { return };
     if 2 * legal.len() < (last as usize).saturating_sub(first as usize) {

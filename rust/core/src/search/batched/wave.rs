@@ -15,7 +15,8 @@ use crate::rng::rng_for;
 use crate::search::evaluate::{at, check_rows, OutputError, Rows};
 use crate::search::select::{self, RootKid};
 use crate::search::tree::{State, Tree, NONE};
-use crate::vector::{write_legal_mask, BatchGame, CellLayout};
+use crate::unchecked::{self, IdsBelow};
+use crate::vector::{write_mask_of, BatchGame, CellLayout};
 
 /// A leaf waiting for its evaluation.
 pub(super) struct Leaf {
@@ -82,6 +83,10 @@ pub(super) struct TreeSearch<G: Game> {
     pub(super) leaves: Vec<Leaf>,
     paths: Vec<u32>,
     legal: Vec<Action>,
+    /// Every id in `legal` is below this (the search's number of actions:
+    /// checked as `descend` lists them, so that the passes over them need
+    /// not check again, [`legal_of`]).
+    legal_below: usize,
     /// Observations of the leaves of this wave that are not live.
     stash: Vec<f32>,
     scratch: (Vec<f64>, Vec<f64>),
@@ -98,6 +103,15 @@ enum Step {
     Leaf,
     Done,
     Collision,
+}
+
+/// The legal actions of `leaf`, listed in `legal` (every id below `below`:
+/// [`TreeSearch::legal_below`]).
+#[inline]
+fn legal_of<'a>(legal: &'a [Action], below: usize, leaf: &Leaf) -> IdsBelow<'a> {
+    // SAFETY: `descend` keeps in `legal` only ids below `legal_below`, the
+    // `below` passed here, until `select_wave` empties it and sets a new one.
+    unsafe { IdsBelow::new_unchecked(&legal[leaf.legal.clone()], below) }
 }
 
 /// Write `g`'s observation into `out`: straight from its cells through
@@ -138,6 +152,7 @@ impl<G: BatchGame> TreeSearch<G> {
             leaves: Vec::new(),
             paths: Vec::new(),
             legal: Vec::new(),
+            legal_below: 0,
             stash: Vec::new(),
             scratch: (Vec::new(), Vec::new()),
             cands: Vec::new(),
@@ -345,6 +360,11 @@ impl<G: BatchGame> TreeSearch<G> {
                     let s = self.legal.len();
                     self.work.legal_actions(&mut self.legal);
                     debug_assert!(self.legal[s..].is_sorted(), "legal actions in increasing order");
+                    if !unchecked::ids_below(&self.legal[s..], self.legal_below) {
+                        // (`legal` keeps only ids below `legal_below`)
+                        self.legal.truncate(s);
+                        panic!("the game listed an action past its {} actions", self.legal_below);
+                    }
                     let seat = self.work.to_move() - 1;
                     self.leaves.push(Leaf { node, path: start..self.paths.len(), legal: s..self.legal.len(), root_edge, seat, stash: NONE });
                     return Step::Leaf;
@@ -393,10 +413,11 @@ impl<G: BatchGame> TreeSearch<G> {
     }
 
     /// Select this tree's leaves of a wave (the last one stays live).
-    pub(super) fn select_wave(&mut self, players: usize, obs_len: usize, layout: Option<&CellLayout>, opts: &BatchedOptions) {
+    pub(super) fn select_wave(&mut self, players: usize, actions: usize, obs_len: usize, layout: Option<&CellLayout>, opts: &BatchedOptions) {
         self.leaves.clear();
         self.paths.clear();
         self.legal.clear();
+        self.legal_below = actions;
         self.stash.clear();
         let mut taken = 0;
         while taken < opts.leaves_per_tree && self.remaining > 0 {
@@ -421,7 +442,7 @@ impl<G: BatchGame> TreeSearch<G> {
                 let s = leaf.stash as usize * obs_len;
                 o.copy_from_slice(&self.stash[s..s + obs_len]);
             }
-            write_legal_mask(&self.legal[leaf.legal.clone()], &mut masks[j * actions..(j + 1) * actions]);
+            write_mask_of(legal_of(&self.legal, self.legal_below, leaf), &mut masks[j * actions..(j + 1) * actions]);
         }
         self.rewind();
     }
@@ -430,7 +451,7 @@ impl<G: BatchGame> TreeSearch<G> {
     pub(super) fn check(&mut self, priors: Rows<'_>, values: Rows<'_>, actions: usize, players: usize) {
         let (first, k) = (self.first, self.leaves.len());
         let (p, v) = (priors.part(first * actions..(first + k) * actions), values.part(first * players..(first + k) * players));
-        let legal = self.leaves.iter().map(|l| &self.legal[l.legal.clone()]);
+        let legal = self.leaves.iter().map(|l| legal_of(&self.legal, self.legal_below, l));
         self.sums.clear();
         self.checked = check_rows(p, v, legal, actions, first, &mut self.sums);
     }
@@ -456,11 +477,11 @@ impl<G: BatchGame> TreeSearch<G> {
                     *x = values.get(r * players + k);
                 }
             }
-            let legal = &self.legal[leaf.legal.clone()];
+            let legal = legal_of(&self.legal, self.legal_below, leaf);
             let sum = self.sums[j];
             match priors.part(r * actions..(r + 1) * actions) {
-                Rows::F32(row) => self.tree.expand(leaf.node, legal, at(row, legal), sum, v[leaf.seat]),
-                Rows::F64(row) => self.tree.expand(leaf.node, legal, at(row, legal).map(|p| (p / sum) as f32), 1.0, v[leaf.seat]),
+                Rows::F32(row) => self.tree.expand(leaf.node, legal.ids(), at(row, legal), sum, v[leaf.seat]),
+                Rows::F64(row) => self.tree.expand(leaf.node, legal.ids(), at(row, legal).map(|p| (p / sum) as f32), 1.0, v[leaf.seat]),
             }
             if leaf.node == 0 {
                 self.root_noise(opts);
@@ -613,6 +634,7 @@ impl<G: Game> TreeSearch<G> {
             leaves,
             paths,
             legal,
+            legal_below,
             stash,
             scratch,
             cands,
@@ -634,6 +656,7 @@ impl<G: Game> TreeSearch<G> {
         leaves.clear();
         paths.clear();
         legal.clear();
+        *legal_below = 0;
         stash.clear();
         cands.clear();
         (*cursor, *sorted, *done, *budget, *remaining, *first, *root_seat) = (0, 0, 0, 0, 0, 0, 0);
