@@ -74,10 +74,11 @@ pub(super) struct TreeSearch<G: Game> {
     /// How much of `order` is sorted (the rest follows it, unsorted):
     /// a search looks at the first few only.
     sorted: usize,
-    /// Root-child simulations of the current search (per root edge: the
+    /// Root-child simulations the current search has made so far (per root edge: the
     /// [`RootKid`]s' `calls`, Gumbel).
     done: usize,
-    /// Gumbel: root-child simulations of the current search.
+    /// Gumbel: the root-child simulations the current search makes in all
+    /// (its sequential halving spreads them over the considered actions).
     budget: usize,
     pub(super) remaining: u64,
     pub(super) leaves: Vec<Leaf>,
