@@ -45,8 +45,10 @@ pub(crate) unsafe fn get_mut<T>(v: &mut [T], i: usize) -> &mut T {
 /// the batched search (the gain is in `docs/performance.md`).
 #[inline]
 pub(crate) fn assert_ids_below(ids: &[crate::game::Action], len: usize) {
-    let top = ids.iter().copied().max().unwrap_or(0) as usize;
-    assert!(ids.is_empty() || top < len, "action {top} out of range {len}");
+    if !ids_below(ids, len) {
+        let top = ids.iter().copied().max().unwrap_or(0);
+        panic!("action {top} out of range {len}");
+    }
 }
 
 /// Whether every id of `ids` is below `len` ([`assert_ids_below`] without
@@ -91,10 +93,12 @@ impl<'a> IdsBelow<'a> {
         self.ids
     }
 
-    /// The bound every id is below.
+    /// The ids, for indexing a slice of `len` entries with [`get`] or
+    /// [`get_mut`]: panics unless the bound fits it (one comparison).
     #[inline]
-    pub fn bound(self) -> usize {
-        self.bound
+    pub fn within(self, len: usize) -> &'a [crate::game::Action] {
+        assert!(self.bound <= len, "ids below {} for a slice of {len}", self.bound);
+        self.ids
     }
 }
 

@@ -321,12 +321,11 @@ pub fn numpy_sum_sparse<T: Copy + Into<f64>>(at: &[crate::Action], row: &[T]) ->
 
 /// [`numpy_sum_sparse`] at positions checked before ([`IdsBelow`]).
 pub fn numpy_sum_of<T: Copy + Into<f64>>(at: IdsBelow<'_>, row: &[T]) -> f64 {
-    assert!(at.bound() <= row.len(), "positions below {} in a row of {}", at.bound(), row.len());
-    let at = at.ids();
+    let at = at.within(row.len());
     let get = |a: usize| -> f64 {
         // SAFETY: every position read is an id of `at` (a group's `a + j`,
         // `j < 8`, is one: its last is `a + 7`), each below `row.len()`
-        // (`IdsBelow`, the assertion above).
+        // (`IdsBelow::within`).
         unsafe { unchecked::get(row, a) }.into()
     };
     /// The block `offset..offset + n` of NumPy's recursion, reading the
@@ -465,12 +464,11 @@ pub fn check_rows<'a>(
 /// ([`IdsBelow`]) rather than one by one.
 #[inline]
 pub fn at<'r, T: Copy>(row: &'r [T], acts: IdsBelow<'r>) -> impl Iterator<Item = T> + 'r {
-    assert!(acts.bound() <= row.len(), "ids below {} in a row of {}", acts.bound(), row.len());
-    let acts = acts.ids();
-    // SAFETY: every index is below the row's length (`IdsBelow`, the
-    // assertion above). Unchecked:
-    // about two instructions fewer a legal action of every leaf (callgrind,
-    // the batched search on Churn side 7: see docs/performance.md).
+    let acts = acts.within(row.len());
+    // SAFETY: every index is below the row's length (`IdsBelow::within`).
+    // Unchecked: about two instructions fewer a legal action of every leaf
+    // (callgrind, the batched search on Churn side 7: see
+    // docs/performance.md).
     acts.iter().map(move |&a| unsafe { unchecked::get(row, a as usize) })
 }
 

@@ -189,11 +189,10 @@ pub fn write_legal_mask(legal: &[crate::game::Action], mask: &mut [bool]) {
 
 /// [`write_legal_mask`] of ids checked before ([`IdsBelow`]).
 pub fn write_mask_of(legal: IdsBelow<'_>, mask: &mut [bool]) {
-    assert!(legal.bound() <= mask.len(), "ids below {} for a mask of {}", legal.bound(), mask.len());
-    let legal = legal.ids();
+    let legal = legal.within(mask.len());
     mask.fill(false);
-    // SAFETY: every id is below the mask's length (`IdsBelow`, the assertion
-    // above). Unchecked: a mask is written for every leaf of the batched
+    // SAFETY: every id is below the mask's length (`IdsBelow::within`).
+    // Unchecked: a mask is written for every leaf of the batched
     // search (callgrind there: see docs/performance.md).
     let set = |mask: &mut [bool], a: crate::game::Action| unsafe { *crate::unchecked::get_mut(mask, a as usize) = true };
     let (Some(&first), Some(&last)) = (legal.first(), legal.last()) else { return };
