@@ -74,9 +74,6 @@ pub(super) struct TreeSearch<G: Game> {
     /// How much of `order` is sorted (the rest follows it, unsorted):
     /// a search looks at the first few only.
     sorted: usize,
-    /// Root-child simulations the current search has made so far (per root edge: the
-    /// [`RootKid`]s' `calls`, Gumbel).
-    done: usize,
     /// Gumbel: the root-child simulations the current search makes in all
     /// (its sequential halving spreads them over the considered actions).
     budget: usize,
@@ -147,7 +144,6 @@ impl<G: BatchGame> TreeSearch<G> {
             keys: Vec::new(),
             cursor: 0,
             sorted: 0,
-            done: 0,
             budget: 0,
             remaining: 0,
             leaves: Vec::new(),
@@ -174,7 +170,6 @@ impl<G: BatchGame> TreeSearch<G> {
     fn root_noise(&mut self, opts: &BatchedOptions) {
         let (edges, d) = (self.tree.edges_of(0), self.tree.divisor(0));
         let k = edges.len();
-        self.done = 0;
         self.noisy.clear();
         self.gumbel.clear();
         match opts.algorithm {
@@ -241,7 +236,6 @@ impl<G: BatchGame> TreeSearch<G> {
             self.root_noise(opts);
         } else {
             self.budget = sims as usize - 1;
-            self.done = 0;
             self.noisy.clear();
             self.gumbel.clear();
         }
@@ -281,7 +275,10 @@ impl<G: BatchGame> TreeSearch<G> {
     fn gumbel_root(&mut self, seat: usize, opts: &BatchedOptions) -> usize {
         // `order` holds every root edge
         let considered = opts.max_considered.min(self.order.len());
-        let visit = select::considered_visit(considered, self.budget.max(1), self.done);
+        // The root-child simulations of this search so far (every one went
+        // through a listed child).
+        let done = self.kids.iter().map(|k| k.calls as usize).sum();
+        let visit = select::considered_visit(considered, self.budget.max(1), done);
         if visit == 0 {
             // `gumbel_root_listed` walks `order` (only for edges not visited
             // yet) past edges with a child, to the first without one: among
@@ -289,7 +286,6 @@ impl<G: BatchGame> TreeSearch<G> {
             self.sort_order(self.kids.len() + 1);
         }
         let (kids, order) = (&self.kids, &self.order);
-        debug_assert_eq!(kids.iter().map(|k| k.calls as usize).sum::<usize>(), self.done, "the listed calls are the search's");
         select::gumbel_root_listed(&self.tree, seat, &self.keys, visit, kids, order, &mut self.cursor, &mut self.cands)
     }
 
@@ -304,12 +300,9 @@ impl<G: BatchGame> TreeSearch<G> {
     }
 
     /// Count a simulation through root edge `root_edge` (if any), with
-    /// its `value` for the root's mover when known at once, in the search's
-    /// count and in the edge's [`RootKid`].
+    /// its `value` for the root's mover when known at once, in the edge's
+    /// [`RootKid`] (Gumbel).
     fn count_call(&mut self, root_edge: u32, value: Option<f64>) {
-        if root_edge != NONE {
-            self.done += 1;
-        }
         if let Some(k) = self.root_kid(root_edge) {
             k.n = k.n.saturating_add(1);
             k.calls += 1;
@@ -508,9 +501,6 @@ impl<G: BatchGame> TreeSearch<G> {
                 k.n -= 1;
                 k.calls -= 1;
             }
-            if leaf.root_edge != NONE {
-                self.done -= 1;
-            }
             self.remaining += 1;
         }
         self.leaves = leaves;
@@ -523,7 +513,6 @@ impl<G: BatchGame> TreeSearch<G> {
         self.kids.clear();
         self.noisy.clear();
         self.gumbel.clear();
-        self.done = 0;
         self.rewind();
         self.work.apply_action(a);
     }
@@ -629,7 +618,6 @@ impl<G: Game> TreeSearch<G> {
             keys,
             cursor,
             sorted,
-            done,
             budget,
             remaining,
             leaves,
@@ -660,7 +648,7 @@ impl<G: Game> TreeSearch<G> {
         *legal_below = 0;
         stash.clear();
         cands.clear();
-        (*cursor, *sorted, *done, *budget, *remaining, *first, *root_seat) = (0, 0, 0, 0, 0, 0, 0);
+        (*cursor, *sorted, *budget, *remaining, *first, *root_seat) = (0, 0, 0, 0, 0, 0);
         *checked = Ok(());
     }
 
@@ -672,7 +660,6 @@ impl<G: Game> TreeSearch<G> {
         self.noisy.clear();
         self.gumbel.clear();
         self.logits.clear();
-        self.done = 0;
         // the tree's working game walks down from its root: it becomes the new root
         self.undo.clear();
         self.work = game;
