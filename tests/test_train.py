@@ -462,7 +462,7 @@ def test_cpu_minutes_budget_and_curriculum_run(tmp_path: Any) -> None:
 def test_tiny_run_three_player_wunchunk(tmp_path: Any) -> None:
     out = tmp_path / "w3"
     train(tiny("wunchunk(size=7,players=3)", out, steps=2, games=2, eval_games=1), make_learner=NumpyLearner, log=quiet)
-    train(tiny("wunchunk(size=7,players=3)", out, steps=4), resume=True, log=quiet)
+    train(tiny("wunchunk(size=7,players=3)", out, steps=4, games=2), resume=True, log=quiet)
     ev = load_evaluator(str(out))
     g = hc.load("wunchunk(size=7,players=3)")
     p, v = ev(g.observation()[None], g.legal_action_mask()[None])
@@ -498,16 +498,16 @@ def test_bad_arguments_keep_earlier_checkpoints(tmp_path: Any, capsys: Any) -> N
     out = tmp_path / "run"
     with pytest.raises(ValueError, match="unknown game"):
         train(tiny("nosuchgame(size=2)", out), make_learner=NumpyLearner, log=quiet)
-    with pytest.raises(ValueError, match="minutes must be a positive number"):
+    with pytest.raises(ValueError, match="--minutes must be a positive number"):
         train(tiny("churn(size=2)", out, steps=None, minutes=-1.0), make_learner=NumpyLearner, log=quiet)
     assert main(["train", "nosuchgame(size=2)", "--out", str(out), "--steps", "1"]) == 2
     assert "unknown game" in capsys.readouterr().err
     assert main(["train", "churn(size=2)", "--out", str(out), "--minutes", "-1"]) == 2
     assert "minutes" in capsys.readouterr().err
-    with pytest.raises(ValueError, match="cpu_minutes must be a positive number"):
+    with pytest.raises(ValueError, match="--cpu-minutes must be a finite number"):
         train(tiny("churn(size=2)", out, steps=None, cpu_minutes=float("nan")), make_learner=NumpyLearner, log=quiet)
     for kw in ({"curriculum": -1}, {"value_steps": 1.5}, {"curriculum": 3, "random_plies": 0}, {"net": "rnn"}):
-        with pytest.raises(ValueError, match="curriculum|value_steps|net"):
+        with pytest.raises(ValueError, match="curriculum|value-steps|net"):
             train(tiny("churn(size=2)", out, **kw), make_learner=NumpyLearner, log=quiet)
     assert not out.exists()
     with pytest.raises(FileNotFoundError, match="no checkpoint"):
@@ -656,7 +656,7 @@ def test_torch_tiny_run_resume_and_load(tmp_path: Any, spec: str) -> None:
     # a small network and no evaluation (the numpy runs test it): the run, checkpoints and resume are tested
     kw.update(channels=8, blocks=1, eval_every=0, labelled=0)
     train(tiny(spec, out, steps=2, **kw), log=quiet)
-    train(tiny(spec, out, steps=3), resume=True, log=quiet)
+    train(tiny(spec, out, steps=3, **kw), resume=True, log=quiet)
     straight = tmp_path / "s"
     train(tiny(spec, straight, steps=3, **kw), log=quiet)
     ev = load_evaluator(str(out))
@@ -780,3 +780,110 @@ def test_torch_groups_features_run_and_refusal(tmp_path: Any, monkeypatch: Any) 
     with pytest.raises(ValueError, match="stone_planes"):
         train(tiny("churn(size=2,pie=false)", tmp_path / "refused", features="groups"), log=quiet)
     assert not (tmp_path / "refused" / "checkpoints").exists()
+
+
+# ---------------------------------------------------------------- resume, interrupts, checks
+
+def test_resume_keeps_learning_settings_and_applies_control(tmp_path: Any) -> None:
+    """A resumed run refuses another learning setting, takes a learning
+    setting left at its default from the checkpoint (and says so), and
+    applies the control settings given (no evaluation with eval_every=0)."""
+    out = tmp_path / "r"
+    train(tiny("churn(size=2,pie=false)", out, steps=2, games=5, eval_every=0, labelled=0), make_learner=NumpyLearner,
+          log=quiet)
+    with pytest.raises(ValueError, match="--games 7 .the run's: 5."):
+        train(tiny("churn(size=2,pie=false)", out, steps=4, games=7), resume=True, log=quiet)
+    lines: list = []
+    train(TrainConfig(spec="churn(size=2,pie=false)", out=str(out), steps=4, threads=1, eval_every=0, labelled=0,
+                      plots=False), resume=True, log=lines.append)
+    assert any("from the checkpoint:" in x and "games=5" in x for x in lines)
+    rows = [json.loads(x) for x in open(out / "metrics.jsonl")]
+    assert not [x for x in rows if x["kind"] == "eval"]
+    assert load_checkpoint(str(out))["config"]["games"] == 5
+
+
+class Interrupted(NumpyLearner):
+    """Sends itself Ctrl-C in the middle of its third training step."""
+
+    calls = 0
+
+    def train_step(self, *a: Any) -> Dict[str, float]:
+        import signal
+
+        Interrupted.calls += 1
+        if Interrupted.calls == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+        return super().train_step(*a)
+
+
+def test_interrupt_saves_between_whole_steps(tmp_path: Any) -> None:
+    """Ctrl-C in the middle of a training step: the step is finished and
+    counted, its losses logged, and the saved state resumes to the same
+    weights as a run that was never interrupted."""
+    Interrupted.calls = 0
+    straight, parts = tmp_path / "s", tmp_path / "p"
+    train(tiny("churn(size=2,pie=false)", straight, steps=6, eval_every=0, labelled=0), make_learner=NumpyLearner,
+          log=quiet)
+    with pytest.raises(KeyboardInterrupt):
+        train(tiny("churn(size=2,pie=false)", parts, steps=6, eval_every=0, labelled=0), make_learner=Interrupted,
+              log=quiet)
+    data = load_checkpoint(str(parts))
+    assert data["step"] == 3
+    rows = [json.loads(x) for x in open(parts / "metrics.jsonl")]
+    assert sum(x["steps"] for x in rows if x["kind"] == "train") == 3
+    train(tiny("churn(size=2,pie=false)", parts, steps=6, eval_every=0, labelled=0), resume=True, log=quiet)
+    a, b = load_checkpoint(str(straight)), load_checkpoint(str(parts))
+    np.testing.assert_array_equal(a["learner_state"]["w"], b["learner_state"]["w"])
+
+
+def test_corrupt_checkpoint_byte_is_refused_by_name(tmp_path: Any) -> None:
+    out = tmp_path / "c"
+    train(tiny("churn(size=2,pie=false)", out, steps=1, eval_every=0, labelled=0), make_learner=NumpyLearner, log=quiet)
+    (path,) = list_checkpoints(str(out))
+    raw = bytearray(open(path, "rb").read())
+    raw[-40] ^= 0x01   # inside the pickled weights
+    open(path, "wb").write(bytes(raw))
+    with pytest.raises(CheckpointError, match=r"step-00000001.ckpt is corrupt .its checksum"):
+        load_checkpoint(path)
+    from hexcore.__main__ import main
+
+    assert main(["train", "churn(size=2,pie=false)", "--out", str(out), "--steps", "2", "--resume"]) == 2
+
+
+@pytest.mark.parametrize("flag", ["--reuse inf", "--reuse nan", "--lr nan", "--reuse 0", "--blocks -1",
+                                  "--checkpoint-minutes -1", "--eval-simulations 0", "--labelled -3", "--games 0",
+                                  "--value-mix 1.5", "--threads 0"])
+def test_train_flags_checked_before_anything_runs(tmp_path: Any, capsys: Any, flag: str) -> None:
+    from hexcore.__main__ import main
+
+    out = tmp_path / "f"
+    assert main(["train", "churn(size=2,pie=false)", "--out", str(out), "--steps", "1", *flag.split()]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1
+    assert flag.split()[0] in err or "threads" in err
+    assert not out.exists()
+
+
+def test_out_that_is_a_file_is_refused(tmp_path: Any, capsys: Any) -> None:
+    from hexcore.__main__ import main
+
+    f = tmp_path / "file"
+    f.write_text("x")
+    assert main(["train", "churn(size=2,pie=false)", "--out", str(f), "--steps", "1"]) == 2
+    assert "not a folder" in capsys.readouterr().err
+
+
+def test_every_config_field_has_a_flag() -> None:
+    import argparse
+
+    from hexcore.cli import train as cli_train
+    from hexcore.train.config import option_fields, recipe
+
+    p = argparse.ArgumentParser()
+    cli_train.add_parser(p.add_subparsers())
+    sub = p._subparsers._group_actions[0].choices["train"]   # type: ignore[union-attr]
+    assert {f.name for f in option_fields()} <= {a.dest for a in sub._actions}
+    # the recipe names only real settings, and they pass the checks
+    for spec in ("hex(size=5)", "churn(size=3,pie=false)", "quintun(size=5)", "wunchunk(size=7,players=3)"):
+        r = recipe(hc.load(spec))
+        TrainConfig(spec=spec, out="x", steps=1, **r)

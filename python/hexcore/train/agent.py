@@ -14,7 +14,7 @@ import numpy as np
 
 from ..search import batched_search
 from ..spec import load
-from .checkpoint import load_checkpoint
+from .checkpoint import CheckpointError, load_checkpoint
 
 __all__ = ["load_evaluator", "learner_from_checkpoint", "choose_actions", "play_turns", "AZAgent"]
 
@@ -22,7 +22,8 @@ Evaluator = Callable[..., Tuple[Any, Any]]
 
 
 def learner_from_checkpoint(data: Dict[str, Any]) -> Any:
-    """Rebuilds the learner a checkpoint was written by."""
+    """Rebuilds the learner a checkpoint was written by; a state it cannot
+    read is a :class:`~hexcore.train.CheckpointError` naming the file."""
     where = data.get("learner")
     if not isinstance(where, str) or ":" not in where:
         raise ValueError(f"checkpoint {data.get('path')} names no learner class")
@@ -31,9 +32,15 @@ def learner_from_checkpoint(data: Dict[str, Any]) -> Any:
         obj: Any = importlib.import_module(mod)
     except ImportError as e:
         raise ImportError(f"the checkpoint's learner {where} cannot be imported: {e}") from None
-    for part in qual.split("."):
-        obj = getattr(obj, part)
-    return obj.from_state(data["learner_state"])
+    try:
+        for part in qual.split("."):
+            obj = getattr(obj, part)
+        return obj.from_state(data["learner_state"])
+    except ImportError:
+        raise
+    except Exception as e:  # noqa: BLE001 - whatever the learner's reader raises, the file is at fault
+        raise CheckpointError(f"checkpoint {data.get('path')} holds a network that cannot be read "
+                              f"({type(e).__name__}: {' '.join(str(e).split())[:200]})") from None
 
 
 def load_evaluator(path: str) -> Evaluator:

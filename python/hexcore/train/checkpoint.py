@@ -5,12 +5,16 @@ disk, then renamed over its final name (``step-00000123.ckpt``), so a crash
 mid-write leaves the earlier checkpoints as they were and at worst a stray
 ``.tmp`` file. The newest ``keep`` checkpoints are kept.
 
-The file is a magic line followed by a pickle of plain data (numpy arrays,
-numbers, strings, the learner's bytes). Like ``torch.load``, reading a
+The file is a magic line, the payload's length (8 bytes) and SHA-256
+digest (32 bytes), then the payload: a pickle of plain data (numpy arrays,
+numbers, strings, the learner's bytes). A flipped byte anywhere is refused
+by name (:class:`CheckpointError`); files of the first layout, without the
+digest, are still read. Like ``torch.load``, reading a
 checkpoint runs pickle: load only checkpoints you trust.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
 import re
@@ -18,7 +22,8 @@ from typing import Any, Dict, List, Optional
 
 __all__ = ["MAGIC", "CheckpointError", "save_checkpoint", "load_checkpoint", "list_checkpoints", "latest_checkpoint"]
 
-MAGIC = b"HEXCORE-TRAIN-CHECKPOINT 1\n"
+MAGIC = b"HEXCORE-TRAIN-CHECKPOINT 2\n"
+_MAGIC_V1 = b"HEXCORE-TRAIN-CHECKPOINT 1\n"
 _NAME = re.compile(r"^step-(\d{8,})\.ckpt$")
 
 
@@ -55,6 +60,7 @@ def save_checkpoint(out: str, step: int, data: Dict[str, Any], keep: int = 5) ->
     with open(tmp, "wb") as f:
         f.write(MAGIC)
         f.write(len(payload).to_bytes(8, "little"))
+        f.write(hashlib.sha256(payload).digest())
         f.write(payload)
         f.flush()
         os.fsync(f.fileno())
@@ -90,12 +96,16 @@ def load_checkpoint(path: str) -> Dict[str, Any]:
         raise FileNotFoundError(f"checkpoint {path} does not exist")
     with open(path, "rb") as f:
         head = f.read(len(MAGIC))
-        if head != MAGIC:
+        if head not in (MAGIC, _MAGIC_V1):
             raise CheckpointError(f"{path} is not a hexcore training checkpoint (wrong header)")
         size = int.from_bytes(f.read(8), "little")
+        digest = f.read(32) if head == MAGIC else None
         payload = f.read()
-    if len(payload) != size:
+    if len(payload) != size or (digest is not None and len(digest) != 32):
         raise CheckpointError(f"checkpoint {path} is truncated ({len(payload)} of {size} bytes); "
+                              "remove it to resume from the one before")
+    if digest is not None and hashlib.sha256(payload).digest() != digest:
+        raise CheckpointError(f"checkpoint {path} is corrupt (its checksum does not match); "
                               "remove it to resume from the one before")
     try:
         data = pickle.loads(payload)

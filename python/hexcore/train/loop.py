@@ -19,103 +19,29 @@ import importlib
 import json
 import math
 import os
+import signal
+import threading
 import time
-from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from contextlib import contextmanager
+from dataclasses import asdict, replace
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from .._core import check_threads
 from ..spec import load
 from .checkpoint import latest_checkpoint, list_checkpoints, load_checkpoint, save_checkpoint
+from .config import CONTROL, LEARNING, TrainConfig, check_config, default_of, option_fields
 from .selfplay import Samples, derive_seed, play_generation
 from .symmetry import symmetries
 
 __all__ = ["TrainConfig", "train", "Learner"]
 
+#: the largest board (in cells) whose solver-labelled positions a run makes
+#: for its mistake rate: Hex 5x5's positions take about a second each to
+#: label; larger boards take minutes (use labelled_positions directly)
+LABEL_CELLS = 25
+
 Learner = Any  # callable evaluator with train_step(obs, masks, policies, values, seed), state(), from_state()
-
-
-@dataclass
-class TrainConfig:
-    """The settings of a run (stored in its checkpoints)."""
-
-    spec: str
-    out: str
-    minutes: Optional[float] = None
-    cpu_minutes: Optional[float] = None
-    steps: Optional[int] = None
-    threads: int = 2
-    seed: int = 0
-    algorithm: str = "gumbel"
-    simulations: int = 32
-    max_considered: int = 16
-    gumbel_scale: float = 1.0
-    value_mix: float = 0.0
-    games: int = 64
-    slots: Optional[int] = None
-    random_plies: int = 0
-    curriculum: int = 0
-    value_steps: int = 0
-    batch: int = 256
-    buffer: int = 50_000
-    reuse: float = 4.0
-    net: str = "resnet"
-    features: str = "none"
-    channels: int = 32
-    blocks: int = 2
-    lr: float = 2e-3
-    weight_decay: float = 1e-4
-    augment: bool = True
-    checkpoint_minutes: float = 3.0
-    keep: int = 5
-    eval_every: int = 5
-    eval_games: int = 20
-    eval_simulations: int = 32
-    opponents: List[str] = field(default_factory=lambda: ["random", "mcts:200"])
-    labelled: int = 100
-    label_nodes: int = 300_000
-    plots: bool = True
-
-
-def _check(cfg: TrainConfig) -> None:
-    if cfg.minutes is None and cfg.steps is None and cfg.cpu_minutes is None:
-        raise ValueError("give a budget: --minutes M, --cpu-minutes M or --steps N")
-    for name in ("minutes", "cpu_minutes"):
-        v = getattr(cfg, name)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0):
-            raise ValueError(f"{name} must be a positive number, got {v}")
-    if cfg.steps is not None and (isinstance(cfg.steps, bool) or not isinstance(cfg.steps, int) or cfg.steps < 1):
-        raise ValueError(f"steps must be a whole number >= 1, got {cfg.steps}")
-    check_threads(cfg.threads)  # the core's check (1..MAX_THREADS)
-    if isinstance(cfg.seed, bool) or not isinstance(cfg.seed, int) or cfg.seed < 0:
-        raise ValueError(f"seed must be an int >= 0, got {cfg.seed}")
-    if cfg.algorithm not in ("gumbel", "puct"):
-        raise ValueError(f"algorithm must be 'gumbel' or 'puct', got {cfg.algorithm!r}")
-    if cfg.slots is not None and (isinstance(cfg.slots, bool) or not isinstance(cfg.slots, int) or cfg.slots < 1):
-        raise ValueError(f"slots must be a whole number >= 1, got {cfg.slots}")
-    if not (isinstance(cfg.value_mix, (int, float)) and 0 <= cfg.value_mix <= 1):
-        raise ValueError(f"value_mix must be a number in [0, 1], got {cfg.value_mix}")
-    if not (isinstance(cfg.gumbel_scale, (int, float)) and math.isfinite(cfg.gumbel_scale) and cfg.gumbel_scale >= 0):
-        raise ValueError(f"gumbel_scale must be a number >= 0, got {cfg.gumbel_scale}")
-    if cfg.net not in ("resnet", "mlp"):
-        raise ValueError(f"net must be 'resnet' or 'mlp', got {cfg.net!r}")
-    if cfg.features not in ("none", "groups"):
-        raise ValueError(f"features must be 'none' or 'groups', got {cfg.features!r}")
-    for name in ("random_plies", "curriculum", "value_steps"):
-        v = getattr(cfg, name)
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise ValueError(f"{name} must be a whole number >= 0, got {v}")
-    if cfg.curriculum and not cfg.random_plies:
-        raise ValueError("curriculum needs random_plies > 0 (the latest start)")
-    for name in ("simulations", "max_considered", "games", "batch", "buffer", "channels", "keep"):
-        v = getattr(cfg, name)
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise ValueError(f"{name} must be a whole number >= 1, got {v}")
-    from ..match import parse_player
-
-    for o in cfg.opponents:
-        parse_player(o)
 
 
 def _torch_learner(config: Dict[str, Any], seed: int) -> Learner:
@@ -130,6 +56,24 @@ def _geometry(game: Any) -> Dict[str, Any]:
     torchnet = importlib.import_module("hexcore.train.torchnet")
     geo: Dict[str, Any] = torchnet.board_geometry(game)
     return geo
+
+
+@contextmanager
+def deferred_interrupt() -> Iterator[None]:
+    """Holds Ctrl-C (SIGINT) until the block ends and raises it then, so
+    that the block (one training step) is applied whole or not at all. Off
+    the main thread, where no signal arrives, it does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: List[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def curriculum_floor(random_plies: int, curriculum: int, generation: int) -> int:
@@ -227,6 +171,7 @@ class _Run:
 
     def generation(self, st: Dict[str, Any]) -> None:
         cfg = self.cfg
+        cpu0 = time.process_time()
         samples, stats = play_generation(self.game, st["learner"], cfg.games, cfg.simulations,
                                          derive_seed(cfg.seed, 2, st["generation"]), cfg.algorithm, cfg.threads,
                                          max_considered=cfg.max_considered, slots=cfg.slots,
@@ -246,6 +191,7 @@ class _Run:
         assert stats.wins is not None
         row = {"kind": "selfplay", "generation": st["generation"], "step": st["step"], "games": st["games"],
                "moves": stats.moves, "seconds": stats.seconds, "moves_per_second": stats.moves / max(stats.seconds, 1e-9),
+               "moves_per_cpu_second": stats.moves / max(time.process_time() - cpu0, 1e-9),
                "network_share": stats.network_seconds / max(stats.seconds, 1e-9), "evaluations": stats.evaluations,
                "seat_scores": (stats.wins / stats.games).tolist(), "buffer": len(buf),
                "mean_plies": stats.moves / stats.games}
@@ -253,25 +199,32 @@ class _Run:
         self.last_selfplay = row
 
     def train_steps(self, st: Dict[str, Any], until: Optional[int], expired: Callable[[], bool]) -> None:
+        """The pending training steps (until step ``until`` or the budget).
+        Each step is applied whole: Ctrl-C during one is held until it is
+        counted, and the losses of the steps made are logged even then."""
         losses: List[Dict[str, float]] = []
         t0 = time.perf_counter()
-        while st["pending"] > 0:
-            if until is not None and st["step"] >= until:
-                break
-            if expired():
-                break
-            obs, masks, pols, vals = self.batch(st)
-            losses.append(st["learner"].train_step(obs, masks, pols, vals, derive_seed(self.cfg.seed, 4, st["step"])))
-            st["step"] += 1
-            st["pending"] -= 1
-        st["train_seconds"] += time.perf_counter() - t0
-        if losses:
-            row: Dict[str, Any] = {"kind": "train", "generation": st["generation"], "step": st["step"],
-                                   "steps": len(losses)}
-            for k in losses[0]:
-                row[k] = float(np.mean([x[k] for x in losses]))
-            self.write_metrics(st, row)
-            self.last_train = row
+        try:
+            while st["pending"] > 0:
+                if until is not None and st["step"] >= until:
+                    break
+                if expired():
+                    break
+                obs, masks, pols, vals = self.batch(st)
+                with deferred_interrupt():
+                    losses.append(st["learner"].train_step(obs, masks, pols, vals,
+                                                           derive_seed(self.cfg.seed, 4, st["step"])))
+                    st["step"] += 1
+                    st["pending"] -= 1
+        finally:
+            st["train_seconds"] += time.perf_counter() - t0
+            if losses:
+                row: Dict[str, Any] = {"kind": "train", "generation": st["generation"], "step": st["step"],
+                                       "steps": len(losses)}
+                for k in losses[0]:
+                    row[k] = float(np.mean([x[k] for x in losses]))
+                self.write_metrics(st, row)
+                self.last_train = row
 
     def evaluate(self, st: Dict[str, Any]) -> None:
         from ..match import derive_seed as mseed
@@ -303,11 +256,11 @@ class _Run:
 
     def labelled(self) -> None:
         """Solver-labelled positions where a solver applies (two players,
-        at most 19 cells), cached in the run folder."""
+        at most :data:`LABEL_CELLS` cells), cached in the run folder."""
         import pickle
 
         g = self.game
-        if self.cfg.labelled <= 0 or g.num_players != 2 or g.board.num_cells > 19:
+        if self.cfg.labelled <= 0 or g.num_players != 2 or g.board.num_cells > LABEL_CELLS:
             return
         path = os.path.join(self.cfg.out, "labelled.pkl")
         if os.path.exists(path):
@@ -316,6 +269,7 @@ class _Run:
             return
         from .benchmark import labelled_positions
 
+        self.log(f"labelling {self.cfg.labelled} positions with the solver for the mistake rate...")
         t0 = time.perf_counter()
         try:
             self.positions = labelled_positions(self.cfg.spec, self.cfg.labelled, seed=self.cfg.seed,
@@ -329,20 +283,70 @@ class _Run:
         self.log(f"{len(self.positions)} solver-labelled positions in {time.perf_counter() - t0:.1f} s")
 
 
+def resumed_config(cfg: TrainConfig, saved: TrainConfig) -> Tuple[TrainConfig, List[str]]:
+    """The settings of a resumed run: the budget of ``cfg``; each other
+    setting from ``cfg`` where it differs from its default, else the
+    checkpoint's (``saved``). A learning setting (one that decides the
+    weights) that ``cfg`` sets to another value than the checkpoint's is
+    refused with a ``ValueError``. Returns the settings and the list of
+    the learning settings taken from the checkpoint (those not at their
+    default), for the log."""
+    out = replace(saved, out=cfg.out)
+    refused, kept = [], []
+    for f in option_fields():
+        mine, theirs = getattr(cfg, f.name), getattr(saved, f.name)
+        group = f.metadata["group"]
+        if group not in (CONTROL, LEARNING):
+            setattr(out, f.name, mine)
+        elif mine != default_of(f) and mine != theirs:
+            if group == LEARNING:
+                refused.append(f"--{f.name.replace('_', '-')} {mine} (the run's: {theirs})")
+            else:
+                setattr(out, f.name, mine)
+        if group == LEARNING and theirs != default_of(f):
+            kept.append(f"{f.name}={theirs}")
+    if refused:
+        raise ValueError(f"--resume keeps the settings that decide the weights; the run in {cfg.out} was trained "
+                         f"otherwise: {', '.join(refused)}. Leave them out, or start a new run in another --out")
+    return out, kept
+
+
 def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callable[[Dict[str, Any], int], Learner]] = None,
           log: Callable[[str], None] = print) -> Dict[str, Any]:
-    """Runs (or with ``resume`` continues) a training run in ``cfg.out``
-    until ``cfg.steps`` training steps in all, ``cfg.minutes`` more
-    minutes or ``cfg.cpu_minutes`` more minutes of this process's CPU time
-    (all its threads: the measure on a shared machine); returns a summary. ``make_learner(config, seed)`` builds the
-    network (default: the PyTorch one). Raises ``ValueError`` for bad
-    settings, for a run folder that already has checkpoints without
-    ``resume`` and for a checkpoint of another game; ``FileNotFoundError``
-    when ``resume`` finds no checkpoint."""
-    _check(cfg)
+    """Runs (or with ``resume`` continues) a training run in ``cfg.out``.
+
+    The run stops after ``cfg.steps`` training steps in all (counted over
+    every resume), ``cfg.minutes`` more minutes or ``cfg.cpu_minutes`` more
+    minutes of this process's CPU time (all its threads: the measure on a
+    shared machine). A resumed run keeps the checkpoint's learning settings
+    (see :func:`resumed_config`); its budget and control settings are
+    ``cfg``'s. Ctrl-C saves a checkpoint between two whole training steps
+    and raises ``KeyboardInterrupt``.
+
+    Args:
+        cfg: the settings (checked first: ``ValueError`` naming a bad one).
+        resume: continue the run in ``cfg.out`` from its newest checkpoint.
+        make_learner: ``make_learner(config, seed)`` builds the network
+            (default: the PyTorch one).
+        log: where progress lines go.
+
+    Returns:
+        A summary: the checkpoint, steps, generations, games, moves, moves
+        per second (wall and CPU), the network's share of self-play time
+        and the CPU seconds of the run in all and of this invocation.
+
+    Raises:
+        ValueError: bad settings, a run folder that already has checkpoints
+            without ``resume``, a checkpoint of another game, a learning
+            setting that differs from the resumed run's.
+        FileNotFoundError: ``resume`` finds no checkpoint.
+        CheckpointError: the newest checkpoint cannot be read.
+    """
+    check_config(cfg)
     load(cfg.spec)  # an unknown spec fails before anything is written
     existing = list_checkpoints(cfg.out)
     data = None
+    kept: List[str] = []
     if resume:
         if not existing:
             raise FileNotFoundError(f"--resume: no checkpoint in {cfg.out}")
@@ -350,18 +354,28 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
         saved = TrainConfig(**data["config"])
         if load(saved.spec).spec != load(cfg.spec).spec:
             raise ValueError(f"the checkpoint in {cfg.out} is a run of {saved.spec}, not {cfg.spec}")
-        cfg = replace(saved, out=cfg.out, minutes=cfg.minutes, steps=cfg.steps, cpu_minutes=cfg.cpu_minutes)
+        cfg, kept = resumed_config(cfg, saved)
+        check_config(cfg)
     elif existing:
         raise ValueError(f"{cfg.out} already holds a run ({len(existing)} checkpoints); "
                          "continue it with --resume or choose another --out")
     os.makedirs(cfg.out, exist_ok=True)
     run = _Run(cfg, make_learner or _torch_learner, log)
     st = run.restore(data) if data is not None else run.fresh()
+    budget = ", ".join(f"{k.replace('_', ' ')} {v:g}" for k, v in (("steps in all", cfg.steps), ("minutes", cfg.minutes),
+                                                                 ("CPU minutes", cfg.cpu_minutes)) if v is not None)
     if data is not None:
-        log(f"resumed {data['path']} at step {st['step']}, generation {st['generation']}")
+        log(f"resumed {data['path']} at step {st['step']}, generation {st['generation']}; "
+            f"from the checkpoint: {', '.join(kept) or 'the default settings'}")
+    else:
+        net = f"{cfg.net} {cfg.channels}x{cfg.blocks}" + ("" if cfg.features == "none" else f" + {cfg.features}")
+        log(f"training {run.game.spec} in {cfg.out}: {net}, {cfg.games} games a generation, {cfg.simulations} "
+            f"{cfg.algorithm} simulations a move, random starts up to {cfg.random_plies} plies, batch {cfg.batch}, "
+            f"lr {cfg.lr:g}, {cfg.threads} threads")
+    log(f"budget: {budget}")
     run.labelled()
     start = time.perf_counter()
-    cpu_mark = time.process_time()
+    cpu_start = cpu_mark = time.process_time()
 
     def cpu() -> None:  # this process's CPU time (all its threads), for runs on a shared machine
         nonlocal cpu_mark
@@ -378,6 +392,21 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
 
     last_ckpt = start
     saved_path = None
+    plots_missing = False
+
+    def save() -> str:
+        nonlocal plots_missing
+        cpu()
+        path = run.save(st)
+        if cfg.plots and not plots_missing:
+            try:
+                from .plots import write_plots
+
+                write_plots(cfg.out)
+            except ImportError:
+                plots_missing = True
+                log("matplotlib is not installed; no plots written")
+        return path
 
     def done() -> bool:
         return (cfg.steps is not None and st["step"] >= cfg.steps) or expired()
@@ -385,44 +414,36 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
     try:
         while not done():
             if st["pending"] == 0:
+                if st["generation"] == 0:
+                    log(f"self-play generation 1: {cfg.games} games...")
                 run.generation(st)
                 sp = run.last_selfplay
-                log(f"gen {st['generation']:>4}  games {st['games']:>6}  {sp['moves_per_second']:8.0f} moves/s  "
-                    f"network {sp['network_share']:4.0%}  plies {sp['mean_plies']:5.1f}  buffer {sp['buffer']}")
+                log(f"gen {st['generation']:>4}  games {st['games']:>6}  {sp['moves_per_second']:8.0f} moves/s "
+                    f"({sp['moves_per_cpu_second']:.0f} per CPU s)  network {sp['network_share']:4.0%}  "
+                    f"plies {sp['mean_plies']:5.1f}  buffer {sp['buffer']}")
             run.train_steps(st, cfg.steps, expired)
             if st["pending"] == 0 and hasattr(run, "last_train"):
                 t = run.last_train
                 el = (time.perf_counter() - start) / 60
-                budget = f"{el:.1f}/{cfg.minutes:g} min" if cfg.minutes else f"{el:.1f} min"
+                spent = f"{el:.1f}/{cfg.minutes:g} min" if cfg.minutes else f"{el:.1f} min"
                 cpu()
                 log(f"step {st['step']:>6}  loss {t['loss']:.3f} (policy {t['policy_loss']:.3f}, value {t['value_loss']:.3f})  "
-                    f"{budget}, {st['cpu_seconds'] / 60:.1f} CPU min")
+                    f"{spent}, {(time.process_time() - cpu_start) / 60:.1f} CPU min")
                 if cfg.eval_every > 0 and st["generation"] % cfg.eval_every == 0:
                     run.evaluate(st)
             if time.perf_counter() - last_ckpt >= cfg.checkpoint_minutes * 60:
-                cpu()
-                saved_path = run.save(st)
+                saved_path = save()
                 last_ckpt = time.perf_counter()
         if cfg.eval_every > 0 and run.last_eval_step != st["step"]:
             run.evaluate(st)
-        cpu()
-        saved_path = run.save(st)
+        saved_path = save()
     except KeyboardInterrupt:
-        cpu()
-        saved_path = run.save(st)
-        log(f"interrupted: checkpoint {saved_path}")
+        saved_path = save()
+        log(f"interrupted at step {st['step']}: checkpoint {saved_path} saved; continue with --resume")
         raise
-    finally:
-        if cfg.plots:
-            try:
-                from .plots import write_plots
-
-                write_plots(cfg.out)
-            except ImportError:
-                log("matplotlib is not installed; no plots written")
     log(f"checkpoint {saved_path}")
     total = st["selfplay_seconds"]
     return {"checkpoint": saved_path, "step": st["step"], "generation": st["generation"], "games": st["games"],
             "moves": st["moves"], "moves_per_second": st["moves"] / total if total else 0.0,
             "network_share": st["network_seconds"] / total if total else 0.0, "cpu_seconds": st["cpu_seconds"],
-            "latest": latest_checkpoint(cfg.out)}
+            "session_cpu_seconds": time.process_time() - cpu_start, "latest": latest_checkpoint(cfg.out)}
