@@ -9,8 +9,13 @@ OpenSpiel's Python ``MCTSBot`` (UCT, ``uct_c=2``, one random rollout per
 simulation, solver on) driving hexcore's registered OpenSpiel game, with N
 simulations or S seconds per action (needs the ``open_spiel`` package), or
 ``az:PATH`` / ``az:PATH,sims=N``: a trained agent (a checkpoint file or run
-folder of ``python -m hexcore train``), its network alone or with N
-simulations of Gumbel search per action (see :mod:`hexcore.train`).
+folder of ``python -m hexcore train``, or a network exported to ``.npz``),
+its network alone or with N simulations of Gumbel search per action (see
+:mod:`hexcore.train`), ``agent`` / ``agent:sims=N``: the agent shipped with
+the package for the match's game (:mod:`hexcore.agents`; no PyTorch
+needed), or ``solver`` / ``solver:time=S``: the proven best move whenever
+:func:`hexcore.solve` settles the position within the budget (S seconds a
+move, default 1), else the move of UCT search in the time left.
 
 >>> from hexcore.match import play_match
 >>> r = play_match("churn(size=3)", ["mcts:50", "random"], games=2, seed=0)
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import random
 import time
 from dataclasses import asdict, dataclass, field
@@ -77,22 +83,30 @@ class Player:
     def name(self) -> str:
         if self.kind == "random":
             return "random"
+        if self.kind == "agent":
+            return "agent" + (f":sims={self.simulations}" if self.simulations else "")
+        if self.kind == "solver":
+            return f"solver:time={self.seconds:g}"
         if self.kind == "az":
             return f"az:{self.path}" + (f",sims={self.simulations}" if self.simulations else "")
         budget = f"time={self.seconds:g}" if self.seconds else str(self.simulations)
         return f"{self.kind}:{budget}" + ("" if self.c is None else f",c={self.c:g}")
 
 
-_SPEC_HELP = ("use 'random', 'mcts:N', 'mcts:time=S', 'openspiel:N', 'openspiel:time=S', 'az:PATH' or 'az:PATH,sims=N' "
-              "(e.g. mcts:1000; mcts takes ',c=X' for its exploration constant)")
+#: the player specs, for help texts and errors
+PLAYER_SPECS = ("random, mcts:N, mcts:time=S (either with ,c=X for the exploration constant), openspiel:N, "
+                "openspiel:time=S, agent, agent:sims=N (the shipped agent of the game), az:PATH, az:PATH,sims=N "
+                "(a trained checkpoint, run folder or exported .npz), solver, solver:time=S")
+_SPEC_HELP = f"use one of: {PLAYER_SPECS}"
 
 
 def parse_player(spec: str) -> Player:
     """``random``, ``mcts:N`` / ``openspiel:N`` (N >= 1 simulations) or
     ``mcts:time=S`` / ``openspiel:time=S`` (S > 0 seconds, at most a day);
     ``mcts`` also takes ``,c=X`` (X >= 0, e.g. ``mcts:1000,c=0.1``);
-    ``az:PATH`` or ``az:PATH,sims=N`` (N >= 0; the path keeps its case).
-    ``ValueError`` otherwise."""
+    ``az:PATH`` or ``az:PATH,sims=N`` (N >= 0; the path keeps its case);
+    ``agent`` or ``agent:sims=N`` (N >= 0); ``solver`` or ``solver:time=S``
+    (S > 0, default 1). ``ValueError`` otherwise."""
     if not isinstance(spec, str):
         raise TypeError(f"a player spec must be a string, got {type(spec).__name__}")
     if spec.strip()[:3].lower() == "az:":
@@ -101,6 +115,16 @@ def parse_player(spec: str) -> Player:
     if s == "random":
         return Player("random")
     kind, sep, arg = s.partition(":")
+    if kind == "agent":
+        if not sep:
+            return Player("agent")
+        if not arg.startswith("sims=") or not arg[5:].isdigit():
+            raise ValueError(f"bad player spec {spec!r}: agent:sims=N needs a whole number N >= 0 of simulations")
+        return Player("agent", int(arg[5:]))
+    if kind == "solver":
+        if not sep:
+            return Player("solver", 0, 1.0)
+        return Player("solver", 0, _seconds(spec, arg, "solver"))
     if kind in ("mcts", "openspiel") and sep:
         arg, comma, rest = arg.partition(",")
         c: Optional[float] = None
@@ -114,19 +138,23 @@ def parse_player(spec: str) -> Player:
             if not (math.isfinite(c) and c >= 0):
                 raise ValueError(f"bad player spec {spec!r}: c=X needs a number X >= 0")
         if arg.startswith("time="):
-            text = arg[5:]
-            try:
-                t = float(text)
-            except ValueError:
-                t = math.nan
-            if not (math.isfinite(t) and 0 < t <= 86400):
-                raise ValueError(f"bad player spec {spec!r}: {kind}:time=S needs a number of seconds S > 0")
-            return Player(kind, 0, t, c)
+            return Player(kind, 0, _seconds(spec, arg, kind), c)
         if not arg.isdigit() or int(arg) < 1:
             raise ValueError(f"bad player spec {spec!r}: {kind}:N needs a whole number N >= 1 of simulations "
                              f"(or {kind}:time=S for S seconds per move)")
         return Player(kind, int(arg), 0.0, c)
     raise ValueError(f"bad player spec {spec!r}: {_SPEC_HELP}")
+
+
+def _seconds(spec: str, arg: str, kind: str) -> float:
+    """The S of ``time=S`` (0 < S <= a day)."""
+    try:
+        t = float(arg[5:]) if arg.startswith("time=") else math.nan
+    except ValueError:
+        t = math.nan
+    if not (math.isfinite(t) and 0 < t <= 86400):
+        raise ValueError(f"bad player spec {spec!r}: {kind}:time=S needs a number of seconds S > 0")
+    return t
 
 
 def _parse_az(spec: str) -> Player:
@@ -137,17 +165,57 @@ def _parse_az(spec: str) -> Player:
         if not tail.isdigit():
             raise ValueError(f"bad player spec {spec!r}: az:PATH,sims=N needs a whole number N >= 0 of simulations")
         sims, arg = int(tail), head
+    else:
+        # a typo of the one option ('az:run,sim=64') is an error, not a path that does not exist
+        head, comma, tail = arg.rpartition(",")
+        if comma and "=" in tail and not os.path.exists(arg):
+            raise ValueError(f"bad player spec {spec!r}: az takes one option, ',sims=N' (got {tail!r})")
     if not arg:
         raise ValueError(f"bad player spec {spec!r}: az:PATH needs the path of a checkpoint or run folder")
     return Player("az", sims, 0.0, None, arg)
 
 
-def az_agent(p: Player) -> Any:
-    """The :class:`hexcore.train.AZAgent` of an ``az`` player spec (loads its checkpoint)."""
+def az_agent(p: Player, spec: Optional[str] = None) -> Any:
+    """The :class:`hexcore.train.AZAgent` of an ``az`` player spec (loads its
+    checkpoint or exported network), or of an ``agent`` spec (the shipped
+    agent of the game ``spec``)."""
     from .train.agent import AZAgent, load_evaluator
 
+    if p.kind == "agent":
+        from . import agents
+
+        if spec is None:
+            raise ValueError("the agent player needs the game it plays")
+        return AZAgent(agents.load(spec), p.simulations)
     assert p.path is not None
     return AZAgent(load_evaluator(p.path), p.simulations)
+
+
+def solver_move(g: Any, seconds: float, threads: int, seed: int) -> Optional[SearchResult]:
+    """Plays the ``solver`` player's turn on ``g``: a move proved best by
+    :func:`hexcore.solve` within about 60% of ``seconds`` (the quickest win,
+    or a proven win; in a lost position the slowest loss), else the move of
+    UCT search in the time left. Positions the solver does not take (more
+    than two players) go to the search at once. Returns the search's result
+    when it chose."""
+    from .solving import solve
+
+    t0 = time.perf_counter()
+    if g.num_players == 2:
+        s = solve(g, max_seconds=0.6 * seconds, threads=threads, table_mb=64)
+        move = None
+        if s.complete and s.best_move is not None:
+            move = s.best_move
+        else:
+            won = [m for m, v in s.moves.items() if v == "win"]
+            move = won[0] if won else None
+        if move is not None:
+            g.play(move)
+            return None
+    left = max(seconds - (time.perf_counter() - t0), 0.01)
+    r = mcts(g, seconds=left, threads=threads, seed=seed)
+    g.play(r.move)
+    return r
 
 
 class OpenSpielBot:
@@ -319,8 +387,10 @@ def _bot_move(g: Any, p: Player, rng: random.Random, seed: int, threads: int,
     OpenSpiel bot or loaded ``az`` agent, made here when not given."""
     if p.kind == "random":
         _random_turn(g, rng)
-    elif p.kind == "az":
-        (peer if peer is not None else az_agent(p)).play_turn(g, seed, threads)
+    elif p.kind in ("az", "agent"):
+        (peer if peer is not None else az_agent(p, g.spec)).play_turn(g, seed, threads)
+    elif p.kind == "solver":
+        return solver_move(g, p.seconds, threads, seed)
     elif p.kind == "mcts":
         r = mcts(g, simulations=p.simulations or None, seconds=p.seconds or None, threads=threads, seed=seed,
                  c=p.c)
@@ -399,7 +469,7 @@ def play_match(spec: str, players: Sequence[str], games: int = 200, seed: int = 
     if g0.is_over:
         raise ValueError(f"{g0.spec} is already over at the start")
     names = [f"P{i + 1} {p.name}" for i, p in enumerate(parsed)]
-    agents = {i: az_agent(p) for i, p in enumerate(parsed) if p.kind == "az"}
+    agents = {i: az_agent(p, g0.spec) for i, p in enumerate(parsed) if p.kind in ("az", "agent")}
     result = MatchResult(spec=g0.spec, player_specs=[p.name for p in parsed], games=games, seed=seed,
                          players=[Record(n) for n in names], seats=[Record(f"seat {s + 1}") for s in range(seats)])
     t0 = time.perf_counter()
@@ -440,7 +510,7 @@ def play_loop(spec: str, bot: str = "mcts:2000", human: int = 1, seed: int = 0, 
         raise ValueError(f"--human must be a seat between 1 and {g.num_players}, got {human!r}")
     rng = random.Random(derive_seed(seed, 0, 0, 1))
     peer = (OpenSpielBot(g.spec, p, derive_seed(seed, 0, 0, 2)) if p.kind == "openspiel"
-            else az_agent(p) if p.kind == "az" else None)
+            else az_agent(p, g.spec) if p.kind in ("az", "agent") else None)
     movers: List[int] = []  # who played each move: the human's seat or 0 for the bot
 
     def say(text: str) -> None:

@@ -6,10 +6,12 @@ from typing import Any
 
 
 def add_parser(sub: Any) -> None:
+    from ..match import PLAYER_SPECS
+
     p = sub.add_parser("play", help="play a bot in the terminal")
     p.add_argument("spec")
     p.add_argument("--bot", default="mcts:2000",
-                    help="random, mcts:N, mcts:time=S (either with ,c=X), openspiel:N or openspiel:time=S")
+                    help="the bot: " + PLAYER_SPECS)
     p.add_argument("--human", type=int, default=1, help="your seat (1 moves first)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1)

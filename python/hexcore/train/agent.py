@@ -8,6 +8,7 @@ Many positions are decided together, one evaluator call per wave.
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import numpy as np
@@ -48,7 +49,15 @@ def load_evaluator(path: str) -> Evaluator:
     folder: its newest checkpoint), for :func:`hexcore.search.batched_search`
     and :class:`hexcore.search.BatchedMCTS`. ``FileNotFoundError`` /
     ``ValueError`` say what is wrong with the path or file; a checkpoint of
-    the PyTorch network needs torch (``pip install "hexcore[train]"``)."""
+    the PyTorch network needs torch (``pip install "hexcore[train]"``).
+    An exported network (``.npz``, :func:`hexcore.train.export.export_agent`)
+    is read with NumPy alone."""
+    if isinstance(path, (str, os.PathLike)) and os.fspath(path).endswith(".npz"):
+        from ..agents import NumpyNetwork
+
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"exported network {path} does not exist")
+        return NumpyNetwork.load(os.fspath(path))
     data = load_checkpoint(path)
     learner = learner_from_checkpoint(data)
     learner.spec = data["config"]["spec"]

@@ -1,0 +1,119 @@
+"""The NumPy forward pass of the trained networks (no PyTorch needed).
+
+A network is stored as plain arrays (an ``.npz`` file): ``meta`` (JSON: the
+architecture and where the network comes from) and the weights, named as
+:func:`hexcore.train.export.export_agent` writes them. Two architectures,
+the ones :mod:`hexcore.train.torchnet` trains:
+
+- ``mlp``: the observation flattened, ``blocks + 1`` hidden layers of
+  ``channels`` units (ReLU), a policy layer and a value layer;
+- ``resnet``: a 3x3 stem, ``blocks`` residual blocks (two 3x3 convolutions
+  each), a 1x1 policy convolution and layer, a 1x1 value convolution and two
+  layers; BatchNorm folded into the convolutions at export (inference mode).
+
+The evaluator answers as :class:`hexcore.train.torchnet.TorchLearner` does:
+priors softmaxed over the legal actions, and values as shares of the win,
+the mover first (``relative_values``).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Mapping, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["NumpyNetwork"]
+
+F32 = npt.NDArray[np.float32]
+
+
+def _relu(x: F32) -> F32:
+    return np.maximum(x, 0.0, out=x)
+
+
+def _conv3(x: F32, w: F32, b: F32) -> F32:
+    """A 3x3 convolution with zero padding 1: ``x`` (B, C, H, W), ``w``
+    (O, C, 3, 3), ``b`` (O,); one matrix product over the nine shifted
+    copies of the input."""
+    bsz, c, h, wd = x.shape
+    p = np.zeros((bsz, c, h + 2, wd + 2), np.float32)
+    p[:, :, 1:-1, 1:-1] = x
+    cols = np.empty((bsz, h, wd, c, 9), np.float32)
+    for dy in range(3):
+        for dx in range(3):
+            cols[..., dy * 3 + dx] = p[:, :, dy:dy + h, dx:dx + wd].transpose(0, 2, 3, 1)
+    out = cols.reshape(bsz * h * wd, c * 9) @ w.reshape(w.shape[0], c * 9).T + b
+    return np.ascontiguousarray(out.reshape(bsz, h, wd, -1).transpose(0, 3, 1, 2))
+
+
+def _conv1(x: F32, w: F32, b: F32) -> F32:
+    out = np.einsum("bchw,oc->bohw", x, w.reshape(w.shape[0], w.shape[1]), optimize=True)
+    return (out + b[None, :, None, None]).astype(np.float32, copy=False)
+
+
+def _softmax(z: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)  # type: ignore[no-any-return]
+
+
+class NumpyNetwork:
+    """A trained network evaluated with NumPy: ``net(observations, masks)
+    -> (priors, values)``, the evaluator contract of
+    :func:`hexcore.search.batched_search`.
+
+    Args:
+        arrays: the weights and ``meta`` of an exported network (an opened
+            ``.npz`` file or a dict of arrays).
+    """
+
+    #: values are the mover's first (see :mod:`hexcore.train.torchnet`)
+    relative_values = True
+
+    def __init__(self, arrays: Mapping[str, Any]) -> None:
+        if "meta" not in arrays:
+            raise ValueError("not an exported hexcore network: no 'meta' entry")
+        self.meta: Dict[str, Any] = json.loads(str(np.asarray(arrays["meta"])))
+        self.w: Dict[str, F32] = {k: np.asarray(v, np.float32) for k, v in arrays.items() if k != "meta"}
+        self.net = str(self.meta["net"])
+        if self.net not in ("mlp", "resnet"):
+            raise ValueError(f"unknown network architecture {self.net!r} (expected 'mlp' or 'resnet')")
+        self.blocks = int(self.meta["blocks"])
+        self.shape: Tuple[int, int, int] = tuple(int(s) for s in self.meta["shape"])  # type: ignore[assignment]
+        self.num_actions = int(self.meta["num_actions"])
+        self.spec = str(self.meta.get("spec", ""))
+
+    @classmethod
+    def load(cls, path: str) -> "NumpyNetwork":
+        """Reads an exported network (``.npz``)."""
+        with np.load(path, allow_pickle=False) as f:
+            return cls({k: f[k] for k in f.files})
+
+    def logits(self, obs: npt.ArrayLike) -> Tuple[F32, F32]:
+        """The policy and value logits of a batch of observations."""
+        x = np.ascontiguousarray(obs, np.float32)
+        if x.ndim != 4 or tuple(x.shape[1:]) != self.shape:
+            raise ValueError(f"observations must have shape (batch, {', '.join(map(str, self.shape))}), got {x.shape}")
+        w = self.w
+        if self.net == "mlp":
+            h = x.reshape(x.shape[0], -1)
+            for i in range(self.blocks + 1):
+                h = _relu(h @ w[f"trunk.{i}.weight"].T + w[f"trunk.{i}.bias"])
+            return h @ w["policy.weight"].T + w["policy.bias"], h @ w["value.weight"].T + w["value.bias"]
+        h = _relu(_conv3(x, w["stem.weight"], w["stem.bias"]))
+        for i in range(self.blocks):
+            y = _relu(_conv3(h, w[f"block.{i}.1.weight"], w[f"block.{i}.1.bias"]))
+            h = _relu(h + _conv3(y, w[f"block.{i}.2.weight"], w[f"block.{i}.2.bias"]))
+        p = _relu(_conv1(h, w["policy_conv.weight"], w["policy_conv.bias"])).reshape(x.shape[0], -1)
+        v = _relu(_conv1(h, w["value_conv.weight"], w["value_conv.bias"])).reshape(x.shape[0], -1)
+        v = _relu(v @ w["value_hidden.weight"].T + w["value_hidden.bias"])
+        return p @ w["policy.weight"].T + w["policy.bias"], v @ w["value.weight"].T + w["value.bias"]
+
+    def __call__(self, obs: npt.ArrayLike, masks: npt.ArrayLike) -> Tuple[F32, F32]:
+        m = np.asarray(masks, bool)
+        pl, vl = self.logits(obs)
+        if m.shape != pl.shape:
+            raise ValueError(f"masks must have shape {pl.shape}, got {m.shape}")
+        p = _softmax(np.where(m, pl.astype(np.float64), -1e9)) * m
+        return p.astype(np.float32), _softmax(vl.astype(np.float64)).astype(np.float32)
