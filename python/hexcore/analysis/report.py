@@ -19,9 +19,17 @@ from . import swap as _swap
 from .games import play_games
 from .metrics import DEFINITIONS, level_metrics, summary_of
 
-__all__ = ["Report", "AnalysisInterrupted", "analyze", "DEFAULT_LADDER"]
+__all__ = ["Report", "AnalysisInterrupted", "analyze", "DEFAULT_LADDER", "default_ladder"]
 
 DEFAULT_LADDER = ("random", "mcts:10", "mcts:100", "mcts:1000")
+
+
+def default_ladder(spec: str) -> Tuple[str, ...]:
+    """:data:`DEFAULT_LADDER`, with the shipped agent (``agent:sims=64``,
+    :mod:`hexcore.agents`) as the strongest level where the game has one."""
+    from .. import agents
+
+    return DEFAULT_LADDER + (("agent:sims=64",) if load(spec).spec in agents.available() else ())
 
 
 @dataclass
@@ -98,7 +106,7 @@ class _Progress:
             self.callback(self.done, self.total, self.phase)
 
 
-def analyze(spec: str, games: int = 100, ladder: Union[str, Sequence[str]] = DEFAULT_LADDER,
+def analyze(spec: str, games: int = 100, ladder: Optional[Union[str, Sequence[str]]] = None,
             swap_map: Optional[str] = None, threads: int = 1, ray: bool = False, seed: int = 0,
             playouts: int = 10_000, solver_nodes: Optional[int] = None, progress: Optional[bool] = None,
             callback: Optional[Callable[[int, int, str], None]] = None) -> Report:
@@ -106,7 +114,8 @@ def analyze(spec: str, games: int = 100, ladder: Union[str, Sequence[str]] = DEF
 
     ``games``: games per level of play, per ladder match and per opening of
     an ``mcts`` swap map. ``ladder``: player specs weakest first (a list or
-    ``"random,mcts:100"``). ``swap_map``: ``"exact"``, ``"mcts:N"``,
+    ``"random,mcts:100"``; default :func:`default_ladder`: random, mcts:10,
+    mcts:100, mcts:1000 and the shipped agent where there is one). ``swap_map``: ``"exact"``, ``"mcts:N"``,
     ``"off"`` or None (exact where the solver applies, else ``mcts:100``).
     ``threads``: games played at once (every search runs on one thread, so
     the results do not depend on it); ``ray``: the random playouts and the
@@ -132,7 +141,7 @@ def analyze(spec: str, games: int = 100, ladder: Union[str, Sequence[str]] = DEF
     playouts = int_arg("playouts", playouts, 1, MAX_PLAYOUTS)
     if solver_nodes is not None:
         solver_nodes = int_arg("solver_nodes", solver_nodes, 1, 2**63 - 1)
-    levels = _ladder_arg(ladder)
+    levels = _ladder_arg(default_ladder(g.spec) if ladder is None else ladder)
     sp = _swap.plan(g, swap_map)
     if not isinstance(ray, bool):
         raise TypeError(f"ray must be True or False, got {type(ray).__name__}")

@@ -16,7 +16,8 @@ def add_parser(sub: Any) -> None:
     pa.add_argument("spec", help='game spec, e.g. "churn(size=3,pie=false)"')
     pa.add_argument("--games", "-n", type=int, default=100,
                     help="games per level of play, per ladder match and per opening of an mcts swap map (default 100)")
-    pa.add_argument("--ladder", default=",".join(DEFAULT_LADDER), help="player specs, weakest first (default %(default)s)")
+    pa.add_argument("--ladder", help=f"player specs, weakest first (default {','.join(DEFAULT_LADDER)}, and agent:sims=64 "
+                                     "where the game has a shipped agent)")
     pa.add_argument("--swap-map", default=None,
                     help="exact, mcts:N or off (default: exact where the solver applies, else mcts:100)")
     pa.add_argument("--playouts", type=int, default=10_000, help="random playouts for random play's outcome and duration")
