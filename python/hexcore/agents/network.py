@@ -23,7 +23,7 @@ from typing import Any, Dict, Mapping, Tuple
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["NumpyNetwork"]
+__all__ = ["NumpyNetwork", "edge_planes"]
 
 F32 = npt.NDArray[np.float32]
 
@@ -56,6 +56,39 @@ def _softmax(z: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=1, keepdims=True)  # type: ignore[no-any-return]
+
+
+def edge_planes(x: F32, cells: Any, neighbors: Any, pairs: Any) -> F32:
+    """The planes of the ``features="edges"`` layer
+    (:func:`hexcore.train.torchnet._build_edges`) appended to ``x``: for the
+    first two stone planes and each pair of goal sides, the stones joined to
+    either side and the empty cells that would join both."""
+    bsz, _, h, w = x.shape
+    n, k = len(cells), len(pairs)
+    adj = np.zeros((n, n), np.float32)
+    for i, ns in enumerate(neighbors):
+        adj[i, list(ns)] = 1.0
+    sides = np.zeros((2 * k, n), bool)
+    for j, (a, b) in enumerate(pairs):
+        sides[2 * j, list(a)] = True
+        sides[2 * j + 1, list(b)] = True
+    cells_a = np.asarray(cells, np.int64)
+    flat = x.reshape(bsz, x.shape[1], h * w)[:, :, cells_a]
+    stones = flat[:, :2] > 0.5
+    empty = ~stones.any(1)
+    s = np.broadcast_to(stones[:, :, None, :], (bsz, 2, 2 * k, n))
+    r = s & sides
+    for _ in range(n):
+        new = s & (r | ((r.astype(np.float32) @ adj) > 0))
+        if np.array_equal(new, r):
+            break
+        r = new
+    near = ((r.astype(np.float32) @ adj) > 0) | sides
+    joins = near[:, :, 0::2] & near[:, :, 1::2] & empty[:, None, None, :]
+    feats = np.stack([r[:, :, 0::2], r[:, :, 1::2], joins], 3).reshape(bsz, 6 * k, n).astype(np.float32)
+    grid = np.zeros((bsz, feats.shape[1], h * w), np.float32)
+    grid[:, :, cells_a] = feats
+    return np.concatenate([x, grid.reshape(bsz, -1, h, w)], 1)
 
 
 class NumpyNetwork:
@@ -96,6 +129,8 @@ class NumpyNetwork:
         if x.ndim != 4 or tuple(x.shape[1:]) != self.shape:
             raise ValueError(f"observations must have shape (batch, {', '.join(map(str, self.shape))}), got {x.shape}")
         w = self.w
+        if self.meta.get("features", "none") == "edges":
+            x = edge_planes(x, self.meta["cells"], self.meta["neighbors"], self.meta["pairs"])
         if self.net == "mlp":
             h = x.reshape(x.shape[0], -1)
             for i in range(self.blocks + 1):

@@ -73,7 +73,8 @@ class TrainConfig:
                     "hidden layers)", choices=["resnet", "mlp"])
     features: str = _opt("none", LEARNING, "groups: a fixed layer adds each seat's group sizes, the group a stone would "
                          "form on each empty cell, Churn's smallest-group cells and removals, and stone counts to the "
-                         "planes", choices=["none", "groups"])
+                         "planes; edges (Hex): the stones joined to each goal side and the cells that would join a "
+                         "seat's two sides", choices=["none", "groups", "edges"])
     channels: int = _opt(32, LEARNING, "channels (resnet) or units (mlp)", low=1, whole=True)
     blocks: int = _opt(2, LEARNING, "residual blocks (resnet) or extra hidden layers (mlp)", low=0, whole=True)
     lr: float = _opt(2e-3, LEARNING, "learning rate (AdamW)", low=0)

@@ -43,9 +43,10 @@ def network_arrays(learner: Any, meta: Optional[Dict[str, Any]] = None) -> Dict[
             NumPy pass does not have).
     """
     cfg = learner.config
-    if cfg.get("features", "none") != "none":
-        raise ValueError(f"a network with features={cfg['features']!r} cannot be exported (only features='none')")
-    net = learner.net
+    features = cfg.get("features", "none")
+    if features not in ("none", "edges"):
+        raise ValueError(f"a network with features={features!r} cannot be exported (only 'none' and 'edges')")
+    net = learner.net if features == "none" else learner.net[1]
     kind = str(cfg.get("net", "resnet"))
     out: Dict[str, Dict[str, np.ndarray]] = {}
     if kind == "mlp":
@@ -67,6 +68,8 @@ def network_arrays(learner: Any, meta: Optional[Dict[str, Any]] = None) -> Dict[
     description = {"format": 1, "net": kind, "channels": int(cfg.get("channels", 32)), "blocks": int(cfg.get("blocks", 2)),
                    "shape": [int(s) for s in cfg["shape"]], "num_actions": int(cfg["num_actions"]),
                    "players": int(cfg["players"])}
+    if features == "edges":
+        description.update(features="edges", cells=cfg["cells"], neighbors=cfg["neighbors"], pairs=cfg["pairs"])
     description.update(meta or {})
     arrays = {f"{name}.{part}": a for name, parts in out.items() for part, a in parts.items()}
     arrays["meta"] = np.array(json.dumps(description, sort_keys=True))

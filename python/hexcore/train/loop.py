@@ -52,9 +52,9 @@ def _torch_learner(config: Dict[str, Any], seed: int) -> Learner:
     return learner
 
 
-def _geometry(game: Any) -> Dict[str, Any]:
+def _geometry(game: Any, features: str) -> Dict[str, Any]:
     torchnet = importlib.import_module("hexcore.train.torchnet")
-    geo: Dict[str, Any] = torchnet.board_geometry(game)
+    geo: Dict[str, Any] = (torchnet.edge_geometry if features == "edges" else torchnet.board_geometry)(game)
     return geo
 
 
@@ -104,7 +104,7 @@ class _Run:
             if gi is None or not gi.stone_planes:
                 raise ValueError(f"features={cfg.features!r} reads the seats' stone planes, which the observation of "
                                  f"{cfg.spec!r} does not declare (GameInfo.stone_planes); use features='none'")
-            self.net_config.update(features=cfg.features, **_geometry(g))
+            self.net_config.update(features=cfg.features, **_geometry(g, cfg.features))
         self.make_learner = make_learner
         self.syms = symmetries(g) if cfg.augment else symmetries(g)[:1]
         self.metrics_path = os.path.join(cfg.out, "metrics.jsonl")

@@ -36,7 +36,7 @@ from typing import Any, Dict, Tuple
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["TorchLearner", "import_torch", "board_geometry", "group_planes"]
+__all__ = ["TorchLearner", "import_torch", "board_geometry", "edge_geometry", "group_planes"]
 
 
 def import_torch() -> Any:
@@ -158,14 +158,95 @@ def _build_groups(torch: Any, shape: Tuple[int, int, int], players: int, cells: 
     return Groups()
 
 
+def edge_geometry(game: Any) -> Dict[str, Any]:
+    """What the ``features="edges"`` layer needs of ``game``: the board's
+    :func:`board_geometry` and ``pairs``, each seat's two goal sides (cell
+    lists) from ``GameInfo.edges`` (Hex: x's top and bottom rows, o's left
+    and right columns). ``ValueError`` for a game without goal sides."""
+    from ..registry import info
+
+    gi = info(game)
+    sides = game.board.sides
+    pairs = []
+    for seat in sorted(set(gi.edges.values())) if gi is not None else []:
+        mine = [k for k, v in sorted(gi.edges.items()) if v == seat]
+        if len(mine) == 2:
+            pairs.append([[int(c) for c in sides[mine[0]]], [int(c) for c in sides[mine[1]]]])
+    if not pairs or gi is None or not gi.stone_planes:
+        raise ValueError(f"features='edges' needs a connection game whose seats join two sides and whose first planes "
+                         f"are the seats' stones (Hex); {game.spec} is not one")
+    return {**board_geometry(game), "pairs": pairs}
+
+
+#: planes the "edges" features add per goal-side pair: for each of the two stone planes, the stones joined to
+#: one side, to the other, and the empty cells where a stone would join both
+EDGE_PLANES_PER_PAIR = 6
+
+
+def _build_edges(torch: Any, shape: Tuple[int, int, int], cells: Any, neighbors: Any, pairs: Any) -> Any:
+    """A fixed (not learned) layer: the observation planes, then for each of
+    the first two stone planes (the mover's stones, the opponent's) and each
+    pair of goal sides (a seat's two edges): the stones joined through
+    stones of that plane to the first side, to the second side, and the
+    empty cells where a stone of that plane would join both (a winning
+    move when the pair is the plane's own seat's; one to block when it is
+    the other's). :func:`hexcore.agents.network.edge_planes` is the same
+    in NumPy."""
+    nn = torch.nn
+    c_in, h, w = shape
+    n = len(cells)
+    adj = np.zeros((n, n), np.float32)
+    for i, ns in enumerate(neighbors):
+        adj[i, list(ns)] = 1.0
+    k = len(pairs)
+    sides = np.zeros((2 * k, n), bool)   # row 2j: pair j's first side, 2j + 1: its second
+    for j, (a, b) in enumerate(pairs):
+        sides[2 * j, a] = True
+        sides[2 * j + 1, b] = True
+
+    class Edges(nn.Module):  # type: ignore[misc, name-defined, unused-ignore]
+        def __init__(self) -> None:
+            super().__init__()
+            self.register_buffer("cells", torch.tensor(np.asarray(cells, np.int64)), persistent=False)
+            self.register_buffer("adj", torch.from_numpy(adj), persistent=False)
+            self.register_buffer("sides", torch.from_numpy(sides), persistent=False)
+
+        def forward(self, x: Any) -> Any:
+            b = x.shape[0]
+            flat = x.flatten(2)[:, :, self.cells]                       # (B, C, N)
+            stones = flat[:, :2] > 0.5                                   # (B, 2, N)
+            empty = ~stones.any(1)                                       # (B, N)
+            s = stones[:, :, None, :].expand(b, 2, 2 * k, n)             # every plane against every side
+            r = s & self.sides
+            for _ in range(n):                                           # flood fill along the stones
+                new = s & (r | ((r.to(self.adj.dtype) @ self.adj) > 0))
+                if torch.equal(new, r):
+                    break
+                r = new
+            near = ((r.to(self.adj.dtype) @ self.adj) > 0) | self.sides  # beside a joined stone, or on the side
+            joins = near[:, :, 0::2] & near[:, :, 1::2] & empty[:, None, None, :]
+            planes = torch.stack([r[:, :, 0::2], r[:, :, 1::2], joins], 3)  # (B, 2, k, 3, N)
+            feats = planes.reshape(b, 6 * k, n).to(x.dtype)
+            grid = torch.zeros(b, feats.shape[1], h * w, dtype=x.dtype, device=x.device)
+            grid[:, :, self.cells] = feats
+            return torch.cat([x, grid.view(b, -1, h, w)], 1)
+
+    return Edges()
+
+
 def _build(torch: Any, shape: Tuple[int, int, int], num_actions: int, players: int, channels: int, blocks: int,
-           net: str = "resnet", features: str = "none", cells: Any = None, neighbors: Any = None) -> Any:
+           net: str = "resnet", features: str = "none", cells: Any = None, neighbors: Any = None,
+           pairs: Any = None) -> Any:
     if features == "groups":
         groups = _build_groups(torch, shape, players, cells, neighbors)
         wide = (shape[0] + group_planes(players), shape[1], shape[2])
         return torch.nn.Sequential(groups, _build(torch, wide, num_actions, players, channels, blocks, net))
+    if features == "edges":
+        edges = _build_edges(torch, shape, cells, neighbors, pairs)
+        wide = (shape[0] + EDGE_PLANES_PER_PAIR * len(pairs), shape[1], shape[2])
+        return torch.nn.Sequential(edges, _build(torch, wide, num_actions, players, channels, blocks, net))
     if features != "none":
-        raise ValueError(f"features must be 'none' or 'groups', got {features!r}")
+        raise ValueError(f"features must be 'none', 'groups' or 'edges', got {features!r}")
     if net == "mlp":
         return _build_mlp(torch, shape, num_actions, players, channels, blocks)
     if net != "resnet":
@@ -223,7 +304,8 @@ class TorchLearner:
         torch.manual_seed(seed % 2**63)
         self.net = _build(torch, tuple(config["shape"]), int(config["num_actions"]), int(config["players"]),
                           int(config.get("channels", 32)), int(config.get("blocks", 2)), str(config.get("net", "resnet")),
-                          str(config.get("features", "none")), config.get("cells"), config.get("neighbors"))
+                          str(config.get("features", "none")), config.get("cells"), config.get("neighbors"),
+                          config.get("pairs"))
         self.opt = torch.optim.AdamW(self.net.parameters(), lr=float(config.get("lr", 2e-3)),
                                      weight_decay=float(config.get("weight_decay", 1e-4)))
         self.net.eval()
