@@ -169,6 +169,41 @@ def test_perft_threads_bounded():
     assert sum(line.startswith("ValueError") for line in lines) == 4
 
 
+def test_threads_bounded_by_the_pool_cache():
+    """perft and both searches over thread counts 2..39 and 200..256: the
+    process never holds more than the POOL_CACHE (4) pools' workers
+    (rust/core/src/parallel.rs, docs/guides/games-api.md), besides the
+    threads it had before and a call's waiting thread."""
+    code = textwrap.dedent("""
+        import os
+        import numpy as np
+        import hexcore as hc
+        from hexcore.search import batched_search, mcts
+
+        def threads():
+            return len(os.listdir("/proc/self/task"))
+
+        def evaluator(obs, masks):
+            return masks.astype(np.float32), np.full((len(masks), 2), 0.5, np.float32)
+
+        g = hc.Churn(size=3)
+        before, peak = threads(), 0
+        for t in [*range(2, 40), *range(200, 257)]:
+            hc.perft(g, 3, threads=t)
+            peak = max(peak, threads())
+            mcts(g, simulations=t, threads=t, seed=1)
+            peak = max(peak, threads())
+            batched_search([g] * t, evaluator, 2, threads=t)
+            peak = max(peak, threads())
+        print(before, peak, threads())
+    """)
+    r = run_child(code, timeout=600)
+    assert r.returncode == 0, r.stderr
+    before, peak, after = map(int, r.stdout.split())
+    print(f"threads: {before} before, peak {peak}, {after} after")
+    assert peak <= before + 4 * hc.MAX_THREADS + 1
+
+
 def test_chunked_playouts_match_small_batches():
     g = hc.Churn(size=3)
     n = 65536 + 100

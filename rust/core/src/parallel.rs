@@ -6,13 +6,25 @@
 //! next (the waves of a batched search).
 //!
 //! At most [`POOL_CACHE`] pools are kept; asking for another size drops the
-//! least recently used one (its threads end once the jobs still running on it
-//! finish). Thread counts are limited to [`MAX_THREADS`], and building a pool
-//! is fallible: a failure (say, the OS refusing threads) is an error value,
-//! never a panic.
+//! least recently used one, and before a new pool is built the threads of
+//! every dropped pool that no call still uses are joined (a dropped pool's
+//! threads end on their own, but later: calls that cycle through sizes
+//! would start new threads faster than the old ones leave). The worker
+//! threads of perft, playouts, the batched games and both searches (the
+//! UCT trees and the batched search's [`Team`]) all come from these pools,
+//! so while calls run one at a time the process holds at most
+//! `POOL_CACHE * MAX_THREADS` = 1,024 of them (the four largest sizes
+//! together: 1,018), besides the calling threads (from Python, a call runs
+//! on a thread of its own while the interpreter's waits); a pool dropped
+//! while another call still runs on it keeps its threads until that call
+//! returns. The solver starts
+//! its own `threads` threads for the length of a solve. Thread counts are
+//! limited to [`MAX_THREADS`], and building a pool is fallible: a failure
+//! (say, the OS refusing threads) is an error value, never a panic.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::thread::JoinHandle;
 
 use rayon::ThreadPool;
 
@@ -56,29 +68,106 @@ impl std::fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
-/// The cached pools, most recently used first.
-fn cache() -> &'static Mutex<Vec<(usize, Arc<ThreadPool>)>> {
-    static POOLS: OnceLock<Mutex<Vec<(usize, Arc<ThreadPool>)>>> = OnceLock::new();
-    POOLS.get_or_init(|| Mutex::new(Vec::new()))
+/// A kept pool with the handles of its threads.
+struct Kept {
+    threads: usize,
+    pool: Arc<ThreadPool>,
+    workers: Vec<JoinHandle<()>>,
+}
+
+/// A dropped pool whose threads have not been joined yet.
+struct Retired {
+    pool: Weak<ThreadPool>,
+    workers: Vec<JoinHandle<()>>,
+}
+
+#[derive(Default)]
+struct Pools {
+    /// Most recently used first.
+    kept: Vec<Kept>,
+    retired: Vec<Retired>,
+}
+
+impl Pools {
+    /// The kept pool of `threads` workers, now the most recently used.
+    fn hit(&mut self, threads: usize) -> Option<Arc<ThreadPool>> {
+        let i = self.kept.iter().position(|k| k.threads == threads)?;
+        let hit = self.kept.remove(i);
+        let p = hit.pool.clone();
+        self.kept.insert(0, hit);
+        Some(p)
+    }
+
+    /// Drop the least recently used pools until at most `n` are kept.
+    fn keep(&mut self, n: usize) {
+        while self.kept.len() > n {
+            let Kept { pool, workers, .. } = self.kept.pop().expect("a kept pool");
+            self.retired.push(Retired { pool: Arc::downgrade(&pool), workers });
+        }
+    }
+
+    /// The threads of the dropped pools that nobody holds any more (so their
+    /// pool has told them to end).
+    fn ending(&mut self) -> Vec<JoinHandle<()>> {
+        let mut ending = Vec::new();
+        self.retired.retain_mut(|r| {
+            let unused = r.pool.strong_count() == 0;
+            if unused {
+                ending.append(&mut r.workers);
+            }
+            !unused
+        });
+        ending
+    }
+}
+
+fn cache() -> &'static Mutex<Pools> {
+    static POOLS: OnceLock<Mutex<Pools>> = OnceLock::new();
+    POOLS.get_or_init(|| Mutex::new(Pools::default()))
+}
+
+fn lock() -> std::sync::MutexGuard<'static, Pools> {
+    cache().lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The shared pool with exactly `threads` workers (`1..=MAX_THREADS`).
 pub fn pool(threads: usize) -> Result<Arc<ThreadPool>, RunError> {
     crate::limits::threads(Some(threads)).map_err(RunError::Invalid)?;
-    let mut pools = cache().lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(i) = pools.iter().position(|(n, _)| *n == threads) {
-        let hit = pools.remove(i);
-        pools.insert(0, hit.clone());
-        return Ok(hit.1);
+    let mut pools = lock();
+    if let Some(p) = pools.hit(threads) {
+        return Ok(p);
     }
+    pools.keep(POOL_CACHE - 1);
+    let ending = pools.ending();
+    drop(pools);
+    // Wait for those threads to end (outside the lock: one of them may be
+    // finishing a job that asks for a pool) before starting new ones.
+    let me = std::thread::current().id();
+    for h in ending {
+        if h.thread().id() != me {
+            let _ = h.join();
+        }
+    }
+    let mut pools = lock();
+    if let Some(p) = pools.hit(threads) {
+        return Ok(p);
+    }
+    pools.keep(POOL_CACHE - 1);
+    let mut workers = Vec::with_capacity(threads);
     let built = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
-        .thread_name(|i| format!("hexcore-{i}"))
+        .spawn_handler(|t| {
+            let mut b = std::thread::Builder::new().name(format!("hexcore-{}", t.index()));
+            if let Some(size) = t.stack_size() {
+                b = b.stack_size(size);
+            }
+            workers.push(b.spawn(|| t.run())?);
+            Ok(())
+        })
         .build()
         .map_err(|e| RunError::Threads { threads, detail: e.to_string() })?;
     let p = Arc::new(built);
-    pools.insert(0, (threads, p.clone()));
-    pools.truncate(POOL_CACHE);
+    pools.kept.insert(0, Kept { threads, pool: p.clone(), workers });
     Ok(p)
 }
 
@@ -432,7 +521,7 @@ mod tests {
         for t in 4..4 + 2 * POOL_CACHE {
             pool(t).unwrap();
         }
-        assert!(cache().lock().unwrap().len() <= POOL_CACHE);
+        assert!(cache().lock().unwrap().kept.len() <= POOL_CACHE);
         // A size dropped from the cache is built again on demand.
         let c = pool(3).unwrap();
         assert_eq!(c.current_num_threads(), 3);
