@@ -5,7 +5,9 @@
 # lint, the documentation site (mkdocs build --strict), then the Python suite.
 # The Ray tests start a local Ray, so they run in a second pass inside a private
 # network namespace holding only the loopback device (scripts/in-private-network);
-# in the first pass they are skipped. Last, one Linux wheel is built and installed
+# in the first pass they are skipped. Before them, the instructions of fixed workloads are
+# counted under valgrind and checked against benches/instructions.json
+# (scripts/check_instructions.py). Last, one Linux wheel is built and installed
 # into a fresh environment without Rust (scripts/build-wheels.sh, scripts/check-wheel.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +22,12 @@ python3 -m ruff check python tests benches scripts docs
 NO_MKDOCS_2_WARNING=1 python3 -m mkdocs build --strict --quiet --site-dir target/site
 HEXCORE_SITE=target/site python3 -m pytest -q "$@"
 if [ $# -eq 0 ]; then
+    # instructions of fixed workloads against benches/instructions.json (about a minute)
+    if command -v valgrind >/dev/null 2>&1; then
+        python3 scripts/check_instructions.py
+    else
+        echo "warning: valgrind is not installed here: the instruction counts (scripts/check_instructions.py) were not checked" >&2
+    fi
     if bash scripts/in-private-network true; then
         bash scripts/in-private-network python3 -m pytest -q -p no:cacheprovider tests/test_ray.py
     else

@@ -6,43 +6,14 @@
 //!
 //! `cargo run --release -p hexcore-core --example batched_speed [churn|quintun] [threads] [repeats] [gumbel|puct]`
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Instant;
 
-use hexcore_core::search::{batched_search, Algorithm, BatchedOptions, Evaluator, InputBuffers, Rows};
+use common::Trivial;
+use hexcore_core::search::{batched_search, Algorithm, BatchedOptions};
 use hexcore_core::*;
-
-/// The trivial evaluator over buffers of its own.
-struct Trivial {
-    inputs: InputBuffers,
-    priors: Vec<f32>,
-    values: Vec<f32>,
-    players: usize,
-    seconds: f64,
-}
-
-impl Evaluator for Trivial {
-    type Error = std::convert::Infallible;
-
-    fn inputs<T: Send>(&mut self, rows: usize, fill: impl FnOnce(&mut [f32], &mut [bool]) -> T + Send) -> Result<T, Self::Error> {
-        Ok(self.inputs.fill(rows, fill))
-    }
-
-    fn evaluate<T: Send>(
-        &mut self,
-        leaves: usize,
-        take: impl FnOnce(Rows<'_>, Rows<'_>, &mut [f32], &mut [bool]) -> T + Send,
-    ) -> Result<T, Self::Error> {
-        let t = Instant::now();
-        self.priors.clear();
-        self.priors.extend(self.inputs.rows(leaves).1.iter().map(|&m| f32::from(u8::from(m))));
-        self.values.clear();
-        self.values.resize(leaves * self.players, 0.5);
-        self.seconds += t.elapsed().as_secs_f64();
-        let b = &mut self.inputs;
-        Ok(take(Rows::F32(&self.priors), Rows::F32(&self.values), &mut b.obs, &mut b.masks))
-    }
-}
 
 /// CPU time of this thread, in seconds (Linux).
 fn cpu() -> f64 {
@@ -57,13 +28,7 @@ fn run<G: vector::BatchGame>(name: &str, g: &G, threads: usize, repeats: usize, 
     let mut share = 0.0;
     let mut cpus = Vec::new();
     for seed in 0..=repeats as u64 {
-        let mut ev = Trivial {
-            inputs: InputBuffers::new(c * h * w, g.num_actions()),
-            priors: Vec::new(),
-            values: Vec::new(),
-            players: g.num_players(),
-            seconds: 0.0,
-        };
+        let mut ev = Trivial::new(c * h * w, g.num_actions(), g.num_players());
         let opts = BatchedOptions { algorithm, threads, seed, ..Default::default() };
         let (t, c0) = (Instant::now(), cpu());
         let r = batched_search(vec![g.clone(); batch], sims, &opts, &mut ev).unwrap();
