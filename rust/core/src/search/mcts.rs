@@ -30,6 +30,19 @@
 //! * **Reuse**: [`Mcts`] keeps its trees between calls; [`Mcts::advance`]
 //!   plays a move and keeps the subtree below it. [`search`] is one call of
 //!   a fresh [`Mcts`].
+//! * **Solver** (MCTS-Solver, Winands, Björnsson and Saito 2008; off by
+//!   default, [`SearchOptions::solver`], two-player games only): a finished
+//!   game in the tree is a proven win, loss or draw; proofs are backed up
+//!   ([`UctTree::prove_up`](super::tree::Tree::prove_up): a node is a win
+//!   for its chooser when a child is, and takes its children's best when
+//!   all of them are proven); a simulation that reaches a proven node
+//!   scores its proven value without going further, selection passes over
+//!   children proven a loss for the chooser ([`select::uct_solver`]), a
+//!   tree whose root is proven stops searching, and the root choice takes a
+//!   proven win when there is one and avoids proven losses while it can.
+//!   At the action level a turn of several actions keeps one chooser, so
+//!   the proofs are those of whole turns. Without the solver nothing of
+//!   this runs, and the results are those of plain UCT.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -54,11 +67,12 @@ use rayon::prelude::*;
 
 use super::evaluate::{LeafEvaluator, RandomRollouts};
 use super::select;
-use super::tree::{TreeNode, UctNode, UctTree, NONE};
+use super::tree::{Proof, TreeNode, UctNode, UctTree, NONE};
 use crate::game::{Action, Game, OptionsError};
 use crate::outcome::MAX_SEATS;
 use crate::parallel::install;
 use crate::rng::{below, rng_for};
+use crate::solve::Outcome;
 
 /// Budgets and parameters of [`search`].
 #[derive(Debug, Clone)]
@@ -79,6 +93,9 @@ pub struct SearchOptions {
     /// most 400 MB.
     /// The root's children are always made.
     pub max_nodes: usize,
+    /// Use proven values in the trees (MCTS-Solver, see the module
+    /// documentation); two-player games only.
+    pub solver: bool,
 }
 
 impl Default for SearchOptions {
@@ -91,6 +108,7 @@ impl Default for SearchOptions {
             c: std::f64::consts::SQRT_2,
             max_rollout_plies: 1000,
             max_nodes: 10_000_000,
+            solver: false,
         }
     }
 }
@@ -150,6 +168,15 @@ pub struct SearchResult {
     pub seconds: f64,
     /// Nodes in all trees.
     pub nodes: usize,
+    /// With the solver: the root's proven value for the player to move, if
+    /// a tree proved it or the root actions' proofs settle it (`None`
+    /// without the solver).
+    pub proven: Option<Outcome>,
+    /// With the solver: the root actions proven in any tree, with their
+    /// values for the player to move, by increasing action (for a turn of
+    /// several actions, the value of the best turn starting with the
+    /// action); empty without the solver.
+    pub proven_actions: Vec<(Action, Outcome)>,
 }
 
 /// One UCT tree: the shared arena with UCT's nodes, and its node limit.
@@ -175,41 +202,76 @@ impl UctSearch {
     }
 
     /// One simulation from `root`: select (UCT), expand one node, evaluate
-    /// the leaf (a rollout), back up.
-    fn simulate<G: Game, L: LeafEvaluator<G>>(
+    /// the leaf (a rollout), back up. With `SOLVER` (the root not proven):
+    /// a finished game reached is proven, a proven node reached is the leaf
+    /// and scores its proven value, and a new proof is backed up; `seats`
+    /// gets the chooser of each node of the path but the last.
+    #[allow(clippy::too_many_arguments)]
+    fn simulate<G: Game, L: LeafEvaluator<G>, const SOLVER: bool>(
         &mut self,
         root: &G,
         c: f32,
         leaf: &mut L,
         rng: &mut Xoshiro256PlusPlus,
         path: &mut Vec<u32>,
+        seats: &mut Vec<u8>,
         buf: &mut Vec<Action>,
     ) {
         let mut g = root.clone();
         path.clear();
         path.push(0);
+        seats.clear();
         let mut node = 0u32;
+        // The leaf's proof, and whether this simulation made it.
+        let mut proven: Option<Proof> = None;
+        let mut fresh = false;
         loop {
+            if SOLVER {
+                if let Some(p) = self.tree.nodes[node as usize].proof() {
+                    proven = Some(p);
+                    break;
+                }
+            }
             if self.tree.nodes[node as usize].edges == NONE && !self.expand(node, &g, rng, buf) {
                 break;
             }
             let n = &self.tree.nodes[node as usize];
             if n.len == 0 {
+                if SOLVER {
+                    let p = Proof::of_finished(g.winner_mask());
+                    self.tree.nodes[node as usize].prove(p);
+                    (proven, fresh) = (Some(p), true);
+                }
                 break;
             }
             let untried = n.tried < n.len;
-            let i = select::uct(&self.tree, node, g.to_move() - 1, c);
+            let seat = g.to_move() - 1;
+            let i = if SOLVER { select::uct_solver(&self.tree, node, seat, c) } else { select::uct(&self.tree, node, seat, c) };
             let e = self.tree.edges_of(node)[i];
             g.apply_action(e.action);
             path.push(e.child);
+            if SOLVER {
+                seats.push(seat as u8);
+            }
             if untried {
                 self.tree.nodes[node as usize].tried += 1;
+                if SOLVER && g.is_over() {
+                    let p = Proof::of_finished(g.winner_mask());
+                    self.tree.nodes[e.child as usize].prove(p);
+                    (proven, fresh) = (Some(p), true);
+                }
                 break;
             }
             node = e.child;
         }
-        let v = leaf.evaluate(&mut g, rng, buf).map(|x| x as f32);
-        self.tree.visit_backup(path, &v);
+        let v = match proven {
+            Some(p) if SOLVER => p.scores(g.num_players()),
+            _ => leaf.evaluate(&mut g, rng, buf),
+        };
+        self.tree.visit_backup(path, &v.map(|x| x as f32));
+        if SOLVER && fresh {
+            self.tree.prove_up(path, seats);
+        }
     }
 
     /// Keep only the subtree below `node` (or nothing but a fresh root for
@@ -266,6 +328,40 @@ fn most_visited(stats: &[(Action, u64, f64)]) -> Option<(Action, u64, f64)> {
     stats.iter().copied().max_by(|a, b| a.1.cmp(&b.1).then(a.2.partial_cmp(&b.2).unwrap_or(std::cmp::Ordering::Equal)).then(b.0.cmp(&a.0)))
 }
 
+/// The proofs of the children of the node reached by `path` from the
+/// roots, from every tree that has one (they are exact, so the trees agree).
+fn merged_proofs(trees: &[&UctTree], path: &[Action]) -> Vec<(Action, Proof)> {
+    let mut out: Vec<(Action, Proof)> = Vec::new();
+    for t in trees {
+        let mut node = Some(0);
+        for &a in path {
+            node = node.and_then(|n| t.find_child(n, a));
+        }
+        let Some(n) = node else { continue };
+        for e in t.edges_of(n) {
+            if let Some(p) = t.nodes[e.child as usize].proof() {
+                if !out.iter().any(|x| x.0 == e.action) {
+                    out.push((e.action, p));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The solver's choice for `seat` among `stats` ([`merged`]), given the
+/// children's `proofs`: the most visited proven win, else the most visited
+/// action not proven a loss, else the most visited.
+fn solver_choice(stats: &[(Action, u64, f64)], proofs: &[(Action, Proof)], seat: usize) -> Option<(Action, u64, f64)> {
+    let outcome = |a: Action| proofs.iter().find(|x| x.0 == a).map(|x| x.1.outcome(seat));
+    let wins: Vec<_> = stats.iter().copied().filter(|x| outcome(x.0) == Some(Outcome::Win)).collect();
+    if let Some(best) = most_visited(&wins) {
+        return Some(best);
+    }
+    let open: Vec<_> = stats.iter().copied().filter(|x| outcome(x.0) != Some(Outcome::Loss)).collect();
+    most_visited(&open).or_else(|| most_visited(stats))
+}
+
 /// Budget checks shared by [`search`] and [`Mcts::search`].
 fn check_budget(simulations: Option<u64>, seconds: Option<f64>) -> Result<(), SearchError> {
     if simulations.is_none() && seconds.is_none() {
@@ -299,7 +395,25 @@ impl Worker {
     /// Run simulations from `root` until `sims` are done, `deadline` has
     /// passed or `stop` is raised.
     fn grow<G: Game>(&mut self, root: &G, opts: &SearchOptions, sims: Option<u64>, start: Instant, stop: &AtomicBool) -> (u64, bool) {
+        if opts.solver {
+            self.grow_with::<G, true>(root, opts, sims, start, stop)
+        } else {
+            self.grow_with::<G, false>(root, opts, sims, start, stop)
+        }
+    }
+
+    /// [`Worker::grow`] with the solver on or off (a tree whose root is
+    /// proven stops at once).
+    fn grow_with<G: Game, const SOLVER: bool>(
+        &mut self,
+        root: &G,
+        opts: &SearchOptions,
+        sims: Option<u64>,
+        start: Instant,
+        stop: &AtomicBool,
+    ) -> (u64, bool) {
         let mut path = Vec::new();
+        let mut seats = Vec::new();
         let mut buf = Vec::new();
         let mut done = 0u64;
         let mut rollouts = RandomRollouts { max_plies: opts.max_rollout_plies };
@@ -318,7 +432,10 @@ impl Worker {
                     break;
                 }
             }
-            self.search.simulate(root, c, &mut rollouts, &mut self.rng, &mut path, &mut buf);
+            if SOLVER && self.search.tree.nodes[0].proof().is_some() {
+                break;
+            }
+            self.search.simulate::<G, _, SOLVER>(root, c, &mut rollouts, &mut self.rng, &mut path, &mut seats, &mut buf);
             done += 1;
         }
         (done, false)
@@ -358,6 +475,10 @@ impl<G: Game> Mcts<G> {
     /// parameters.
     pub fn new(root: G, opts: &SearchOptions) -> Result<Self, SearchError> {
         check_players(root.num_players())?;
+        if opts.solver && root.num_players() != 2 {
+            let n = root.num_players();
+            return Err(SearchError::Invalid(OptionsError::new("solver", format!("solver applies to two-player games, this game has {n} players"))));
+        }
         if !(opts.c.is_finite() && opts.c >= 0.0) {
             return Err(SearchError::Invalid(OptionsError::new("c", format!("c must be a finite number >= 0, got {}", opts.c))));
         }
@@ -432,16 +553,35 @@ impl<G: Game> Mcts<G> {
             visits[a as usize] = v.min(u32::MAX as u64) as u32;
             values[a as usize] = (s / v as f64) as f32;
         }
-        // Every tree runs at least one simulation, so the root has a visited
-        // action; the legal-action fallback is only a guard.
-        let best = most_visited(&root_stats).map(|e| e.0).unwrap_or(buf[0]);
+        let solver = self.opts.solver;
+        let proofs = if solver { merged_proofs(&trees, &[]) } else { Vec::new() };
+        // Every tree runs at least one simulation (or, with the solver, has
+        // proved the root, so it has visited a child), so the root has a
+        // visited action; the legal-action fallback is only a guard.
+        let choice = if solver { solver_choice(&root_stats, &proofs, seat) } else { most_visited(&root_stats) };
+        let best = choice.map(|e| e.0).unwrap_or(buf[0]);
 
         let mut pv = vec![best];
-        loop {
-            let stats = merged(&trees, &pv, 0);
-            let Some((a, _, _)) = most_visited(&stats) else { break };
-            pv.push(a);
+        if solver {
+            // The solver's choice at every level (within a turn, the
+            // proven best continuation).
+            let mut at = root.clone();
+            at.apply_action(best);
+            loop {
+                let seat = at.to_move() - 1;
+                let stats = merged(&trees, &pv, seat);
+                let Some((a, _, _)) = solver_choice(&stats, &merged_proofs(&trees, &pv), seat) else { break };
+                pv.push(a);
+                at.apply_action(a);
+            }
+        } else {
+            loop {
+                let stats = merged(&trees, &pv, 0);
+                let Some((a, _, _)) = most_visited(&stats) else { break };
+                pv.push(a);
+            }
         }
+        let (proven, proven_actions) = if solver { root_proofs(&trees, &proofs, &buf, seat) } else { (None, Vec::new()) };
 
         let mut g = root.clone();
         let mut turn = Vec::new();
@@ -459,7 +599,18 @@ impl<G: Game> Mcts<G> {
             turn.push(a);
         }
 
-        Ok(SearchResult { visits, values, best, pv, turn, simulations, seconds: start.elapsed().as_secs_f64(), nodes: self.nodes() })
+        Ok(SearchResult {
+            visits,
+            values,
+            best,
+            pv,
+            turn,
+            simulations,
+            seconds: start.elapsed().as_secs_f64(),
+            nodes: self.nodes(),
+            proven,
+            proven_actions,
+        })
     }
 
     /// Play the actions `turn` (legal from the root, checked by the caller)
@@ -476,6 +627,27 @@ impl<G: Game> Mcts<G> {
         }
         self.root.play_move(turn);
     }
+}
+
+/// The root's proven value for `seat` (the player to move) and its proven
+/// actions' values, by increasing action, from the trees and the root
+/// actions' `proofs` ([`merged_proofs`]); `legal` are the root's actions.
+fn root_proofs(trees: &[&UctTree], proofs: &[(Action, Proof)], legal: &[Action], seat: usize) -> (Option<Outcome>, Vec<(Action, Outcome)>) {
+    let mut actions: Vec<(Action, Outcome)> = proofs.iter().map(|&(a, p)| (a, p.outcome(seat))).collect();
+    actions.sort_unstable_by_key(|x| x.0);
+    let from_tree = trees.iter().find_map(|t| t.nodes[0].proof()).map(|p| p.outcome(seat));
+    let from_actions = if actions.iter().any(|x| x.1 == Outcome::Win) {
+        Some(Outcome::Win)
+    } else if actions.len() == legal.len() {
+        actions.iter().map(|x| x.1).max_by_key(|o| match o {
+            Outcome::Loss => 0,
+            Outcome::Draw => 1,
+            Outcome::Win => 2,
+        })
+    } else {
+        None
+    };
+    (from_tree.or(from_actions), actions)
 }
 
 /// Search `root` with UCT (see the module documentation). Fails on a
@@ -651,6 +823,87 @@ mod tests {
             m.advance(&mv);
             assert_eq!(m.nodes(), 1);
             assert_eq!(m.root_visits(), 0);
+        }
+    }
+
+    /// The solver's proven root value and proven root actions agree with
+    /// the exact solver, and a proven win is chosen.
+    fn solver_agrees<G: Game + crate::solve::Solvable>(g: &G, simulations: u64, threads: usize) -> SearchResult {
+        use crate::solve::{solve, Monitor, SolveOptions};
+        let exact = solve(g, &SolveOptions { threads: 1, ..SolveOptions::default() }, &Monitor::default()).unwrap();
+        assert!(exact.complete);
+        let r = search(g, &SearchOptions { solver: true, threads, seed: 1, ..sims(simulations) }, &never()).unwrap();
+        let rank = |o: &Outcome| [Outcome::Loss, Outcome::Draw, Outcome::Win].iter().position(|x| x == o);
+        for &(a, o) in &r.proven_actions {
+            // The best of the whole moves that start with `a`.
+            let starting = exact.moves.iter().filter(|m| m.actions.first() == Some(&a));
+            let best = starting.map(|m| m.value.unwrap()).max_by_key(rank);
+            assert_eq!(Some(o), best, "{}", g.action_to_string(a));
+        }
+        if let Some(v) = r.proven {
+            assert_eq!(Some(v), exact.value);
+        }
+        if r.proven == Some(Outcome::Win) || r.proven_actions.iter().any(|x| x.1 == Outcome::Win) {
+            let chosen = exact.moves.iter().find(|m| m.actions.as_slice() == r.turn.as_slice()).unwrap();
+            assert_eq!(chosen.value, Some(Outcome::Win));
+        }
+        r
+    }
+
+    #[test]
+    fn solver_proves_small_games_as_the_solver_does() {
+        let churn = Churn::new(Arc::new(Board::hexhex(2).unwrap()), false);
+        let r = solver_agrees(&churn, 20_000, 1);
+        assert_eq!(r.proven, Some(Outcome::Win));
+        assert!(r.simulations < 20_000, "the search stops once the root is proven");
+        let hex = crate::Hex::new(3, 3, false).unwrap();
+        let r = solver_agrees(&hex, 200_000, 1);
+        assert_eq!(r.proven, Some(Outcome::Win));
+        solver_agrees(&hex, 300, 2);
+        solver_agrees(&crate::Hex::new(3, 3, true).unwrap(), 20_000, 1);
+        // Quintun (turns of several actions) from a position late enough
+        // to solve at once.
+        use crate::solve::{solve, Monitor, SolveOptions};
+        let mut q = Quintun::new(4, QuintunPlacement::Side, false).unwrap();
+        let mut rng = rng_for(4, 0);
+        let mut buf = Vec::new();
+        let quick = SolveOptions { threads: 1, max_nodes: Some(50_000), ..SolveOptions::default() };
+        while !solve(&q, &quick, &Monitor::default()).unwrap().complete {
+            let a = q.random_action(&mut rng, &mut buf).unwrap();
+            q.apply_action(a);
+            while q.mid_turn() {
+                let a = q.random_action(&mut rng, &mut buf).unwrap();
+                q.apply_action(a);
+            }
+        }
+        let r = solver_agrees(&q, 100_000, 1);
+        assert!(r.proven.is_some());
+    }
+
+    #[test]
+    fn solver_keeps_proofs_across_advance_and_checks_players() {
+        let g = crate::Hex::new(3, 3, false).unwrap();
+        let mut m = Mcts::new(g.clone(), &SearchOptions { solver: true, seed: 2, ..Default::default() }).unwrap();
+        let r = m.search(Some(200_000), None, &never()).unwrap();
+        assert_eq!(r.proven, Some(Outcome::Win));
+        // A proven root searches no more.
+        let again = m.search(Some(100), None, &never()).unwrap();
+        assert_eq!((again.simulations, again.best, again.proven), (0, r.best, r.proven));
+        m.advance(&r.turn);
+        let after = m.search(Some(10), None, &never()).unwrap();
+        assert_eq!(after.proven, Some(Outcome::Loss));
+        assert!(after.proven_actions.iter().all(|x| x.1 == Outcome::Loss));
+        // Off by default, and the results of plain UCT.
+        let plain = search(&g, &sims(500), &never()).unwrap();
+        assert_eq!((plain.proven, plain.proven_actions.len()), (None, 0));
+        assert_eq!(plain, search(&g, &SearchOptions { solver: false, ..sims(500) }, &never()).unwrap().with_seconds(plain.seconds));
+        let three = Wunchunk::new(7, 3, WunchunkStart::Standard, WunchunkBalance::Ap).unwrap();
+        assert!(matches!(search(&three, &SearchOptions { solver: true, ..sims(10) }, &never()), Err(SearchError::Invalid(_))));
+    }
+
+    impl SearchResult {
+        fn with_seconds(self, seconds: f64) -> SearchResult {
+            SearchResult { seconds, ..self }
         }
     }
 

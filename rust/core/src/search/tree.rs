@@ -21,8 +21,9 @@
 //! made all at once when a node is expanded, tried in a random order fixed
 //! then).
 
-use crate::game::Action;
-use crate::outcome::MAX_SEATS;
+use crate::game::{Action, WinnerMask};
+use crate::outcome::{scores, MAX_SEATS};
+use crate::solve::Outcome;
 
 /// What the shared tree code ([`Tree::backup`], [`Tree::reroot`], ...)
 /// needs from a node: its statistics and where its edges are.
@@ -240,8 +241,87 @@ pub struct UctNode {
     pub edges: u32,
     /// Number of edges.
     pub len: u32,
-    /// Edges tried so far (the first `tried` of them).
+    /// Edges tried so far (the first `tried` of them); once the node's
+    /// value is proven (the solver, [`UctNode::prove`]), the proof: no
+    /// simulation passes through a proven node, so the count is not needed
+    /// any more, and a node stays 40 bytes with its edge.
     pub tried: u32,
+}
+
+/// The `tried` of a node proven a draw; a node proven a win for seat `s`
+/// has `PROVEN_WIN - s`. Far above any count of legal actions.
+const PROVEN_DRAW: u32 = u32::MAX;
+const PROVEN_WIN: u32 = u32::MAX - 1;
+const PROVEN_LEAST: u32 = PROVEN_WIN - (MAX_SEATS as u32 - 1);
+
+/// The proven value of a position of a two-player game (MCTS-Solver): with
+/// perfect play from it, one seat wins or the game is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Proof {
+    /// This seat (0-based) wins.
+    Win(usize),
+    Draw,
+}
+
+impl Proof {
+    /// The value of a finished game with winners `mask`: a sole winner
+    /// wins; no winner or a shared win is a draw.
+    pub fn of_finished(mask: WinnerMask) -> Proof {
+        if mask.count_ones() == 1 {
+            Proof::Win(mask.trailing_zeros() as usize)
+        } else {
+            Proof::Draw
+        }
+    }
+
+    /// The value for `seat`.
+    pub fn outcome(self, seat: usize) -> Outcome {
+        match self {
+            Proof::Win(s) if s == seat => Outcome::Win,
+            Proof::Win(_) => Outcome::Loss,
+            Proof::Draw => Outcome::Draw,
+        }
+    }
+
+    /// Its order for `seat` (higher is better: loss, draw, win).
+    fn rank(self, seat: usize) -> u8 {
+        match self.outcome(seat) {
+            Outcome::Loss => 0,
+            Outcome::Draw => 1,
+            Outcome::Win => 2,
+        }
+    }
+
+    /// A simulation's value per seat for a position of this value among
+    /// `players` seats ([`scores`] of a finished game).
+    pub fn scores(self, players: usize) -> [f64; MAX_SEATS] {
+        let mask = match self {
+            Proof::Win(s) => 1 << s,
+            Proof::Draw => 0,
+        };
+        scores(mask, true, players)
+    }
+}
+
+impl UctNode {
+    /// The node's proven value, if it has one.
+    #[inline]
+    pub fn proof(&self) -> Option<Proof> {
+        match self.tried {
+            PROVEN_DRAW => Some(Proof::Draw),
+            t if t >= PROVEN_LEAST => Some(Proof::Win((PROVEN_WIN - t) as usize)),
+            _ => None,
+        }
+    }
+
+    /// Mark the node proven (its count of tried edges is dropped).
+    #[inline]
+    pub fn prove(&mut self, p: Proof) {
+        self.tried = match p {
+            Proof::Draw => PROVEN_DRAW,
+            Proof::Win(s) => PROVEN_WIN - s as u32,
+        };
+    }
 }
 
 impl TreeNode for UctNode {
@@ -458,6 +538,47 @@ impl UctTree {
         n.edges = edge as u32;
         n.len = actions.len() as u32;
         true
+    }
+}
+
+impl UctTree {
+    /// MCTS-Solver's backup, after a simulation down `path` (root first)
+    /// whose last node was just proven: prove each node above it that now
+    /// is, and stop at the first that is not. `seats[i]` is the seat
+    /// choosing at `path[i]`. A node is a win for its chooser when a child
+    /// is (any such child wins, so it is proven at once); a node whose
+    /// children are all proven takes the best of them for its chooser (a
+    /// loss when every child is a loss). Sound for two players, where a
+    /// node's value is its chooser's best; with turns of several actions
+    /// the chooser stays the same from node to node, and the rule holds
+    /// alike.
+    pub fn prove_up(&mut self, path: &[u32], seats: &[u8]) {
+        for i in (0..path.len().saturating_sub(1)).rev() {
+            let Some(child) = self.nodes[path[i + 1] as usize].proof() else { break };
+            let seat = seats[i] as usize;
+            let p = if child == Proof::Win(seat) {
+                child
+            } else {
+                match self.best_proof(path[i], seat) {
+                    Some(p) => p,
+                    None => break,
+                }
+            };
+            self.nodes[path[i] as usize].prove(p);
+        }
+    }
+
+    /// The best proven value of `node`'s children for `seat` when all of
+    /// them are proven (an untried child is not: it has no visit yet).
+    fn best_proof(&self, node: u32, seat: usize) -> Option<Proof> {
+        let mut best: Option<Proof> = None;
+        for e in self.edges_of(node) {
+            let p = self.nodes[e.child as usize].proof()?;
+            if best.is_none_or(|b| p.rank(seat) > b.rank(seat)) {
+                best = Some(p);
+            }
+        }
+        best
     }
 }
 
