@@ -41,6 +41,12 @@ fn result_dict<'py, G: Game>(py: Python<'py>, g: &G, r: SearchResult) -> PyResul
     d.set_item("simulations", r.simulations)?;
     d.set_item("seconds", r.seconds)?;
     d.set_item("nodes", r.nodes)?;
+    d.set_item("proven", r.proven.map(|o| o.name()))?;
+    let proven_actions = PyDict::new(py);
+    for (a, o) in r.proven_actions {
+        proven_actions.set_item(a, o.name())?;
+    }
+    d.set_item("proven_actions", proven_actions)?;
     Ok(d)
 }
 
@@ -58,10 +64,12 @@ fn searchable(py: Python<'_>, game: &Bound<'_, PyAny>, what: &str) -> PyResult<A
 /// `visits` (int64 array over actions), `values` (float32 array, mean value
 /// for the player to move), `action` (most visited), `move` (the whole turn
 /// as text), `turn` (its actions), `pv` (action texts), `simulations`,
-/// `seconds`, `nodes`.
+/// `seconds`, `nodes`, `proven` (the root's proven value for the player to
+/// move, `"win"` / `"loss"` / `"draw"`, or None) and `proven_actions`
+/// (action -> proven value); the proofs only with `solver`.
 #[pyfunction]
 #[pyo3(signature = (game, simulations=None, seconds=None, threads=None, seed=Seed(0), c=std::f64::consts::SQRT_2,
-                    max_rollout_plies=1000, max_nodes=10_000_000))]
+                    max_rollout_plies=1000, max_nodes=10_000_000, solver=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn _mcts<'py>(
     py: Python<'py>,
@@ -73,10 +81,11 @@ pub fn _mcts<'py>(
     c: f64,
     max_rollout_plies: u64,
     max_nodes: usize,
+    solver: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = crate::options::threads(threads)?;
     let any = searchable(py, game, "mcts")?;
-    let opts = SearchOptions { simulations, seconds, threads, seed: seed.0, c, max_rollout_plies, max_nodes };
+    let opts = SearchOptions { simulations, seconds, threads, seed: seed.0, c, max_rollout_plies, max_nodes, solver };
     dispatch!(any, s => {
         let (r, g) = run(py, s.g, opts)?;
         result_dict(py, &g, r)
@@ -148,7 +157,9 @@ where
 #[pymethods]
 impl PyMcts {
     #[new]
-    #[pyo3(signature = (game, threads=None, seed=Seed(0), c=std::f64::consts::SQRT_2, max_rollout_plies=1000, max_nodes=10_000_000))]
+    #[pyo3(signature = (game, threads=None, seed=Seed(0), c=std::f64::consts::SQRT_2, max_rollout_plies=1000, max_nodes=10_000_000,
+                        solver=false))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         game: &Bound<'_, PyAny>,
@@ -157,10 +168,11 @@ impl PyMcts {
         c: f64,
         max_rollout_plies: u64,
         max_nodes: usize,
+        solver: bool,
     ) -> PyResult<Self> {
         let threads = crate::options::threads(threads)?;
         let any = searchable(py, game, "MCTS")?;
-        let opts = SearchOptions { simulations: None, seconds: None, threads, seed: seed.0, c, max_rollout_plies, max_nodes };
+        let opts = SearchOptions { simulations: None, seconds: None, threads, seed: seed.0, c, max_rollout_plies, max_nodes, solver };
         let err = |e: SearchError| e.into_pyerr(py);
         let inner: AnyMcts = map_any!(any, s => {
             let m = Mcts::new(s.g.clone(), &opts).map_err(err)?;
