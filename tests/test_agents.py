@@ -1,0 +1,228 @@
+"""hexcore.agents: the shipped agents, the NumPy forward pass (equal to
+PyTorch's on every architecture), export, and the ``agent`` and ``solver``
+player specs."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any, List
+
+import numpy as np
+import pytest
+
+import hexcore as hc
+from hexcore import agents
+from hexcore.match import parse_player, play_match
+
+
+def _positions(spec: str, n: int = 8, seed: int = 0) -> List[Any]:
+    g0 = hc.load(spec)
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        g = g0.copy()
+        for _ in range(int(rng.integers(0, 12))):
+            if g.is_over:
+                break
+            acts = g.legal_actions()
+            g.apply_action(int(acts[rng.integers(len(acts))]))
+        if not g.is_over:
+            out.append(g)
+    return out
+
+
+@pytest.mark.parametrize("net", ["mlp", "resnet"])
+@pytest.mark.parametrize("spec,features", [("hex(size=5)", "none"), ("hex(size=5)", "edges"), ("hex(size=6)", "edges"),
+                                           ("quintun(size=5)", "none"), ("wunchunk(size=7,players=3)", "none")])
+def test_numpy_forward_equals_torch(spec: str, features: str, net: str) -> None:
+    torch = pytest.importorskip("torch")
+    from hexcore.train.export import network_arrays
+    from hexcore.train.torchnet import TorchLearner, edge_geometry
+
+    g = hc.load(spec)
+    cfg = {"shape": list(g.observation().shape), "num_actions": int(g.num_actions), "players": int(g.num_players),
+           "net": net, "channels": 16, "blocks": 2}
+    if features == "edges":
+        cfg.update(features="edges", **edge_geometry(g))
+    learner = TorchLearner(cfg, seed=1)
+    gen = torch.Generator().manual_seed(0)
+    for m in learner.net.modules():   # BatchNorm statistics away from the identity, so that folding them is tested
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.running_mean.copy_(torch.rand(m.running_mean.shape, generator=gen) - 0.5)
+            m.running_var.copy_(torch.rand(m.running_var.shape, generator=gen) + 0.5)
+            m.weight.data.copy_(torch.rand(m.weight.shape, generator=gen) + 0.5)
+            m.bias.data.copy_(torch.rand(m.bias.shape, generator=gen) - 0.5)
+    games = _positions(spec)
+    obs = np.stack([x.observation() for x in games]).astype(np.float32)
+    masks = np.stack([x.legal_action_mask() for x in games])
+    p1, v1 = learner(obs, masks)
+    p2, v2 = agents.NumpyNetwork(network_arrays(learner, {"spec": spec}))(obs, masks)
+    np.testing.assert_allclose(p2, p1, atol=2e-6)
+    np.testing.assert_allclose(v2, v1, atol=2e-6)
+    assert (p2[~masks] == 0).all()
+
+
+def test_edge_planes_find_the_winning_cells() -> None:
+    """The ``edges`` layer's cells that join the mover's two sides are
+    exactly the moves that win at once (the engine's word), the stones it
+    joins to a side are the stones of groups touching it, and the same
+    planes for the opponent's sides are the cells the mover must block."""
+    from hexcore.agents.network import edge_planes
+    from hexcore.train.torchnet import edge_geometry
+
+    rng = np.random.default_rng(1)
+    checked = 0
+    for size in (3, 4, 5, 6):
+        g0 = hc.Hex(size=size)
+        geo = edge_geometry(g0)
+        base = g0.observation().shape[0]
+        for _ in range(60):
+            g = g0.copy()
+            for _ in range(int(rng.integers(0, size * size))):
+                acts = g.legal_actions()
+                g.apply_action(int(acts[rng.integers(len(acts))]))
+                if g.is_over:
+                    break
+            if g.is_over:
+                continue
+            f = edge_planes(g.observation()[None].astype(np.float32), **geo)[0, base:].reshape(12, -1)
+            k = g.to_move - 1
+            joins_mine, joins_theirs = f[3 * k + 2], f[6 + 3 * (1 - k) + 2]
+            wins, blocks = set(), set()
+            for a in g.legal_actions():
+                if a >= size * size:
+                    continue
+                h = g.copy()
+                h.apply_action(int(a))
+                if h.is_over:
+                    wins.add(int(a))
+            # the opponent's winning cells, found by letting the opponent move instead (a position with colours
+            # swapped is not reachable, so: the cells whose stone of the opponent's colour joins its two sides)
+            for a in range(size * size):
+                if g.observation()[0].reshape(-1)[a] or g.observation()[1].reshape(-1)[a]:
+                    continue
+                stones = set(np.nonzero(g.observation()[1].reshape(-1))[0].tolist()) | {a}
+                sides = geo["pairs"][1 - k]
+                seen, todo = set(), [c for c in sides[0] if c in stones]
+                while todo:
+                    c = todo.pop()
+                    if c in seen:
+                        continue
+                    seen.add(c)
+                    todo += [int(x) for x in geo["neighbors"][c] if x in stones]
+                if seen & set(sides[1]):
+                    blocks.add(a)
+            assert set(np.nonzero(joins_mine)[0].tolist()) == wins
+            assert set(np.nonzero(joins_theirs)[0].tolist()) == blocks
+            checked += 1
+    assert checked > 150
+    with pytest.raises(ValueError, match="features='edges' needs a connection game"):
+        edge_geometry(hc.Churn(size=3))
+
+
+def test_export_round_trip_plays_as_az(tmp_path: Any) -> None:
+    pytest.importorskip("torch")
+    from hexcore.train import TrainConfig, load_evaluator, train
+    from hexcore.train.export import export_agent
+
+    out = tmp_path / "run"
+    train(TrainConfig(spec="hex(size=3)", out=str(out), steps=2, threads=1, games=4, simulations=4, batch=16,
+                      net="mlp", channels=8, blocks=1, eval_every=0, labelled=0, plots=False), log=lambda s: None)
+    path = export_agent(str(out), str(tmp_path / "hex3.npz"), command="test")
+    net = load_evaluator(path)
+    assert isinstance(net, agents.NumpyNetwork) and net.meta["command"] == "test" and net.meta["step"] == 2
+    torch_net = load_evaluator(str(out))
+    g = hc.Hex(size=3)
+    np.testing.assert_allclose(net(g.observation()[None], g.legal_action_mask()[None])[0],
+                               torch_net(g.observation()[None], g.legal_action_mask()[None])[0], atol=2e-6)
+    r = play_match("hex(size=3)", [f"az:{path},sims=4", "random"], games=2, seed=0)
+    assert r.games == 2
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        load_evaluator(str(tmp_path / "missing.npz"))
+
+
+def test_shipped_agents_are_listed_and_described() -> None:
+    have = agents.available()
+    assert have, "the package ships agents"
+    for spec in have:
+        assert hc.load(spec).spec == spec
+        meta = agents.info(spec)
+        assert meta["spec"] and meta["command"].startswith("python -m hexcore train")
+        assert meta["cpu_seconds"] > 0 and "strength" in meta
+        net = agents.load(spec)
+        assert net.relative_values and net.num_actions == hc.load(spec).num_actions
+    with pytest.raises(ValueError, match="no shipped agent for churn.*agents exist for: .*hex"):
+        agents.load("churn(size=3)")
+    with pytest.raises(ValueError, match="unknown game"):
+        agents.load("nosuch(size=3)")
+    with pytest.raises(TypeError):
+        agents.load(3)
+
+
+def test_shipped_agents_play_without_torch() -> None:
+    """Each shipped agent plays a whole legal game (network alone and with
+    search) in a process where PyTorch cannot be imported."""
+    code = """
+import sys
+sys.modules["torch"] = None   # import torch fails
+import hexcore as hc
+from hexcore import agents
+from hexcore.match import play_match
+for spec in agents.available():
+    for p in ("agent", "agent:sims=8"):
+        r = play_match(spec, [p] + ["random"] * (hc.load(spec).num_players - 1), games=1, seed=1)
+        assert r.games == 1 and sum(r.plies) > 0
+print("ok", len(agents.available()))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("ok")
+
+
+def test_agent_and_solver_player_specs() -> None:
+    assert parse_player("agent") == parse_player("AGENT ")
+    assert parse_player("agent:sims=64").simulations == 64
+    assert parse_player("agent:sims=64").name == "agent:sims=64"
+    assert parse_player("solver").seconds == 1.0 and parse_player("solver:time=0.5").seconds == 0.5
+    for bad in ("agent:64", "agent:sims=x", "agent:sims=-1", "solver:1", "solver:time=0", "solver:time=nan"):
+        with pytest.raises(ValueError, match="bad player spec"):
+            parse_player(bad)
+    with pytest.raises(ValueError, match="no shipped agent for churn.*agents exist for"):
+        play_match("churn(size=2,pie=false)", ["agent", "random"], games=1)
+    with pytest.raises(ValueError, match="az takes one option, ',sims=N'"):
+        parse_player("az:hex4,sim=64")
+
+
+def test_solver_player_plays_perfectly_where_it_solves() -> None:
+    """On Hex 3x3 (solved in milliseconds) the solver player, first to
+    move, wins every game against any opponent, and it makes no mistake on
+    solver-labelled positions of Churn side 2."""
+    r = play_match("hex(size=3)", ["solver:time=0.5", "mcts:50"], games=2, seed=0)
+    # seats alternate: the first player wins Hex, so the solver wins the game where it moves first
+    assert r.players[0].wins >= 1
+    from hexcore.train import labelled_positions, mistake_rate
+
+    pos = labelled_positions("churn(size=2,pie=false)", 6, seed=1)
+    assert mistake_rate("solver:time=0.5", pos) == 0.0
+
+
+def test_agent_in_match_cli(capsys: Any, tmp_path: Any) -> None:
+    from hexcore.__main__ import main
+
+    spec = agents.available()[0]
+    g = hc.load(spec)
+    players = ["agent"] + ["random"] * (g.num_players - 1)
+    path = tmp_path / "m.json"
+    assert main(["match", spec, "--players", *players, "--games", "2", "--json", str(path)]) == 0
+    data = json.loads(path.read_text())
+    assert data["players_specs"][0] == "agent"
+    assert main(["match", "churn(size=2,pie=false)", "--players", "agent", "random", "--games", "1"]) == 2
+    assert "no shipped agent" in capsys.readouterr().err
+
+
+def test_weights_are_in_the_package() -> None:
+    files = sorted(os.listdir(agents.weights_dir()))
+    assert files and all(f.endswith(".npz") for f in files)
+    assert sum(os.path.getsize(os.path.join(agents.weights_dir(), f)) for f in files) < 8 * 2**20
