@@ -36,7 +36,7 @@ from typing import Any, Dict, Tuple
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["TorchLearner", "import_torch", "board_geometry", "edge_geometry", "group_planes"]
+__all__ = ["TorchLearner", "import_torch", "resolve_device", "board_geometry", "edge_geometry", "group_planes"]
 
 
 def import_torch() -> Any:
@@ -47,6 +47,30 @@ def import_torch() -> Any:
         raise ImportError(f"training needs PyTorch, which cannot be imported ({e}); install it with: "
                           "pip install 'hexcore[train]'") from None
     return torch
+
+
+def resolve_device(device: str) -> str:
+    """The device a learner is placed on for ``--device`` ``device``:
+    ``"cpu"``, or ``"cuda"`` where PyTorch sees a GPU (``"auto"``; always
+    for ``"cuda"``, which is a one-line ``ValueError`` beginning "no CUDA
+    device" where it sees none)."""
+    if device not in ("auto", "cpu", "cuda"):
+        raise ValueError(f"--device must be one of auto, cpu, cuda; got {device!r}")
+    if device == "cpu":
+        return "cpu"
+    try:
+        torch = import_torch()
+    except ImportError as e:
+        if device == "auto":
+            return "cpu"
+        raise ValueError(f"no CUDA device: {e}") from None
+    if torch.cuda.is_available():
+        return "cuda"
+    if device == "auto":
+        return "cpu"
+    built = "" if torch.version.cuda else "; this PyTorch is built without CUDA"
+    raise ValueError(f"no CUDA device: PyTorch {torch.__version__} sees no GPU (torch.cuda.is_available() is False"
+                     f"{built}); use --device cpu or --device auto")
 
 
 def _build_mlp(torch: Any, shape: Tuple[int, int, int], num_actions: int, players: int, width: int, layers: int) -> Any:
@@ -289,7 +313,11 @@ class TorchLearner:
     ``shape``, ``num_actions``, ``players``, ``net`` (``"resnet"``, the
     default, or ``"mlp"``), ``features`` (``"none"``, the default, or
     ``"groups"`` with ``cells`` and ``neighbors``), ``channels``, ``blocks``, ``lr``, ``weight_decay`` and ``threads``; ``seed`` sets the initial
-    weights."""
+    weights. The learner starts on the CPU; :meth:`to` moves the network
+    and the optimiser to another device (the training loop's ``--device``),
+    where it then trains and evaluates (inputs and outputs stay NumPy
+    arrays on the CPU). The device is not part of its state: a checkpoint
+    written on a GPU loads on the CPU."""
 
     #: values are the mover's first (see the module's notes)
     relative_values = True
@@ -308,27 +336,42 @@ class TorchLearner:
                           config.get("pairs"))
         self.opt = torch.optim.AdamW(self.net.parameters(), lr=float(config.get("lr", 2e-3)),
                                      weight_decay=float(config.get("weight_decay", 1e-4)))
+        self.device = torch.device("cpu")
         self.net.eval()
+
+    def to(self, device: str) -> "TorchLearner":
+        """Moves the network and the optimiser's state to ``device``
+        (``"cpu"``, ``"cuda"``); returns the learner."""
+        torch = self.torch
+        self.device = torch.device(device)
+        self.net.to(self.device)
+        for st in self.opt.state.values():
+            for k, v in st.items():
+                if torch.is_tensor(v) and k != "step":   # AdamW keeps its step count on the CPU
+                    st[k] = v.to(self.device)
+        return self
+
+    def _tensor(self, a: Any, dtype: Any) -> Any:
+        # a copy: the search's arrays are read-only, which torch.from_numpy warns of
+        return self.torch.from_numpy(np.array(a, dtype)).to(self.device, non_blocking=True)
 
     # -- the evaluator contract of hexcore.search.batched_search
     def __call__(self, obs: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]) -> Tuple[Any, Any]:
         torch = self.torch
         with torch.inference_mode():
-            logits, v = self.net(torch.from_numpy(np.array(obs, np.float32)))
-            m = torch.from_numpy(np.array(masks, bool))
+            logits, v = self.net(self._tensor(obs, np.float32))
+            m = self._tensor(masks, bool)
             logits = logits.masked_fill(~m, -1e9)
             p = torch.softmax(logits, dim=1) * m
-            return p.numpy(), torch.softmax(v, dim=1).numpy()
+            return p.cpu().numpy(), torch.softmax(v, dim=1).cpu().numpy()
 
     def train_step(self, obs: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_], policies: npt.NDArray[np.float32],
                    values: npt.NDArray[np.float32], seed: int) -> Dict[str, float]:
         torch = self.torch
         torch.manual_seed(seed % 2**63)
         self.net.train()
-        x = torch.from_numpy(np.ascontiguousarray(obs, np.float32))
-        m = torch.from_numpy(np.ascontiguousarray(masks, bool))
-        pt = torch.from_numpy(np.ascontiguousarray(policies, np.float32))
-        vt = torch.from_numpy(np.ascontiguousarray(values, np.float32))
+        x, m = self._tensor(obs, np.float32), self._tensor(masks, bool)
+        pt, vt = self._tensor(policies, np.float32), self._tensor(values, np.float32)
         logits, v = self.net(x)
         logp = torch.log_softmax(logits.masked_fill(~m, -1e9), dim=1)
         policy_loss = -(pt * logp.masked_fill(~m, 0.0)).sum(dim=1).mean()
@@ -351,11 +394,22 @@ class TorchLearner:
         self.torch.save({"net": self.net.state_dict(), "opt": self.opt.state_dict()}, buf)
         return {"config": self.config, "torch": buf.getvalue()}
 
+    def weights(self) -> Dict[str, Any]:
+        """What a copy that only evaluates needs: :meth:`state` without the
+        optimiser (a third of its size with AdamW), read by
+        :meth:`from_state` too. Self-play actors get these."""
+        buf = io.BytesIO()
+        self.torch.save({"net": self.net.state_dict()}, buf)
+        return {"config": self.config, "torch": buf.getvalue()}
+
     @classmethod
     def from_state(cls, state: Dict[str, Any]) -> "TorchLearner":
+        """The learner of :meth:`state` (or :meth:`weights`: a fresh
+        optimiser), on the CPU whatever device wrote it."""
         learner = cls(state["config"])
-        d = learner.torch.load(io.BytesIO(state["torch"]), weights_only=True)
+        d = learner.torch.load(io.BytesIO(state["torch"]), map_location="cpu", weights_only=True)
         learner.net.load_state_dict(d["net"])
-        learner.opt.load_state_dict(d["opt"])
+        if "opt" in d:
+            learner.opt.load_state_dict(d["opt"])
         learner.net.eval()
         return learner
