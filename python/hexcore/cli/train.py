@@ -1,5 +1,6 @@
-"""``python -m hexcore train SPEC [--cpu-minutes M | --minutes M | --steps N] ...``: AlphaZero-style
-training (``hexcore.train``). The flags are built from
+"""``python -m hexcore train SPEC [--cpu-minutes M | --minutes M | --steps N] [--device auto|cpu|cuda]
+[--ray [--address A] [--actors N]] ...``: AlphaZero-style training (``hexcore.train``; with ``--ray``
+self-play actors on a Ray cluster, ``hexcore.train.actors``). The flags are built from
 :class:`hexcore.train.config.TrainConfig`'s fields; every flag not given takes
 the game's recipe (:func:`hexcore.train.config.recipe`), or on ``--resume``
 the run's own setting."""
@@ -28,7 +29,8 @@ def add_parser(sub: Any) -> None:
         where = budget if m["group"] == BUDGET else p
         d = default_of(f)
         if isinstance(d, bool):
-            where.add_argument(flag, dest=f.name, action="store_false", default=argparse.SUPPRESS, help=m["help"])
+            where.add_argument(flag, dest=f.name, action="store_false" if d else "store_true", default=argparse.SUPPRESS,
+                               help=m["help"])
             continue
         kind = int if m["whole"] else float if f.type in ("float", "Optional[float]") else str
         kw: Dict[str, Any] = {"dest": f.name, "default": argparse.SUPPRESS, "help": m["help"]}
@@ -43,11 +45,10 @@ def add_parser(sub: Any) -> None:
 
 def run(args: Any) -> int:
     import os
-    import time
 
     from ..spec import load
     from ..train.checkpoint import list_checkpoints, load_checkpoint
-    from ..train.config import TrainConfig, check_config, option_fields, recipe
+    from ..train.config import BUDGET, TrainConfig, check_config, default_of, option_fields, recipe
     from ..train.loop import train
 
     given = {f.name: getattr(args, f.name) for f in option_fields() if hasattr(args, f.name)}
@@ -57,7 +58,10 @@ def run(args: Any) -> int:
         if not list_checkpoints(out):
             raise FileNotFoundError(f"--resume: no checkpoint in {out}")
         saved = load_checkpoint(out)["config"]
-        cfg = TrainConfig(**{**saved, "out": out, "minutes": None, "cpu_minutes": None, "steps": None, **given})
+        # the budget, and where the run runs (device, Ray), are this invocation's alone
+        own = {f.name: default_of(f) for f in option_fields()
+               if f.metadata["group"] == BUDGET or not f.metadata["inherited"]}
+        cfg = TrainConfig(**{**saved, "out": out, **own, **given})
         if cfg.minutes is None and cfg.cpu_minutes is None and cfg.steps is None:
             raise ValueError("--resume needs a budget for this invocation: --cpu-minutes M, --minutes M or --steps N "
                              "(in all)")
@@ -67,12 +71,11 @@ def run(args: Any) -> int:
         if cfg.minutes is None and cfg.steps is None and cfg.cpu_minutes is None:
             cfg.minutes = 10.0
     check_config(cfg)  # every flag checked before anything runs
-    t0 = time.process_time()
     try:
         r = train(cfg, resume=args.resume, log=lambda s: print(s, flush=True))
     except KeyboardInterrupt:
         return 130  # the run said where its checkpoint is: not an error
     print(f"done: {r['step']} steps in all, {r['games']} self-play games, {r['moves_per_second']:.0f} moves/s, "
-          f"network {r['network_share']:.0%} of self-play time; {(time.process_time() - t0) / 60:.1f} CPU minutes in "
+          f"network {r['network_share']:.0%} of self-play time; {r['session_cpu_seconds'] / 60:.1f} CPU minutes in "
           f"this invocation, {r['cpu_seconds'] / 60:.1f} in the run")
     return 0

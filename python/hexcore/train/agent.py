@@ -17,9 +17,16 @@ from ..search import batched_search
 from ..spec import load
 from .checkpoint import CheckpointError, load_checkpoint
 
-__all__ = ["load_evaluator", "learner_from_checkpoint", "choose_actions", "play_turns", "AZAgent"]
+__all__ = ["load_evaluator", "learner_name", "learner_from_checkpoint", "choose_actions", "play_turns", "AZAgent"]
 
 Evaluator = Callable[..., Tuple[Any, Any]]
+
+
+def learner_name(learner: Any) -> str:
+    """``module:qualname`` of ``learner``'s class, as a checkpoint names it
+    (:func:`learner_from_checkpoint` imports it from there)."""
+    cls = type(learner)
+    return f"{cls.__module__}:{cls.__qualname__}"
 
 
 def learner_from_checkpoint(data: Dict[str, Any]) -> Any:

@@ -8,7 +8,9 @@ Each field of :class:`TrainConfig` belongs to one group (its ``metadata``):
   more of this invocation; ``steps``: training steps in all, counted over
   every resume);
 - ``control``: how the run is watched and saved (threads, checkpoints,
-  evaluation); a resumed run takes them from the command line;
+  evaluation); a resumed run takes them from the command line; those that
+  say where the run runs (``device``, ``ray``, ``address``, ``actors``) are
+  this invocation's alone, never taken from the checkpoint;
 - ``learning``: what decides the weights (search, targets, network,
   optimiser, seed); a resumed run keeps the checkpoint's, and asking for
   another value is refused.
@@ -19,6 +21,7 @@ them; every flag given replaces its setting).
 """
 from __future__ import annotations
 
+import importlib
 import math
 import os
 from dataclasses import MISSING, dataclass, field, fields
@@ -30,8 +33,12 @@ BUDGET, CONTROL, LEARNING = "budget", "control", "learning"
 
 
 def _opt(default: Any, group: str, help: str, *, low: Optional[float] = None, whole: bool = False,
-         finite: bool = True, choices: Optional[List[str]] = None, flag: Optional[str] = None) -> Any:
-    meta = {"group": group, "help": help, "low": low, "whole": whole, "finite": finite, "choices": choices, "flag": flag}
+         finite: bool = True, choices: Optional[List[str]] = None, flag: Optional[str] = None,
+         inherited: bool = True) -> Any:
+    """A field of :class:`TrainConfig`. ``inherited=False``: a resumed run
+    does not take it from its checkpoint (where this invocation runs)."""
+    meta = {"group": group, "help": help, "low": low, "whole": whole, "finite": finite, "choices": choices, "flag": flag,
+            "inherited": inherited}
     if isinstance(default, list):
         return field(default_factory=lambda: list(default), metadata=meta)
     return field(default=default, metadata=meta)
@@ -50,7 +57,16 @@ class TrainConfig:
                                         "invocation; 2 idle cores give 2 a minute)", low=0)
     steps: Optional[int] = _opt(None, BUDGET, "training steps in all, counted over every --resume (reproducible)",
                                 low=1, whole=True)
-    threads: int = _opt(2, CONTROL, "search and network threads", low=1, whole=True)
+    threads: int = _opt(2, CONTROL, "search and network threads (with --ray: per actor)", low=1, whole=True)
+    device: str = _opt("auto", CONTROL, "where the learner's network trains and plays self-play (the search runs on CPU "
+                       "threads): cuda where PyTorch sees a GPU (auto), cpu or cuda", choices=["auto", "cpu", "cuda"],
+                       inherited=False)
+    ray: bool = _opt(False, CONTROL, "self-play actors on a Ray cluster (pip install 'hexcore[ray]'); the learner, "
+                     "replay buffer and checkpoints stay in this process", flag="--ray", inherited=False)
+    address: Optional[str] = _opt(None, CONTROL, "with --ray: the cluster to join (HOST:PORT, ray://HOST:PORT or auto); "
+                                  "default: a private local Ray", inherited=False)
+    actors: Optional[int] = _opt(None, CONTROL, "with --ray: self-play actors, each of --threads CPUs (default: as many "
+                                 "as the cluster's CPUs hold)", low=1, whole=True, inherited=False)
     seed: int = _opt(0, LEARNING, "seed of everything random in the run", low=0, whole=True)
     algorithm: str = _opt("gumbel", LEARNING, "self-play search", choices=["gumbel", "puct"])
     simulations: int = _opt(32, LEARNING, "self-play simulations per action", low=1, whole=True)
@@ -118,6 +134,10 @@ def check_value(name: str, v: Any) -> None:
         if v not in m["choices"]:
             raise ValueError(f"{flag} must be one of {', '.join(m['choices'])}; got {v!r}")
         return
+    if f.type in ("str", "Optional[str]"):
+        if not isinstance(v, str) or not v.strip():
+            raise ValueError(f"{flag} must be a non-empty string, got {v!r}")
+        return
     if isinstance(default_of(f), bool):
         if not isinstance(v, bool):
             raise ValueError(f"{name} must be True or False, got {v!r}")
@@ -159,6 +179,16 @@ def check_config(cfg: TrainConfig) -> None:
         raise ValueError(f"--value-mix must be at most 1, got {cfg.value_mix!r}")
     if cfg.curriculum and not cfg.random_plies:
         raise ValueError("--curriculum needs --random-plies > 0 (the latest start)")
+    if not cfg.ray and (cfg.address is not None or cfg.actors is not None):
+        raise ValueError("--address and --actors need --ray")
+    if cfg.device == "cuda":
+        importlib.import_module("hexcore.train.torchnet").resolve_device("cuda")  # ValueError: no CUDA device
+    if cfg.ray:
+        try:
+            importlib.import_module("ray")
+        except ImportError as e:
+            raise ImportError(f"--ray needs the ray package, which cannot be imported ({e}); install it with: "
+                              "pip install 'hexcore[ray]'") from None
     from ..match import parse_player
 
     for o in cfg.opponents:

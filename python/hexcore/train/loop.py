@@ -12,6 +12,11 @@ Everything random is drawn from seeds derived from ``seed`` and the
 generation or step number, so a run with ``steps=N`` is the same whether it
 ran in one go or was stopped at checkpoints and resumed (for one thread
 count: floating-point sums may be ordered differently on another).
+
+With ``ray=True`` the generations are played by self-play actors on a Ray
+cluster (:mod:`hexcore.train.actors`) while this loop trains: the same
+buffer, steps, evaluations and checkpoints, with generations arriving as
+the actors finish them.
 """
 from __future__ import annotations
 
@@ -29,6 +34,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 import numpy as np
 
 from ..spec import load
+from .agent import learner_from_checkpoint, learner_name
 from .checkpoint import latest_checkpoint, list_checkpoints, load_checkpoint, save_checkpoint
 from .config import CONTROL, LEARNING, TrainConfig, check_config, default_of, option_fields
 from .selfplay import Samples, derive_seed, play_generation
@@ -41,7 +47,9 @@ __all__ = ["TrainConfig", "train", "Learner"]
 #: label; larger boards take minutes (use labelled_positions directly)
 LABEL_CELLS = 25
 
-Learner = Any  # callable evaluator with train_step(obs, masks, policies, values, seed), state(), from_state()
+#: callable evaluator with train_step(obs, masks, policies, values, seed), state(), from_state(); optionally
+#: to(device) (placed on --device), weights() (what self-play actors get instead of state())
+Learner = Any
 
 
 def _torch_learner(config: Dict[str, Any], seed: int) -> Learner:
@@ -110,29 +118,40 @@ class _Run:
         self.metrics_path = os.path.join(cfg.out, "metrics.jsonl")
         self.positions: Optional[List[Any]] = None
         self.last_eval_step = -1
+        self.device = "cpu"
+        #: CPU seconds of self-play elsewhere (Ray actors) in this invocation, counted in the CPU budget
+        self.remote_cpu = 0.0
 
     # ---------------------------------------------------------------- state
+    def place(self, learner: Learner) -> Learner:
+        """``learner`` on ``--device`` (a learner with a ``to(device)``
+        method; others stay where they are)."""
+        to = getattr(learner, "to", None)
+        if to is None:
+            return learner
+        self.device = importlib.import_module("hexcore.train.torchnet").resolve_device(self.cfg.device)
+        return to(self.device)
+
     def fresh(self) -> Dict[str, Any]:
-        learner = self.make_learner(self.net_config, derive_seed(self.cfg.seed, 1))
-        return {"learner": learner, "generation": 0, "step": 0, "pending": 0, "buffer": None,
-                "games": 0, "moves": 0, "selfplay_seconds": 0.0, "network_seconds": 0.0, "train_seconds": 0.0,
-                "cpu_seconds": 0.0, "metrics_lines": 0}
+        learner = self.place(self.make_learner(self.net_config, derive_seed(self.cfg.seed, 1)))
+        return {"learner": learner, "generation": 0, "dealt": 0, "step": 0, "pending": 0, "buffer": None,
+                "games": 0, "moves": 0, "trained": 0, "selfplay_seconds": 0.0, "network_seconds": 0.0,
+                "train_seconds": 0.0, "cpu_seconds": 0.0, "metrics_lines": 0}
 
     def save(self, st: Dict[str, Any]) -> str:
         learner = st["learner"]
-        cls = type(learner)
         data = {k: v for k, v in st.items() if k != "learner"}
-        data.update(format=1, config=asdict(self.cfg), learner=f"{cls.__module__}:{cls.__qualname__}",
+        data.update(format=1, config=asdict(self.cfg), learner=learner_name(learner),
                     learner_state=learner.state())
         return save_checkpoint(self.cfg.out, st["step"], data, keep=self.cfg.keep)
 
     def restore(self, data: Dict[str, Any]) -> Dict[str, Any]:
-        from .agent import learner_from_checkpoint
-
         st = {k: data[k] for k in ("generation", "step", "pending", "buffer", "games", "moves", "selfplay_seconds",
                                    "network_seconds", "train_seconds", "metrics_lines")}
         st["cpu_seconds"] = data.get("cpu_seconds", 0.0)
-        st["learner"] = learner_from_checkpoint(data)
+        st["dealt"] = data.get("dealt", st["generation"])
+        st["trained"] = data.get("trained", st["step"] * self.cfg.batch)
+        st["learner"] = self.place(learner_from_checkpoint(data))
         # the metrics written after this checkpoint are written again
         if os.path.exists(self.metrics_path):
             with open(self.metrics_path) as f:
@@ -166,18 +185,31 @@ class _Run:
         vals = b.relative_values() if getattr(st["learner"], "relative_values", False) else b.values
         return obs, masks, pols, vals
 
-    def min_random_plies(self, st: Dict[str, Any]) -> int:
-        return curriculum_floor(self.cfg.random_plies, self.cfg.curriculum, st["generation"])
+    def deal(self, st: Dict[str, Any]) -> Dict[str, Any]:
+        """The arguments of :func:`~hexcore.train.selfplay.play_generation`
+        (all but the game and the evaluator) for the next generation dealt:
+        its seed and curriculum come from its number, counted over the run
+        (a generation lost with a Ray actor is not dealt again)."""
+        cfg = self.cfg
+        index = st["dealt"]
+        st["dealt"] += 1
+        return dict(games=cfg.games, simulations=cfg.simulations, seed=derive_seed(cfg.seed, 2, index),
+                    algorithm=cfg.algorithm, threads=cfg.threads, max_considered=cfg.max_considered, slots=cfg.slots,
+                    random_plies=cfg.random_plies, value_mix=cfg.value_mix, gumbel_scale=cfg.gumbel_scale,
+                    min_random_plies=curriculum_floor(cfg.random_plies, cfg.curriculum, index),
+                    value_steps=cfg.value_steps)
 
     def generation(self, st: Dict[str, Any]) -> None:
-        cfg = self.cfg
+        """Plays the next generation here, with the learner itself."""
         cpu0 = time.process_time()
-        samples, stats = play_generation(self.game, st["learner"], cfg.games, cfg.simulations,
-                                         derive_seed(cfg.seed, 2, st["generation"]), cfg.algorithm, cfg.threads,
-                                         max_considered=cfg.max_considered, slots=cfg.slots,
-                                         random_plies=cfg.random_plies, value_mix=cfg.value_mix,
-                                         gumbel_scale=cfg.gumbel_scale, min_random_plies=self.min_random_plies(st),
-                                         value_steps=cfg.value_steps)
+        samples, stats = play_generation(self.game, st["learner"], **self.deal(st))
+        self.add_generation(st, samples, stats, time.process_time() - cpu0)
+
+    def add_generation(self, st: Dict[str, Any], samples: Samples, stats: Any, cpu_seconds: float,
+                       **extra: Any) -> None:
+        """A generation's positions into the replay buffer, the training
+        steps they call for, and its metrics row (plus ``extra``)."""
+        cfg = self.cfg
         st["generation"] += 1
         buf = samples if st["buffer"] is None else Samples.concat([st["buffer"], samples])
         if len(buf) > cfg.buffer:
@@ -191,10 +223,10 @@ class _Run:
         assert stats.wins is not None
         row = {"kind": "selfplay", "generation": st["generation"], "step": st["step"], "games": st["games"],
                "moves": stats.moves, "seconds": stats.seconds, "moves_per_second": stats.moves / max(stats.seconds, 1e-9),
-               "moves_per_cpu_second": stats.moves / max(time.process_time() - cpu0, 1e-9),
+               "moves_per_cpu_second": stats.moves / max(cpu_seconds, 1e-9),
                "network_share": stats.network_seconds / max(stats.seconds, 1e-9), "evaluations": stats.evaluations,
                "seat_scores": (stats.wins / stats.games).tolist(), "buffer": len(buf),
-               "mean_plies": stats.moves / stats.games}
+               "mean_plies": stats.moves / stats.games, **extra}
         self.write_metrics(st, row)
         self.last_selfplay = row
 
@@ -216,11 +248,15 @@ class _Run:
                                                            derive_seed(self.cfg.seed, 4, st["step"])))
                     st["step"] += 1
                     st["pending"] -= 1
+                    st["trained"] += len(obs)
         finally:
-            st["train_seconds"] += time.perf_counter() - t0
+            seconds = time.perf_counter() - t0
+            st["train_seconds"] += seconds
             if losses:
+                # replay ratio: the times each position received was trained on, on average, over the run
                 row: Dict[str, Any] = {"kind": "train", "generation": st["generation"], "step": st["step"],
-                                       "steps": len(losses)}
+                                       "steps": len(losses), "steps_per_second": len(losses) / max(seconds, 1e-9),
+                                       "replay_ratio": st["trained"] / max(st["moves"], 1)}
                 for k in losses[0]:
                     row[k] = float(np.mean([x[k] for x in losses]))
                 self.write_metrics(st, row)
@@ -284,7 +320,8 @@ class _Run:
 
 
 def resumed_config(cfg: TrainConfig, saved: TrainConfig) -> Tuple[TrainConfig, List[str]]:
-    """The settings of a resumed run: the budget of ``cfg``; each other
+    """The settings of a resumed run: the budget of ``cfg`` and where it
+    runs (device, Ray); each other
     setting from ``cfg`` where it differs from its default, else the
     checkpoint's (``saved``). A learning setting (one that decides the
     weights) that ``cfg`` sets to another value than the checkpoint's is
@@ -296,7 +333,7 @@ def resumed_config(cfg: TrainConfig, saved: TrainConfig) -> Tuple[TrainConfig, L
     for f in option_fields():
         mine, theirs = getattr(cfg, f.name), getattr(saved, f.name)
         group = f.metadata["group"]
-        if group not in (CONTROL, LEARNING):
+        if group not in (CONTROL, LEARNING) or not f.metadata["inherited"]:
             setattr(out, f.name, mine)
         elif mine != default_of(f) and mine != theirs:
             if group == LEARNING:
@@ -318,10 +355,17 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
     The run stops after ``cfg.steps`` training steps in all (counted over
     every resume), ``cfg.minutes`` more minutes or ``cfg.cpu_minutes`` more
     minutes of this process's CPU time (all its threads: the measure on a
-    shared machine). A resumed run keeps the checkpoint's learning settings
+    shared machine; with ``cfg.ray``, plus the CPU time of the generations
+    the actors sent). A resumed run keeps the checkpoint's learning settings
     (see :func:`resumed_config`); its budget and control settings are
     ``cfg``'s. Ctrl-C saves a checkpoint between two whole training steps
     and raises ``KeyboardInterrupt``.
+
+    The learner is placed on ``cfg.device``. With ``cfg.ray`` the
+    generations are played by ``cfg.actors`` self-play actors on a Ray
+    cluster (``cfg.address``, or a private local Ray) while this process
+    trains (:mod:`hexcore.train.actors`); the cluster is joined, and the
+    actors' CPUs checked against it, before anything is written.
 
     Args:
         cfg: the settings (checked first: ``ValueError`` naming a bad one).
@@ -341,6 +385,7 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
             setting that differs from the resumed run's.
         FileNotFoundError: ``resume`` finds no checkpoint.
         CheckpointError: the newest checkpoint cannot be read.
+        ImportError: ``cfg.ray`` without the ray package.
     """
     check_config(cfg)
     load(cfg.spec)  # an unknown spec fails before anything is written
@@ -359,6 +404,10 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
     elif existing:
         raise ValueError(f"{cfg.out} already holds a run ({len(existing)} checkpoints); "
                          "continue it with --resume or choose another --out")
+    actors: Any = None
+    if cfg.ray:
+        actors = importlib.import_module("hexcore.train.actors")
+        cluster = actors.connect(cfg)  # an unreachable address, too few CPUs: refused before anything is written
     os.makedirs(cfg.out, exist_ok=True)
     run = _Run(cfg, make_learner or _torch_learner, log)
     st = run.restore(data) if data is not None else run.fresh()
@@ -372,23 +421,29 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
         log(f"training {run.game.spec} in {cfg.out}: {net}, {cfg.games} games a generation, {cfg.simulations} "
             f"{cfg.algorithm} simulations a move, random starts up to {cfg.random_plies} plies, batch {cfg.batch}, "
             f"lr {cfg.lr:g}, {cfg.threads} threads")
-    log(f"budget: {budget}")
+    log(f"budget: {budget}; network on {run.device}")
     run.labelled()
+    selfplay: Callable[[Dict[str, Any]], None] = run.generation
+    pool = None
+    if actors is not None:
+        pool = actors.ActorPool(run, st, cluster, log)
+        selfplay = pool.generation
     start = time.perf_counter()
     cpu_start = cpu_mark = time.process_time()
+    remote_mark = 0.0
 
-    def cpu() -> None:  # this process's CPU time (all its threads), for runs on a shared machine
-        nonlocal cpu_mark
+    def cpu() -> None:  # this process's CPU time (all its threads), for runs on a shared machine, and the actors'
+        nonlocal cpu_mark, remote_mark
         now = time.process_time()
-        st["cpu_seconds"] += now - cpu_mark
-        cpu_mark = now
+        st["cpu_seconds"] += now - cpu_mark + run.remote_cpu - remote_mark
+        cpu_mark, remote_mark = now, run.remote_cpu
 
     deadline = start + cfg.minutes * 60 if cfg.minutes is not None else None
     cpu_deadline = cpu_mark + cfg.cpu_minutes * 60 if cfg.cpu_minutes is not None else None
 
     def expired() -> bool:
         return ((deadline is not None and time.perf_counter() >= deadline)
-                or (cpu_deadline is not None and time.process_time() >= cpu_deadline))
+                or (cpu_deadline is not None and time.process_time() + run.remote_cpu >= cpu_deadline))
 
     last_ckpt = start
     saved_path = None
@@ -416,11 +471,14 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
             if st["pending"] == 0:
                 if st["generation"] == 0:
                     log(f"self-play generation 1: {cfg.games} games...")
-                run.generation(st)
+                selfplay(st)
                 sp = run.last_selfplay
+                where = "" if "actor" not in sp else (
+                    f"  actor {sp['actor']}, weights {sp['weights_age']} steps old, all actors "
+                    f"{sp['positions_per_second_total']:.0f} positions/s")
                 log(f"gen {st['generation']:>4}  games {st['games']:>6}  {sp['moves_per_second']:8.0f} moves/s "
                     f"({sp['moves_per_cpu_second']:.0f} per CPU s)  network {sp['network_share']:4.0%}  "
-                    f"plies {sp['mean_plies']:5.1f}  buffer {sp['buffer']}")
+                    f"plies {sp['mean_plies']:5.1f}  buffer {sp['buffer']}{where}")
             run.train_steps(st, cfg.steps, expired)
             if st["pending"] == 0 and hasattr(run, "last_train"):
                 t = run.last_train
@@ -428,7 +486,8 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
                 spent = f"{el:.1f}/{cfg.minutes:g} min" if cfg.minutes else f"{el:.1f} min"
                 cpu()
                 log(f"step {st['step']:>6}  loss {t['loss']:.3f} (policy {t['policy_loss']:.3f}, value {t['value_loss']:.3f})  "
-                    f"{spent}, {(time.process_time() - cpu_start) / 60:.1f} CPU min")
+                    f"{t['steps_per_second']:.0f} steps/s, replay ratio {t['replay_ratio']:.1f}  "
+                    f"{spent}, {(time.process_time() - cpu_start + run.remote_cpu) / 60:.1f} CPU min")
                 if cfg.eval_every > 0 and st["generation"] % cfg.eval_every == 0:
                     run.evaluate(st)
             if time.perf_counter() - last_ckpt >= cfg.checkpoint_minutes * 60:
@@ -441,9 +500,13 @@ def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callabl
         saved_path = save()
         log(f"interrupted at step {st['step']}: checkpoint {saved_path} saved; continue with --resume")
         raise
+    finally:
+        if pool is not None:
+            pool.close()
     log(f"checkpoint {saved_path}")
     total = st["selfplay_seconds"]
     return {"checkpoint": saved_path, "step": st["step"], "generation": st["generation"], "games": st["games"],
             "moves": st["moves"], "moves_per_second": st["moves"] / total if total else 0.0,
             "network_share": st["network_seconds"] / total if total else 0.0, "cpu_seconds": st["cpu_seconds"],
-            "session_cpu_seconds": time.process_time() - cpu_start, "latest": latest_checkpoint(cfg.out)}
+            "session_cpu_seconds": time.process_time() - cpu_start + run.remote_cpu,
+            "latest": latest_checkpoint(cfg.out)}
