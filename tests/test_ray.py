@@ -310,3 +310,120 @@ def test_analyze_on_ray_gives_the_local_report(local_ray):
     assert on_ray.metrics == local.metrics
     assert on_ray.ladder == local.ladder and on_ray.swap_map == local.swap_map
     assert set(local.metrics) == {"random", "mcts:8"} and len(local.swap_map) > 1
+
+
+# ---------------------------------------------------------------- training: self-play actors on Ray
+
+def _train_config(out, **kw):
+    from hexcore.train import TrainConfig
+
+    base = dict(spec="churn(size=2,pie=false)", out=str(out), steps=8, threads=1, seed=3, net="mlp", channels=8,
+                blocks=1, games=4, simulations=4, batch=16, reuse=2.0, eval_every=0, labelled=0, plots=False,
+                ray=True, actors=2)
+    base.update(kw)
+    return TrainConfig(**base)
+
+
+def test_train_on_ray_checkpoints_and_resumes(local_ray, tmp_path):
+    """Two actors play while the driver trains: a checkpoint, metrics rows
+    that say which actor played with weights how old, and a resume (from
+    the command line) that goes on to the new step count."""
+    from hexcore.__main__ import main
+    from hexcore.train import load_checkpoint, load_evaluator, train
+
+    with pytest.raises(ValueError, match="--actors 3 of --threads 1 need 3 CPUs; the Ray cluster has 2"):
+        train(_train_config(tmp_path / "big", actors=3), log=lambda s: None)
+    assert not (tmp_path / "big").exists()
+    out = tmp_path / "run"
+    lines = []
+    r = train(_train_config(out), log=lines.append)
+    assert r["step"] == 8 and load_checkpoint(str(out))["step"] == 8
+    assert any(x.startswith("self-play on 2 Ray actors") for x in lines)
+    rows = [json.loads(x) for x in open(out / "metrics.jsonl")]
+    played = [x for x in rows if x["kind"] == "selfplay"]
+    assert played and all(x["actor"] in (0, 1) and x["weights_age"] >= 0 and x["publish_bytes"] > 0 for x in played)
+    assert all(x["positions_per_second"] > 0 and x["positions_per_second_total"] > 0 for x in played)
+    trained = [x for x in rows if x["kind"] == "train"]
+    assert trained and all(x["steps_per_second"] > 0 and x["replay_ratio"] > 0 for x in trained)
+    assert main(["train", "churn(size=2,pie=false)", "--out", str(out), "--resume", "--steps", "12", "--ray",
+                 "--actors", "2"]) == 0
+    data = load_checkpoint(str(out))
+    assert data["step"] == 12 and data["config"]["ray"] and data["config"]["net"] == "mlp"
+    g = hc.Churn(size=2, pie=False)
+    p, v = load_evaluator(str(out))(g.observation()[None], g.legal_action_mask()[None])
+    assert p.shape == (1, g.num_actions) and v.shape == (1, 2)
+
+
+def test_train_on_ray_goes_on_when_an_actor_is_killed(local_ray, tmp_path, monkeypatch):
+    """SIGKILL to an actor in the middle of a generation: the driver drops
+    that generation, Ray restarts the actor, the restarted actor sends
+    generations again while training goes on, and the checkpoint (written
+    on Ctrl-C, sent here once the restarted actor is back) reads."""
+    import signal
+
+    from hexcore.train import actors, load_checkpoint, load_evaluator, train
+
+    pools = []
+
+    class Pool(actors.ActorPool):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, **kw)
+            pools.append(self)
+
+    monkeypatch.setattr(actors, "ActorPool", Pool)
+    killed, lines = [], []
+
+    def log(line):
+        lines.append(line)
+        if not line.startswith("gen "):
+            return
+        pool = pools[0]
+        i = pool.run.last_selfplay["actor"]
+        if not killed:
+            # given its next generation already: killed in the middle of it
+            killed.append((i, int(pool.where[i].split()[1]), pool.run.last_selfplay["step"]))
+            os.kill(killed[0][1], signal.SIGKILL)
+        elif i == killed[0][0] and any(" lost: " in x for x in lines):
+            raise KeyboardInterrupt   # the restarted actor is back
+
+    out = tmp_path / "kill"
+    with pytest.raises(KeyboardInterrupt):
+        train(_train_config(out, steps=100_000, minutes=3), log=log)
+    lost = [x for x in lines if " lost: " in x]
+    assert len(lost) == 1 and f"actor {killed[0][0]} (pid {killed[0][1]} " in lost[0] and "Ray restarts it" in lost[0]
+    rows = [json.loads(x) for x in open(out / "metrics.jsonl") if '"selfplay"' in x]
+    assert rows[-1]["actors_lost"] == 1 and rows[-1]["actor"] == killed[0][0]
+    assert rows[-1]["where"] != f"pid {killed[0][1]} on {socket.gethostname()}"   # a new process
+    data = load_checkpoint(str(out))
+    assert data["step"] > killed[0][2]
+    g = hc.Churn(size=2, pie=False)
+    p, _ = load_evaluator(str(out))(g.observation()[None], g.legal_action_mask()[None])
+    assert p.shape == (1, g.num_actions)
+
+
+@pytest.mark.parametrize("flags,message", [
+    (["--ray", "--actors", "0"], "--actors must be at least 1"),
+    (["--ray", "--address", "127.0.0.1:9"], "--address 127.0.0.1:9: nothing answers at 127.0.0.1:9"),
+    (["--actors", "2"], "--address and --actors need --ray"),
+    (["--ray", "--address", " "], "--address must be a non-empty string"),
+])
+def test_train_on_ray_bad_arguments_before_anything_is_written(tmp_path, capsys, flags, message):
+    # no Ray is started: these run in both passes
+    from hexcore.__main__ import main
+
+    out = tmp_path / "bad"
+    assert main(["train", "churn(size=2,pie=false)", "--out", str(out), "--steps", "1", *flags]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: " + message) and err.count("\n") == 1, err
+    assert not out.exists()
+
+
+def test_train_ray_without_the_ray_package(tmp_path, capsys, monkeypatch):
+    from hexcore.__main__ import main
+
+    monkeypatch.setitem(sys.modules, "ray", None)   # import ray fails, as where it is not installed
+    out = tmp_path / "noray"
+    assert main(["train", "churn(size=2,pie=false)", "--out", str(out), "--steps", "1", "--ray"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --ray needs the ray package") and "pip install 'hexcore[ray]'" in err
+    assert err.count("\n") == 1 and not out.exists()

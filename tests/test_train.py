@@ -887,3 +887,69 @@ def test_every_config_field_has_a_flag() -> None:
     for spec in ("hex(size=5)", "churn(size=3,pie=false)", "quintun(size=5)", "wunchunk(size=7,players=3)"):
         r = recipe(hc.load(spec))
         TrainConfig(spec=spec, out="x", steps=1, **r)
+
+
+# ---------------------------------------------------------------- --device
+
+def _cuda() -> bool:
+    try:
+        import torch
+    except ImportError:
+        return False
+    return bool(torch.cuda.is_available())
+
+
+@pytest.mark.skipif(_cuda(), reason="a GPU is here: --device cuda is tested by test_device_cuda_trains_and_loads_on_cpu")
+def test_device_cuda_without_a_gpu_is_one_line_error(tmp_path: Any, capsys: Any) -> None:
+    from hexcore.__main__ import main
+
+    out = tmp_path / "cuda"
+    assert main(["train", "churn(size=2,pie=false)", "--out", str(out), "--steps", "1", "--device", "cuda"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: no CUDA device: ") and err.count("\n") == 1 and "--device cpu" in err
+    with pytest.raises(ValueError, match="^no CUDA device: "):
+        train(tiny("churn(size=2,pie=false)", out, device="cuda"), make_learner=NumpyLearner, log=quiet)
+    assert not out.exists()
+
+
+def test_device_places_the_learner_and_is_not_inherited(tmp_path: Any) -> None:
+    """``--device auto`` is cuda exactly where PyTorch sees a GPU; the run
+    says where its network is; a resumed run takes the device (and the Ray
+    settings) from its own invocation, not from the checkpoint."""
+    _torch()
+    from hexcore.train.loop import resumed_config
+    from hexcore.train.torchnet import TorchLearner, resolve_device
+
+    assert resolve_device("auto") == ("cuda" if _cuda() else "cpu") and resolve_device("cpu") == "cpu"
+    lines: list = []
+    out = tmp_path / "cpu"
+    train(tiny("churn(size=2,pie=false)", out, steps=2, device="cpu", net="mlp", channels=8, blocks=1, eval_every=0,
+               labelled=0), log=lines.append)
+    assert any(x.startswith("budget: ") and x.endswith("network on cpu") for x in lines)
+    data = load_checkpoint(str(out))
+    assert data["config"]["device"] == "cpu"
+    learner = TorchLearner.from_state(data["learner_state"]).to("cpu")
+    assert learner.device.type == "cpu" and learner.opt.state   # the optimiser's moments came along
+    w = TorchLearner.from_state(learner.weights())               # what the self-play actors get: no optimiser
+    assert not w.opt.state and len(_pickled(learner.weights())) < len(_pickled(learner.state()))
+    saved = TrainConfig(**{**data["config"], "ray": True, "actors": 2})
+    cfg, _ = resumed_config(tiny("churn(size=2,pie=false)", out, steps=3), saved)
+    assert (cfg.device, cfg.ray, cfg.actors, cfg.address) == ("auto", False, None, None)
+
+
+def _pickled(x: Any) -> bytes:
+    import pickle
+
+    return pickle.dumps(x)
+
+
+@pytest.mark.skipif(not _cuda(), reason="no CUDA device here")
+def test_device_cuda_trains_and_loads_on_cpu(tmp_path: Any) -> None:
+    out = tmp_path / "gpu"
+    kw: Dict[str, Any] = dict(net="mlp", channels=8, blocks=1, eval_every=0, labelled=0)
+    train(tiny("churn(size=2,pie=false)", out, steps=2, device="cuda", **kw), log=quiet)
+    train(tiny("churn(size=2,pie=false)", out, steps=3, device="cuda", **kw), resume=True, log=quiet)
+    ev = load_evaluator(str(out))   # on the CPU
+    g = hc.Churn(size=2, pie=False)
+    p, v = ev(g.observation()[None], g.legal_action_mask()[None])
+    assert ev.device.type == "cpu" and p.shape == (1, g.num_actions) and v.shape == (1, 2)
