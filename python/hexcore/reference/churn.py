@@ -29,13 +29,17 @@ class Churn:
         self.history: List[str] = []
         self.is_over = False
         self.winners: Tuple[int, ...] = ()
+        self.from_start = True  # the game began on the empty board, Red to move
 
     @classmethod
     def from_position(cls, position: Dict[str, int], to_move: int = 1, **options: Any) -> "Churn":
+        """A set-up position: it never offers the pie swap (an empty board
+        with Red to move is the start itself)."""
         g = cls(**options)
         for label, v in position.items():
             g.cell[g.board.index(label)] = v
         g.to_move = to_move
+        g.from_start = to_move == RED and not any(g.cell)
         g._check_end()
         return g
 
@@ -64,8 +68,9 @@ class Churn:
         return [c for c in empty if sizes[c] == best]
 
     def swap_allowed(self) -> bool:
-        """Pie rule: Blue's first turn, right after Red's first stone."""
-        return (self.pie and not self.is_over and len(self.history) == 1
+        """Pie rule: Blue's first turn, right after Red's first stone, in a
+        game played from the start (never after a set-up position)."""
+        return (self.pie and self.from_start and not self.is_over and len(self.history) == 1
                 and self.history[0] != "swap" and self.to_move == BLUE)
 
     def legal_moves(self) -> List[str]:

@@ -8,6 +8,8 @@ cells left and right of it, the two above it (same column and one to the
 right) and the two below it (same column and one to the left). x (1) joins
 the top and bottom rows, o (2) the left and right columns. With ``swap``, o's
 first move may be ``swap``: x's stone on (r, c) becomes an o stone on (c, r).
+A position set up with ``from_position`` never offers the swap (an empty
+board with x to move is the start itself).
 """
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ class Hex:
         self.history: List[str] = []
         self.is_over = False
         self.winners: Tuple[int, ...] = ()
+        self.from_start = True  # the game began on the empty board, x to move
 
     @classmethod
     def from_position(cls, position: Dict[str, int], to_move: int = 1, **options: Any) -> "Hex":
@@ -48,6 +51,7 @@ class Hex:
         for label, v in position.items():
             g.cell[g.labels.index(label)] = v
         g.to_move = to_move
+        g.from_start = to_move == X and not any(g.cell)
         for colour in (X, O_):
             if g.connected(colour):
                 g.is_over, g.winners = True, (colour,)
@@ -73,7 +77,10 @@ class Hex:
         return any(c in goal for c in reach(start, self.adjacent, self.cell, colour))
 
     def swap_allowed(self) -> bool:
-        return self.swap and not self.is_over and len(self.history) == 1 and self.to_move == O_
+        """o's first turn, right after x's first stone, in a game played from
+        the start (never after a set-up position)."""
+        return (self.swap and self.from_start and not self.is_over and len(self.history) == 1
+                and self.to_move == O_)
 
     def legal_actions(self) -> List[int]:
         """Empty cells in increasing order, then ``num_cells`` for the swap."""
