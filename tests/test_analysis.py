@@ -174,3 +174,30 @@ def test_the_page_renders_in_headless_chromium(tmp_path):
         assert f'data-chart="{chart}"' in dom.stdout
     # console messages (a script error is logged as 'CONSOLE ... Uncaught ...') : none
     assert ":CONSOLE" not in dom.stderr, dom.stderr
+
+
+def _match(wins, games):
+    """The logs of a two-seat ladder match the upper level won ``wins`` of ``games``."""
+    from hexcore.analysis.games import GameLog
+
+    return [GameLog(index=i, seating=[0, 1], winners=[1] if i < wins else [2]) for i in range(games)]
+
+
+def test_cumulative_elo_interval_is_made_of_the_steps_intervals():
+    from hexcore.analysis import ladder
+
+    # one step: the cumulative interval is the step's Wilson interval, lopsided as it is
+    st = ladder.step(_match(19, 20), 2)
+    lo, hi = st["ci"]
+    assert hi - st["elo"] != pytest.approx(st["elo"] - lo, abs=1)  # Wilson's interval is not symmetric here
+    assert ladder.cumulative([st]) == (st["elo"], [lo, hi])
+    # several steps: the Elos add; each side's margins add in quadrature
+    steps = [st, ladder.step(_match(6, 20), 2), ladder.step(_match(14, 30), 2)]
+    elo, ci = ladder.cumulative(steps)
+    assert elo == pytest.approx(sum(s["elo"] for s in steps))
+    assert elo - ci[0] == pytest.approx(np.hypot.reduce([s["elo"] - s["ci"][0] for s in steps]))
+    assert ci[1] - elo == pytest.approx(np.hypot.reduce([s["ci"][1] - s["elo"] for s in steps]))
+    assert ladder.cumulative([]) == (0.0, [0.0, 0.0])
+    # in a report: the first level above the weakest shows its step's interval
+    r = analyze("churn(size=2)", swap_map="off", **TINY)
+    assert r.ladder[1]["ci"] == r.ladder[1]["step"]["ci"] and r.ladder[1]["elo"] == r.ladder[1]["step"]["elo"]

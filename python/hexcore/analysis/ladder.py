@@ -10,8 +10,9 @@ difference to the level below is ``400 log10(gamma)`` for the strength ratio
 scores ``s`` on average; for two players this is the usual Elo formula. The
 interval maps the 95% Wilson interval of ``s`` through the same formula; a
 score of 0 or 1 is taken as half a game from it. The cumulative Elo of a
-level (the weakest is 0) adds the steps below it, with the half-widths of
-their intervals added in quadrature. The depth is the number of levels in
+level (the weakest is 0) adds the steps below it; its interval is the
+steps' intervals combined (see :func:`cumulative`): with one step it is that
+step's interval. The depth is the number of levels in
 the chain from the weakest in which each level wins at least the Elo
 equivalent of 60% against the one below (gamma >= 1.5).
 """
@@ -23,7 +24,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from ..match import Player, derive_seed, wilson
 from .games import GameLog, play_games
 
-__all__ = ["elo", "score", "step", "depth", "STEP_GAMMA"]
+__all__ = ["elo", "score", "step", "cumulative", "depth", "STEP_GAMMA"]
 
 #: A step counts in the depth when the upper level's strength ratio is at least this (60% of a two-player match).
 STEP_GAMMA = 1.5
@@ -51,6 +52,26 @@ def step(logs: Sequence[GameLog], seats: int) -> Dict[str, Any]:
     return {"games": n, "score": s, "elo": elo(s, seats, n), "ci": [elo(lo, seats, n), elo(hi, seats, n)]}
 
 
+def cumulative(steps: Sequence[Dict[str, Any]]) -> Tuple[float, List[float]]:
+    """The Elo of the top of a chain of ``steps`` (:func:`step` results,
+    lowest first) over its bottom, and its 95% interval.
+
+    The Elo is the sum of the steps'. The steps are independent matches, so
+    their errors add like independent errors; each step's Wilson interval is
+    lopsided, so its two sides are kept apart: the lower margin is the
+    square root of the sum of the squares of the steps' lower margins
+    (``elo - ci[0]``), and the upper margin likewise from the upper margins
+    (``ci[1] - elo``). With one step this is exactly that step's interval;
+    with several it is the usual root-sum-of-squares of independent errors,
+    taken on each side. With no step: ``(0.0, [0.0, 0.0])``."""
+    if len(steps) == 1:  # the step itself (the sums below would agree but for rounding)
+        return steps[0]["elo"], [steps[0]["ci"][0], steps[0]["ci"][1]]
+    total = sum((st["elo"] for st in steps), 0.0)
+    below = math.sqrt(sum((st["elo"] - st["ci"][0]) ** 2 for st in steps))
+    above = math.sqrt(sum((st["ci"][1] - st["elo"]) ** 2 for st in steps))
+    return total, [total - below, total + above]
+
+
 def depth(steps: Sequence[Dict[str, Any]], seats: int) -> int:
     """Levels in the chain from the weakest that each beat the one below by at least ``STEP_GAMMA``."""
     d = 1
@@ -68,7 +89,7 @@ def run(start: Any, players: Sequence[Tuple[str, Player]], games: int, seed: int
     the ladder rows (see the module docstring) and whether it is complete."""
     seats = start.num_players
     rows: List[Dict[str, Any]] = [{"player": players[0][0], "elo": 0.0, "ci": [0.0, 0.0], "win_rate_vs_below": None}]
-    total, var = 0.0, 0.0
+    steps: List[Dict[str, Any]] = []
     for i in range(1, len(players)):
         def seats_of(index: int) -> List[int]:
             hero = index % seats
@@ -79,11 +100,9 @@ def run(start: Any, players: Sequence[Tuple[str, Player]], games: int, seed: int
         if not logs:
             return rows, False
         st = step(logs, seats)
-        total += st["elo"]
-        var += ((st["ci"][1] - st["ci"][0]) / 2) ** 2
-        half = math.sqrt(var)
-        rows.append({"player": players[i][0], "elo": total, "ci": [total - half, total + half],
-                     "win_rate_vs_below": st["score"], "step": st})
+        steps.append(st)
+        total, ci = cumulative(steps)
+        rows.append({"player": players[i][0], "elo": total, "ci": ci, "win_rate_vs_below": st["score"], "step": st})
         if not complete:
             return rows, False
     return rows, True
