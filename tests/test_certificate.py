@@ -278,3 +278,19 @@ def test_an_interrupt_while_writing_leaves_no_file(tmp_path):
         hc.solve(g, threads=1, distances=False, certificate=path, progress=progress)
     assert seen[-1] > plain.nodes
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("name, full", [("c.jsonl", "c.jsonl.part"), ("c.jsonl.gz", "c.jsonl.gz.part"),
+                                        ("c.jsonl.gz", "c.jsonl.gz")])
+def test_a_full_disk_leaves_no_partial_certificate(tmp_path, full_disk, name, full):
+    import errno
+
+    from hexcore.__main__ import main
+
+    full_disk(tmp_path / full)
+    with pytest.raises(OSError) as e:
+        hc.solve(hc.Churn(size=2), threads=1, certificate=str(tmp_path / name))
+    assert e.value.errno == errno.ENOSPC
+    assert list(tmp_path.iterdir()) == []  # neither the .part file nor a partial certificate
+    assert main(["solve", "churn(size=2)", "--threads", "1", "--certificate", str(tmp_path / name)]) == 2
+    assert list(tmp_path.iterdir()) == []

@@ -4,6 +4,8 @@ paths (issue 21, the lesser items)."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -219,6 +221,52 @@ def test_cli_never_loses_a_finished_match(tmp_path, monkeypatch, capsys):
     saved = err.split("saved to ")[1].strip()
     assert json.loads(Path(saved).read_text())["games"] == 3
     Path(saved).unlink()
+
+
+ANALYZE = ["analyze", "churn(size=2)", "--games", "2", "--ladder", "random", "--swap-map", "off", "--playouts", "50"]
+
+
+def _saved(err):
+    """The temporary files an error message says outputs were saved to."""
+    return [Path(p) for p in re.findall(r"saved to ([^;\s]+)", err)]
+
+
+def test_cli_analyze_never_loses_a_finished_report(tmp_path, capsys):
+    """An output that cannot be written (here /dev/full, a disk that is
+    always full) is saved to a temporary file, as match --json does."""
+    from hexcore import __main__ as cli
+
+    if not os.access("/dev/full", os.W_OK):
+        pytest.skip("needs /dev/full")
+    rc = cli.main([*ANALYZE, "--out", "/dev/full", "--json", str(tmp_path / "r.json")])
+    out, err = capsys.readouterr()
+    assert rc == 2 and "cannot write /dev/full: No space left on device" in err
+    [saved] = _saved(err)
+    assert saved.suffix == ".html" and "churn(size=2)" in saved.read_text(encoding="utf-8")
+    saved.unlink()
+    assert json.loads((tmp_path / "r.json").read_text())["spec"] == "churn(size=2)"  # the other output is written
+    assert f"JSON written to {tmp_path / 'r.json'}" in out
+
+
+def test_cli_outputs_on_a_full_disk_leave_no_empty_file(tmp_path, capsys, full_disk):
+    from hexcore import __main__ as cli
+
+    html, js, match = tmp_path / "r.html", tmp_path / "r.json", tmp_path / "m.json"
+    full_disk(html, js, match)
+    rc = cli.main([*ANALYZE, "--out", str(html), "--json", str(js)])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("No space left on device") == 2
+    saved_html, saved_json = _saved(err)
+    assert "churn(size=2)" in saved_html.read_text(encoding="utf-8")
+    assert json.loads(saved_json.read_text())["spec"] == "churn(size=2)"
+    rc = cli.main(["match", "churn(size=2)", "--players", "random", "random", "--games", "2", "--json", str(match)])
+    err = capsys.readouterr().err
+    assert rc == 2 and "No space left on device" in err
+    [saved_match] = _saved(err)
+    assert json.loads(saved_match.read_text())["games"] == 2
+    for p in (saved_html, saved_json, saved_match):
+        p.unlink()
+    assert list(tmp_path.iterdir()) == []  # no 0-byte (or partial) file where the outputs were to go
 
 
 def _seed_takers():

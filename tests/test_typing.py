@@ -24,6 +24,7 @@ README = ROOT / "README.md"
 STRICT_FILES = [
     "python/hexcore/__init__.py",
     "python/hexcore/_args.py",
+    "python/hexcore/_files.py",
     "python/hexcore/__main__.py",
     "python/hexcore/engine.py",
     "python/hexcore/progress.py",

@@ -22,6 +22,7 @@ import numpy as np
 
 from . import _core
 from ._args import bool_arg, int_arg
+from ._files import new_file
 
 __all__ = ["Solution", "solve"]
 
@@ -139,9 +140,10 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
         target = Path(os.fspath(certificate))
         part = target.with_name(target.name + ".part")
         header = _certificate_header(game)
-        with open(part, "w", encoding="utf-8") as f:
-            f.write(json.dumps(header) + "\n")
-    try:
+    try:  # from the header on: a failure (a full disk, Ctrl-C) leaves no partial file
+        if part is not None:
+            with open(part, "w", encoding="utf-8") as f:
+                f.write(json.dumps(header) + "\n")
         r = _core._solve(game, max_seconds, max_nodes, threads, table_mb, progress, distances,
                          None if part is None else str(part))
         written = None
@@ -149,14 +151,14 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
             with open(part, "a", encoding="utf-8") as f:
                 f.write(json.dumps(_certificate_trailer(r)) + "\n")
             if target.name.endswith(".gz"):
-                with open(part, "rb") as src, gzip.open(target, "wb") as dst:
+                with open(part, "rb") as src, new_file(target, "wb", gzip.open) as dst:
                     shutil.copyfileobj(src, dst)
                 part.unlink()
             else:
                 os.replace(part, target)
             written = str(target)
     finally:
-        if part is not None and part.exists():
+        if part is not None and part.is_file():
             part.unlink()
     moves = {text: value for text, value in r["moves"]}
     best = r["best"]

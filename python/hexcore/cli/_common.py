@@ -9,6 +9,7 @@ import os
 import tempfile
 from typing import Any, Dict, List, Optional, Sequence
 
+from .._files import new_file
 from ..errors import TooManyMovesError
 from ..spec import load
 
@@ -58,18 +59,48 @@ def check_output(path: Optional[str], flag: str) -> None:
         raise CommandError(f"{flag} {path}: not writable")
 
 
-def write_json(path: str, data: Any) -> None:
-    """Write ``data`` to ``path``; if that fails after all, save it to a new
-    file in the temporary directory (a finished run is never lost) and
-    report both."""
+def write_new(path: str, text: str) -> None:
+    """Write ``text`` to the file ``path``; on any failure (a full disk,
+    Ctrl-C) the partly written file is removed and the error raised."""
+    with new_file(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+class OutputSaved(CommandError):
+    """An output that could not be written to ``path`` and was saved to
+    ``saved`` (a new file in the temporary directory) instead."""
+
+    def __init__(self, path: str, reason: str, saved: str, what: str) -> None:
+        super().__init__(f"cannot write {path}: {reason}; the {what} {'were' if what.endswith('s') else 'was'} "
+                         f"saved to {saved}")
+        self.path, self.reason, self.saved = path, reason, saved
+
+
+def save_output(path: str, text: str, what: str = "results", suffix: Optional[str] = None) -> None:
+    """Write ``text`` to ``path``; if that fails after all (an unwritable or
+    full target), leave no partial file there, save ``text`` to a new file in
+    the temporary directory (a finished run is never lost, whatever it
+    took) and raise :class:`OutputSaved` saying where. ``what`` names the
+    text in that message ("results", "report"); ``suffix`` ends the
+    temporary file's name (default: that of ``path``)."""
     try:
-        with open(path, "w") as f:
-            json.dump(data, f, indent=1)
+        write_new(path, text)
     except OSError as e:
-        fd, saved = tempfile.mkstemp(prefix="hexcore-", suffix=".json")
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=1)
-        raise CommandError(f"cannot write {path}: {e.strerror or e}; the results were saved to {saved}") from None
+        reason = e.strerror or str(e)
+        try:
+            fd, saved = tempfile.mkstemp(prefix="hexcore-", suffix=suffix or os.path.splitext(path)[1] or ".txt")
+            os.close(fd)
+            write_new(saved, text)
+        except OSError as e2:
+            raise CommandError(f"cannot write {path}: {reason}; nor a temporary file ({e2.strerror or e2}): "
+                               f"the {what} {'are' if what.endswith('s') else 'is'} lost") from None
+        raise OutputSaved(path, reason, saved, what) from None
+
+
+def write_json(path: str, data: Any) -> None:
+    """Write ``data`` as JSON to ``path`` (or to a temporary file, see
+    :func:`save_output`) and say where."""
+    save_output(path, json.dumps(data, indent=1), suffix=".json")
     print(f"results written to {path}")
 
 

@@ -5,7 +5,7 @@ import sys
 from typing import Any
 
 from ..analysis import DEFAULT_LADDER, AnalysisInterrupted, Report, analyze
-from ._common import check_output
+from ._common import CommandError, OutputSaved, check_output, save_output
 
 __all__ = ["add_parser", "run"]
 
@@ -29,14 +29,22 @@ def add_parser(sub: Any) -> None:
 
 
 def _write(rep: Report, args: Any) -> None:
-    html = rep.to_html()
-    with open(args.out, "w", encoding="utf-8") as f:
-        f.write(html)
-    print(f"report written to {args.out}")
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            f.write(rep.to_json())
-        print(f"JSON written to {args.json}")
+    """Write the page and the JSON; one that cannot be written is saved to a
+    temporary file instead (the analysis is never lost) and the command
+    fails saying where."""
+    failed = []
+    for path, text, suffix, done in [(args.out, rep.to_html, ".html", "report written to"),
+                                     (args.json, rep.to_json, ".json", "JSON written to")]:
+        if not path:
+            continue
+        try:
+            save_output(path, text(), "report", suffix)
+        except OutputSaved as e:
+            failed.append(str(e))
+            continue
+        print(f"{done} {path}")
+    if failed:
+        raise CommandError("; ".join(failed))
 
 
 def run(args: Any) -> int:
