@@ -48,7 +48,7 @@ def _conv3(x: F32, w: F32, b: F32) -> F32:
 
 
 def _conv1(x: F32, w: F32, b: F32) -> F32:
-    out = np.einsum("bchw,oc->bohw", x, w.reshape(w.shape[0], w.shape[1]), optimize=True)
+    out: F32 = np.einsum("bchw,oc->bohw", x, w.reshape(w.shape[0], w.shape[1]), optimize=True)
     return (out + b[None, :, None, None]).astype(np.float32, copy=False)
 
 
@@ -74,8 +74,8 @@ def edge_planes(x: F32, cells: Any, neighbors: Any, pairs: Any) -> F32:
         sides[2 * j + 1, list(b)] = True
     cells_a = np.asarray(cells, np.int64)
     flat = x.reshape(bsz, x.shape[1], h * w)[:, :, cells_a]
-    stones = flat[:, :2] > 0.5
-    empty = ~stones.any(1)
+    stones: npt.NDArray[np.bool_] = np.asarray(flat[:, :2] > 0.5)
+    empty: npt.NDArray[np.bool_] = np.asarray(~stones.any(1))
     s = np.broadcast_to(stones[:, :, None, :], (bsz, 2, 2 * k, n))
     r = s & sides
     for _ in range(n):
@@ -83,7 +83,7 @@ def edge_planes(x: F32, cells: Any, neighbors: Any, pairs: Any) -> F32:
         if np.array_equal(new, r):
             break
         r = new
-    near = ((r.astype(np.float32) @ adj) > 0) | sides
+    near: npt.NDArray[np.bool_] = ((r.astype(np.float32) @ adj) > 0) | sides
     joins = near[:, :, 0::2] & near[:, :, 1::2] & empty[:, None, None, :]
     feats = np.stack([r[:, :, 0::2], r[:, :, 1::2], joins], 3).reshape(bsz, 6 * k, n).astype(np.float32)
     grid = np.zeros((bsz, feats.shape[1], h * w), np.float32)

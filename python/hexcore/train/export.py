@@ -98,6 +98,6 @@ def export_agent(checkpoint: str, path: str, **meta: Any) -> str:
     info.update(meta)
     arrays = network_arrays(learner, info)
     tmp = path + ".tmp.npz"
-    np.savez_compressed(tmp, **arrays)
+    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
     os.replace(tmp, path)
     return path

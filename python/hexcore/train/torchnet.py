@@ -192,8 +192,9 @@ def edge_geometry(game: Any) -> Dict[str, Any]:
     gi = info(game)
     sides = game.board.sides
     pairs = []
-    for seat in sorted(set(gi.edges.values())) if gi is not None else []:
-        mine = [k for k, v in sorted(gi.edges.items()) if v == seat]
+    edges = dict(gi.edges) if gi is not None else {}
+    for seat in sorted(set(edges.values())):
+        mine = [k for k, v in sorted(edges.items()) if v == seat]
         if len(mine) == 2:
             pairs.append([[int(c) for c in sides[mine[0]]], [int(c) for c in sides[mine[1]]]])
     if not pairs or gi is None or not gi.stone_planes:
