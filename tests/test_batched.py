@@ -478,8 +478,11 @@ def test_advance_errors_change_nothing():
     occupied = next(a for a in range(g.num_actions) if not g.legal_action_mask()[a])
     with pytest.raises(hc.IllegalMoveError, match="game 1"):
         m.advance([int(r.actions[0]), occupied])
-    with pytest.raises(hc.IllegalMoveError):
-        m.advance([int(r.actions[0])])
+    # not one action per game: a ValueError about the length (as VecGame.step), not an illegal move
+    for wrong in ([int(r.actions[0])], [int(r.actions[0])] * 3, []):
+        with pytest.raises(ValueError, match=rf"^actions must have shape \(2,\) \(one per game\), got \({len(wrong)},\)$") as e:
+            m.advance(wrong)
+        assert not isinstance(e.value, hc.IllegalMoveError)
     with pytest.raises(hc.IllegalMoveError):
         m.advance([int(r.actions[0]), 10**6])
     assert (m.root_visits.tolist(), [x.history for x in m.games]) == before

@@ -301,8 +301,8 @@ class BatchedMCTS:
 
     def advance(self, actions: Union[Sequence[int], npt.NDArray[np.integer[Any]]]) -> None:
         """Play ``actions[i]`` on root ``i`` and keep the subtrees below them.
-        An illegal action raises ``IllegalMoveError`` (naming the game) and
-        changes nothing."""
+        Not one action per game raises ``ValueError``, an illegal action
+        ``IllegalMoveError`` (naming the game); either changes nothing."""
         self._m.advance([int(a) if isinstance(a, np.integer) else a for a in actions])
 
     def replace(self, index: int, game: Game) -> None:

@@ -13,7 +13,7 @@
 //! search keeps and reuses; the evaluator gets read-only views of their
 //! first `L` rows, valid until it returns.
 
-use hexcore_core::search::{Algorithm, BatchError, BatchedMcts, BatchedOptions, Evaluator, Rows};
+use hexcore_core::search::{ActionsError, Algorithm, BatchError, BatchedMcts, BatchedOptions, Evaluator, Rows};
 use hexcore_core::{limits, Game, MoveError, OptionsError};
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
@@ -354,8 +354,10 @@ impl PyBatchedMcts {
     fn advance(&mut self, py: Python<'_>, actions: Vec<Int>) -> PyResult<()> {
         self.kept()?;
         let raw: Vec<i64> = actions.iter().map(|a| a.value).collect();
-        let acts = dispatch!(&self.inner, m => m.check_actions(&raw))
-            .map_err(|(i, e)| MoveError::new(e.reason, format!("game {i}: {}", e.message)).into_pyerr(py))?;
+        let acts = dispatch!(&self.inner, m => m.check_actions(&raw)).map_err(|e| match e {
+            ActionsError::Length(e) => options_error(e),
+            ActionsError::Illegal { index, error } => MoveError::new(error.reason, format!("game {index}: {}", error.message)).into_pyerr(py),
+        })?;
         for (g, &a) in self.kept()?.iter_mut().zip(&acts) {
             dispatch!(g, s => s.apply_action(a as i64)).map_err(|e| e.into_pyerr(py))?;
         }

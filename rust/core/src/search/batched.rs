@@ -139,6 +139,26 @@ pub enum BatchError<E> {
     Threads(String),
 }
 
+/// Why [`BatchedMcts::check_actions`] refused the actions of an advance.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ActionsError {
+    /// Not one action per root: a bad argument, named `actions`.
+    Length(OptionsError),
+    /// Root `index` cannot take its action.
+    Illegal { index: usize, error: MoveError },
+}
+
+impl fmt::Display for ActionsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ActionsError::Length(e) => f.write_str(&e.message),
+            ActionsError::Illegal { index, error } => write!(f, "game {index}: {}", error.message),
+        }
+    }
+}
+
+impl std::error::Error for ActionsError {}
+
 impl<E> BatchError<E> {
     /// The same error for an evaluator that cannot fail.
     pub fn never(e: BatchError<std::convert::Infallible>) -> BatchError<E> {
@@ -483,17 +503,20 @@ impl<G: BatchGame> BatchedMcts<G> {
         Ok(r)
     }
 
-    /// Check that `actions` (one per root) are legal; the first bad one is
-    /// returned with its index.
-    pub fn check_actions(&self, actions: &[i64]) -> Result<Vec<Action>, (usize, MoveError)> {
+    /// Check that `actions` are one per root ([`ActionsError::Length`]: a
+    /// bad argument) and legal ([`ActionsError::Illegal`]: the first bad
+    /// one, with its index).
+    pub fn check_actions(&self, actions: &[i64]) -> Result<Vec<Action>, ActionsError> {
         let b = self.trees.len();
         if actions.len() != b {
-            return Err((
-                actions.len().min(b),
-                MoveError::new(crate::Reason::IllegalAction, format!("give one action per game: {b} games, {} actions", actions.len())),
-            ));
+            let message = format!("actions must have shape ({b},) (one per game), got ({},)", actions.len());
+            return Err(ActionsError::Length(OptionsError::new("actions", message)));
         }
-        self.games().zip(actions).enumerate().map(|(i, (g, &a))| g.check_action(a).map_err(|e| (i, e))).collect()
+        self.games()
+            .zip(actions)
+            .enumerate()
+            .map(|(i, (g, &a))| g.check_action(a).map_err(|error| ActionsError::Illegal { index: i, error }))
+            .collect()
     }
 
     /// Play `actions` (one per root, legal: see [`BatchedMcts::check_actions`])

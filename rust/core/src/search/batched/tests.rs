@@ -61,7 +61,14 @@ fn reuse_keeps_the_subtree() {
         assert_eq!(m.root_visits(), kept);
         let r2 = m.search(10, &mut ev).unwrap();
         assert_eq!(r2.visits.iter().map(|&v| v as u64).sum::<u64>(), kept.iter().map(|&k| k as u64 + 10 - 1).sum::<u64>());
-        assert!(m.check_actions(&[0]).is_err());
+        // one action for two roots: a bad argument, not an illegal move
+        match m.check_actions(&[0]) {
+            Err(ActionsError::Length(e)) => {
+                assert_eq!((e.argument, e.message.as_str()), ("actions", "actions must have shape (2,) (one per game), got (1,)"))
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(m.check_actions(&[-1, -1]), Err(ActionsError::Illegal { index: 0, .. })));
     }
 }
 
