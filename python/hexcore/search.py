@@ -16,6 +16,18 @@ a loss 0, and a rollout cut off after ``max_rollout_plies`` moves 1/players
 for everyone. ``threads`` grow independent trees (root parallelism) whose
 root statistics are summed; one thread with a simulation budget only is
 fully deterministic for a given ``seed``.
+
+``solver=True`` (two-player games) makes it MCTS-Solver (Winands, Björnsson
+and Saito 2008): finished games in the tree are proven wins, losses or
+draws, proofs are backed up (a position is a win for its mover when some
+move wins, and takes its moves' best value when all are proven), proven
+positions are not searched again, and the move played is a proven win when
+there is one and avoids proven losses while it can. ``SearchResult.proven``
+and ``proven_actions`` report what was proved.
+
+>>> r = mcts(hc.Hex(size=3), simulations=200_000, threads=1, solver=True)
+>>> r.proven, r.proven_actions[r.action], r.simulations < 200_000
+('win', 'win', True)
 """
 from __future__ import annotations
 
@@ -27,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._args import bool_arg as _bool
 from ._args import int_arg as _int
 from ._args import number_arg as _number
 from .registry import INFO, of_class
@@ -46,6 +59,15 @@ class SearchResult:
     move; 0 where not visited) are indexed by action id over
     ``game.num_actions``. ``pv`` is the principal variation as action texts
     (the most visited action at each level).
+
+    With ``solver=True``: ``proven`` is the position's proven value for the
+    player to move (``"win"``, ``"loss"`` or ``"draw"``; ``None`` while
+    unproven) and ``proven_actions`` maps each proven root action id to its
+    value for the player to move (for a turn of several actions, the value
+    of the best turn that starts with it); ``action`` is then a proven win
+    whenever one is proven, and not a proven loss unless all are, and
+    ``pv`` follows the same rule at each level. Without the solver they are
+    ``None`` and ``{}``.
     """
 
     move: str
@@ -56,6 +78,8 @@ class SearchResult:
     simulations: int
     seconds: float
     nodes: int = 0
+    proven: Optional[str] = None
+    proven_actions: Dict[int, str] = field(default_factory=dict, repr=False)
 
     @property
     def simulations_per_second(self) -> float:
@@ -87,7 +111,7 @@ def _c_arg(game: Any, c: Optional[float]) -> float:
 
 def mcts(game: Game, simulations: Optional[int] = None, seconds: Optional[float] = None,
          threads: Optional[int] = None, seed: int = 0, c: Optional[float] = None,
-         max_rollout_plies: int = 1000, max_nodes: int = 10_000_000) -> SearchResult:
+         max_rollout_plies: int = 1000, max_nodes: int = 10_000_000, solver: bool = False) -> SearchResult:
     """Search ``game``'s position (between turns, not finished) with UCT.
 
     Stops after ``simulations`` (total over the threads) or ``seconds``,
@@ -101,22 +125,32 @@ def mcts(game: Game, simulations: Optional[int] = None, seconds: Optional[float]
     rollouts from the leaves. The GIL is released and Ctrl-C interrupts.
     The game is not changed.
 
+    ``solver=True`` (two-player games only) uses proven values in the
+    trees (MCTS-Solver, see the module documentation); a tree stops
+    searching once its root is proven, so ``simulations`` may then be fewer
+    than asked. ``solver=False`` (the default) is plain UCT, with the same
+    results as without the option.
+
     Raises ``GameOverError`` on a finished game, ``IllegalMoveError``
     (reason ``mid_turn``) in the middle of a turn and ``ValueError`` /
-    ``TypeError`` for bad arguments.
+    ``TypeError`` for bad arguments (``ValueError`` for ``solver=True`` on a
+    game of three or four players).
     """
     simulations, seconds = _budget(simulations, seconds)
-    r = _core._mcts(game, simulations, seconds, threads, *_options(game, seed, c, max_rollout_plies, max_nodes))
+    r = _core._mcts(game, simulations, seconds, threads,
+                    *_options(game, seed, c, max_rollout_plies, max_nodes, solver))
     return _result(r)
 
 
 def _options(game: Game, seed: int, c: Optional[float], max_rollout_plies: int,
-             max_nodes: int) -> Tuple[int, float, int, int]:
+             max_nodes: int, solver: bool) -> Tuple[int, float, int, int, bool]:
     """The checked search options shared by ``mcts`` and ``MCTS``:
-    (seed, c, max_rollout_plies, max_nodes). ``threads`` and ``seed`` go to
-    the core as given: they are checked there, as for every call."""
+    (seed, c, max_rollout_plies, max_nodes, solver). ``threads`` and
+    ``seed`` go to the core as given: they are checked there, as for every
+    call, and so is whether the game has two players for ``solver``."""
     return (seed, _c_arg(game, c),
-            _int("max_rollout_plies", max_rollout_plies, 0, 2**64 - 1), _int("max_nodes", max_nodes, 1, 2**32 - 1))
+            _int("max_rollout_plies", max_rollout_plies, 0, 2**64 - 1), _int("max_nodes", max_nodes, 1, 2**32 - 1),
+            _bool("solver", solver))
 
 
 def _result(r: Dict[str, Any]) -> SearchResult:
@@ -129,6 +163,8 @@ def _result(r: Dict[str, Any]) -> SearchResult:
         simulations=r["simulations"],
         seconds=r["seconds"],
         nodes=r["nodes"],
+        proven=r["proven"],
+        proven_actions=dict(r["proven_actions"]),
     )
 
 
@@ -158,7 +194,9 @@ class MCTS:
     always sums to :attr:`root_visits`); the rest of the tree is freed. With ``threads`` > 1
     each thread keeps and advances its own tree (root parallelism). One
     thread with simulation budgets only is fully deterministic for a given
-    ``seed``, also across ``advance``.
+    ``seed``, also across ``advance``. With ``solver=True`` the proofs stay
+    in the kept tree; a search whose root is already proven runs no
+    simulation and reports the proven choice.
 
     >>> import hexcore as hc
     >>> from hexcore.search import MCTS
@@ -172,8 +210,8 @@ class MCTS:
     """
 
     def __init__(self, game: Game, threads: Optional[int] = None, seed: int = 0, c: Optional[float] = None,
-                 max_rollout_plies: int = 1000, max_nodes: int = 10_000_000) -> None:
-        self._m = _core._MCTS(game, threads, *_options(game, seed, c, max_rollout_plies, max_nodes))
+                 max_rollout_plies: int = 1000, max_nodes: int = 10_000_000, solver: bool = False) -> None:
+        self._m = _core._MCTS(game, threads, *_options(game, seed, c, max_rollout_plies, max_nodes, solver))
         self.threads: int = self._m.threads
 
     def search(self, simulations: Optional[int] = None, seconds: Optional[float] = None) -> SearchResult:
