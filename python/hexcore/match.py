@@ -195,8 +195,9 @@ def solver_move(g: Any, seconds: float, threads: int, seed: int) -> Optional[Sea
     """Plays the ``solver`` player's turn on ``g``: a move proved best by
     :func:`hexcore.solve` within about 60% of ``seconds`` (the quickest win,
     or a proven win; in a lost position the slowest loss), else the move of
-    UCT search in the time left. Positions the solver does not take (more
-    than two players) go to the search at once. Returns the search's result
+    UCT search in the time left (MCTS-Solver, ``solver=True``, in two-player
+    games). Positions the solver does not take (more than two players) go
+    to the search at once. Returns the search's result
     when it chose."""
     from .solving import solve
 
@@ -213,7 +214,7 @@ def solver_move(g: Any, seconds: float, threads: int, seed: int) -> Optional[Sea
             g.play(move)
             return None
     left = max(seconds - (time.perf_counter() - t0), 0.01)
-    r = mcts(g, seconds=left, threads=threads, seed=seed)
+    r = mcts(g, seconds=left, threads=threads, seed=seed, solver=g.num_players == 2)
     g.play(r.move)
     return r
 
