@@ -14,7 +14,7 @@ import yaml
 import hexcore
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCUMENTED = ["hexcore", "hexcore.search", "hexcore.vector", "hexcore.envs", "hexcore.distributed"]
+DOCUMENTED = ["hexcore", "hexcore.search", "hexcore.agents", "hexcore.vector", "hexcore.envs", "hexcore.distributed"]
 
 
 @pytest.fixture(scope="module")
