@@ -209,12 +209,11 @@ def recipe(game: Any) -> Dict[str, Any]:
     out: Dict[str, Any] = {"net": "mlp", "channels": 256, "blocks": 2, "games": 256,
                            "random_plies": max(1, (2 * cells) // 3), "eval_every": 10, "eval_games": 0,
                            "eval_simulations": 64}
-    name = game.spec.split("(")[0]
-    if name in ("wunchunk", "quintun"):
-        out.update(random_plies=20)
-    if name == "churn":
-        # nothing these networks learn reaches the search here (training guide); the settings that came closest
-        out.update(random_plies=60 if cells <= 19 else 2 * cells, curriculum=50, value_steps=8)
+    from ..registry import info
+
+    gi = info(game)
+    if gi is not None:
+        out.update(gi.train_recipe(game))
     if int(game.num_players) > 2:
         out.update(games=128)
     return out
