@@ -34,4 +34,10 @@ obs, mask = v.reset()
 assert obs.shape[0] == 8 and mask.shape == (8, 20)
 for _ in range(5):
     mask = v.step(mask.argmax(axis=1)).action_masks
+# the shipped agents come with the wheel and play with NumPy alone
+from hexcore import agents  # noqa: E402
+from hexcore.match import play_match  # noqa: E402
+
+assert agents.available(), "no shipped agents in the package"
+assert play_match("hex(size=5)", ["agent:sims=8", "random"], games=1, seed=0).games == 1
 print(f"smoke test passed: hexcore {hc.__version__} from {hc.__file__}")
