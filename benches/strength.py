@@ -30,13 +30,7 @@ import hexcore as hc
 from hexcore import agents
 from hexcore.match import play_match
 from hexcore.search import batched_search
-
-# x's losing openings of Hex n x n (no swap), from Benzene's regression suite
-# (regression/dfs-solve-6x6.tst, -7x7.tst); every other opening wins for x
-PUBLISHED_LOSSES = {
-    6: "a1 a2 b1 b6 c1 c6 d1 d6 e1 e6 f5 f6",
-    7: "a1 a2 a3 a5 b1 b2 b7 c1 c7 d1 d2 d6 d7 e1 e7 f1 f6 f7 g3 g5 g6 g7",
-}
+from solve_hex_openings import PUBLISHED_LOSSES  # Benzene's 6x6 and 7x7 tables, kept in that bench
 
 
 def mistakes(spec: str, net: Any, threads: int) -> Dict[str, Any]:
