@@ -33,11 +33,10 @@ BUDGET, CONTROL, LEARNING = "budget", "control", "learning"
 
 
 def _opt(default: Any, group: str, help: str, *, low: Optional[float] = None, whole: bool = False,
-         finite: bool = True, choices: Optional[List[str]] = None, flag: Optional[str] = None,
-         inherited: bool = True) -> Any:
+         choices: Optional[List[str]] = None, flag: Optional[str] = None, inherited: bool = True) -> Any:
     """A field of :class:`TrainConfig`. ``inherited=False``: a resumed run
     does not take it from its checkpoint (where this invocation runs)."""
-    meta = {"group": group, "help": help, "low": low, "whole": whole, "finite": finite, "choices": choices, "flag": flag,
+    meta = {"group": group, "help": help, "low": low, "whole": whole, "choices": choices, "flag": flag,
             "inherited": inherited}
     if isinstance(default, list):
         return field(default_factory=lambda: list(default), metadata=meta)
