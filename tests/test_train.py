@@ -852,7 +852,8 @@ def test_corrupt_checkpoint_byte_is_refused_by_name(tmp_path: Any) -> None:
 
 @pytest.mark.parametrize("flag", ["--reuse inf", "--reuse nan", "--lr nan", "--reuse 0", "--blocks -1",
                                   "--checkpoint-minutes -1", "--eval-simulations 0", "--labelled -3", "--games 0",
-                                  "--value-mix 1.5", "--threads 0"])
+                                  "--value-mix 1.5", "--threads 0", "--channels 1000000000", "--games 100000000",
+                                  "--buffer 10000000000", "--blocks 1000"])
 def test_train_flags_checked_before_anything_runs(tmp_path: Any, capsys: Any, flag: str) -> None:
     from hexcore.__main__ import main
 

@@ -31,12 +31,22 @@ __all__ = ["TrainConfig", "recipe", "check_config", "LEARNING", "CONTROL", "BUDG
 
 BUDGET, CONTROL, LEARNING = "budget", "control", "learning"
 
+# upper bounds on the settings that size memory (games, batches, the buffer, the network), so that a huge
+# value is a clear error before anything runs, never an allocation that fails or exhausts the machine
+GAMES_MAX = 1 << 16
+BATCH_MAX = 1 << 16
+BUFFER_MAX = 1 << 26
+CHANNELS_MAX = 4096
+BLOCKS_MAX = 64
+LABELLED_MAX = 100_000
+KEEP_MAX = 1000
 
-def _opt(default: Any, group: str, help: str, *, low: Optional[float] = None, whole: bool = False,
-         choices: Optional[List[str]] = None, flag: Optional[str] = None, inherited: bool = True) -> Any:
+
+def _opt(default: Any, group: str, help: str, *, low: Optional[float] = None, high: Optional[float] = None,
+         whole: bool = False, choices: Optional[List[str]] = None, flag: Optional[str] = None, inherited: bool = True) -> Any:
     """A field of :class:`TrainConfig`. ``inherited=False``: a resumed run
     does not take it from its checkpoint (where this invocation runs)."""
-    meta = {"group": group, "help": help, "low": low, "whole": whole, "choices": choices, "flag": flag,
+    meta = {"group": group, "help": help, "low": low, "high": high, "whole": whole, "choices": choices, "flag": flag,
             "inherited": inherited}
     if isinstance(default, list):
         return field(default_factory=lambda: list(default), metadata=meta)
@@ -72,17 +82,17 @@ class TrainConfig:
     max_considered: int = _opt(16, LEARNING, "Gumbel: root actions considered per search", low=1, whole=True)
     gumbel_scale: float = _opt(1.0, LEARNING, "Gumbel: scale of the self-play root noise", low=0)
     value_mix: float = _opt(0.0, LEARNING, "value target: (1 - x) * outcome + x * the search's root value (0..1)", low=0)
-    games: int = _opt(64, LEARNING, "games played at once per generation", low=1, whole=True)
+    games: int = _opt(64, LEARNING, "games played at once per generation", low=1, high=GAMES_MAX, whole=True)
     slots: Optional[int] = _opt(None, LEARNING, "games searched at once (default: --games); a finished game's slot "
-                                "starts the next", low=1, whole=True)
+                                "starts the next", low=1, high=GAMES_MAX, whole=True)
     random_plies: int = _opt(0, LEARNING, "start each self-play game after 0..N uniformly random actions (not recorded)",
                              low=0, whole=True)
     curriculum: int = _opt(0, LEARNING, "start every game after exactly --random-plies random actions at first, "
                            "widening the start to 0..--random-plies linearly over N generations", low=0, whole=True)
     value_steps: int = _opt(0, LEARNING, "value target: the search's root value N plies later (the outcome where the "
                             "game ends sooner)", low=0, whole=True)
-    batch: int = _opt(256, LEARNING, "positions per training step", low=1, whole=True)
-    buffer: int = _opt(50_000, LEARNING, "replay buffer: the newest N positions", low=1, whole=True)
+    batch: int = _opt(256, LEARNING, "positions per training step", low=1, high=BATCH_MAX, whole=True)
+    buffer: int = _opt(50_000, LEARNING, "replay buffer: the newest N positions", low=1, high=BUFFER_MAX, whole=True)
     reuse: float = _opt(4.0, LEARNING, "times each new position is trained on (on average)", low=0)
     net: str = _opt("resnet", LEARNING, "residual CNN, or a multilayer perceptron (--channels units, --blocks + 1 "
                     "hidden layers)", choices=["resnet", "mlp"])
@@ -90,18 +100,18 @@ class TrainConfig:
                          "form on each empty cell, Churn's smallest-group cells and removals, and stone counts to the "
                          "planes; edges (Hex): the stones joined to each goal side and the cells that would join a "
                          "seat's two sides", choices=["none", "groups", "edges"])
-    channels: int = _opt(32, LEARNING, "channels (resnet) or units (mlp)", low=1, whole=True)
-    blocks: int = _opt(2, LEARNING, "residual blocks (resnet) or extra hidden layers (mlp)", low=0, whole=True)
+    channels: int = _opt(32, LEARNING, "channels (resnet) or units (mlp)", low=1, high=CHANNELS_MAX, whole=True)
+    blocks: int = _opt(2, LEARNING, "residual blocks (resnet) or extra hidden layers (mlp)", low=0, high=BLOCKS_MAX, whole=True)
     lr: float = _opt(2e-3, LEARNING, "learning rate (AdamW)", low=0)
     weight_decay: float = _opt(1e-4, LEARNING, "weight decay (AdamW)", low=0)
     augment: bool = _opt(True, LEARNING, "board-symmetry augmentation", flag="--no-augment")
     checkpoint_minutes: float = _opt(3.0, CONTROL, "minutes between checkpoints (and plot refreshes)", low=0)
-    keep: int = _opt(5, CONTROL, "checkpoints kept (the newest)", low=1, whole=True)
+    keep: int = _opt(5, CONTROL, "checkpoints kept (the newest)", low=1, high=KEEP_MAX, whole=True)
     eval_every: int = _opt(5, CONTROL, "evaluate every N generations and at the end (0: never)", low=0, whole=True)
-    eval_games: int = _opt(20, CONTROL, "games against each opponent per evaluation", low=0, whole=True)
+    eval_games: int = _opt(20, CONTROL, "games against each opponent per evaluation", low=0, high=GAMES_MAX, whole=True)
     eval_simulations: int = _opt(32, CONTROL, "simulations per action of the agent in evaluations", low=1, whole=True)
     opponents: List[str] = _opt(["random", "mcts:200"], CONTROL, "fixed opponents (match player specs)")
-    labelled: int = _opt(100, CONTROL, "solver-labelled positions for the mistake rate (0: none)", low=0, whole=True)
+    labelled: int = _opt(100, CONTROL, "solver-labelled positions for the mistake rate (0: none)", low=0, high=LABELLED_MAX, whole=True)
     label_nodes: int = _opt(300_000, CONTROL, "solver nodes per labelled position (harder ones are skipped)",
                             low=1, whole=True)
     plots: bool = _opt(True, CONTROL, "write plots of the metrics with each checkpoint", flag="--no-plots")
@@ -155,6 +165,9 @@ def check_value(name: str, v: Any) -> None:
         raise ValueError(f"{flag} must be a positive number, got {v!r}")
     if low is not None and v < low:
         raise ValueError(f"{flag} must be at least {low:g}, got {v!r}")
+    high = m["high"]
+    if high is not None and v > high:
+        raise ValueError(f"{flag} must be at most {int(high):,}, got {v!r}")
 
 
 def check_config(cfg: TrainConfig) -> None:
