@@ -1,4 +1,4 @@
-"""Command line: ``python -m hexcore [report|perft|bench|stats|show|solve|match|play|train|analyze] ...``
+"""Command line: ``python -m hexcore [report|perft|bench|stats|show|solve|match|play|train|analyze|serve] ...``
 (one module per command in ``hexcore.cli``).
 
 Without arguments it runs a short report on Churn side 3: perft, random
@@ -13,12 +13,12 @@ from typing import Callable, Dict, Optional, Sequence
 
 from .._core import __version__
 from ..errors import HexcoreError
-from . import analyze, bench, match, perft, play, report, show, solve, stats, train
+from . import analyze, bench, match, perft, play, report, serve, show, solve, stats, train
 from ._common import CommandError, one_line
 
 #: The commands in ``--help`` order, each a module with ``add_parser(sub)`` and ``run(args)``.
 COMMANDS = {"report": report, "perft": perft, "stats": stats, "bench": bench, "show": show, "solve": solve,
-            "match": match, "play": play, "train": train, "analyze": analyze}
+            "match": match, "play": play, "train": train, "analyze": analyze, "serve": serve}
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
