@@ -1,6 +1,8 @@
-"""The Ray backend against a local Ray (2 CPUs): the results equal the local
-run, arguments are checked on the driver exactly as locally, and interrupted
-or failing jobs resume from their checkpoint.
+"""The Ray backend against a local cluster of two raylets (a head node and a
+worker node, one CPU each, as ``ray.cluster_utils.Cluster`` starts them):
+the results equal the local run, arguments are checked on the driver exactly
+as locally, interrupted or failing jobs resume from their checkpoint, and
+training goes on when the worker node is lost.
 
 Ray's servers listen on every interface of the machine, so the tests that
 start one run only inside a private network namespace holding just the
@@ -35,14 +37,23 @@ def _private_network() -> bool:
 
 @pytest.fixture(scope="module")
 def local_ray():
+    """A local cluster of two raylets, one CPU each, joined by this process;
+    yields the ``Cluster`` (its ``worker`` attribute: the worker node)."""
     if not _private_network():
         pytest.skip("starts a local Ray: runs in the private-network pass of scripts/test.sh "
                     "(bash scripts/in-private-network python3 -m pytest tests/test_ray.py)")
-    if not ray.is_initialized():
-        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
-                 _node_ip_address="127.0.0.1")
-    yield
+    from ray.cluster_utils import Cluster
+
+    if ray.is_initialized():
+        ray.shutdown()
+    cluster = Cluster(initialize_head=True, head_node_args=dict(num_cpus=1, node_ip_address="127.0.0.1",
+                                                                include_dashboard=False))
+    cluster.worker = cluster.add_node(num_cpus=1, node_ip_address="127.0.0.1")
+    ray.init(address=cluster.address, log_to_driver=False)
+    cluster.wait_for_nodes()
+    yield cluster
     ray.shutdown()
+    cluster.shutdown()
 
 
 def _mid_game(spec, n, seed=0):
@@ -393,9 +404,63 @@ def test_train_on_ray_goes_on_when_an_actor_is_killed(local_ray, tmp_path, monke
     assert len(lost) == 1 and f"actor {killed[0][0]} (pid {killed[0][1]} " in lost[0] and "Ray restarts it" in lost[0]
     rows = [json.loads(x) for x in open(out / "metrics.jsonl") if '"selfplay"' in x]
     assert rows[-1]["actors_lost"] == 1 and rows[-1]["actor"] == killed[0][0]
-    assert rows[-1]["where"] != f"pid {killed[0][1]} on {socket.gethostname()}"   # a new process
+    assert not rows[-1]["where"].startswith(f"pid {killed[0][1]} on {socket.gethostname()}, node ")  # a new process
     data = load_checkpoint(str(out))
     assert data["step"] > killed[0][2]
+    g = hc.Churn(size=2, pie=False)
+    p, _ = load_evaluator(str(out))(g.observation()[None], g.legal_action_mask()[None])
+    assert p.shape == (1, g.num_actions)
+
+
+def test_train_on_ray_goes_on_when_a_node_is_lost(local_ray, tmp_path, monkeypatch):
+    """The worker node (its raylet and the actor on it) removed from the
+    cluster in the middle of a run: that actor's generation is lost, its
+    restart waits for a CPU the cluster no longer has, and the actor on the
+    head node goes on feeding the learner; the checkpoint reads. The node
+    comes back at the end, for the tests after this one."""
+    from hexcore.train import actors, load_checkpoint, load_evaluator, train
+
+    pools = []
+
+    class Pool(actors.ActorPool):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, **kw)
+            pools.append(self)
+
+    monkeypatch.setattr(actors, "ActorPool", Pool)
+    lines, after = [], []
+    removed = []
+
+    def log(line):
+        lines.append(line)
+        if not line.startswith("gen "):
+            return
+        pool = pools[0]
+        if not removed:
+            on_worker = [i for i, w in enumerate(pool.where) if w.endswith(f", node {local_ray.worker.node_id[:8]}")]
+            if not on_worker:
+                return   # wait until the worker node's actor has sent a generation
+            removed.append((on_worker[0], pool.run.last_selfplay["step"]))
+            local_ray.remove_node(local_ray.worker)
+        elif any(" lost: " in x for x in lines):
+            after.append(pool.run.last_selfplay["actor"])
+            if len(after) == 3:
+                raise KeyboardInterrupt
+
+    out = tmp_path / "node"
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            train(_train_config(out, steps=100_000, minutes=3), log=log)
+    finally:
+        if removed:
+            local_ray.worker = local_ray.add_node(num_cpus=1, node_ip_address="127.0.0.1")
+            local_ray.wait_for_nodes()
+    assert removed, "no generation came from the worker node's actor"
+    lost = [x for x in lines if " lost: " in x]
+    assert len(lost) == 1 and lost[0].startswith(f"actor {removed[0][0]} ")
+    assert after == [1 - removed[0][0]] * 3   # the head node's actor alone, on and on
+    data = load_checkpoint(str(out))
+    assert data["step"] > removed[0][1]
     g = hc.Churn(size=2, pie=False)
     p, _ = load_evaluator(str(out))(g.observation()[None], g.legal_action_mask()[None])
     assert p.shape == (1, g.num_actions)

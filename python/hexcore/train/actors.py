@@ -103,7 +103,8 @@ class SelfPlayActor:
         """One generation (``kwargs`` of ``play_generation``) with the
         weights ``weights[0]`` (an object reference, in a list so that Ray
         does not fetch it unless they changed) of learner step ``version``.
-        Returns the hexcore version, where it ran (``pid N on HOST``), the
+        Returns the hexcore version, where it ran (``pid N on HOST, node
+        ID``: the first 8 hex digits of Ray's node id), the
         positions, their statistics, the CPU seconds spent and the step of
         the weights used."""
         import ray
@@ -115,7 +116,7 @@ class SelfPlayActor:
             self.version = version
         cpu0 = time.process_time()
         samples, stats = play_generation(self.game, self.evaluator, **kwargs)
-        where = f"pid {os.getpid()} on {socket.gethostname()}"
+        where = f"pid {os.getpid()} on {socket.gethostname()}, node {ray.get_runtime_context().get_node_id()[:8]}"
         return __version__, where, samples, stats, time.process_time() - cpu0, version
 
 
@@ -133,7 +134,7 @@ class ActorPool:
         name = learner_name(st["learner"])
         self.actors = [remote.remote(cfg.spec, name) for _ in range(n)]
         self.losses = [0] * n
-        #: where each actor last ran ("pid N on HOST"), from its generations
+        #: where each actor last ran ("pid N on HOST, node ID"), from its generations
         self.where = [""] * n
         self.inflight: Dict[Any, int] = {}
         self.version = -1
