@@ -1,0 +1,136 @@
+"""The page of ``python -m hexcore serve`` in a real headless Chromium (Playwright's Python API driving
+the system's ``chromium``): play Hex 5x5 against mcts:200 by clicking to the end, analyse the Wunchunk
+Abstract Play record and a Churn side 3 game with exact values, and the URL contract."""
+import json
+import os
+import pathlib
+import shutil
+import socket
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("starlette")
+uvicorn = pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api")
+
+import hexcore as hc  # noqa: E402
+from hexcore.serve import app  # noqa: E402
+
+HERE = pathlib.Path(__file__).parent
+WUNCHUNK = pathlib.Path("/work/shared/data/wunchunk/abstractplay_records.json")
+CHROMIUM = os.environ.get("HEXCORE_CHROMIUM") or next(
+    (p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")) if p), None)
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium found (apt-get install chromium, or set HEXCORE_CHROMIUM)")
+
+
+@pytest.fixture(scope="module")
+def server():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app(), host="127.0.0.1", port=port, log_level="warning"))
+    t = threading.Thread(target=srv.run, daemon=True)
+    t.start()
+    deadline = time.time() + 20
+    while not srv.started and time.time() < deadline:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    t.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    pg = browser.new_page(viewport={"width": 1200, "height": 900})
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    pg.close()
+    assert errors == []
+
+
+def test_url_contract(server, page):
+    page.goto(f"{server}/?game=hex(size=5)&players=you,mcts:200&moves=c3,b4")
+    page.wait_for_selector('#board polygon.legal[data-cell="a1"]')
+    assert page.locator("[data-cell]").count() >= 25
+    assert page.locator('circle.stone[data-cell="c3"]').count() == 1
+    assert page.locator('circle.stone[data-cell="b4"]').count() == 1
+    assert page.locator("#moves li").all_inner_texts() == ["c3", "b4"]
+    assert page.locator("#result").inner_text() == ""
+
+
+def test_play_hex_against_mcts_to_the_end(server, page):
+    page.goto(f"{server}/?game=hex(size=5)&players=you,mcts:200")
+    clicks = 0
+    while not page.locator("#result").inner_text():
+        page.wait_for_function("document.querySelector('#result').textContent || "
+                               "document.querySelectorAll('#board polygon.legal').length > 0", timeout=30_000)
+        if page.locator("#result").inner_text():
+            break
+        cell = page.locator("#board polygon.legal").first.get_attribute("data-cell")
+        page.click(f'#board polygon.legal[data-cell="{cell}"]')
+        clicks += 1
+        page.wait_for_function(f"!document.querySelector('#board polygon.legal[data-cell=\"{cell}\"]')", timeout=30_000)
+        assert clicks <= 13
+    assert "wins" in page.locator("#result").inner_text()
+    moves = page.locator("#moves li").all_inner_texts()
+    g = hc.Hex.replay(moves, size=5)
+    assert g.is_over and page.locator("#result").inner_text().lower().startswith(hc.registry.INFO["hex"].player_names[g.winners[0] - 1].lower())
+    # undo takes back the last person's move and the bot's reply (when the bot answered)
+    if len(moves) % 2 == 0:
+        page.click("#undo")
+        page.wait_for_function("document.querySelector('#result').textContent === ''")
+        assert len(page.locator("#moves li").all_inner_texts()) == len(moves) - 2
+
+
+def test_analyse_the_wunchunk_record(server, page):
+    page.goto(f"{server}/?game=hex(size=5)&players=you,you")
+    page.click("#tab-analyse")
+    page.fill("#record-text", WUNCHUNK.read_text())
+    page.click("#record-load")
+    page.wait_for_function("document.querySelectorAll('#moves li').length > 0")
+    n = len(page.locator("#moves li").all_inner_texts())
+    first = hc.records.from_abstractplay(json.loads(WUNCHUNK.read_text())[0]).game
+    assert n == len(first.history)
+    page.fill("#solve-seconds", "0")
+    page.fill("#simulations", "300")
+    page.click("#analyse")
+    page.wait_for_selector("#decisive li", timeout=90_000)
+    assert page.locator("#graph circle.point").count() == n + 1
+    decisive = page.locator("#decisive li.decisive").all_inner_texts()
+    assert decisive and "mistake" in decisive[0]
+    page.locator("#decisive li.decisive").first.click()
+    assert "position" in page.locator("#step-label").inner_text()
+
+
+def test_analyse_churn_with_exact_values(server, page):
+    moves = json.loads((HERE / "churn3_game.json").read_text())
+    g = hc.Churn.replay(moves[:40], size=3)
+    start = hc.Churn.from_position({g.board.label(i): int(v) for i, v in enumerate(g.cells()) if v}, to_move=g.to_move,
+                                   size=3)
+    for m in moves[40:]:
+        start.play(m)
+    page.goto(f"{server}/")
+    page.click("#tab-analyse")
+    page.fill("#record-text", hc.records.to_json(start))
+    page.click("#record-load")
+    page.wait_for_function(f"document.querySelectorAll('#moves li').length === {len(moves) - 40}")
+    page.fill("#solve-seconds", "2")
+    page.click("#analyse")
+    page.wait_for_selector("#decisive li", timeout=60_000)
+    assert page.locator("#graph circle.point").count() == len(moves) - 40 + 1
+    assert page.locator("#graph circle.point.estimate").count() == 0
+    assert "done" in page.locator("#analysis-progress").inner_text()
+    page.click("#step-first")
+    assert "(exact)" in page.locator("#step-eval").inner_text()
