@@ -1,7 +1,6 @@
 """Games of an agent against fixed opponents (for the training curves)."""
 from __future__ import annotations
 
-import random
 from typing import Any, Callable, Tuple
 
 from .agent import AZAgent
@@ -15,21 +14,15 @@ def win_rate(game: Any, evaluator: Callable[..., Tuple[Any, Any]], simulations: 
     :class:`~hexcore.train.agent.AZAgent`) wins alone against ``opponent``
     (a ``hexcore.match`` player spec, in every other seat); the agent's
     seat rotates game by game."""
-    from ..match import _bot_move, derive_seed, parse_player
+    from ..match import Player, parse_player, play_game
 
-    opp = parse_player(opponent)
-    agent = AZAgent(evaluator, simulations)
+    players = [Player("az", simulations=simulations, path="(the network in training)"), parse_player(opponent)]
+    agents = {0: AZAgent(evaluator, simulations)}
     seats = int(game.num_players)
     wins = 0
     for gi in range(games):
         me = gi % seats + 1
-        g = game.copy()
-        rng = random.Random(derive_seed(seed, gi, 1))
-        while not g.is_over:
-            s = derive_seed(seed, gi, g.ply)
-            if g.to_move == me:
-                agent.play_turn(g, s, threads)
-            else:
-                _bot_move(g, opp, rng, s, threads)
+        g = play_game(game, players, [0 if s + 1 == me else 1 for s in range(seats)], seed, gi, threads,
+                      agents=agents)
         wins += tuple(g.winners) == (me,)
     return wins / games if games else 0.0
