@@ -246,6 +246,15 @@ def test_decisive_exact_and_estimates():
     evals[1]["value"] = 0.8
     assert decisive(evals, ["c3"], 2)[0]["text"].startswith("a mistake: win chance 70% before, 20% after")
     assert decisive(evals, ["c3"], 3) == []
+    # no proven swing: the move after which the winner's estimate stayed above one half
+    evals = [{"to_move": 1, "value": 0.6, "exact": None, "best": "a1", "method": "search"},
+             {"to_move": 2, "value": 0.45, "exact": None, "best": "b2", "method": "search"},
+             {"to_move": 1, "value": 0.4, "exact": None, "best": "c3", "method": "search"},
+             {"to_move": 2, "value": 0.7, "exact": None, "best": "d4", "method": "search"},
+             {"to_move": 1, "value": 0.0, "method": "end", "by_seat": {"1": 0.0, "2": 1.0}}]
+    d = decisive(evals, ["x1", "x2", "x3", "x4"], 2)
+    assert [(x["ply"], x["kind"], x["player"]) for x in d] == [(1, "turn", 2)]
+    assert d[0]["before"] == pytest.approx(0.45) and d[0]["after"] == pytest.approx(0.6)
 
 
 def test_analysis_of_a_long_search_game_is_stopped_when_the_page_goes(client):
@@ -300,3 +309,19 @@ def test_app_is_an_asgi_app_and_the_cli_is_registered():
 
     assert callable(app()) and hexcore.cli.COMMANDS["serve"].__name__ == "hexcore.cli.serve"
     assert build({"spec": "hex(size=5)", "tokens": "c3"}).history == ["c3"]
+
+
+def test_cli_serve_listens_on_localhost_unless_told(monkeypatch, capsys):
+    import uvicorn
+
+    import hexcore.cli
+
+    calls = []
+    monkeypatch.setattr(uvicorn, "run", lambda asgi, **kw: calls.append(kw))
+    assert hexcore.cli.main(["serve", "--port", "0"]) == 0
+    assert calls[-1]["host"] == "127.0.0.1" and "warning" not in capsys.readouterr().err
+    assert hexcore.cli.main(["serve", "--host", "0.0.0.0", "--port", "8000"]) == 0
+    assert calls[-1] == {"host": "0.0.0.0", "port": 8000, "log_level": "warning"}
+    assert "warning: listening on 0.0.0.0" in capsys.readouterr().err
+    assert hexcore.cli.main(["serve", "--port", "70000"]) == 2
+    assert "--port must be between 0 and 65535" in capsys.readouterr().err

@@ -31,7 +31,7 @@ import time
 from importlib import resources
 from typing import Any, AsyncIterator, Dict, List, Optional, Sequence
 
-from .game import LIMITS, InputError, bot_turn, build, decisive, describe, evaluate, heat_fills, hint, number, parse_seat, read_record
+from .game import LIMITS, InputError, apply_token, bot_turn, build, decisive, describe, evaluate, heat_fills, hint, number, parse_seat, read_record
 
 try:
     import anyio
@@ -175,17 +175,23 @@ def app(*, az_paths: Sequence[str] = (), max_jobs: int = 64) -> Starlette:
     async def index(request: Request) -> Response:
         return HTMLResponse((_STATIC / "index.html").read_text(encoding="utf-8"))
 
+    async def off_loop(fn: Any) -> Any:
+        """Replaying a game and describing it is CPU work: a worker thread does it."""
+        return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True)
+
     async def state(request: Request) -> Response:
         body = await _body(request)
-        g = build(body.get("game"))
-        if body.get("play") is not None:
-            from .game import apply_token
+        token = body.get("play")
+        if token is not None and (not isinstance(token, str) or len(token) > 64):
+            raise InputError("play must be an action's text")
 
-            token = body["play"]
-            if not isinstance(token, str) or len(token) > 64:
-                raise InputError("play must be an action's text")
-            apply_token(g, token)
-        return JSONResponse(describe(g))
+        def work() -> Dict[str, Any]:
+            g = build(body.get("game"))
+            if token is not None:
+                apply_token(g, token)
+            return describe(g)
+
+        return JSONResponse(await off_loop(work))
 
     async def in_thread(fn: Any, *args: Any) -> Any:
         bots.take()
@@ -196,30 +202,32 @@ def app(*, az_paths: Sequence[str] = (), max_jobs: int = 64) -> Starlette:
 
     async def bot(request: Request) -> Response:
         body = await _body(request)
-        g = build(body.get("game"))
+        g = await off_loop(lambda: build(body.get("game")))
         p = parse_seat(body.get("player", "mcts:1000"), az_paths)
         if p is None:
             raise InputError("player must be a bot's spec, not a person")
         seed = number(body, "seed", 0, 0, 2**63 - 1, integer=True)
 
-        await in_thread(lambda: bot_turn(g, p, seed, agents))
-        return JSONResponse(describe(g))
+        return JSONResponse(await in_thread(lambda: (bot_turn(g, p, seed, agents), describe(g))[1]))
 
     async def hint_route(request: Request) -> Response:
         body = await _body(request)
-        g = build(body.get("game"))
         sims = number(body, "simulations", 2000, 1, LIMITS.max_eval_simulations, integer=True)
+        g = await off_loop(lambda: build(body.get("game")))
         return JSONResponse(await in_thread(lambda: hint(g, sims)))
 
     async def record(request: Request) -> Response:
         body = await _body(request)
-        game = read_record(body.get("text"), body.get("game") or None)
-        g = build(game)
-        return JSONResponse({"game": game, "state": describe(g)})
+
+        def work() -> Dict[str, Any]:
+            game = read_record(body.get("text"), body.get("game") or None)
+            return {"game": game, "state": describe(build(game))}
+
+        return JSONResponse(await off_loop(work))
 
     async def analysis_new(request: Request) -> Response:
         body = await _body(request)
-        g = build(body.get("game"))
+        g = await off_loop(lambda: build(body.get("game")))
         if len(g.pending_actions):
             g.undo()
         a = _Analysis(g, number(body, "solve_seconds", 1.0, 0, LIMITS.max_eval_seconds),

@@ -16,6 +16,7 @@ import math
 import re
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from .._args import int_arg, number_arg
 from ..errors import HexcoreError
 from ..match import Player, az_agent, derive_seed, parse_player
 from ..records import from_abstractplay, from_dict
@@ -23,8 +24,8 @@ from ..registry import INFO, info, name_of
 from ..render import svg
 from ..spec import load, parse
 
-__all__ = ["Limits", "LIMITS", "InputError", "build", "describe", "apply_token", "parse_seat", "bot_turn", "hint",
-           "read_record", "evaluate", "decisive", "result_text", "value_of"]
+__all__ = ["Limits", "LIMITS", "InputError", "build", "describe", "apply_token", "tokens_of", "tokens_played", "parse_seat",
+           "bot_turn", "hint", "read_record", "evaluate", "heat_fills", "decisive", "result_text", "value_of", "number"]
 
 
 class InputError(ValueError):
@@ -39,7 +40,7 @@ class Limits:
     max_spec = 200                   #: characters of a game spec
     max_bot_seconds = 30.0           #: a bot's time a turn
     max_bot_simulations = 200_000    #: a bot's simulations a turn
-    max_eval_seconds = 10.0          #: solver time per analysed position
+    max_eval_seconds = 60.0          #: solver time per analysed position
     max_eval_simulations = 100_000   #: search simulations per analysed position
     analyses = 2                     #: analyses running at once
     bots = 4                         #: bot turns and hints running at once
@@ -117,7 +118,9 @@ def apply_token(g: Any, token: str) -> None:
     c.undo()
     start = _legal(c)
     if token not in start:
-        raise InputError(f"{token!r} is not legal here (legal now: {', '.join(sorted(legal)) or 'none'})")
+        some = sorted(legal)
+        shown = ", ".join(some[:12]) + (f", ... ({len(some)} in all)" if len(some) > 12 else "")
+        raise InputError(f"{token!r} is not legal here (legal now: {shown or 'none'})")
     order = sorted(pending + [start[token]])
     try:
         for a in order:
@@ -177,7 +180,7 @@ def tokens_played(g: Any) -> Tuple[List[str], List[Dict[str, int]]]:
 
 
 def result_text(g: Any) -> str:
-    """``"Red wins"``, ``"Draw"``, ... for a finished game; ``""`` otherwise."""
+    """``"x (player 1) wins"``, ``"Draw"``, ... for a finished game; ``""`` otherwise."""
     if not g.is_over:
         return ""
     w = list(g.winners)
@@ -370,9 +373,10 @@ def value_of(g: Any, seat: int) -> float:
 def evaluate(g: Any, solve_seconds: float = 1.0, simulations: int = 1000, seed: int = 0,
              stop: Optional[Callable[[], bool]] = None) -> Dict[str, Any]:
     """One position's evaluation, for the player to move: the exact value
-    and best move where :func:`hexcore.solve` settles it within
+    and a move of that value where :func:`hexcore.solve` settles it within
     ``solve_seconds`` (two players), else UCT search's (MCTS-Solver's, with
-    two players) win probability and move after ``simulations``. ``heat``
+    two players) win probability (the root's visit-weighted mean value) and
+    move after ``simulations``. ``heat``
     maps a cell to the value of the best move starting there (0..1, for the
     player to move). ``stop()`` is asked while the solver runs."""
     from ..search import mcts
@@ -396,7 +400,7 @@ def evaluate(g: Any, solve_seconds: float = 1.0, simulations: int = 1000, seed: 
     heat: Dict[str, float] = {}
     if g.num_players == 2 and solve_seconds > 0:
         try:
-            s = solve(g, max_seconds=solve_seconds, threads=1, table_mb=64, distances=True, progress=check)
+            s = solve(g, max_seconds=solve_seconds, threads=1, table_mb=64, distances=False, progress=check)
         except _Stop:
             raise InterruptedError("stopped") from None
         if s.value is not None and s.complete:
@@ -404,12 +408,13 @@ def evaluate(g: Any, solve_seconds: float = 1.0, simulations: int = 1000, seed: 
                 cells = [c for c in (_cell(board, t) for t in move.split(",")) if c]
                 if v is not None and cells:
                     heat[cells[0]] = max(heat.get(cells[0], 0.0), _VALUE[v])
-            out.update(exact=s.value, value=_VALUE[s.value], best=s.best_move, heat=heat, method="solver",
-                       plies_to_end=s.plies_to_end)
+            out.update(exact=s.value, value=_VALUE[s.value], best=s.best_move, heat=heat, method="solver")
             return out
     check()
     r = mcts(g, simulations=simulations, threads=1, seed=derive_seed(seed, g.ply), solver=g.num_players == 2)
-    value = float(r.values[r.action])
+    total = float(r.visits.sum())
+    # the root's mean value (visit-weighted over its actions): steadier than the chosen action's mean
+    value = float((r.visits * r.values).sum() / total) if total > 0 else float(r.values[r.action])
     if r.proven is not None:
         value = _VALUE[r.proven]
     for a in range(len(r.visits)):
@@ -443,10 +448,15 @@ def _for(ev: Mapping[str, Any], seat: int) -> float:
 def decisive(evals: Sequence[Mapping[str, Any]], history: Sequence[str], num_players: int) -> List[Dict[str, Any]]:
     """The moves that changed the result, from the evaluations of every
     position (``evals[i]`` before move ``i``, the last one after the final
-    move): a move whose value for its player fell from a proven win to less,
-    or from a proven draw to a loss, or (estimates) by 0.25 or more in win
-    probability, with the move the evaluation preferred. Two-player games
-    only (empty otherwise)."""
+    move). Two-player games only (empty otherwise).
+
+    * ``kind="exact"``: a move whose proven value for its player fell (a win
+      to a draw or loss, a draw to a loss), with the move that kept it;
+    * ``kind="mistake"``: between estimates, a move after which its player's
+      win probability was 0.25 or more lower;
+    * ``kind="turn"``: where no move is proven decisive, the move after
+      which the eventual winner's estimate rose above one half for good.
+    """
     out: List[Dict[str, Any]] = []
     if num_players != 2:
         return out
@@ -469,25 +479,39 @@ def decisive(evals: Sequence[Mapping[str, Any]], history: Sequence[str], num_pla
             if best:
                 text += f"; the search preferred {best}"
         out.append({"ply": i, "move": move, "player": mover, "before": before, "after": after, "exact": exact,
-                    "best": best, "text": text})
+                    "best": best, "kind": "exact" if exact else "mistake", "text": text})
+    last = evals[-1] if evals else {}
+    if any(d["exact"] for d in out) or last.get("method") != "end" or len(evals) != len(history) + 1:
+        return out
+    winners = [int(k) for k, v in last["by_seat"].items() if v == 1.0]
+    if len(winners) != 1:
+        return out
+    w = winners[0]
+    series = [_for(ev, w) if ev.get("value") is not None else None for ev in evals]
+    for i in range(len(history) - 1, -1, -1):
+        if series[i] is not None and series[i + 1] is not None and series[i] <= 0.5 < series[i + 1]:
+            mover = int(evals[i]["to_move"])
+            best = evals[i].get("best") if evals[i].get("best") != history[i] else None
+            text = f"the game turned here: the winner's chance {series[i]:.0%} before, {series[i + 1]:.0%} after"
+            if mover != w and best:
+                text += f"; the search preferred {best}"
+            out.append({"ply": i, "move": history[i], "player": mover, "before": series[i], "after": series[i + 1],
+                        "exact": False, "best": best, "kind": "turn", "text": text})
+            out.sort(key=lambda d: d["ply"])
+            break
     return out
 
 
-def _finite(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-
-
 def number(body: Mapping[str, Any], key: str, default: float, lo: float, hi: float, integer: bool = False) -> Any:
-    """A number field of a request, ``lo <= x <= hi``; ``InputError`` naming it otherwise."""
+    """A number field of a request, ``lo <= x <= hi`` (the package's argument
+    checks, :mod:`hexcore._args`); ``InputError`` naming it otherwise."""
     x = body.get(key, default)
-    if isinstance(x, str):
-        try:
-            x = float(x)
-        except ValueError:
-            raise InputError(f"{key} must be a number, got {x!r}") from None
-    if not _finite(x) or not lo <= x <= hi or (integer and float(x) != int(x)):
-        kind = "a whole number" if integer else "a number"
-        raise InputError(f"{key} must be {kind} between {lo:g} and {hi:g}, got {x!r}")
-    return int(x) if integer else float(x)
-
-
+    try:
+        if integer:
+            return int_arg(key, x, int(lo), int(hi))
+        v = number_arg(key, x)
+    except (TypeError, ValueError) as e:
+        raise InputError(str(e)) from None
+    if not (math.isfinite(v) and lo <= v <= hi):
+        raise InputError(f"{key} must be between {lo:g} and {hi:g}, got {x!r}")
+    return v

@@ -25,7 +25,11 @@ async function api(path, body, signal) {
   return data;
 }
 
-function say(text) { $("message").textContent = text || ""; }
+// a message above the board: an error (red) unless `error` is false
+function say(text, error = true) {
+  $("message").textContent = text || "";
+  $("message").classList.toggle("error", error);
+}
 
 // "you,mcts:1000,c=0.1" -> ["you", "mcts:1000,c=0.1"]: an option (k=v without ':') joins the spec before it
 function splitPlayers(text) {
@@ -163,7 +167,7 @@ function onBoardClick(ev) {
   if (acts.length === 1) return play(acts[0].text);
   if (acts.length > 1) {
     $("choices").innerHTML = "";
-    say(`${cell}: choose`);
+    say(`${cell}: choose`, false);
     for (const a of acts) addChoice(a.text);
     for (const a of d.actions.filter((x) => !x.cell)) addChoice(a.text);
     return;
@@ -236,7 +240,7 @@ async function loadRecord() {
     $("spec").value = r.game.spec;
     $("players").value = page.seats.map(() => "you").join(",");
     render(r.state);
-    say(`loaded ${r.state.history.length} moves of ${r.game.spec}`);
+    say(`loaded ${r.state.history.length} moves of ${r.game.spec}`, false);
   } catch (e) { say(e.message); }
 }
 
