@@ -274,6 +274,22 @@ def test_analysis_of_a_long_search_game_is_stopped_when_the_page_goes(client):
     assert exp["annotations"]["state"] == "stopped" and len(exp["annotations"]["positions"]) < 7
 
 
+def test_analysis_with_the_shipped_agent(client):
+    a = post(client, "/api/analysis", {"game": {"spec": "hex(size=5)", "tokens": "c3,b4,b3"}, "solve_seconds": 0,
+                                       "evaluator": "agent"})
+    evs = [d for k, d in events(client.get(f"/api/analysis/{a['id']}").text) if k == "position"]
+    assert [e["method"] for e in evs] == ["agent"] * 4
+    assert all(0 <= e["value"] <= 1 and e["best"] and e["heat"] for e in evs)
+    # after c3 the first player wins Hex 5x5: the network agrees that the second player is lost
+    assert evs[1]["value"] < 0.2
+    exp = client.get(f"/api/analysis/{a['id']}/export").json()
+    assert exp["annotations"]["evaluator"] == "agent"
+    assert "no shipped agent" in post(client, "/api/analysis", {"game": {"spec": "churn(size=3)", "tokens": ""},
+                                                                "evaluator": "agent"}, 400)["error"]
+    assert "evaluator must be" in post(client, "/api/analysis", {"game": {"spec": "churn(size=3)", "tokens": ""},
+                                                                 "evaluator": "oracle"}, 400)["error"]
+
+
 def test_analysis_stop_endpoint_and_slots(client):
     a = post(client, "/api/analysis", {"game": {"spec": "hex(size=5)", "tokens": "c3"}, "solve_seconds": 0,
                                        "simulations": 10})

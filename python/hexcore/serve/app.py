@@ -13,7 +13,8 @@ is busy, 404 for an unknown analysis or report):
 * ``POST /api/hint`` ``{"game": G}``: a suggested move.
 * ``POST /api/record`` ``{"text": RECORD, "game": SPEC?}``: a game from an
   uploaded record (hexcore JSON or Abstract Play), parsed in memory.
-* ``POST /api/analysis`` ``{"game": G, "solve_seconds": S, "simulations": N}``
+* ``POST /api/analysis`` ``{"game": G, "solve_seconds": S, "simulations": N,
+  "evaluator": "mcts" | "agent"}``
   creates an analysis; ``GET /api/analysis/ID`` streams it as server-sent
   events (``position`` for each position, then ``done`` with the decisive
   moves; it stops when the page goes away); ``GET /api/analysis/ID/export``
@@ -119,8 +120,9 @@ class _Slots:
 
 
 class _Analysis:
-    def __init__(self, game: Any, solve_seconds: float, simulations: int, seed: int) -> None:
+    def __init__(self, game: Any, solve_seconds: float, simulations: int, seed: int, evaluator: str, net: Any) -> None:
         self.game, self.solve_seconds, self.simulations, self.seed = game, solve_seconds, simulations, seed
+        self.evaluator, self.net = evaluator, net
         self.evals: List[Dict[str, Any]] = []
         self.decisive: List[Dict[str, Any]] = []
         self.state = "new"
@@ -230,9 +232,20 @@ def app(*, az_paths: Sequence[str] = (), max_jobs: int = 64) -> Starlette:
         g = await off_loop(lambda: build(body.get("game")))
         if len(g.pending_actions):
             g.undo()
+        evaluator = body.get("evaluator", "mcts")
+        if evaluator not in ("mcts", "agent"):
+            raise InputError(f"evaluator must be 'mcts' (MCTS-Solver) or 'agent' (the game's shipped agent), got {evaluator!r}")
+        net = None
+        if evaluator == "agent":
+            from .. import agents as shipped
+
+            try:
+                net = await off_loop(lambda: shipped.load(g.spec))
+            except (ValueError, KeyError, OSError) as e:
+                raise InputError(str(e)) from None
         a = _Analysis(g, number(body, "solve_seconds", 1.0, 0, LIMITS.max_eval_seconds),
                       number(body, "simulations", 1000, 1, LIMITS.max_eval_simulations, integer=True),
-                      number(body, "seed", 0, 0, 2**63 - 1, integer=True))
+                      number(body, "seed", 0, 0, 2**63 - 1, integer=True), evaluator, net)
         key = keep(analyses, a)
         return JSONResponse({"id": key, "positions": len(g.history) + 1, "spec": g.spec})
 
@@ -266,7 +279,7 @@ def app(*, az_paths: Sequence[str] = (), max_jobs: int = 64) -> Starlette:
                     t0 = time.perf_counter()
                     try:
                         ev = await anyio.to_thread.run_sync(
-                            lambda: evaluate(here, a.solve_seconds, a.simulations, a.seed, stop=a.stop.is_set),
+                            lambda: evaluate(here, a.solve_seconds, a.simulations, a.seed, stop=a.stop.is_set, agent=a.net),
                             abandon_on_cancel=True)
                     except InterruptedError:
                         a.state = "stopped"
@@ -306,7 +319,7 @@ def app(*, az_paths: Sequence[str] = (), max_jobs: int = 64) -> Starlette:
 
         rec = to_dict(a.game)
         rec["annotations"] = {
-            "state": a.state, "solve_seconds": a.solve_seconds, "simulations": a.simulations,
+            "state": a.state, "solve_seconds": a.solve_seconds, "simulations": a.simulations, "evaluator": a.evaluator,
             "positions": [{k: v for k, v in ev.items() if k != "svg"} for ev in a.evals],
             "decisive": a.decisive}
         return JSONResponse(rec, headers={"Content-Disposition": 'attachment; filename="hexcore-analysis.json"'})

@@ -370,15 +370,58 @@ def value_of(g: Any, seat: int) -> float:
     return 1.0 if len(w) == 1 else 0.5
 
 
+def _agent_evaluation(g: Any, net: Any) -> Dict[str, Any]:
+    """A network's view of ``g`` (the shipped agents' evaluator contract):
+    the mover's share of the win, the turn its policy plays, and for every
+    first action that ends the turn the mover's share after it."""
+    import numpy as np
+
+    from ..train.agent import play_turns
+
+    def values(games: Sequence[Any]) -> Any:
+        obs = np.stack([x.observation() for x in games]).astype(np.float32)
+        masks = np.stack([x.legal_action_mask() for x in games])
+        _, v = net(obs, masks)
+        v = np.asarray(v, np.float64)
+        if getattr(net, "relative_values", False):
+            return v[:, 0]
+        return np.array([v[i, int(x.to_move) - 1] for i, x in enumerate(games)])
+
+    mover = int(g.to_move)
+    value = float(values([g])[0])
+    c = g.copy()
+    play_turns([c], net, 0)
+    best = c.history[-1] if len(c.history) > len(g.history) else None
+    heat: Dict[str, float] = {}
+    children, cells = [], []
+    for a in g.legal_actions():
+        cell = _cell(g.board, g.action_to_string(int(a)))
+        if cell is None:
+            continue
+        child = g.copy()
+        child.apply_action(int(a))
+        if child.is_over:
+            heat[cell] = max(heat.get(cell, 0.0), value_of(child, mover))
+        elif not len(child.pending_actions) and g.num_players == 2:
+            children.append(child)
+            cells.append(cell)
+    if children:
+        for cell, v in zip(cells, values(children)):
+            heat[cell] = max(heat.get(cell, 0.0), 1.0 - float(v))
+    return {"value": value, "best": best, "heat": heat}
+
+
 def evaluate(g: Any, solve_seconds: float = 1.0, simulations: int = 1000, seed: int = 0,
-             stop: Optional[Callable[[], bool]] = None) -> Dict[str, Any]:
+             stop: Optional[Callable[[], bool]] = None, agent: Any = None) -> Dict[str, Any]:
     """One position's evaluation, for the player to move: the exact value
     and a move of that value where :func:`hexcore.solve` settles it within
     ``solve_seconds`` (two players), else UCT search's (MCTS-Solver's, with
     two players) win probability (the root's visit-weighted mean value) and
-    move after ``simulations``. ``heat``
-    maps a cell to the value of the best move starting there (0..1, for the
-    player to move). ``stop()`` is asked while the solver runs."""
+    move after ``simulations``, or, given an ``agent`` (a network such as
+    :func:`hexcore.agents.load` returns), the network's value and the turn
+    its policy plays. ``heat`` maps a cell to the value of the best move
+    starting there (0..1, for the player to move). ``stop()`` is asked
+    while the solver runs."""
     from ..search import mcts
     from ..solving import solve
 
@@ -411,6 +454,9 @@ def evaluate(g: Any, solve_seconds: float = 1.0, simulations: int = 1000, seed: 
             out.update(exact=s.value, value=_VALUE[s.value], best=s.best_move, heat=heat, method="solver")
             return out
     check()
+    if agent is not None:
+        out.update(_agent_evaluation(g, agent), method="agent")
+        return out
     r = mcts(g, simulations=simulations, threads=1, seed=derive_seed(seed, g.ply), solver=g.num_players == 2)
     total = float(r.visits.sum())
     # the root's mean value (visit-weighted over its actions): steadier than the chosen action's mean

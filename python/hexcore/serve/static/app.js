@@ -137,8 +137,10 @@ async function maybeBot() {
   const ctrl = new AbortController();
   page.abort = ctrl;
   const t0 = performance.now();
+  const budget = /time=([0-9.]+)/.exec(player);
   const timer = setInterval(() => {
-    $("thinking").textContent = `${player} is thinking… ${((performance.now() - t0) / 1000).toFixed(1)} s`;
+    $("thinking").textContent = `${player} is thinking… ${((performance.now() - t0) / 1000).toFixed(1)} s`
+      + (budget ? ` of ${budget[1]} s` : "");
   }, 100);
   render(d);
   try {
@@ -286,7 +288,7 @@ function showStep(i) {
   $("step-label").textContent = `position ${page.step} of ${a.positions - 1}`;
   const seat = a.seatNames[ev.to_move - 1] || `player ${ev.to_move}`;
   const val = ev.method === "end" ? "game over" : ev.exact ? `${ev.exact} for ${seat} (exact)`
-    : `${(100 * ev.value).toFixed(0)}% for ${seat} (search)`;
+    : `${(100 * ev.value).toFixed(0)}% for ${seat} (${ev.method})`;
   $("step-eval").textContent = `${val}${ev.best ? `; best ${ev.best}` : ""}${ev.move ? `; played ${ev.move}` : ""}`;
   drawGraph();
 }
@@ -296,6 +298,7 @@ function analyse() {
   const source = { ...page.game };
   api("/api/analysis", {
     game: source, solve_seconds: Number($("solve-seconds").value), simulations: Number($("simulations").value),
+    evaluator: $("evaluator").value,
   }).then((r) => {
     const a = { id: r.id, positions: r.positions, evals: [], decisive: [], es: null, showing: true,
       numPlayers: page.desc ? page.desc.num_players : 2, seatNames: page.desc ? page.desc.seat_names : [] };
