@@ -91,7 +91,7 @@ for_each_game!(declare_games);
 /// Measured on `rust/core/examples/batched_speed.rs` (two threads, median
 /// of 16 to 20 alternated runs against the system allocator): 8% more
 /// simulations a second on Churn side 7, 23% on Quintun side 7 (see
-/// `docs/performance.md`).
+/// `docs/performance-log.md`).
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

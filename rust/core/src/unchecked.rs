@@ -42,7 +42,7 @@ pub(crate) unsafe fn get_mut<T>(v: &mut [T], i: usize) -> &mut T {
 /// (one comparison for the list instead of one for each id): after it,
 /// [`get`] and [`get_mut`] with those ids on a slice of `len` entries are
 /// in range. For lists of action ids read or written once each per leaf of
-/// the batched search (the gain is in `docs/performance.md`).
+/// the batched search (the gain is in `docs/performance-log.md`).
 #[inline]
 pub(crate) fn assert_ids_below(ids: &[crate::game::Action], len: usize) {
     if !ids_below(ids, len) {
@@ -111,7 +111,7 @@ impl<'a> IdsBelow<'a> {
 /// later instruction until its line arrives, while a prefetch lets them
 /// go on. Measured on `VecGame("hex(size=11)", 1024)`: reading each line
 /// two envs ahead left those reads as the step's hottest instructions; see
-/// `docs/performance.md` for what the prefetches gave.
+/// `docs/performance-log.md` for what the prefetches gave.
 #[inline(always)]
 pub(crate) fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]

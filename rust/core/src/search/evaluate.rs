@@ -468,7 +468,7 @@ pub fn at<'r, T: Copy>(row: &'r [T], acts: IdsBelow<'r>) -> impl Iterator<Item =
     // SAFETY: every index is below the row's length (`IdsBelow::within`).
     // Unchecked: about two instructions fewer a legal action of every leaf
     // (callgrind, the batched search on Churn side 7: see
-    // docs/performance.md).
+    // docs/performance-log.md).
     acts.iter().map(move |&a| unsafe { unchecked::get(row, a as usize) })
 }
 

@@ -193,7 +193,7 @@ pub fn write_mask_of(legal: IdsBelow<'_>, mask: &mut [bool]) {
     mask.fill(false);
     // SAFETY: every id is below the mask's length (`IdsBelow::within`).
     // Unchecked: a mask is written for every leaf of the batched
-    // search (callgrind there: see docs/performance.md).
+    // search (callgrind there: see docs/performance-log.md).
     let set = |mask: &mut [bool], a: crate::game::Action| unsafe { *crate::unchecked::get_mut(mask, a as usize) = true };
     let (Some(&first), Some(&last)) = (legal.first(), legal.last()) else { return };
     if 2 * legal.len() < (last as usize).saturating_sub(first as usize) {
