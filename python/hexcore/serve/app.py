@@ -96,7 +96,8 @@ def _handler(fn: Any) -> Any:
     """A route that answers a refused request with its message."""
     async def route(request: Request) -> Response:
         try:
-            return await fn(request)
+            response: Response = await fn(request)
+            return response
         except (InputError, _Busy, _TooLarge, _NotFound) as e:
             return _error(e)
         except (ValueError, TypeError, KeyError, IndexError, OverflowError) as e:
@@ -210,7 +211,11 @@ def app(*, az_paths: Sequence[str] = (), max_jobs: int = 64) -> Starlette:
             raise InputError("player must be a bot's spec, not a person")
         seed = number(body, "seed", 0, 0, 2**63 - 1, integer=True)
 
-        return JSONResponse(await in_thread(lambda: (bot_turn(g, p, seed, agents), describe(g))[1]))
+        def work() -> Dict[str, Any]:
+            bot_turn(g, p, seed, agents)
+            return describe(g)
+
+        return JSONResponse(await in_thread(work))
 
     async def hint_route(request: Request) -> Response:
         body = await _body(request)

@@ -535,13 +535,14 @@ def decisive(evals: Sequence[Mapping[str, Any]], history: Sequence[str], num_pla
     w = winners[0]
     series = [_for(ev, w) if ev.get("value") is not None else None for ev in evals]
     for i in range(len(history) - 1, -1, -1):
-        if series[i] is not None and series[i + 1] is not None and series[i] <= 0.5 < series[i + 1]:
+        was, now = series[i], series[i + 1]
+        if was is not None and now is not None and was <= 0.5 < now:
             mover = int(evals[i]["to_move"])
             best = evals[i].get("best") if evals[i].get("best") != history[i] else None
-            text = f"the game turned here: the winner's chance {series[i]:.0%} before, {series[i + 1]:.0%} after"
+            text = f"the game turned here: the winner's chance {was:.0%} before, {now:.0%} after"
             if mover != w and best:
                 text += f"; the search preferred {best}"
-            out.append({"ply": i, "move": history[i], "player": mover, "before": series[i], "after": series[i + 1],
+            out.append({"ply": i, "move": history[i], "player": mover, "before": was, "after": now,
                         "exact": False, "best": best, "kind": "turn", "text": text})
             out.sort(key=lambda d: d["ply"])
             break
