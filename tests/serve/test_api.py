@@ -73,6 +73,9 @@ def test_play_to_the_end_and_result(client):
 
 def test_wunchunk_turn_of_several_actions_in_any_order(client):
     spec = "wunchunk(size=6,players=2,start=open)"
+    d = post(client, "/api/state", {"game": {"spec": spec, "tokens": ["1e3"]}})
+    texts = {a["text"] for a in d["actions"]}
+    assert "1d3" in texts and "1e4" in texts  # d3 comes before e3 in the engine's order: offered all the same
     d = post(client, "/api/state", {"game": {"spec": spec, "tokens": ["1e3"]}, "play": "1d3"})
     assert d["pending"] == ["1d3", "1e3"] and d["history"] == []
     cells = [a for a in d["actions"] if a["cell"] == "h7"]
@@ -288,6 +291,37 @@ def test_analysis_with_the_shipped_agent(client):
                                                                 "evaluator": "agent"}, 400)["error"]
     assert "evaluator must be" in post(client, "/api/analysis", {"game": {"spec": "churn(size=3)", "tokens": ""},
                                                                  "evaluator": "oracle"}, 400)["error"]
+
+
+def test_analyses_at_once_are_bounded(client):
+    game = {"spec": "hex(size=9)", "tokens": "e5,d6"}
+    ids = [post(client, "/api/analysis", {"game": game, "solve_seconds": 0, "simulations": 3000})["id"]
+           for _ in range(LIMITS.analyses + 1)]
+    streams = []
+    try:
+        for key in ids[:LIMITS.analyses]:
+            cm = client.stream("GET", f"/api/analysis/{key}")
+            r = cm.__enter__()
+            streams.append(cm)
+            assert r.status_code == 200
+            next(r.iter_lines())  # started
+        r = client.get(f"/api/analysis/{ids[-1]}")
+        assert r.status_code == 429 and "busy" in r.json()["error"]
+        r = client.get(f"/api/analysis/{ids[0]}")
+        assert r.status_code == 429 and "already being streamed" in r.json()["error"]
+    finally:
+        for cm in streams:
+            cm.__exit__(None, None, None)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        states = [client.get(f"/api/analysis/{k}/export").json()["annotations"]["state"] for k in ids[:2]]
+        if states == ["stopped", "stopped"]:
+            break
+        time.sleep(0.1)
+    assert states == ["stopped", "stopped"]
+    # the slots are free again
+    with client.stream("GET", f"/api/analysis/{ids[-1]}") as r:
+        assert r.status_code == 200
 
 
 def test_analysis_stop_endpoint_and_slots(client):

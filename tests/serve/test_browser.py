@@ -134,3 +134,52 @@ def test_analyse_churn_with_exact_values(server, page):
     assert "done" in page.locator("#analysis-progress").inner_text()
     page.click("#step-first")
     assert "(exact)" in page.locator("#step-eval").inner_text()
+
+
+def test_colour_choice_turns_of_several_stones_and_swap(server, page):
+    # Wunchunk's open start: four stones a turn, each in a colour chosen on the page
+    page.goto(f"{server}/?game=wunchunk(size=6,players=2,start=open)&players=you,you")
+    for cell, colour in [("e3", "1"), ("d3", "1")]:
+        page.click(f'#board polygon.legal[data-cell="{cell}"]')
+        page.click(f'#choices button[data-action="{colour}{cell}"]')
+        page.wait_for_function(f"document.querySelector('#turn').textContent.includes('{colour}{cell}')")
+    assert "turn so far: 1d3,1e3" in page.locator("#turn").inner_text()  # put in the engine's order
+    assert page.locator("#moves li").count() == 0
+    page.click("#undo")  # takes back the turn in progress
+    page.wait_for_function("!document.querySelector('#turn').textContent.includes('turn so far')")
+    # Churn's pie rule: the second player may swap
+    page.goto(f"{server}/?game=churn(size=3)&players=you,you&moves=c3")
+    page.click('#choices button[data-action="swap"]')
+    page.wait_for_function("document.querySelectorAll('#moves li').length === 2")
+    assert page.locator("#moves li").all_inner_texts() == ["c3", "swap"]
+    assert "moves=c3,swap" in page.url
+    page.click("#hint")
+    page.wait_for_function("document.querySelector('#hint-text').textContent.startsWith('hint: ')", timeout=30_000)
+
+
+def test_illegal_input_is_a_message(server, page):
+    page.goto(f"{server}/?game=hex(size=5)&players=you,you&moves=c3,c3")
+    page.wait_for_function("document.querySelector('#message').textContent.includes('action 2')")
+    page.goto(f"{server}/?game=hex(size=99)")
+    page.wait_for_function("document.querySelector('#message').textContent.includes('bad game')")
+    page.goto(f"{server}/?game=hex(size=5)&players=you,mcts:0")
+    page.wait_for_selector("#board polygon.legal")
+    page.click('#board polygon.legal[data-cell="c3"]')
+    page.wait_for_function("document.querySelector('#message').textContent.includes('bad player spec')")
+
+
+def test_designer_report_from_the_page(server, page):
+    page.goto(f"{server}/")
+    page.click("#tab-report")
+    page.fill("#spec", "churn(size=2)")
+    page.fill("#report-games", "2")
+    page.fill("#report-playouts", "100")
+    page.click("#report-start")
+    page.wait_for_selector("#report-open", timeout=120_000)
+    assert "done" in page.locator("#report-progress").inner_text()
+    with page.expect_popup() as popup:
+        page.click("#report-open")
+    report = popup.value
+    report.wait_for_load_state()
+    assert "churn" in report.content().lower()
+    report.close()

@@ -132,6 +132,28 @@ def apply_token(g: Any, token: str) -> None:
         g.apply_action(a)
 
 
+def _playable(g: Any) -> Dict[str, int]:
+    """The actions :func:`apply_token` takes now: the legal ones, and in a
+    turn in progress those that fit into it in their place."""
+    legal = _legal(g)
+    pending = [int(a) for a in g.pending_actions]
+    if not pending:
+        return legal
+    c = g.copy()
+    c.undo()
+    for text, a in _legal(c).items():
+        if text in legal or a in pending:
+            continue
+        d = c.copy()
+        try:
+            for x in sorted(pending + [a]):
+                d.apply_action(x)
+        except _ENGINE_ERRORS:
+            continue
+        legal[text] = a
+    return legal
+
+
 def build(game: Any) -> Any:
     """The engine game a request describes (``{"spec", "setup", "tokens"}``,
     or with ``"moves"`` in place of ``"tokens"``). Raises ``InputError``."""
@@ -225,7 +247,7 @@ def describe(g: Any, fills: Optional[Mapping[int, str]] = None) -> Dict[str, Any
     with ``data-cell``), the legal actions with their cells, the last move's
     cells and the stones it removed, and the result."""
     board = g.board
-    actions = [{"id": a, "text": t, "cell": _cell(board, t)} for t, a in _legal(g).items()] if not g.is_over else []
+    actions = [{"id": a, "text": t, "cell": _cell(board, t)} for t, a in _playable(g).items()] if not g.is_over else []
     cells = g.cells()
     prev = _previous(g)
     removed: List[str] = []
