@@ -416,3 +416,17 @@ def _wait_report(client, key):
     deadline = time.time() + 60
     while client.get(f"/api/report/{key}").json()["state"] == "running" and time.time() < deadline:
         time.sleep(0.1)
+
+
+def test_three_players(client):
+    spec = "wunchunk(size=7,players=3)"
+    d = post(client, "/api/bot", {"game": {"spec": spec, "tokens": []}, "player": "random"})
+    d = post(client, "/api/bot", {"game": {"spec": spec, "tokens": d["tokens"]}, "player": "mcts:20"})
+    assert d["num_players"] == 3 and len(d["history"]) == 2 and d["to_move"] == 3 and len(d["seat_names"]) == 3
+    a = post(client, "/api/analysis", {"game": {"spec": spec, "tokens": d["tokens"]}, "solve_seconds": 1,
+                                       "simulations": 30})
+    evs = events(client.get(f"/api/analysis/{a['id']}").text)
+    positions = [e for k, e in evs if k == "position"]
+    assert [p["method"] for p in positions] == ["search"] * 3  # the solver takes two players only
+    assert [p["to_move"] for p in positions] == [1, 2, 3]
+    assert evs[-1] == ("done", {"decisive": [], "result": ""})
