@@ -291,9 +291,8 @@ def app(*, az_paths: Sequence[str] = (), max_jobs: int = 64) -> Starlette:
                         return
                     ev["seconds"] = round(time.perf_counter() - t0, 4)
                     ev["move"] = history[i] if i < len(history) else None
-                    ev["svg"] = describe_heat(here, ev)
-                    a.evals.append(ev)
-                    yield _sse("position", ev)
+                    a.evals.append(ev)  # kept without its picture: jobs stay small in memory
+                    yield _sse("position", dict(ev, svg=describe_heat(here, ev)))
                     if i < len(history):
                         pos.play(history[i])
                 a.decisive = decisive(a.evals, history, a.game.num_players)
@@ -325,7 +324,7 @@ def app(*, az_paths: Sequence[str] = (), max_jobs: int = 64) -> Starlette:
         rec = to_dict(a.game)
         rec["annotations"] = {
             "state": a.state, "solve_seconds": a.solve_seconds, "simulations": a.simulations, "evaluator": a.evaluator,
-            "positions": [{k: v for k, v in ev.items() if k != "svg"} for ev in a.evals],
+            "positions": a.evals,
             "decisive": a.decisive}
         return JSONResponse(rec, headers={"Content-Disposition": 'attachment; filename="hexcore-analysis.json"'})
 
