@@ -15,7 +15,6 @@ from hexcore.serve import app  # noqa: E402
 from hexcore.serve.game import LIMITS, build, decisive, evaluate  # noqa: E402
 
 WUNCHUNK = pathlib.Path("/work/shared/data/wunchunk/abstractplay_records.json")
-HERE = pathlib.Path(__file__).parent
 
 
 @pytest.fixture(scope="module")
@@ -196,42 +195,38 @@ def test_record_churn_list_with_game(client):
     assert r["state"]["history"] == ["c3", "swap", "a1"]
 
 
-def churn_endgame():
-    """A Churn side 3 game from a set-up position whose every position the solver settles at once."""
-    moves = json.loads((HERE / "churn3_game.json").read_text())
-    g = hc.Churn.replay(moves[:40], size=3)
-    start = hc.Churn.from_position({g.board.label(i): int(v) for i, v in enumerate(g.cells()) if v}, to_move=g.to_move,
-                                   size=3)
-    return start, moves[40:]
-
-
-def test_analysis_stream_exact_churn(client):
-    start, rest = churn_endgame()
-    for m in rest:
-        start.play(m)
-    game = post(client, "/api/record", {"text": hc.records.to_json(start)})["game"]
-    a = post(client, "/api/analysis", {"game": game, "solve_seconds": 2, "simulations": 100})
-    assert a["positions"] == len(rest) + 1
+def test_analysis_stream_exact_churn(client, churn_blunder):
+    game_over, winning = churn_blunder
+    game = post(client, "/api/record", {"text": hc.records.to_json(game_over)})["game"]
+    history = list(game_over.history)
+    a = post(client, "/api/analysis", {"game": game, "solve_seconds": 5, "simulations": 100})
+    assert a["positions"] == len(history) + 1
     r = client.get(f"/api/analysis/{a['id']}")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
     evs = events(r.text)
     kinds = [k for k, _ in evs]
-    assert kinds[0] == "start" and kinds[-1] == "done" and kinds.count("position") == len(rest) + 1
+    assert kinds[0] == "start" and kinds[-1] == "done" and kinds.count("position") == len(history) + 1
     positions = [d for k, d in evs if k == "position"]
     assert all(p["exact"] is not None for p in positions[:-1]) and positions[-1]["method"] == "end"
-    for p, m in zip(positions, rest):
+    for p, m in zip(positions, history):
         assert p["move"] == m and 'data-cell="' in p["svg"]
+    # c5 (the third move) threw the win away; perfect play after it changes nothing
     done = evs[-1][1]
-    assert done["decisive"] == decisive(positions, rest, 2)
+    assert [(d["ply"], d["move"], d["kind"]) for d in done["decisive"]] == [(2, "c5", "exact")]
+    assert done["decisive"][0]["best"] in winning
+    assert done["decisive"][0]["text"] == f"the game was lost here; {done['decisive'][0]['best']} would have won"
     exp = client.get(f"/api/analysis/{a['id']}/export").json()
-    assert exp["format"] == "hexcore-game" and len(exp["annotations"]["positions"]) == len(rest) + 1
+    assert exp["format"] == "hexcore-game" and len(exp["annotations"]["positions"]) == len(history) + 1
     assert exp["annotations"]["decisive"] == done["decisive"]
+    assert hc.records.from_dict(exp).history == history
 
 
-def test_exact_values_agree_with_solve():
-    start, rest = churn_endgame()
-    g = start.copy()
-    for m in rest[:5]:
+def test_exact_values_agree_with_solve(churn_blunder):
+    game_over, _ = churn_blunder
+    g = game_over.copy()
+    while g.history:
+        g.undo()
+    for m in list(game_over.history)[:5]:
         ev = evaluate(g, 2.0, 50)
         assert ev["exact"] == hc.solve(g, threads=1).value
         g.play(m)

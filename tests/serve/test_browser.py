@@ -18,7 +18,6 @@ sync_api = pytest.importorskip("playwright.sync_api")
 import hexcore as hc  # noqa: E402
 from hexcore.serve import app  # noqa: E402
 
-HERE = pathlib.Path(__file__).parent
 WUNCHUNK = pathlib.Path("/work/shared/data/wunchunk/abstractplay_records.json")
 CHROMIUM = os.environ.get("HEXCORE_CHROMIUM") or next(
     (p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")) if p), None)
@@ -114,24 +113,24 @@ def test_analyse_the_wunchunk_record(server, page):
     assert "position" in page.locator("#step-label").inner_text()
 
 
-def test_analyse_churn_with_exact_values(server, page):
-    moves = json.loads((HERE / "churn3_game.json").read_text())
-    g = hc.Churn.replay(moves[:40], size=3)
-    start = hc.Churn.from_position({g.board.label(i): int(v) for i, v in enumerate(g.cells()) if v}, to_move=g.to_move,
-                                   size=3)
-    for m in moves[40:]:
-        start.play(m)
+def test_analyse_churn_with_exact_values(server, page, churn_blunder):
+    game_over, winning = churn_blunder
+    n = len(game_over.history)
     page.goto(f"{server}/")
     page.click("#tab-analyse")
-    page.fill("#record-text", hc.records.to_json(start))
+    page.fill("#record-text", hc.records.to_json(game_over))
     page.click("#record-load")
-    page.wait_for_function(f"document.querySelectorAll('#moves li').length === {len(moves) - 40}")
-    page.fill("#solve-seconds", "2")
+    page.wait_for_function(f"document.querySelectorAll('#moves li').length === {n}")
+    page.fill("#solve-seconds", "5")
     page.click("#analyse")
     page.wait_for_selector("#decisive li", timeout=60_000)
-    assert page.locator("#graph circle.point").count() == len(moves) - 40 + 1
+    assert page.locator("#graph circle.point").count() == n + 1
     assert page.locator("#graph circle.point.estimate").count() == 0
     assert "done" in page.locator("#analysis-progress").inner_text()
+    decisive = page.locator("#decisive li.decisive.exact").all_inner_texts()
+    assert len(decisive) == 1 and decisive[0].startswith("move 3, c5 by ") and "the game was lost here; " in decisive[0]
+    assert any(decisive[0].endswith(f"{m} would have won") for m in winning)
+    assert page.locator("#graph line.decisive").count() == 1
     page.click("#step-first")
     assert "(exact)" in page.locator("#step-eval").inner_text()
 
