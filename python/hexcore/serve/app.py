@@ -110,14 +110,17 @@ class _Slots:
 
     def __init__(self, n: int, what: str) -> None:
         self.free, self.n, self.what = n, n, what
+        self.lock = threading.Lock()  # a report gives its slot back from its own thread
 
     def take(self) -> None:
-        if self.free <= 0:
-            raise _Busy(f"the server is busy: {self.n} {self.what} already running; try again when one ends")
-        self.free -= 1
+        with self.lock:
+            if self.free <= 0:
+                raise _Busy(f"the server is busy: {self.n} {self.what} already running; try again when one ends")
+            self.free -= 1
 
     def give(self) -> None:
-        self.free += 1
+        with self.lock:
+            self.free += 1
 
 
 class _Analysis:
