@@ -28,7 +28,7 @@ from hexcore.serve import app
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 GAME = ROOT / "tests" / "serve" / "churn3_game.json"
-WUNCHUNK = pathlib.Path("/work/shared/data/wunchunk/abstractplay_records.json")
+WUNCHUNK = pathlib.Path(__file__).resolve().parents[1] / "seeds" / "wunchunk" / "abstractplay_records.json"
 
 
 def start_server() -> tuple:

@@ -14,7 +14,7 @@ import hexcore as hc  # noqa: E402
 from hexcore.serve import app  # noqa: E402
 from hexcore.serve.game import LIMITS, build, decisive, evaluate  # noqa: E402
 
-WUNCHUNK = pathlib.Path("/work/shared/data/wunchunk/abstractplay_records.json")
+WUNCHUNK = pathlib.Path(__file__).resolve().parents[2] / "seeds" / "wunchunk" / "abstractplay_records.json"
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 import hexcore as hc  # noqa: E402
 from hexcore.serve import app  # noqa: E402
 
-WUNCHUNK = pathlib.Path("/work/shared/data/wunchunk/abstractplay_records.json")
+WUNCHUNK = pathlib.Path(__file__).resolve().parents[2] / "seeds" / "wunchunk" / "abstractplay_records.json"
 CHROMIUM = os.environ.get("HEXCORE_CHROMIUM") or next(
     (p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")) if p), None)
 
