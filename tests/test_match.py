@@ -212,3 +212,19 @@ def test_openspiel_player_with_a_spent_time_budget_still_moves():
     pytest.importorskip("pyspiel", reason="the openspiel player needs open_spiel (pyspiel), which is not installed")
     r = play_match("churn(size=2)", ["openspiel:time=1e-9", "random"], games=2, seed=1)
     assert sum(p.games for p in r.players) == 4
+
+
+@pytest.mark.parametrize("spec,player", [("churn(size=4)", "mcts:time=20"), ("churn(size=4)", "solver:time=20"),
+                                         ("churn(size=3,pie=false)", "solver:time=20")])
+def test_a_cancelled_bot_stops_and_leaves_the_game(spec, player):
+    import random
+    import time
+
+    import hexcore as hc
+    from hexcore.match import Cancelled, _bot_move
+
+    g = hc.load(spec)
+    t0 = time.perf_counter()
+    with pytest.raises(Cancelled):
+        _bot_move(g, parse_player(player), random.Random(0), 0, 1, cancelled=lambda: time.perf_counter() - t0 > 0.2)
+    assert time.perf_counter() - t0 < 5 and g == hc.load(spec) and not g.history

@@ -355,3 +355,37 @@ def test_default_exploration_constant_per_game():
         assert a.move == b.move and np.array_equal(a.visits, b.visits)
         m = MCTS(g, threads=1, seed=3).search(simulations=300)
         assert np.array_equal(m.visits, a.visits)
+
+
+def test_progress_is_called_and_its_exception_stops_the_search():
+    """``progress(seconds)`` runs in the calling thread while the search
+    works; what it raises stops a 30-second search at once, for ``mcts``
+    and for a kept tree (whose simulations so far stay); a bad
+    ``progress`` is a TypeError before anything runs."""
+    import time
+
+    class Stop(Exception):
+        pass
+
+    g = hc.Churn(size=4)
+    seen = []
+
+    def progress(seconds):
+        seen.append(seconds)
+        if seconds > 0.2:
+            raise Stop
+
+    t0 = time.perf_counter()
+    with pytest.raises(Stop):
+        hc.mcts(g, seconds=30, threads=1, progress=progress)
+    assert time.perf_counter() - t0 < 5 and len(seen) >= 3 and seen == sorted(seen)
+    assert g == hc.Churn(size=4)
+    m = hc.search.MCTS(g, threads=1)
+    seen.clear()
+    with pytest.raises(Stop):
+        m.search(seconds=30, progress=progress)
+    assert m.root_visits > 0 and m.search(simulations=10, progress=lambda s: None).simulations == 10
+    r = hc.mcts(g, simulations=50, threads=1, seed=3, progress=lambda s: None)
+    assert r.move == hc.mcts(g, simulations=50, threads=1, seed=3).move
+    with pytest.raises(TypeError, match="progress must be a callable"):
+        hc.mcts(g, simulations=10, progress=3)

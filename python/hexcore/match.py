@@ -45,7 +45,7 @@ from .errors import HexcoreError
 from .search import SearchResult, mcts
 from .spec import load
 
-__all__ = ["Player", "OpenSpielBot", "Record", "MatchResult", "parse_player", "wilson", "play_game", "play_match", "play_loop",
+__all__ = ["Player", "Cancelled", "OpenSpielBot", "Record", "MatchResult", "parse_player", "wilson", "play_game", "play_match", "play_loop",
            "seating"]
 
 Z95 = 1.959963984540054
@@ -191,19 +191,39 @@ def az_agent(p: Player, spec: Optional[str] = None) -> Any:
     return AZAgent(load_evaluator(p.path), p.simulations)
 
 
-def solver_move(g: Any, seconds: float, threads: int, seed: int) -> Optional[SearchResult]:
+class Cancelled(Exception):
+    """A bot's turn stopped by its caller (``cancelled`` of :func:`_bot_move`
+    answered true); the game is as before the turn."""
+
+
+def _canceller(cancelled: Optional[Callable[[], bool]]) -> Optional[Callable[..., None]]:
+    """A ``progress`` callback for :func:`hexcore.mcts` / :func:`hexcore.solve`
+    that raises :class:`Cancelled` once ``cancelled()`` is true."""
+    if cancelled is None:
+        return None
+
+    def check(*_: Any) -> None:
+        if cancelled():
+            raise Cancelled("the bot's move was cancelled")
+    return check
+
+
+def solver_move(g: Any, seconds: float, threads: int, seed: int,
+                cancelled: Optional[Callable[[], bool]] = None) -> Optional[SearchResult]:
     """Plays the ``solver`` player's turn on ``g``: a move proved best by
     :func:`hexcore.solve` within about 60% of ``seconds`` (the quickest win,
     or a proven win; in a lost position the slowest loss), else the move of
     UCT search in the time left (MCTS-Solver, ``solver=True``, in two-player
     games). Positions the solver does not take (more than two players) go
     to the search at once. Returns the search's result
-    when it chose."""
+    when it chose. ``cancelled`` (optional) is polled while it thinks: once
+    true, :class:`Cancelled` is raised and ``g`` is left as it was."""
     from .solving import solve
 
     t0 = time.perf_counter()
+    stop = _canceller(cancelled)
     if g.num_players == 2:
-        s = solve(g, max_seconds=0.6 * seconds, threads=threads, table_mb=64)
+        s = solve(g, max_seconds=0.6 * seconds, threads=threads, table_mb=64, progress=stop)
         move = None
         if s.complete and s.best_move is not None:
             move = s.best_move
@@ -214,7 +234,7 @@ def solver_move(g: Any, seconds: float, threads: int, seed: int) -> Optional[Sea
             g.play(move)
             return None
     left = max(seconds - (time.perf_counter() - t0), 0.01)
-    r = mcts(g, seconds=left, threads=threads, seed=seed, solver=g.num_players == 2)
+    r = mcts(g, seconds=left, threads=threads, seed=seed, solver=g.num_players == 2, progress=stop)
     g.play(r.move)
     return r
 
@@ -382,19 +402,23 @@ def _random_turn(g: Any, rng: random.Random) -> None:
 
 
 def _bot_move(g: Any, p: Player, rng: random.Random, seed: int, threads: int,
-              peer: Optional[Any] = None) -> Optional[SearchResult]:
+              peer: Optional[Any] = None, cancelled: Optional[Callable[[], bool]] = None) -> Optional[SearchResult]:
     """Plays one whole turn of ``p`` on ``g``; returns the search that chose
     it for an ``mcts`` player (None otherwise). ``peer`` is the player's
-    OpenSpiel bot or loaded ``az`` agent, made here when not given."""
+    OpenSpiel bot or loaded ``az`` agent, made here when not given.
+    ``cancelled`` (optional) is polled while an ``mcts`` or ``solver``
+    player thinks (about every 20 ms; 0.5 s in the solver): once true,
+    :class:`Cancelled` is raised and ``g`` is left as it was (the other
+    players' turns are short and run to their end)."""
     if p.kind == "random":
         _random_turn(g, rng)
     elif p.kind in ("az", "agent"):
         (peer if peer is not None else az_agent(p, g.spec)).play_turn(g, seed, threads)
     elif p.kind == "solver":
-        return solver_move(g, p.seconds, threads, seed)
+        return solver_move(g, p.seconds, threads, seed, cancelled)
     elif p.kind == "mcts":
         r = mcts(g, simulations=p.simulations or None, seconds=p.seconds or None, threads=threads, seed=seed,
-                 c=p.c)
+                 c=p.c, progress=_canceller(cancelled))
         g.play(r.move)
         return r
     else:

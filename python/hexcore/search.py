@@ -111,7 +111,8 @@ def _c_arg(game: Any, c: Optional[float]) -> float:
 
 def mcts(game: Game, simulations: Optional[int] = None, seconds: Optional[float] = None,
          threads: Optional[int] = None, seed: int = 0, c: Optional[float] = None,
-         max_rollout_plies: int = 1000, max_nodes: int = 10_000_000, solver: bool = False) -> SearchResult:
+         max_rollout_plies: int = 1000, max_nodes: int = 10_000_000, solver: bool = False,
+         progress: Optional[Callable[[float], None]] = None) -> SearchResult:
     """Search ``game``'s position (between turns, not finished) with UCT.
 
     Stops after ``simulations`` (total over the threads) or ``seconds``,
@@ -131,6 +132,11 @@ def mcts(game: Game, simulations: Optional[int] = None, seconds: Optional[float]
     than asked. ``solver=False`` (the default) is plain UCT, with the same
     results as without the option.
 
+    ``progress(seconds)`` (optional) is called with the seconds so far
+    about every 20 ms, from the calling thread, while the search runs; an
+    exception it raises stops the search at once and propagates (the way to
+    cancel a search from another thread: raise when a flag is set).
+
     Raises ``GameOverError`` on a finished game, ``IllegalMoveError``
     (reason ``mid_turn``) in the middle of a turn and ``ValueError`` /
     ``TypeError`` for bad arguments (``ValueError`` for ``solver=True`` on a
@@ -138,8 +144,15 @@ def mcts(game: Game, simulations: Optional[int] = None, seconds: Optional[float]
     """
     simulations, seconds = _budget(simulations, seconds)
     r = _core._mcts(game, simulations, seconds, threads,
-                    *_options(game, seed, c, max_rollout_plies, max_nodes, solver))
+                    *_options(game, seed, c, max_rollout_plies, max_nodes, solver), _progress(progress))
     return _result(r)
+
+
+def _progress(progress: Optional[Callable[[float], None]]) -> Optional[Callable[[float], None]]:
+    """``progress``, checked: a callable or None."""
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable (seconds) or None, got {type(progress).__name__}")
+    return progress
 
 
 def _options(game: Game, seed: int, c: Optional[float], max_rollout_plies: int,
@@ -214,14 +227,16 @@ class MCTS:
         self._m = _core._MCTS(game, threads, *_options(game, seed, c, max_rollout_plies, max_nodes, solver))
         self.threads: int = self._m.threads
 
-    def search(self, simulations: Optional[int] = None, seconds: Optional[float] = None) -> SearchResult:
+    def search(self, simulations: Optional[int] = None, seconds: Optional[float] = None,
+               progress: Optional[Callable[[float], None]] = None) -> SearchResult:
         """Add ``simulations`` (total over the threads) or ``seconds`` of
         search, whichever ends first (at least one simulation per tree), and report the root. Raises
         ``GameOverError`` when the game is over and ``ValueError`` /
         ``TypeError`` for a bad budget. The GIL is released and Ctrl-C
-        interrupts (the simulations done so far stay in the tree)."""
+        interrupts (the simulations done so far stay in the tree), as does
+        an exception of ``progress`` (see :func:`mcts`)."""
         simulations, seconds = _budget(simulations, seconds)
-        return _result(self._m.search(simulations, seconds))
+        return _result(self._m.search(simulations, seconds, _progress(progress)))
 
     def advance(self, move: Union[str, int]) -> str:
         """Play ``move`` (a whole move in the game's notation, as

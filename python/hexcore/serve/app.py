@@ -32,6 +32,7 @@ import time
 from importlib import resources
 from typing import Any, AsyncIterator, Dict, List, Optional, Sequence
 
+from ..match import Cancelled
 from .game import LIMITS, InputError, apply_token, bot_turn, build, decisive, describe, evaluate, heat_fills, hint, number, parse_seat, read_record
 
 try:
@@ -213,12 +214,35 @@ def app(*, az_paths: Sequence[str] = (), max_jobs: int = 64) -> Starlette:
         if p is None:
             raise InputError("player must be a bot's spec, not a person")
         seed = number(body, "seed", 0, 0, 2**63 - 1, integer=True)
+        gone = threading.Event()   # the page went away (a new game, an undo): the search stops
 
         def work() -> Dict[str, Any]:
-            bot_turn(g, p, seed, agents)
+            bot_turn(g, p, seed, agents, cancelled=gone.is_set)
             return describe(g)
 
-        return JSONResponse(await in_thread(work))
+        async def watch() -> None:
+            while not await request.is_disconnected():
+                await anyio.sleep(0.05)
+            gone.set()
+
+        outcome: List[Any] = []
+
+        async def think() -> None:
+            try:
+                outcome.append(await in_thread(work))
+            except Exception as e:  # noqa: BLE001 - raised again below, outside the task group
+                outcome.append(e)
+            finally:
+                tg.cancel_scope.cancel()   # the watch ends with the move
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(watch)
+            tg.start_soon(think)
+        if isinstance(outcome[0], Cancelled):
+            return JSONResponse({"error": "the bot's move was cancelled"}, status_code=409)
+        if isinstance(outcome[0], Exception):
+            raise outcome[0]
+        return JSONResponse(outcome[0])
 
     async def hint_route(request: Request) -> Response:
         body = await _body(request)

@@ -7,6 +7,7 @@
 //! as `solve` does, since the result is a whole move for `play()`.
 
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use hexcore_core::search::{search, Mcts, SearchError, SearchOptions, SearchResult};
 use hexcore_core::{Action, Game, Reason};
@@ -22,10 +23,21 @@ use crate::interrupt::run_with;
 use crate::options::Seed;
 use crate::session::Session;
 
-/// Run the search on a worker thread; Ctrl-C raises the stop flag.
-fn run<G: Game>(py: Python<'_>, g: G, opts: SearchOptions) -> PyResult<(SearchResult, G)> {
+/// The wait loop's tick: `progress(seconds)` (the seconds since the search
+/// began) at every poll; an exception it raises stops the search.
+fn progress_tick<'a>(progress: Option<&'a Bound<'a, PyAny>>) -> impl FnMut(Python<'_>) -> PyResult<()> + 'a {
+    let t0 = Instant::now();
+    move |_| match progress {
+        Some(cb) => cb.call1((t0.elapsed().as_secs_f64(),)).map(|_| ()),
+        None => Ok(()),
+    }
+}
+
+/// Run the search on a worker thread; Ctrl-C or an exception of `progress`
+/// raises the stop flag.
+fn run<G: Game>(py: Python<'_>, g: G, opts: SearchOptions, progress: Option<&Bound<'_, PyAny>>) -> PyResult<(SearchResult, G)> {
     let stop = AtomicBool::new(false);
-    let r = run_with(py, "the search", &stop, |_| Ok(()), || search(&g, &opts, &stop))?;
+    let r = run_with(py, "the search", &stop, progress_tick(progress), || search(&g, &opts, &stop))?;
     Ok((r.map_err(|e| e.into_pyerr(py))?, g))
 }
 
@@ -66,10 +78,13 @@ fn searchable(py: Python<'_>, game: &Bound<'_, PyAny>, what: &str) -> PyResult<A
 /// as text), `turn` (its actions), `pv` (action texts), `simulations`,
 /// `seconds`, `nodes`, `proven` (the root's proven value for the player to
 /// move, `"win"` / `"loss"` / `"draw"`, or None) and `proven_actions`
-/// (action -> proven value); the proofs only with `solver`.
+/// (action -> proven value); the proofs only with `solver`. `progress`
+/// (a callable or None) is called with the seconds so far about every
+/// 20 ms from the calling thread; an exception it raises stops the search
+/// and propagates.
 #[pyfunction]
 #[pyo3(signature = (game, simulations=None, seconds=None, threads=None, seed=Seed(0), c=std::f64::consts::SQRT_2,
-                    max_rollout_plies=1000, max_nodes=10_000_000, solver=false))]
+                    max_rollout_plies=1000, max_nodes=10_000_000, solver=false, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn _mcts<'py>(
     py: Python<'py>,
@@ -82,12 +97,13 @@ pub fn _mcts<'py>(
     max_rollout_plies: u64,
     max_nodes: usize,
     solver: bool,
+    progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = crate::options::threads(threads)?;
     let any = searchable(py, game, "mcts")?;
     let opts = SearchOptions { simulations, seconds, threads, seed: seed.0, c, max_rollout_plies, max_nodes, solver };
     dispatch!(any, s => {
-        let (r, g) = run(py, s.g, opts)?;
+        let (r, g) = run(py, s.g, opts, progress.as_ref())?;
         result_dict(py, &g, r)
     })
 }
@@ -113,9 +129,15 @@ pub struct PyMcts {
     threads: usize,
 }
 
-fn mcts_search<'py, G: Game>(py: Python<'py>, m: &mut Mcts<G>, simulations: Option<u64>, seconds: Option<f64>) -> PyResult<Bound<'py, PyDict>> {
+fn mcts_search<'py, G: Game>(
+    py: Python<'py>,
+    m: &mut Mcts<G>,
+    simulations: Option<u64>,
+    seconds: Option<f64>,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
     let stop = AtomicBool::new(false);
-    let r = run_with(py, "the search", &stop, |_| Ok(()), || m.search(simulations, seconds, &stop))?;
+    let r = run_with(py, "the search", &stop, progress_tick(progress), || m.search(simulations, seconds, &stop))?;
     let r = r.map_err(|e| e.into_pyerr(py))?;
     result_dict(py, m.game(), r)
 }
@@ -181,10 +203,17 @@ impl PyMcts {
         Ok(PyMcts { inner, threads })
     }
 
-    /// Add simulations to the trees; returns the dict of `_mcts`.
-    #[pyo3(signature = (simulations=None, seconds=None))]
-    fn search<'py>(&mut self, py: Python<'py>, simulations: Option<u64>, seconds: Option<f64>) -> PyResult<Bound<'py, PyDict>> {
-        dispatch!(&mut self.inner, (_s, m) => mcts_search(py, m, simulations, seconds))
+    /// Add simulations to the trees; returns the dict of `_mcts`
+    /// (`progress` as there).
+    #[pyo3(signature = (simulations=None, seconds=None, progress=None))]
+    fn search<'py>(
+        &mut self,
+        py: Python<'py>,
+        simulations: Option<u64>,
+        seconds: Option<f64>,
+        progress: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        dispatch!(&mut self.inner, (_s, m) => mcts_search(py, m, simulations, seconds, progress.as_ref()))
     }
 
     /// Play a whole move and keep the subtree below it; returns its text.
