@@ -21,6 +21,10 @@ cargo test --release --quiet -p hexcore-core
 python3 -m ruff check python tests benches scripts docs
 NO_MKDOCS_2_WARNING=1 python3 -m mkdocs build --strict --quiet --site-dir target/site
 HEXCORE_SITE=target/site python3 -m pytest -q "$@"
+if [ -z "${HEXCORE_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 \
+    && ! command -v google-chrome >/dev/null 2>&1; then
+    echo "warning: no chromium here (apt-get install chromium): the serve page's browser tests (tests/serve/test_browser.py) did not run" >&2
+fi
 if [ $# -eq 0 ]; then
     # instructions of fixed workloads against benches/instructions.json (about a minute)
     if command -v valgrind >/dev/null 2>&1; then
