@@ -288,3 +288,14 @@ def test_docs_error_table():
                 assert not isinstance(err.value, hc.HexcoreError), (game, name, err.value)
             if must_name:
                 assert type(err.value) is ValueError and must_name in str(err.value), (game, err.value)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_string_to_action_inverts_action_to_string(game):
+    g = GAMES[game]()
+    assert [g.string_to_action(g.action_to_string(a)) for a in range(g.num_actions)] == list(range(g.num_actions))
+    with pytest.raises(hc.NotationError, match="is not the text of an action") as e:
+        g.string_to_action("zz99")
+    assert e.value.reason == "syntax"
+    with pytest.raises(TypeError):
+        g.string_to_action(3)

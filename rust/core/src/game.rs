@@ -201,6 +201,15 @@ pub trait Game: Configure + Clone + Send + Sync + 'static {
     fn undo_action(&mut self, undo: Self::Undo);
     /// An action's text; like `format_move`, independent of the position.
     fn action_to_string(&self, action: Action) -> String;
+    /// The action whose text is `text`, the inverse of
+    /// [`Game::action_to_string`] (independent of the position, legal or
+    /// not); a `Syntax` error where no action of this game has that text.
+    fn string_to_action(&self, text: &str) -> Result<Action, MoveError> {
+        (0..self.num_actions())
+            .map(|a| a as Action)
+            .find(|&a| self.action_to_string(a) == text)
+            .ok_or_else(|| MoveError::new(Reason::Syntax, format!("{text:?} is not the text of an action of this game")))
+    }
     /// Whether `action` (below `num_actions()`) is legal now (default: look
     /// it up in `legal_actions`).
     fn is_legal_action(&self, action: Action) -> bool {

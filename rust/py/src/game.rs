@@ -376,6 +376,14 @@ impl PyGame {
         })
     }
 
+    /// The action id whose text is `text` (the inverse of `action_to_string`);
+    /// raises NotationError where no action has that text.
+    fn string_to_action(slf: &Bound<'_, Self>, text: &str) -> PyResult<i64> {
+        let py = slf.py();
+        let this = slf.try_borrow().map_err(busy)?;
+        dispatch!(&this.any, s => s.g.string_to_action(text).map(|a| a as i64).map_err(|e| e.into_pyerr(py)))
+    }
+
     /// Float32 planes (C, H, W) on the board's axial grid.
     fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<f32>>> {
         let (v, shape) = dispatch!(&self.any, s => {
