@@ -32,11 +32,11 @@ def test_svg_into_a_missing_folder(tmp_path):
 WITHOUT_RAY = "import sys; sys.modules['ray'] = None; from hexcore.__main__ import main; sys.exit(main(sys.argv[1:]))"
 
 
-@pytest.mark.parametrize("args", [["perft", "churn(size=3)", "--depth", "2", "--backend", "ray"],
-                                  ["stats", "churn(size=3)", "--games", "4", "--backend", "ray"]])
-def test_ray_backend_without_ray(args):
+@pytest.mark.parametrize("args", [["perft", "churn(size=3)", "--depth", "2", "--ray"],
+                                  ["stats", "churn(size=3)", "--games", "4", "--ray"]])
+def test_ray_without_ray(args):
     line = _one_error_line(_cli(*args, code=WITHOUT_RAY))
-    assert "ray" in line and "pip install" in line
+    assert "'ray' package" in line and "pip install 'hexcore[ray]'" in line
 
 
 def test_stats_with_no_games():

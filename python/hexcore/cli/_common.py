@@ -37,7 +37,7 @@ def ray_module() -> Any:
     try:
         from .. import distributed
     except ImportError as e:
-        raise CommandError(f"--backend ray needs the ray package, which cannot be imported ({e}); "
+        raise CommandError(f"--ray needs the ray package, which cannot be imported ({e}); "
                            "install it with: pip install 'hexcore[ray]'") from None
     return distributed
 
@@ -106,7 +106,6 @@ def write_json(path: str, data: Any) -> None:
 
 def add_ray_arguments(p: argparse.ArgumentParser, split: str) -> None:
     """The Ray switches of a command; ``split`` says how its work is divided."""
-    p.add_argument("--backend", choices=["local", "ray"], default="local", help="ray: the same as --ray")
     p.add_argument("--ray", action="store_true", help=f"run on a Ray cluster ({split}), with a progress bar")
     p.add_argument("--address", help="with --ray: the cluster to join (e.g. auto); default: a local Ray")
     p.add_argument("--checkpoint", help="with --ray: record finished units in this file and resume from it")
@@ -119,7 +118,7 @@ def ray_job(args: argparse.Namespace) -> Dict[str, Any]:
 
 
 def use_ray(args: argparse.Namespace) -> bool:
-    use = bool(args.ray or args.backend == "ray")
+    use = bool(args.ray)
     if not use and (args.address or args.checkpoint or args.tasks):
         raise CommandError("--address, --checkpoint and --tasks need --ray")
     return use
