@@ -7,8 +7,9 @@
 # network namespace holding only the loopback device (scripts/in-private-network);
 # in the first pass they are skipped. Before them, the instructions of fixed workloads are
 # counted under valgrind and checked against benches/instructions.json
-# (scripts/check_instructions.py). Last, one Linux wheel is built and installed
-# into a fresh environment without Rust (scripts/build-wheels.sh, scripts/check-wheel.sh).
+# (scripts/check_instructions.py), and the thread team's tests run under Miri.
+# Last, one Linux wheel is built and installed into a fresh environment
+# without Rust (scripts/build-wheels.sh, scripts/check-wheel.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install --quiet --disable-pip-version-check -e ".[test,docs,train]"
@@ -31,6 +32,13 @@ if [ $# -eq 0 ]; then
         python3 scripts/check_instructions.py
     else
         echo "warning: valgrind is not installed here: the instruction counts (scripts/check_instructions.py) were not checked" >&2
+    fi
+    # the thread team's tests under Miri where nightly has it (docs/development.md says why these flags)
+    if cargo +nightly miri --version >/dev/null 2>&1; then
+        MIRIFLAGS="-Zmiri-tree-borrows -Zmiri-ignore-leaks -Zmiri-permissive-provenance" \
+            cargo +nightly miri test --quiet -p hexcore-core --no-default-features --lib parallel::
+    else
+        echo "warning: Miri is not installed here (rustup +nightly component add miri rust-src): the thread team was not checked under Miri" >&2
     fi
     if bash scripts/in-private-network true; then
         bash scripts/in-private-network python3 -m pytest -q -p no:cacheprovider tests/test_ray.py

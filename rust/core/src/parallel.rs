@@ -3,7 +3,10 @@
 //! of recently used sizes; [`share_out`], which spreads a list of work
 //! items over the calling thread and a pool's workers; and [`phased`],
 //! rounds of items over a [`Team`] of threads kept from one call to the
-//! next (the waves of a batched search).
+//! next (the waves of a batched search). Rayon gives the pools; what it
+//! cannot do is here: bounding the pools and joining their threads, and
+//! sharing work out without waiting for a worker busy elsewhere (rayon's
+//! `scope` and `join` wait for every job they start).
 //!
 //! At most [`POOL_CACHE`] pools are kept; asking for another size drops the
 //! least recently used one, and before a new pool is built the threads of
@@ -26,6 +29,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::thread::JoinHandle;
 
+use crossbeam_utils::{Backoff, CachePadded};
 use rayon::ThreadPool;
 
 use crate::game::OptionsError;
@@ -207,7 +211,9 @@ pub(crate) fn share_out<I: Send>(items: Vec<I>, threads: usize, work: impl Fn(I)
     team(clamp_threads(threads).min(items.len()), move |tm| {
         let (t, m) = (tm.slots.len() + 1, items.len());
         let slots: Vec<Mutex<Option<I>>> = items.into_iter().map(|x| Mutex::new(Some(x))).collect();
-        let next: Vec<AtomicUsize> = (0..t).map(|k| AtomicUsize::new(k * m / t)).collect();
+        // One cache line a share: each thread takes from its own without
+        // stealing the line from the others.
+        let next: Vec<CachePadded<AtomicUsize>> = (0..t).map(|k| CachePadded::new(AtomicUsize::new(k * m / t))).collect();
         let share = |me: usize| {
             for d in 0..t {
                 let k = (me + d) % t;
@@ -251,15 +257,10 @@ unsafe impl Send for Erased {}
 /// Spin on `ready` (a short wait: the others are busy with items of the
 /// same call), yielding the core after a while in case the thread it waits
 /// for shares it.
-fn wait_for(spins_first: u32, ready: impl Fn() -> bool) {
-    let mut spins = 0u32;
+fn wait_for(ready: impl Fn() -> bool) {
+    let backoff = Backoff::new();
     while !ready() {
-        spins += 1;
-        if spins < spins_first {
-            std::hint::spin_loop();
-        } else {
-            std::thread::yield_now();
-        }
+        backoff.snooze();
     }
 }
 
@@ -287,11 +288,14 @@ pub(crate) fn phased(team: &Team, items: usize, phases: usize, work: impl Fn(usi
         return;
     };
     let t = team.slots.len() + 1;
-    // The next item of each thread's share, per phase.
-    let next: Vec<Vec<AtomicUsize>> = (0..phases).map(|_| (0..t).map(|k| AtomicUsize::new(k * items / t)).collect()).collect();
-    let done: Vec<AtomicUsize> = (0..phases).map(|_| AtomicUsize::new(0)).collect();
-    // Phases whose `after` has run; `stop` is raised before `ready` moves on.
-    let ready = AtomicUsize::new(0);
+    // The next item of each thread's share, per phase, and the items done,
+    // per phase: counters that different threads write, one cache line each.
+    let padded = |x: usize| CachePadded::new(AtomicUsize::new(x));
+    let next: Vec<Vec<CachePadded<AtomicUsize>>> = (0..phases).map(|_| (0..t).map(|k| padded(k * items / t)).collect()).collect();
+    let done: Vec<CachePadded<AtomicUsize>> = (0..phases).map(|_| padded(0)).collect();
+    // Phases whose `after` has run (the flag every waiting thread reads);
+    // `stop` is raised before `ready` moves on.
+    let ready = padded(0);
     let stop = AtomicBool::new(false);
     // Raised when a thread unwinds, so that no one waits for it.
     let broken = AtomicBool::new(false);
@@ -306,7 +310,7 @@ pub(crate) fn phased(team: &Team, items: usize, phases: usize, work: impl Fn(usi
     let run = |me: usize| {
         let _unwind = Unwind(&broken);
         for phase in 0..phases {
-            wait_for(1 << 12, || ready.load(Ordering::Acquire) >= phase || broken.load(Ordering::Acquire));
+            wait_for(|| ready.load(Ordering::Acquire) >= phase || broken.load(Ordering::Acquire));
             if stop.load(Ordering::Acquire) || broken.load(Ordering::Acquire) {
                 return;
             }
@@ -335,11 +339,8 @@ pub(crate) fn phased(team: &Team, items: usize, phases: usize, work: impl Fn(usi
     team.run(&run, &finished);
 }
 
-/// How long a team worker spins for the next step before it starts
-/// yielding its core between looks.
-const SPIN: std::time::Duration = std::time::Duration::from_micros(30);
-
-/// Spin steps between looks at the clock while a team worker waits.
+/// Waiting steps ([`Backoff::snooze`]) between looks at the clock while a
+/// team worker waits.
 const LOOK: u32 = 64;
 
 /// How long a team worker waits for the next step before it leaves (the
@@ -372,7 +373,8 @@ const END: u64 = u64::MAX >> 2;
 /// between them) do not each wake a sleeping thread. Made by [`team`].
 pub(crate) struct Team {
     pool: Option<Arc<ThreadPool>>,
-    slots: Vec<Arc<Slot>>,
+    /// One cache line (or more) a place: each worker spins on its own gate.
+    slots: Vec<Arc<CachePadded<Slot>>>,
     generation: AtomicU64,
 }
 
@@ -384,7 +386,8 @@ pub(crate) fn team<T>(threads: usize, body: impl FnOnce(&Team) -> T) -> T {
     let n = if pool.is_some() { clamp_threads(threads) - 1 } else { 0 };
     let slots = (0..n)
         .map(|_| {
-            Arc::new(Slot { gate: AtomicU64::new(CLOSED as u64), job: Mutex::new(None), present: AtomicBool::new(false), panic: Mutex::new(None) })
+            let slot = Slot { gate: AtomicU64::new(CLOSED as u64), job: Mutex::new(None), present: AtomicBool::new(false), panic: Mutex::new(None) };
+            Arc::new(CachePadded::new(slot))
         })
         .collect();
     let t = Team { pool, slots, generation: AtomicU64::new(0) };
@@ -402,8 +405,9 @@ impl Drop for Team {
 /// A team worker for place `k` (1-based): claims the steps opened at its
 /// place and runs its share of each, until the team ends or no step came
 /// for [`STAY`].
-fn team_worker(slot: Arc<Slot>, k: usize) {
+fn team_worker(slot: Arc<CachePadded<Slot>>, k: usize) {
     let mut since = std::time::Instant::now();
+    let backoff = Backoff::new();
     let mut spins = 0u32;
     let mut last = 0u64;
     loop {
@@ -429,21 +433,16 @@ fn team_worker(slot: Arc<Slot>, k: usize) {
             slot.gate.store(generation << 2 | DONE as u64, Ordering::Release);
             last = generation;
             (since, spins) = (std::time::Instant::now(), 0);
+            backoff.reset();
             continue;
         }
         spins += 1;
-        if spins.is_multiple_of(LOOK) {
-            let waited = since.elapsed();
-            if waited > STAY {
-                break;
-            }
-            if waited > SPIN {
-                // Past the usual gap between two steps: let a thread that
-                // shares this core run (the caller, on a busy machine).
-                std::thread::yield_now();
-            }
+        if spins.is_multiple_of(LOOK) && since.elapsed() > STAY {
+            break;
         }
-        std::hint::spin_loop();
+        // Spins a little longer each time, then yields the core (to the
+        // caller, on a busy machine, when it shares this core).
+        backoff.snooze();
     }
     slot.present.store(false, Ordering::Release);
 }
@@ -468,7 +467,7 @@ impl Team {
     fn run(&self, run: &(dyn Fn(usize) + Sync), finished: &(dyn Fn() -> bool + Sync)) {
         let Some(p) = &self.pool else {
             run(0);
-            wait_for(1 << 12, finished);
+            wait_for(finished);
             return;
         };
         let generation = self.generation.fetch_add(1, Ordering::Relaxed) + 1;
@@ -485,13 +484,13 @@ impl Team {
         }
         /// Closes each place's gate of this step if unclaimed, else waits
         /// for it to be done (also while unwinding).
-        struct Close<'a>(&'a [Arc<Slot>], u64);
+        struct Close<'a>(&'a [Arc<CachePadded<Slot>>], u64);
         impl Drop for Close<'_> {
             fn drop(&mut self) {
                 let (open, closed) = (self.1 << 2 | OPEN as u64, self.1 << 2 | CLOSED as u64);
                 for s in self.0 {
                     if s.gate.compare_exchange(open, closed, Ordering::AcqRel, Ordering::Acquire).is_err() {
-                        wait_for(1 << 12, || s.gate.load(Ordering::Acquire) != self.1 << 2 | CLAIMED as u64);
+                        wait_for(|| s.gate.load(Ordering::Acquire) != self.1 << 2 | CLAIMED as u64);
                     }
                 }
             }
@@ -499,7 +498,7 @@ impl Team {
         let close = Close(&self.slots, generation);
         run(0);
         drop(close);
-        wait_for(1 << 12, finished);
+        wait_for(finished);
         for s in &self.slots {
             if let Some(e) = s.panic.lock().unwrap_or_else(|e| e.into_inner()).take() {
                 std::panic::resume_unwind(e);
@@ -518,7 +517,9 @@ mod tests {
         let b = pool(3).unwrap();
         assert!(Arc::ptr_eq(&a, &b));
         assert_eq!(a.current_num_threads(), 3);
-        for t in 4..4 + 2 * POOL_CACHE {
+        // Under Miri (scripts/test.sh), fewer and smaller pools: each thread is interpreted.
+        let more = if cfg!(miri) { POOL_CACHE + 1 } else { 2 * POOL_CACHE };
+        for t in 4..4 + more {
             pool(t).unwrap();
         }
         assert!(cache().lock().unwrap().kept.len() <= POOL_CACHE);
@@ -536,9 +537,10 @@ mod tests {
     /// or gone (a pause longer than `STAY`) in between.
     #[test]
     fn phased_runs_phases_in_order() {
-        for threads in [1, 2, 3, 8] {
+        let (threads, big) = if cfg!(miri) { (&[1, 3][..], 9) } else { (&[1, 2, 3, 8][..], 100) };
+        for &threads in threads {
             team(threads, |tm| {
-                for (step, n) in [0, 1, 2, 5, 100, 100, 7].into_iter().enumerate() {
+                for (step, n) in [0, 1, 2, 5, big, big, 7].into_iter().enumerate() {
                     if step == 5 {
                         std::thread::sleep(STAY * 3);
                     }
@@ -572,8 +574,9 @@ mod tests {
     /// a pool or outside; a panicking item reaches the caller.
     #[test]
     fn share_out_runs_each_item_once() {
+        let big = if cfg!(miri) { 9 } else { 100 };
         for threads in [0, 1, 2, 3, 8, MAX_THREADS + 5] {
-            for n in [0, 1, 2, 5, 100] {
+            for n in [0, 1, 2, 5, big] {
                 let mut hits = vec![0u32; n];
                 share_out(hits.iter_mut().collect(), threads, |h: &mut u32| *h += 1);
                 assert!(hits.iter().all(|&h| h == 1), "{threads} threads, {n} items");

@@ -301,11 +301,7 @@ impl UctSearch {
 fn merged(trees: &[&UctTree], path: &[Action], seat: usize) -> Vec<(Action, u64, f64)> {
     let mut out: Vec<(Action, u64, f64)> = Vec::new();
     for t in trees {
-        let mut node = Some(0);
-        for &a in path {
-            node = node.and_then(|n| t.find_child(n, a));
-        }
-        let Some(n) = node else { continue };
+        let Some(n) = t.find_path(path) else { continue };
         for e in t.edges_of(n) {
             let ch = &t.nodes[e.child as usize];
             if ch.n == 0 {
@@ -333,11 +329,7 @@ fn most_visited(stats: &[(Action, u64, f64)]) -> Option<(Action, u64, f64)> {
 fn merged_proofs(trees: &[&UctTree], path: &[Action]) -> Vec<(Action, Proof)> {
     let mut out: Vec<(Action, Proof)> = Vec::new();
     for t in trees {
-        let mut node = Some(0);
-        for &a in path {
-            node = node.and_then(|n| t.find_child(n, a));
-        }
-        let Some(n) = node else { continue };
+        let Some(n) = t.find_path(path) else { continue };
         for e in t.edges_of(n) {
             if let Some(p) = t.nodes[e.child as usize].proof() {
                 if !out.iter().any(|x| x.0 == e.action) {
@@ -619,10 +611,7 @@ impl<G: Game> Mcts<G> {
     /// that far).
     pub fn advance(&mut self, turn: &[Action]) {
         for w in &mut self.workers {
-            let mut node = Some(0);
-            for &a in turn {
-                node = node.and_then(|n| w.search.tree.find_child(n, a));
-            }
+            let node = w.search.tree.find_path(turn);
             w.search.reroot(node);
         }
         self.root.play_move(turn);

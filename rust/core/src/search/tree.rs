@@ -624,6 +624,11 @@ impl<N: TreeNode, E: TreeEdge> Tree<N, E> {
         self.edges_of(node).iter().find(|e| e.action() == action).map(|e| e.child()).filter(|&c| c != NONE)
     }
 
+    /// The node reached from the root by `path`, if the tree has it.
+    pub fn find_path(&self, path: &[Action]) -> Option<u32> {
+        path.iter().try_fold(0, |node, &a| self.find_child(node, a))
+    }
+
     /// The child of the root behind `action`, if the tree has it.
     pub fn root_child(&self, action: Action) -> Option<u32> {
         self.find_child(0, action)
@@ -736,6 +741,8 @@ mod tests {
         assert!(t.expand_all(1, &[7], 7));
         assert_eq!(t.nodes.len(), 7);
         let c = t.find_child(2, 1).unwrap();
+        assert_eq!((t.find_path(&[]), t.find_path(&[1, 1]), t.find_path(&[4, 7])), (Some(0), Some(c), Some(6)));
+        assert_eq!((t.find_path(&[9, 0]), t.find_path(&[5])), (None, None));
         t.visit_backup(&[0, 2, c], &[1.0, 0.0, 0.0, 0.0]);
         t.visit(&[0, 3]);
         t.backup(&[0, 3], &[0.0, 0.5, 0.0, 0.0]);
