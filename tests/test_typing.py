@@ -62,6 +62,8 @@ STRICT_FILES = [
     "python/hexcore/reference/_board.py",
     "python/hexcore/reference/_errors.py",
     "python/hexcore/reference/hex.py",
+    "python/hexcore/reference/y.py",
+    "python/hexcore/reference/_stones.py",
     "python/hexcore/reference/quintun.py",
     "python/hexcore/reference/wunchunk.py",
     "python/hexcore/vector.py",

@@ -6,5 +6,6 @@ from .churn import Churn
 from .hex import Hex
 from .quintun import Quintun
 from .wunchunk import Wunchunk
+from .y import Y
 
-__all__ = ["Churn", "Hex", "Quintun", "Wunchunk", "check_certificate", "CertificateError", "CheckedCertificate"]
+__all__ = ["Churn", "Hex", "Quintun", "Wunchunk", "Y", "check_certificate", "CertificateError", "CheckedCertificate"]

@@ -67,6 +67,7 @@ macro_rules! for_each_game {
             wunchunk: Wunchunk,
             quintun: Quintun,
             hex: Hex,
+            y: Y,
         }
     };
 }
@@ -118,7 +119,7 @@ mod union_find;
 pub mod vector;
 mod zobrist;
 
-pub use board::{row_name, Board, BoardError, Shape, MAX_CELLS, MAX_RHOMBUS, NAMED_BOARDS, NO_CELL};
+pub use board::{row_name, Board, BoardError, Shape, MAX_CELLS, MAX_RHOMBUS, MAX_TRIANGLE, NAMED_BOARDS, NO_CELL};
 pub use game::{uniform_action, winners_of, Action, ErrorKind, Game, MoveActions, MoveError, OptionsError, Reason, WinnerMask};
 pub use groups::Groups;
 pub use outcome::{rewards, scores, terminal_rewards, MAX_SEATS};
