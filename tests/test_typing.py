@@ -62,6 +62,7 @@ STRICT_FILES = [
     "python/hexcore/reference/_board.py",
     "python/hexcore/reference/_errors.py",
     "python/hexcore/reference/hex.py",
+    "python/hexcore/reference/havannah.py",
     "python/hexcore/reference/y.py",
     "python/hexcore/reference/_stones.py",
     "python/hexcore/reference/quintun.py",

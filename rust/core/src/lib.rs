@@ -68,6 +68,7 @@ macro_rules! for_each_game {
             quintun: Quintun,
             hex: Hex,
             y: Y,
+            havannah: Havannah,
         }
     };
 }
@@ -127,4 +128,4 @@ pub use parallel::{pool, RunError, MAX_THREADS, POOL_CACHE};
 pub use perft::{divide, perft, perft_actions, perft_moves, try_divide, try_perft, Unit, MAX_DEPTH, MOVE_LIST_LIMIT};
 pub use playout::{playout, playouts, playouts_into, try_playouts, PlayoutResult};
 pub use rng::{below, rng_for};
-pub use union_find::{Placed, UnionFind};
+pub use union_find::{Payload, Placed, UnionFind};
