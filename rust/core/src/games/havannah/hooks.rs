@@ -3,9 +3,8 @@
 //! batch observation (through [`Game::observation`]), and in tests the
 //! recomputed hash and the conformance run.
 
-use crate::game::Action;
-#[cfg(test)]
-use crate::game::Game;
+use crate::bitset::BitIter;
+use crate::game::{Action, Game};
 use crate::solve::Solvable;
 use crate::vector::BatchGame;
 
@@ -27,7 +26,42 @@ impl Solvable for Havannah {
     }
 }
 
-impl BatchGame for Havannah {}
+/// The observation goes through [`Game::observation`]; the legal-action
+/// mask is written straight from the empty cells.
+impl BatchGame for Havannah {
+    /// The empty cells' action ids, and x's stone's while the swap is on
+    /// offer.
+    fn write_legal_mask(&self, mask: &mut [bool]) -> Option<usize> {
+        mask.fill(false);
+        if self.is_over() {
+            return Some(0);
+        }
+        let mut count = 0;
+        for (wi, &w) in self.empty_words().iter().enumerate() {
+            for t in BitIter(w) {
+                mask[self.cell_to_action(wi * 64 + t as usize) as usize] = true;
+                count += 1;
+            }
+        }
+        if let Some(cell) = self.swap_cell() {
+            mask[self.cell_to_action(cell) as usize] = true;
+            count += 1;
+        }
+        Some(count)
+    }
+
+    /// The `k`-th of [`Game::legal_actions`]: the `k`-th empty cell's id
+    /// (cells and ids increase together), with x's stone's in its place in
+    /// that order while the swap is on offer.
+    fn nth_legal(&self, k: usize) -> Action {
+        if self.swap_cell().is_some() {
+            let mut v = Vec::new();
+            self.legal_actions(&mut v);
+            return v[k];
+        }
+        self.cell_to_action(self.empty_select(k).expect("k below the number of legal actions"))
+    }
+}
 
 #[cfg(test)]
 impl crate::testing::FreshHash for Havannah {

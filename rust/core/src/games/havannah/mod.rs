@@ -278,6 +278,21 @@ impl Havannah {
         [WinKind::Ring, WinKind::Bridge, WinKind::Fork].into_iter().enumerate().filter(|(k, _)| self.win_kinds >> k & 1 != 0).map(|(_, w)| w).collect()
     }
 
+    /// The empty cells, 64 a word.
+    pub(crate) fn empty_words(&self) -> &[u64] {
+        self.empty.words()
+    }
+
+    /// The `k`-th empty cell (increasing), if there are more than `k`.
+    pub(crate) fn empty_select(&self, k: usize) -> Option<usize> {
+        self.empty.select(k)
+    }
+
+    /// The cell of x's stone while o may swap it.
+    pub(crate) fn swap_cell(&self) -> Option<usize> {
+        self.swap_available.then_some(self.first as usize)
+    }
+
     /// The action id of a cell.
     pub fn cell_to_action(&self, cell: usize) -> Action {
         self.actions[cell] as Action

@@ -102,3 +102,33 @@ fn actions_are_openspiel_ids() {
     s.undo_action(u);
     assert_eq!((s.colour[s.cells[12] as usize], s.to_move, s.swap_available()), (X, O, true));
 }
+
+/// The direct mask writer gives the mask, the count and the order of
+/// `legal_actions` at every ply, games over included.
+#[test]
+fn direct_mask_matches_legal_actions() {
+    use crate::vector::BatchGame;
+    let mut rng = rng_for(5, 0);
+    let mut list = Vec::new();
+    for size in [2usize, 3, 4, 5, 8] {
+        for _ in 0..4 {
+            let mut g = Havannah::new(size, size % 2 == 0).unwrap();
+            loop {
+                list.clear();
+                g.legal_actions(&mut list);
+                let mut want = vec![false; g.num_actions()];
+                list.iter().for_each(|&a| want[a as usize] = true);
+                let mut got = vec![true; g.num_actions()];
+                assert_eq!(g.write_legal_mask(&mut got), Some(list.len()));
+                assert_eq!(got, want);
+                for (k, &a) in list.iter().enumerate() {
+                    assert_eq!(g.nth_legal(k), a);
+                }
+                if g.is_over() {
+                    break;
+                }
+                g.apply_action(list[crate::rng::below(&mut rng, list.len())]);
+            }
+        }
+    }
+}

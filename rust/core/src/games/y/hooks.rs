@@ -3,9 +3,8 @@
 //! batch observation (through [`Game::observation`]), and in tests the
 //! recomputed hash and the conformance run.
 
-use crate::game::Action;
-#[cfg(test)]
-use crate::game::Game;
+use crate::bitset::BitIter;
+use crate::game::{Action, Game};
 use crate::solve::Solvable;
 use crate::vector::BatchGame;
 
@@ -25,7 +24,30 @@ impl Solvable for Y {
     }
 }
 
-impl BatchGame for Y {}
+/// The observation goes through [`Game::observation`]; the legal-action
+/// mask is written straight from the empty cells.
+impl BatchGame for Y {
+    /// The empty cells' action ids.
+    fn write_legal_mask(&self, mask: &mut [bool]) -> Option<usize> {
+        mask.fill(false);
+        if self.is_over() {
+            return Some(0);
+        }
+        let mut count = 0;
+        for (wi, &w) in self.empty_words().iter().enumerate() {
+            for t in BitIter(w) {
+                mask[self.cell_to_action(wi * 64 + t as usize) as usize] = true;
+                count += 1;
+            }
+        }
+        Some(count)
+    }
+
+    /// The `k`-th empty cell's action id (cells and ids increase together).
+    fn nth_legal(&self, k: usize) -> Action {
+        self.cell_to_action(self.empty_select(k).expect("k below the number of legal actions"))
+    }
+}
 
 #[cfg(test)]
 impl crate::testing::FreshHash for Y {

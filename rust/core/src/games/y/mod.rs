@@ -183,6 +183,16 @@ impl Y {
         &self.colour
     }
 
+    /// The empty cells, 64 a word.
+    pub(crate) fn empty_words(&self) -> &[u64] {
+        self.empty.words()
+    }
+
+    /// The `k`-th empty cell (increasing), if there are more than `k`.
+    pub(crate) fn empty_select(&self, k: usize) -> Option<usize> {
+        self.empty.select(k)
+    }
+
     /// The action id of a cell.
     pub fn cell_to_action(&self, cell: usize) -> Action {
         self.actions[cell] as Action

@@ -72,3 +72,33 @@ fn the_one_cell_triangle_ends_at_once() {
     g.apply_action(0);
     assert_eq!(g.winner_mask(), 1);
 }
+
+/// The direct mask writer gives the mask, the count and the order of
+/// `legal_actions` at every ply, games over included.
+#[test]
+fn direct_mask_matches_legal_actions() {
+    use crate::vector::BatchGame;
+    let mut rng = rng_for(5, 0);
+    let mut list = Vec::new();
+    for size in [1usize, 2, 5, 11, 19] {
+        for _ in 0..4 {
+            let mut g = Y::new(size).unwrap();
+            loop {
+                list.clear();
+                g.legal_actions(&mut list);
+                let mut want = vec![false; g.num_actions()];
+                list.iter().for_each(|&a| want[a as usize] = true);
+                let mut got = vec![true; g.num_actions()];
+                assert_eq!(g.write_legal_mask(&mut got), Some(list.len()));
+                assert_eq!(got, want);
+                for (k, &a) in list.iter().enumerate() {
+                    assert_eq!(g.nth_legal(k), a);
+                }
+                if g.is_over() {
+                    break;
+                }
+                g.apply_action(list[crate::rng::below(&mut rng, list.len())]);
+            }
+        }
+    }
+}
