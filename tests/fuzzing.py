@@ -24,7 +24,8 @@ import hexcore as hc
 
 from draws import Draws
 
-SMALL = {"churn": dict(size=3), "wunchunk": dict(size=5), "quintun": dict(size=5), "hex": dict(size=4, swap=True)}
+SMALL = {"churn": dict(size=3), "wunchunk": dict(size=5), "quintun": dict(size=5), "hex": dict(size=4, swap=True),
+         "havannah": dict(size=4, swap=True), "y": dict(size=7)}
 GAME_NAMES = sorted(hc.GAMES)
 
 _LONG = int(os.environ.get("HEXCORE_FUZZ_EXAMPLES", "0") or 0)

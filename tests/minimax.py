@@ -126,6 +126,13 @@ ENDGAMES = [
     Endgame("hex-2-swap", lambda: hc.Hex(size=2, swap=True), (2, 3), 100, {"swap": lambda g, m: m == "swap"}),
     Endgame("hex-3-swap", lambda: hc.Hex(size=3, swap=True), (4, 5, 6, 7), 150),
     Endgame("hex-3x5", lambda: hc.Hex(rows=3, cols=5), (2, 3, 4, 5, 6, 7), 250),
+    Endgame("y-5", lambda: hc.Y(size=5), (2, 3, 4, 5, 6, 7), 200, larger=(9, 11)),
+    Endgame("y-6", lambda: hc.Y(size=6), (3, 4, 5, 6, 7), 150, larger=(9, 11)),
+    Endgame("y-7", lambda: hc.Y(size=7), (4, 5, 6, 7), 100, larger=(9, 11)),
+    Endgame("havannah-2-swap", lambda: hc.Havannah(size=2, swap=True), (4, 5, 6), 100, {"swap": lambda g, m: g.swap_available}),
+    Endgame("havannah-3", lambda: hc.Havannah(size=3), (2, 3, 4, 5, 6, 7), 200, larger=(9, 11)),
+    Endgame("havannah-3-swap", lambda: hc.Havannah(size=3, swap=True), (3, 4, 5, 6, 7), 100),
+    Endgame("havannah-4", lambda: hc.Havannah(size=4), (4, 5, 6, 7), 100, larger=(9, 11)),
 ]
 
 

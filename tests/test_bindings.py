@@ -20,6 +20,8 @@ GAMES: Dict[str, Callable[[], Any]] = {
     "wunchunk": lambda: hc.Wunchunk(size=6, start="open"),
     "quintun": lambda: hc.Quintun(size=5),
     "hex": lambda: hc.Hex(size=5, swap=True),
+    "havannah": lambda: hc.Havannah(size=4, swap=True),
+    "y": lambda: hc.Y(size=7),
 }
 
 
@@ -53,6 +55,10 @@ def test_reason_literal_matches_the_core():
     ("quintun", "!!", hc.NotationError, "syntax"),
     ("hex", "zz99", hc.NotationError, "unknown_cell"),
     ("hex", "!!", hc.NotationError, "syntax"),
+    ("havannah", "zz99", hc.NotationError, "unknown_cell"),
+    ("havannah", "!!", hc.NotationError, "syntax"),
+    ("y", "zz99", hc.NotationError, "unknown_cell"),
+    ("y", "!!", hc.NotationError, "syntax"),
 ])
 def test_the_same_mistake_is_the_same_error_in_every_game(game, move, cls, reason):
     g = GAMES[game]()
@@ -259,7 +265,8 @@ CASES: Dict[str, Callable[[str], Tuple[Callable[[], Any], str]]] = {
     "NotationError": lambda n: ((lambda: GAMES[n]().play("zz99")), ""),
     "GameOverError": lambda n: ((lambda g=_finished(n): g.apply_action(int(0))), ""),
     "TooManyMovesError": lambda n: ((lambda: hc.Wunchunk(size=8, start="open").legal_moves()), ""),
-    "ValueError": lambda n: ((lambda: {"churn": hc.Churn, "wunchunk": hc.Wunchunk, "quintun": hc.Quintun, "hex": hc.Hex}[n](size="big")), "size"),
+    "ValueError": lambda n: ((lambda: {"churn": hc.Churn, "wunchunk": hc.Wunchunk, "quintun": hc.Quintun, "hex": hc.Hex,
+                                    "havannah": hc.Havannah, "y": hc.Y}[n](size="big")), "size"),
     "TypeError": lambda n: ((lambda: GAMES[n]().apply_action("c3")), ""),
     "IndexError": lambda n: ((lambda: GAMES[n]().undo()), ""),
 }

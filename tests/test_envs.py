@@ -19,8 +19,9 @@ from hexcore._core import _rewards  # noqa: E402
 from hexcore.envs import HexcoreAECEnv, HexcoreGymEnv, gym_id, random_policy  # noqa: E402
 
 # small variants of every game this build has
-SMALL = {"churn": "churn(size=3)", "wunchunk": "wunchunk(size=5)", "quintun": "quintun(size=5)", "hex": "hex(size=4,swap=true)"}
-SPECS = [SMALL[name] for name in ("churn", "wunchunk", "quintun", "hex") if name in hc.GAMES]
+SMALL = {"churn": "churn(size=3)", "wunchunk": "wunchunk(size=5)", "quintun": "quintun(size=5)", "hex": "hex(size=4,swap=true)",
+         "havannah": "havannah(size=4,swap=true)", "y": "y(size=7)"}
+SPECS = [SMALL[name] for name in ("churn", "wunchunk", "quintun", "hex", "havannah", "y") if name in hc.GAMES]
 if "wunchunk" in hc.GAMES:
     SPECS.append("wunchunk(size=7,players=3)")
 

@@ -39,10 +39,17 @@ def games() -> List[Tuple[str, str]]:
 
 def _name_pattern() -> re.Pattern[str]:
     types = "|".join(t for _, t in games())
-    modules = "|".join(m for m, _ in games())
+    modules = "|".join(m for m, _ in games() if len(m) > 1)
+    letters = "|".join(m for m, _ in games() if len(m) == 1)
     # A type inside a longer CamelCase name counts (``PyChurn``, ``ChurnUndo``),
-    # not as the start of another word (``Hex`` in ``HexcoreError``).
-    return re.compile(rf"\w*(?:{types})(?![a-z])\w*|\b(?:{modules})\b")
+    # not as the start of another word (``Hex`` in ``HexcoreError``) nor inside
+    # an upper-case word (the ``Y`` of ``CYCLIC``). A one-letter module name
+    # (``y``) counts as a path segment only (``y::``, ``::y``): alone it is a
+    # coordinate.
+    pattern = rf"\w*(?<![A-Z])(?:{types})(?![a-z])\w*|\b(?:{modules})\b"
+    if letters:
+        pattern += rf"|\b(?:{letters})(?=::)|(?<=::)(?:{letters})\b"
+    return re.compile(pattern)
 
 
 def strip_rust(text: str) -> str:

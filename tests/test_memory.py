@@ -22,7 +22,8 @@ import pytest
 
 import hexcore as hc
 
-SMALL = {"churn": dict(size=3), "wunchunk": dict(size=5), "quintun": dict(size=5), "hex": dict(size=4, swap=True)}
+SMALL = {"churn": dict(size=3), "wunchunk": dict(size=5), "quintun": dict(size=5), "hex": dict(size=4, swap=True),
+         "havannah": dict(size=4, swap=True), "y": dict(size=7)}
 GAME_NAMES = sorted(hc.GAMES)
 
 WARMUP_ROUNDS = 2

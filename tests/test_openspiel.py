@@ -24,8 +24,9 @@ from open_spiel.python.bots import uniform_random  # noqa: E402
 import hexcore.openspiel as hos  # noqa: E402
 from hexcore._core import _rewards  # noqa: E402
 
-SMALL = {"churn": "churn(size=3)", "wunchunk": "wunchunk(size=5)", "quintun": "quintun(size=5)", "hex": "hex(size=4,swap=true)"}
-SPECS = [SMALL[name] for name in ("churn", "wunchunk", "quintun", "hex") if name in hc.GAMES]
+SMALL = {"churn": "churn(size=3)", "wunchunk": "wunchunk(size=5)", "quintun": "quintun(size=5)", "hex": "hex(size=4,swap=true)",
+         "havannah": "havannah(size=4,swap=true)", "y": "y(size=7)"}
+SPECS = [SMALL[name] for name in ("churn", "wunchunk", "quintun", "hex", "havannah", "y") if name in hc.GAMES]
 
 # (spec, MCTS simulations per action) for the MCTS-vs-random match
 MATCHES = [(spec, sims) for spec, sims in (("churn(size=3)", 6), ("quintun(size=5)", 6))

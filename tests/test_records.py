@@ -17,8 +17,9 @@ from hexcore.reference import Wunchunk as RefWunchunk
 
 from conftest import DATA, load_json, load_jsonl
 
-SMALL = {"churn": "churn(size=3)", "wunchunk": "wunchunk(size=5)", "quintun": "quintun(size=5)", "hex": "hex(size=4,swap=true)"}
-SPECS = [SMALL[name] for name in ("churn", "wunchunk", "quintun", "hex") if name in hc.GAMES]
+SMALL = {"churn": "churn(size=3)", "wunchunk": "wunchunk(size=5)", "quintun": "quintun(size=5)", "hex": "hex(size=4,swap=true)",
+         "havannah": "havannah(size=4,swap=true)", "y": "y(size=7)"}
+SPECS = [SMALL[name] for name in ("churn", "wunchunk", "quintun", "hex", "havannah", "y") if name in hc.GAMES]
 SPECS += [s for s in ("churn(sides=(3,4,3,4,3,4),pie=false)", "wunchunk(size=7,players=3)",
                       "wunchunk(size=5,start=open)") if s.split("(")[0] in hc.GAMES]
 

@@ -90,6 +90,8 @@ def test_same_position_by_two_move_orders():
     ("churn", lambda: hc.Churn(size=3), 18),
     ("quintun", lambda: hc.Quintun(size=4), 18),
     ("hex", lambda: hc.Hex(size=5), 18),
+    ("havannah", lambda: hc.Havannah(size=4), 18),
+    ("y", lambda: hc.Y(size=7), 18),
     # Against two random players, who also place stones of the searcher's
     # colour, 1000 simulations win 70-85% of games alone (14 of these 20; a
     # random player wins about a third, and 12 or more of 20 about 1% of the

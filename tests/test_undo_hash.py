@@ -28,7 +28,8 @@ import hexcore as hc
 
 from draws import Draws
 
-SMALL = {"churn": dict(size=3), "wunchunk": dict(size=5), "quintun": dict(size=5), "hex": dict(size=4, swap=True)}
+SMALL = {"churn": dict(size=3), "wunchunk": dict(size=5), "quintun": dict(size=5), "hex": dict(size=4, swap=True),
+         "havannah": dict(size=4, swap=True), "y": dict(size=7)}
 GAME_NAMES = sorted(hc.GAMES)
 # Variants worth covering besides the default small board.
 VARIANTS = {"churn": [dict(size=3), dict(size=3, pie=False), dict(board="limping-34")]}
@@ -338,7 +339,8 @@ def test_pickle_round_trips_mid_game(name, opts, data):
     assert state(r) == state(s) and r == s
 
 
-MULTI_ACTION_GAMES = [n for n in GAME_NAMES if n not in ("churn", "hex")]  # Churn and Hex turns are single actions
+# Churn, Hex, Havannah and Y turns are single actions
+MULTI_ACTION_GAMES = [n for n in GAME_NAMES if n not in ("churn", "hex", "havannah", "y")]
 
 
 @pytest.mark.parametrize("name", MULTI_ACTION_GAMES)

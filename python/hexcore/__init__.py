@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import records, render, search  # noqa: F401 (render gives the games _repr_svg_)
-from ._core import MAX_DEPTH, MAX_PLAYOUTS, MAX_THREADS, Board, Churn, Hex, Quintun, Wunchunk, __version__, _Game
+from ._core import MAX_DEPTH, MAX_PLAYOUTS, MAX_THREADS, Board, Churn, Havannah, Hex, Quintun, Wunchunk, Y, __version__, _Game
 from .engine import Playouts, perft, random_playouts
 from .errors import GameOverError, HexcoreError, IllegalMoveError, NotationError, TooManyMovesError
 from .records import from_json, to_json
@@ -47,8 +47,9 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "Board", "Churn", "Hex", "Quintun", "Wunchunk", "GAMES", "Game", "Playouts", "PlayoutSummary", "load", "perft", "random_playouts", "reference",
-    "records", "to_json", "from_json", "HexcoreError", "IllegalMoveError", "NotationError", "GameOverError", "TooManyMovesError", "__version__",
+    "Board", "Churn", "Havannah", "Hex", "Quintun", "Wunchunk", "Y", "GAMES", "Game", "Playouts", "PlayoutSummary", "load", "perft",
+    "random_playouts", "reference", "records", "to_json", "from_json",
+    "HexcoreError", "IllegalMoveError", "NotationError", "GameOverError", "TooManyMovesError", "__version__",
     "Solution", "solve", "search", "SearchResult", "mcts", "BatchedSearchResult", "batched_search", "MAX_THREADS", "MAX_DEPTH",
     "MAX_PLAYOUTS",
 ]

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
-from ._core import Churn, Hex, Quintun, Wunchunk, _game_options
+from ._core import Churn, Havannah, Hex, Quintun, Wunchunk, Y, _game_options
 
 __all__ = ["GameInfo", "GAMES", "INFO", "info", "lookup", "name_of", "of_class"]
 
@@ -102,6 +102,16 @@ def _hex_max_actions(game: Any) -> int:
     return int(game.board.num_cells) + 1
 
 
+def _y_max_actions(game: Any) -> int:
+    # every action puts a stone on an empty cell and nothing is removed
+    return int(game.board.num_cells)
+
+
+def _havannah_max_actions(game: Any) -> int:
+    # every action puts a stone on an empty cell and nothing is removed, besides one swap
+    return int(game.board.num_cells) + 1
+
+
 def _wunchunk_max_actions(game: Any) -> int:
     # nothing is removed: at most one stone action per cell, one "end" per turn that
     # placed stones, fewer than N passes in a row (N end the game) between them, one swap
@@ -128,6 +138,9 @@ INFO: Dict[str, GameInfo] = {
                          train_recipe=lambda game: {"random_plies": 20}),
     "hex": GameInfo("hex", Hex, ("x", "o"), edges={0: 1, 3: 1, 1: 2, 4: 2}, pie_rule=("swap", True, False),
                     max_actions=_hex_max_actions, stone_planes=True),
+    "y": GameInfo("y", Y, ("x", "o"), max_actions=_y_max_actions, stone_planes=True),
+    "havannah": GameInfo("havannah", Havannah, ("x", "o"), pie_rule=("swap", True, False),
+                         max_actions=_havannah_max_actions, stone_planes=True),
 }
 
 GAMES: Dict[str, Any] = {name: gi.cls for name, gi in INFO.items()}

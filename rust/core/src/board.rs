@@ -34,6 +34,9 @@ pub const MAX_CELLS: usize = 16_000;
 /// Largest number of rows or columns of a rhombus.
 pub const MAX_RHOMBUS: usize = 25;
 
+/// Largest side of a triangle (its columns are lettered `a` to `z`).
+pub const MAX_TRIANGLE: usize = 26;
+
 /// The outline of a board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Shape {
@@ -41,6 +44,8 @@ pub enum Shape {
     SixSided,
     /// The rhombus of Hex, `rows` x `cols`.
     Rhombus { rows: usize, cols: usize },
+    /// The triangle of Y, `size` cells a side.
+    Triangle { size: usize },
 }
 
 /// Abstract Play's named Churn boards and their side lengths.
@@ -217,6 +222,62 @@ impl Board {
         Ok(Board::build(Shape::Rhombus { rows, cols }, len, coords, labels, row_list, row_names, sides))
     }
 
+    /// The triangle of Y: `size` cells a side (1 to [`MAX_TRIANGLE`]),
+    /// numbered and labelled as OpenSpiel's `y` does: row `y` (0 at the
+    /// top) holds `size - y` cells, `x` from 0 at the left; cell indices
+    /// run row by row from the top, and cell `(x, y)` is labelled by the
+    /// letter of `x` and the 1-based row number (`a1` the top-left corner,
+    /// `b1` right of it, `a2` below it). Axial coordinates are
+    /// `(q, r) = (x, y)`, so each row is shifted half a cell right of the
+    /// one above. As a hexagon its side lengths are `(size, 1, size, 1,
+    /// size, 1)`: the top row, the top-right corner, the long diagonal
+    /// down to the bottom corner, that corner, the left column upwards,
+    /// the top-left corner.
+    pub fn triangle(size: usize) -> Result<Board, BoardError> {
+        if !(1..=MAX_TRIANGLE).contains(&size) {
+            return Err(BoardError(format!("size must be between 1 and {MAX_TRIANGLE}, got {size}")));
+        }
+        let mut coords = Vec::new();
+        let mut labels = Vec::new();
+        let mut starts = Vec::new();
+        for y in 0..size {
+            starts.push(coords.len() as u16);
+            for x in 0..size - y {
+                coords.push((x as i32, y as i32));
+                labels.push(format!("{}{}", row_name(x), y + 1));
+            }
+        }
+        let cell = |x: usize, y: usize| starts[y] + x as u16;
+        let row_list = (0..size).rev().map(|y| (starts[y], (size - y) as u16)).collect();
+        let row_names = (0..size).rev().map(|y| (y + 1).to_string()).collect();
+        let sides = [
+            (0..size).map(|x| cell(x, 0)).collect(),
+            vec![cell(size - 1, 0)],
+            (0..size).map(|y| cell(size - 1 - y, y)).collect(),
+            vec![cell(0, size - 1)],
+            (0..size).rev().map(|y| cell(0, y)).collect(),
+            vec![cell(0, 0)],
+        ];
+        let len = [size as u16, 1, size as u16, 1, size as u16, 1];
+        Ok(Board::build(Shape::Triangle { size }, len, coords, labels, row_list, row_names, sides))
+    }
+
+    /// The same board with its cells renumbered row by row from the top
+    /// row down (left to right in each row), the order of OpenSpiel's
+    /// boards; labels, coordinates, rows and sides stay with their cells.
+    pub fn top_down(self) -> Board {
+        let order: Vec<usize> = self.rows.iter().rev().flat_map(|&(start, w)| start as usize..(start + w) as usize).collect();
+        let mut new_of = vec![0u16; order.len()];
+        for (new, &old) in order.iter().enumerate() {
+            new_of[old] = new as u16;
+        }
+        let coords = order.iter().map(|&c| self.coords[c]).collect();
+        let labels = order.iter().map(|&c| self.labels[c].clone()).collect();
+        let rows = self.rows.iter().map(|&(start, w)| (new_of[start as usize], w)).collect();
+        let sides = self.sides.clone().map(|s| s.iter().map(|&c| new_of[c as usize]).collect());
+        Board::build(self.shape, self.sides_len, coords, labels, rows, self.row_names, sides)
+    }
+
     /// The tables of a board from its cells (axial coordinates and labels,
     /// in index order), rows and sides.
     fn build(
@@ -333,6 +394,17 @@ impl Board {
         Ok(self)
     }
 
+    /// The same board with other row names (one per row, bottom row first,
+    /// as [`Board::rows`]), for a game whose notation numbers rows its own
+    /// way (OpenSpiel's Havannah: 1 at the top).
+    pub fn with_row_names(mut self, names: Vec<String>) -> Result<Board, BoardError> {
+        if names.len() != self.rows.len() {
+            return Err(BoardError(format!("expected {} row names, got {}", self.rows.len(), names.len())));
+        }
+        self.row_names = names;
+        Ok(self)
+    }
+
     /// One of Abstract Play's named boards (`hex3`, `limping-34`, ...).
     pub fn named(name: &str) -> Result<Board, BoardError> {
         match NAMED_BOARDS.iter().find(|(n, _)| *n == name) {
@@ -362,11 +434,19 @@ impl Board {
         self.shape
     }
 
+    /// The side of a triangle.
+    pub fn triangle_size(&self) -> Option<usize> {
+        match self.shape {
+            Shape::Triangle { size } => Some(size),
+            _ => None,
+        }
+    }
+
     /// (rows, cols) of a rhombus.
     pub fn rhombus_dims(&self) -> Option<(usize, usize)> {
         match self.shape {
             Shape::Rhombus { rows, cols } => Some((rows, cols)),
-            Shape::SixSided => None,
+            Shape::SixSided | Shape::Triangle { .. } => None,
         }
     }
 
@@ -664,6 +744,58 @@ mod tests {
         }
         assert!(Board::rhombus(0, 3).is_err());
         assert!(Board::rhombus(3, 26).is_err());
+    }
+
+    #[test]
+    fn triangle_cells_labels_and_neighbours() {
+        let b = Board::triangle(4).unwrap();
+        assert_eq!(b.num_cells(), 10);
+        let labels: Vec<&str> = (0..10).map(|c| b.label(c)).collect();
+        assert_eq!(labels, ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "a4"]);
+        assert_eq!(b.triangle_size(), Some(4));
+        assert!(!b.is_hexhex() && b.rhombus_dims().is_none());
+        // OpenSpiel's y neighbours of (x, y): (x, y-1), (x+1, y-1), (x+1, y), (x, y+1), (x-1, y+1), (x-1, y).
+        let at = |x: i32, y: i32| (0..10).find(|&c| b.axial(c) == (x, y));
+        for cell in 0..10 {
+            let (x, y) = b.axial(cell);
+            let mut expect: Vec<u16> =
+                [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)].iter().filter_map(|(dx, dy)| at(x + dx, y + dy)).map(|c| c as u16).collect();
+            let mut got = b.neighbors(cell).to_vec();
+            expect.sort();
+            got.sort();
+            assert_eq!(got, expect, "cell {cell}");
+        }
+        assert_eq!(b.sides()[0], vec![0, 1, 2, 3]);
+        assert_eq!(b.sides()[2], vec![3, 6, 8, 9]);
+        assert_eq!(b.sides()[4], vec![9, 7, 4, 0]);
+        assert_eq!(b.ring().len(), 9);
+        assert_eq!(b.diagram(|_| '.'), "1 . . . .\n2  . . .\n3   . .\n4    .\n");
+        assert_eq!(Board::triangle(1).unwrap().ring(), &[0]);
+        assert!(Board::triangle(0).is_err() && Board::triangle(27).is_err());
+    }
+
+    #[test]
+    fn top_down_renumbers_from_the_top_row() {
+        let b = Board::hexhex(3).unwrap();
+        let t = b.clone().top_down();
+        assert_eq!(t.num_cells(), b.num_cells());
+        let rows: Vec<u16> = t.rows().iter().rev().map(|r| r.0).collect();
+        assert_eq!(rows, vec![0, 3, 7, 12, 16]);
+        for c in 0..t.num_cells() {
+            let old = b.index(t.label(c)).unwrap();
+            assert_eq!(t.axial(c), b.axial(old));
+            let mut n1: Vec<&str> = t.neighbors(c).iter().map(|&x| t.label(x as usize)).collect();
+            let mut n2: Vec<&str> = b.neighbors(old).iter().map(|&x| b.label(x as usize)).collect();
+            n1.sort();
+            n2.sort();
+            assert_eq!(n1, n2);
+        }
+        for k in 0..6 {
+            let s1: Vec<&str> = t.sides()[k].iter().map(|&x| t.label(x as usize)).collect();
+            let s2: Vec<&str> = b.sides()[k].iter().map(|&x| b.label(x as usize)).collect();
+            assert_eq!(s1, s2);
+        }
+        assert_eq!(t.diagram(|_| '.'), b.diagram(|_| '.'));
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Incremental connectivity by union-find, the part of the shared group
 //! code for games that only ask "which group is this stone in, and what
-//! does that group touch" (Hex: which edges): every set keeps a rank and an
-//! eight-bit payload, ORed together when sets join. A cell takes four
-//! bytes, so a batch of boards stays small in cache.
+//! does that group touch" (Hex and Y: which edges; Havannah: which edges
+//! and corners): every set keeps a rank and a payload of bits ([`Payload`]:
+//! eight by default, sixteen for Havannah), ORed together when sets join. A
+//! cell takes four bytes with the eight-bit payload, so a batch of boards
+//! stays small in cache.
 //!
 //! Sets join by rank (the lower root goes under the higher, as union by
 //! size does with sizes), so a find without compression walks at most
@@ -14,31 +16,43 @@
 //!   [`Placed`] record; [`UnionFind::unplace`] takes the stone back exactly.
 //!   Tree walks that make and unmake moves use it.
 //!
+//! Havannah's rings are found here too ([`ring_trigger`], [`ring_walk`]):
+//! a ring can only close where a stone joins its group at two places that
+//! are not adjacent around it, and only then is the group walked.
+//!
 //! [`Groups`](crate::groups::Groups) is the other part: member lists,
 //! O(1) root lookups, size histograms and whole-group removal, for games
 //! whose rules count or capture groups.
 
-use crate::board::NO_CELL;
+use std::fmt::Debug;
+use std::ops::{BitOr, BitOrAssign};
+
+use crate::board::{Board, NO_CELL};
 use crate::unchecked::{get, get_mut};
+
+/// The bits a set carries (`u8` or `u16`), ORed when sets join.
+pub trait Payload: Copy + Default + Eq + Debug + BitOr<Output = Self> + BitOrAssign + Send + Sync + 'static {}
+
+impl<P: Copy + Default + Eq + Debug + BitOr<Output = P> + BitOrAssign + Send + Sync + 'static> Payload for P {}
 
 /// One cell's link: its parent (itself at a root), and at roots the set's
 /// rank (an upper bound on its height; 0 for a cell without a stone, 1 for
 /// a lone stone) and payload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Node {
+struct Node<P> {
     parent: u16,
     rank: u8,
-    payload: u8,
+    payload: P,
 }
 
 /// Disjoint sets of cells (stones) with a payload per set. Cells that hold
 /// no stone are sets of size 0 that nothing links to.
 #[derive(Debug, PartialEq, Eq)]
-pub struct UnionFind {
-    nodes: Vec<Node>,
+pub struct UnionFind<P: Payload = u8> {
+    nodes: Vec<Node<P>>,
 }
 
-impl Clone for UnionFind {
+impl<P: Payload> Clone for UnionFind<P> {
     fn clone(&self) -> Self {
         UnionFind { nodes: self.nodes.clone() }
     }
@@ -53,15 +67,15 @@ impl Clone for UnionFind {
 /// set the stone ended in, that root's rank and payload before, and the
 /// other roots it absorbed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Placed {
+pub struct Placed<P: Payload = u8> {
     root: u16,
     old_rank: u8,
-    old_payload: u8,
+    old_payload: P,
     joined: [u16; 6],
     count: u8,
 }
 
-impl Placed {
+impl<P: Payload> Placed<P> {
     /// The root of the set the stone joined (the stone itself when alone).
     #[inline]
     pub fn root(&self) -> usize {
@@ -72,11 +86,11 @@ impl Placed {
 /// The most sets one stone can join at once (a cell's neighbours).
 const MAX_JOINED: usize = 6;
 
-impl UnionFind {
+impl<P: Payload> UnionFind<P> {
     /// `num_cells` cells, none holding a stone.
-    pub fn new(num_cells: usize) -> UnionFind {
+    pub fn new(num_cells: usize) -> UnionFind<P> {
         assert!(num_cells < NO_CELL as usize, "too many cells for 16-bit links");
-        UnionFind { nodes: (0..num_cells).map(|c| Node { parent: c as u16, rank: 0, payload: 0 }).collect() }
+        UnionFind { nodes: (0..num_cells).map(|c| Node { parent: c as u16, rank: 0, payload: P::default() }).collect() }
     }
 
     #[inline]
@@ -131,7 +145,7 @@ impl UnionFind {
 
     /// Payload of the set whose root is `root`.
     #[inline]
-    pub fn payload(&self, root: usize) -> u8 {
+    pub fn payload(&self, root: usize) -> P {
         self.nodes[root].payload
     }
 
@@ -139,7 +153,7 @@ impl UnionFind {
     /// the stones on `friends` (path halving; not undoable). Returns the
     /// root of the set it ends in.
     #[inline]
-    pub fn link(&mut self, cell: usize, payload: u8, friends: impl IntoIterator<Item = usize>) -> usize {
+    pub fn link(&mut self, cell: usize, payload: P, friends: impl IntoIterator<Item = usize>) -> usize {
         self.nodes[cell] = Node { parent: cell as u16, rank: 1, payload };
         let mut root = cell;
         for f in friends {
@@ -170,7 +184,7 @@ impl UnionFind {
     /// A stone on the empty `cell` with `payload`, joined with the sets of
     /// the stones on `friends` (at most six distinct sets), changing no
     /// link but the ones [`UnionFind::unplace`] restores.
-    pub fn place(&mut self, cell: usize, payload: u8, friends: impl IntoIterator<Item = usize>) -> Placed {
+    pub fn place(&mut self, cell: usize, payload: P, friends: impl IntoIterator<Item = usize>) -> Placed<P> {
         let mut roots = [NO_CELL; MAX_JOINED];
         let mut count = 0;
         let mut best = NO_CELL as usize;
@@ -188,7 +202,7 @@ impl UnionFind {
         }
         if count == 0 {
             self.nodes[cell] = Node { parent: cell as u16, rank: 1, payload };
-            return Placed { root: cell as u16, old_rank: 0, old_payload: 0, joined: roots, count: 0 };
+            return Placed { root: cell as u16, old_rank: 0, old_payload: P::default(), joined: roots, count: 0 };
         }
         let old = self.nodes[best];
         let mut joined = [NO_CELL; MAX_JOINED];
@@ -216,7 +230,7 @@ impl UnionFind {
     /// Take back the stone on `cell` added by the [`UnionFind::place`] that
     /// returned `placed`; every `place` since must have been taken back and
     /// no [`UnionFind::link`] or [`UnionFind::find_halving`] run since.
-    pub fn unplace(&mut self, cell: usize, placed: Placed) {
+    pub fn unplace(&mut self, cell: usize, placed: Placed<P>) {
         let root = placed.root as usize;
         if root != cell {
             let b = &mut self.nodes[root];
@@ -228,14 +242,88 @@ impl UnionFind {
         }
         // The stone may hang under `root`: reset it directly (`clear` is for
         // a stone that is a set of its own).
-        self.nodes[cell] = Node { parent: cell as u16, rank: 0, payload: 0 };
+        self.nodes[cell] = Node { parent: cell as u16, rank: 0, payload: P::default() };
     }
 
     /// Take a stone that is a set of its own off `cell`.
     pub fn clear(&mut self, cell: usize) {
         debug_assert!(self.nodes[cell].parent as usize == cell && self.nodes[cell].rank <= 1);
-        self.nodes[cell] = Node { parent: cell as u16, rank: 0, payload: 0 };
+        self.nodes[cell] = Node { parent: cell as u16, rank: 0, payload: P::default() };
     }
+}
+
+/// OpenSpiel's order of the six directions around a cell (Havannah's
+/// `neighbor_offsets`), as indices into [`crate::board::CYCLIC_DIRECTIONS`]:
+/// up-left, up-right, right, down-right, down-left, left, each adjacent to
+/// the next.
+const RING_DIRECTIONS: [usize; 6] = [2, 1, 0, 5, 4, 3];
+
+/// Whether a stone of `colour` put on `cell` may close a ring: walking
+/// round the cell, each neighbour of that colour that does not directly
+/// follow another one (a run of adjacent friends is one group already,
+/// and the cell on a sharp corner closes nothing) joins the stone's group,
+/// and the trigger is a second join into a group already joined. `root`
+/// gives the group of a stone before the new one. This is OpenSpiel's
+/// test (`alreadyjoined` in `havannah.cc`, with its neighbour order):
+/// a ring through the new stone needs two of its neighbours that are
+/// not adjacent around it to be joined already.
+#[inline]
+pub fn ring_trigger(board: &Board, colours: &[u8], cell: usize, colour: u8, root: impl Fn(usize) -> usize) -> bool {
+    let around = board.cyclic_neighbors(cell);
+    let mut roots = [NO_CELL as usize; 6];
+    let mut k = 0;
+    let mut skip = false;
+    for d in RING_DIRECTIONS {
+        if skip {
+            skip = false;
+            continue;
+        }
+        let nb = around[d];
+        if nb != NO_CELL && colours[nb as usize] == colour {
+            let r = root(nb as usize);
+            if roots[..k].contains(&r) {
+                return true;
+            }
+            roots[k] = r;
+            k += 1;
+            skip = true;
+        }
+    }
+    false
+}
+
+/// Whether the stones of `colour` (the stone on `cell` among them) hold a
+/// ring through `cell`: OpenSpiel's walk (`CheckRingDFS` in
+/// `havannah.cc`) along stones of that colour, leaving `cell` in one of
+/// four directions and turning at most 60 degrees at each step, that comes
+/// back to a stone already on its path. Stones on the path are marked by
+/// bit 7 of `colours` while the walk is on them; all marks are gone when
+/// it returns.
+pub fn ring_walk(board: &Board, colours: &mut [u8], cell: usize, colour: u8) -> bool {
+    fn walk(board: &Board, colours: &mut [u8], cell: usize, colour: u8, left: usize, right: usize) -> bool {
+        const MARK: u8 = 0x80;
+        let v = colours[cell];
+        if v & !MARK != colour {
+            return false;
+        }
+        if v & MARK != 0 {
+            return true;
+        }
+        colours[cell] = v | MARK;
+        let mut found = false;
+        // Directions `left..=right` (taken mod 6) in OpenSpiel's order.
+        for i in left..=right {
+            let dir = i % 6;
+            let nb = board.cyclic_neighbors(cell)[RING_DIRECTIONS[dir]];
+            if nb != NO_CELL && walk(board, colours, nb as usize, colour, dir + 5, dir + 7) {
+                found = true;
+                break;
+            }
+        }
+        colours[cell] = v;
+        found
+    }
+    walk(board, colours, cell, colour, 0, 3)
 }
 
 #[cfg(test)]
@@ -274,7 +362,7 @@ mod tests {
 
     /// What the structure says of every stone: its group's smallest cell
     /// (by comparing roots) and the group's payload.
-    fn observed(u: &UnionFind, colours: &[u8]) -> Vec<(usize, u8)> {
+    fn observed(u: &UnionFind<u8>, colours: &[u8]) -> Vec<(usize, u8)> {
         let n = colours.len();
         let roots: Vec<usize> = (0..n).map(|c| if colours[c] == 0 { usize::MAX } else { u.find(c) }).collect();
         let mut smallest = vec![usize::MAX; n];
@@ -294,7 +382,7 @@ mod tests {
             let n = board.num_cells();
             for round in 0..60 {
                 let fast = round % 2 == 0;
-                let mut u = UnionFind::new(n);
+                let mut u = UnionFind::<u8>::new(n);
                 let mut colours = vec![0u8; n];
                 let mut payloads = vec![0u8; n];
                 let mut stack = Vec::new();
@@ -344,7 +432,7 @@ mod tests {
     fn finds_stay_short() {
         let board = Board::rhombus(19, 19).unwrap();
         let n = board.num_cells();
-        let mut u = UnionFind::new(n);
+        let mut u = UnionFind::<u8>::new(n);
         for cell in 0..n {
             let friends: Vec<usize> = board.neighbors(cell).iter().map(|&c| c as usize).filter(|&c| c < cell).collect();
             u.place(cell, 0, friends);

@@ -54,6 +54,12 @@ impl PyBoard {
         self.inner.rhombus_dims()
     }
 
+    /// The side of a triangle (Y's board), None for other shapes.
+    #[getter]
+    fn triangle(&self) -> Option<usize> {
+        self.inner.triangle_size()
+    }
+
     /// Abstract Play's name for this board, if it has one.
     #[getter]
     fn name(&self) -> Option<&'static str> {
@@ -168,6 +174,8 @@ impl PyBoard {
         let s = self.inner.side_lengths();
         if let Some((rows, cols)) = self.inner.rhombus_dims() {
             format!("<Board: {rows} x {cols} rhombus>")
+        } else if let Some(size) = self.inner.triangle_size() {
+            format!("<Board: triangle of side {size}>")
         } else if self.inner.is_hexhex() {
             format!("Board(size={})", s[0])
         } else {
