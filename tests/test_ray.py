@@ -365,23 +365,31 @@ def test_train_on_ray_checkpoints_and_resumes(local_ray, tmp_path):
     assert p.shape == (1, g.num_actions) and v.shape == (1, 2)
 
 
-def test_train_on_ray_goes_on_when_an_actor_is_killed(local_ray, tmp_path, monkeypatch):
+@pytest.fixture
+def pools(monkeypatch):
+    """The actor pools a training run makes, recorded as they are made."""
+    from hexcore.train import actors
+
+    made = []
+
+    class Pool(actors.ActorPool):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, **kw)
+            made.append(self)
+
+    monkeypatch.setattr(actors, "ActorPool", Pool)
+    return made
+
+
+def test_train_on_ray_goes_on_when_an_actor_is_killed(local_ray, tmp_path, pools):
     """SIGKILL to an actor in the middle of a generation: the driver drops
     that generation, Ray restarts the actor, the restarted actor sends
     generations again while training goes on, and the checkpoint (written
     on Ctrl-C, sent here once the restarted actor is back) reads."""
     import signal
 
-    from hexcore.train import actors, load_checkpoint, load_evaluator, train
+    from hexcore.train import load_checkpoint, load_evaluator, train
 
-    pools = []
-
-    class Pool(actors.ActorPool):
-        def __init__(self, *a, **kw):
-            super().__init__(*a, **kw)
-            pools.append(self)
-
-    monkeypatch.setattr(actors, "ActorPool", Pool)
     killed, lines = [], []
 
     def log(line):
@@ -399,7 +407,7 @@ def test_train_on_ray_goes_on_when_an_actor_is_killed(local_ray, tmp_path, monke
 
     out = tmp_path / "kill"
     with pytest.raises(KeyboardInterrupt):
-        train(_train_config(out, steps=100_000, minutes=3), log=log)
+        train(_train_config(out, steps=100_000, minutes=10), log=log)
     lost = [x for x in lines if " lost: " in x]
     assert len(lost) == 1 and f"actor {killed[0][0]} (pid {killed[0][1]} " in lost[0] and "Ray restarts it" in lost[0]
     rows = [json.loads(x) for x in open(out / "metrics.jsonl") if '"selfplay"' in x]
@@ -412,22 +420,14 @@ def test_train_on_ray_goes_on_when_an_actor_is_killed(local_ray, tmp_path, monke
     assert p.shape == (1, g.num_actions)
 
 
-def test_train_on_ray_goes_on_when_a_node_is_lost(local_ray, tmp_path, monkeypatch):
+def test_train_on_ray_goes_on_when_a_node_is_lost(local_ray, tmp_path, pools):
     """The worker node (its raylet and the actor on it) removed from the
     cluster in the middle of a run: that actor's generation is lost, its
     restart waits for a CPU the cluster no longer has, and the actor on the
     head node goes on feeding the learner; the checkpoint reads. The node
     comes back at the end, for the tests after this one."""
-    from hexcore.train import actors, load_checkpoint, load_evaluator, train
+    from hexcore.train import load_checkpoint, load_evaluator, train
 
-    pools = []
-
-    class Pool(actors.ActorPool):
-        def __init__(self, *a, **kw):
-            super().__init__(*a, **kw)
-            pools.append(self)
-
-    monkeypatch.setattr(actors, "ActorPool", Pool)
     lines, after = [], []
     removed = []
 
@@ -450,7 +450,7 @@ def test_train_on_ray_goes_on_when_a_node_is_lost(local_ray, tmp_path, monkeypat
     out = tmp_path / "node"
     try:
         with pytest.raises(KeyboardInterrupt):
-            train(_train_config(out, steps=100_000, minutes=3), log=log)
+            train(_train_config(out, steps=100_000, minutes=10), log=log)
     finally:
         if removed:
             local_ray.worker = local_ray.add_node(num_cpus=1, node_ip_address="127.0.0.1")

@@ -1,6 +1,10 @@
-"""Games the serve tests analyse."""
+"""Games the serve tests analyse, and the app served on a loopback port."""
 import json
 import pathlib
+import socket
+import threading
+import time
+from typing import Iterator
 
 import pytest
 
@@ -35,3 +39,27 @@ def churn_blunder():
     while not start.is_over:
         start.play(hc.solve(start, threads=1).best_move)
     return start, winning
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """``hexcore.serve.app()`` under uvicorn in a thread, on a free loopback
+    port, for a module's tests: its base URL."""
+    uvicorn = pytest.importorskip("uvicorn")
+
+    from hexcore.serve import app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app(), host="127.0.0.1", port=port, log_level="warning"))
+    t = threading.Thread(target=srv.run, daemon=True)
+    t.start()
+    deadline = time.time() + 20
+    while not srv.started and time.time() < deadline:
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        t.join(10)

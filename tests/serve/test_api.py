@@ -427,43 +427,29 @@ def test_three_players(client):
     assert evs[-1] == ("done", {"decisive": [], "result": ""})
 
 
-def test_a_bot_whose_page_went_away_stops_thinking():
+def test_a_bot_whose_page_went_away_stops_thinking(server):
     """Every bot slot taken by 20-second searches whose pages go away after
     half a second (a new game, an undo: the browser aborts the request):
     the searches stop, so a new bot move is served at once instead of
     'the server is busy' for 20 seconds."""
-    import socket
     import threading
 
     import httpx
-    uvicorn = pytest.importorskip("uvicorn")
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app(), host="127.0.0.1", port=port, log_level="warning"))
-    t = threading.Thread(target=srv.run, daemon=True)
-    t.start()
-    deadline = time.time() + 20
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.05)
-    url = f"http://127.0.0.1:{port}/api/bot"
+    url = f"{server}/api/bot"
     body = {"game": {"spec": "churn(size=4)", "tokens": []}, "player": "mcts:time=20"}
-    try:
-        def abandoned() -> None:
-            with pytest.raises(httpx.ReadTimeout):
-                httpx.post(url, json=body, timeout=httpx.Timeout(10, read=0.5))
 
-        callers = [threading.Thread(target=abandoned) for _ in range(LIMITS.bots)]
-        for c in callers:
-            c.start()
-        for c in callers:
-            c.join()
-        time.sleep(1.0)   # the server sees the disconnects and the searches stop within 20 ms of it
-        t0 = time.time()
-        r = httpx.post(url, json={**body, "player": "mcts:100"}, timeout=15)
-        assert r.status_code == 200, r.text
-        assert time.time() - t0 < 10
-    finally:
-        srv.should_exit = True
-        t.join(10)
+    def abandoned() -> None:
+        with pytest.raises(httpx.ReadTimeout):
+            httpx.post(url, json=body, timeout=httpx.Timeout(10, read=0.5))
+
+    callers = [threading.Thread(target=abandoned) for _ in range(LIMITS.bots)]
+    for c in callers:
+        c.start()
+    for c in callers:
+        c.join()
+    time.sleep(1.0)   # the server sees the disconnects and the searches stop within 20 ms of it
+    t0 = time.time()
+    r = httpx.post(url, json={**body, "player": "mcts:100"}, timeout=15)
+    assert r.status_code == 200, r.text
+    assert time.time() - t0 < 10

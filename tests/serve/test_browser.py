@@ -5,40 +5,20 @@ import json
 import os
 import pathlib
 import shutil
-import socket
-import threading
-import time
 
 import pytest
 
 pytest.importorskip("starlette")
-uvicorn = pytest.importorskip("uvicorn")
+pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 import hexcore as hc  # noqa: E402
-from hexcore.serve import app  # noqa: E402
 
 WUNCHUNK = pathlib.Path(__file__).resolve().parents[2] / "seeds" / "wunchunk" / "abstractplay_records.json"
 CHROMIUM = os.environ.get("HEXCORE_CHROMIUM") or next(
     (p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")) if p), None)
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium found (apt-get install chromium, or set HEXCORE_CHROMIUM)")
-
-
-@pytest.fixture(scope="module")
-def server():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app(), host="127.0.0.1", port=port, log_level="warning"))
-    t = threading.Thread(target=srv.run, daemon=True)
-    t.start()
-    deadline = time.time() + 20
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    t.join(10)
 
 
 @pytest.fixture(scope="module")
