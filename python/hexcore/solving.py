@@ -127,8 +127,8 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
     with alpha-beta and a shared table), ``"dfpn"`` (depth-first
     proof-number search; values only: ``plies_to_end`` is ``None`` and
     ``best_move`` is any move of the best value), or ``None``, the game's
-    own choice (the faster one measured: ``"dfpn"`` for Hex, ``"alphabeta"``
-    for the others). With ``"dfpn"`` each thread has its own table, a
+    own choice (``"alphabeta"`` for every game today; ``"dfpn"`` is far
+    faster on Hex, see ``docs/solved.md``). With ``"dfpn"`` each thread has its own table, a
     ``threads``-th of ``table_mb``; the certificate's proofs come from a
     fresh single-thread search.
 

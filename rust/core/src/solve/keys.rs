@@ -43,9 +43,9 @@ pub trait Solvable: Game {
         None
     }
 
-    /// The algorithm `solve` uses when none is asked for: alpha-beta by
-    /// default; a game where depth-first proof-number search is measured
-    /// faster says so.
+    /// The algorithm `solve` uses when none is asked for: alpha-beta (it
+    /// also proves distances, and the callers' node budgets were sized for
+    /// it); a game may choose depth-first proof-number search instead.
     fn solver_algorithm(&self) -> super::Algorithm {
         super::Algorithm::AlphaBeta
     }

@@ -4,7 +4,7 @@
 //! the recomputed hash and the conformance run.
 
 use crate::game::{Action, Game};
-use crate::solve::{Algorithm, Outcome, Solvable};
+use crate::solve::{Outcome, Solvable};
 
 use super::Hex;
 
@@ -29,12 +29,6 @@ impl Solvable for Hex {
     /// A player virtually connected (`solver.rs`).
     fn solver_value(&self) -> Option<Outcome> {
         self.virtual_outcome()
-    }
-
-    /// Depth-first proof-number search: Hex 5x5's openings in 0.2 s
-    /// against alpha-beta's 3.6 s (`benches/solve_hex_openings.py`).
-    fn solver_algorithm(&self) -> Algorithm {
-        Algorithm::Dfpn
     }
 
     /// Only the half turn maps the rhombus onto itself with each player's
