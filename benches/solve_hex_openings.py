@@ -1,9 +1,11 @@
-"""Every opening of Hex n x n (no swap) solved on one thread: nodes and seconds per board.
+"""Every opening of Hex n x n (no swap) solved: nodes and seconds per board.
 
     python benches/solve_hex_openings.py [--sizes 3 4 5 6] [--budget 600] [--table-mb 512]
+        [--algorithm alphabeta|dfpn] [--threads 1]
 
-Solves the empty board with ``hc.solve(hc.Hex(size=n), threads=1, distances=False)``:
-the values pass proves win or loss for every opening. Boards over 5x5 get
+Solves the empty board with ``hc.solve(hc.Hex(size=n), threads=T, distances=False,
+algorithm=A)``: the values pass proves win or loss for every opening (``dfpn``: one
+depth-first proof-number search per opening, the threads sharing them out). Boards over 5x5 get
 ``--budget`` seconds; an unfinished board reports how many openings were proved.
 Prints wall and CPU seconds (the machine is shared: CPU seconds are the steadier
 figure) and checks the values against the published ones where they exist:
@@ -35,9 +37,10 @@ def half_turn(cell: str, n: int) -> str:
     return f"{chr(ord('a') + n - 1 - col)}{n - row}"
 
 
-def solve_board(n: int, budget: float | None, table_mb: int) -> dict:
+def solve_board(n: int, budget: float | None, table_mb: int, algorithm: str = "alphabeta", threads: int = 1) -> dict:
     t0, c0 = time.perf_counter(), time.process_time()
-    s = hc.solve(hc.Hex(size=n), threads=1, distances=False, table_mb=table_mb, max_seconds=budget)
+    s = hc.solve(hc.Hex(size=n), threads=threads, distances=False, table_mb=table_mb, max_seconds=budget,
+                 algorithm=algorithm)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     # the root moves' values are for the player making them: x
     x_value = dict(s.moves)
@@ -55,7 +58,7 @@ def solve_board(n: int, budget: float | None, table_mb: int) -> dict:
             if v != ("loss" if m in losses else "win"):
                 problems.append(f"{m}: solved {v}, published {'loss' if m in losses else 'win'}")
     winners = " ".join(m for m, v in proved.items() if v == "win")
-    print(f"{n}x{n}: {len(proved)} of {len(x_value)} openings in {wall:.1f} s wall, {cpu:.1f} s CPU, "
+    print(f"{n}x{n} {algorithm}, {threads} thread(s): {len(proved)} of {len(x_value)} openings in {wall:.1f} s wall, {cpu:.1f} s CPU, "
           f"{s.nodes:,} nodes, table {s.table_entries:,} / {s.table_capacity:,}; "
           f"winning for x: {winners or '-'}"
           + ("" if n not in PUBLISHED_LOSSES else f"; matches the published values: {not problems}"))
@@ -70,8 +73,10 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[3, 4, 5, 6])
     ap.add_argument("--budget", type=float, default=600.0, help="seconds per board over 5x5")
     ap.add_argument("--table-mb", type=int, default=512)
+    ap.add_argument("--algorithm", choices=["alphabeta", "dfpn"], default="alphabeta")
+    ap.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()
-    rows = [solve_board(n, a.budget if n > 5 else None, a.table_mb) for n in a.sizes]
+    rows = [solve_board(n, a.budget if n > 5 else None, a.table_mb, a.algorithm, a.threads) for n in a.sizes]
     largest = max((r["n"] for r in rows if r["complete"]), default=None)
     print(f"largest board with every opening solved: {largest}x{largest}" if largest else "no board finished")
     if any(r["problems"] for r in rows):

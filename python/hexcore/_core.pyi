@@ -269,7 +269,8 @@ __all__ += ["_solve"]
 def _solve(game: _Game, max_seconds: Optional[float] = ..., max_nodes: Optional[int] = ...,
            threads: Optional[int] = ..., table_mb: int = ...,
            progress: Optional[Callable[[int, int, int, float], Any]] = ...,
-           distances: bool = ..., certificate: Optional[Union[str, os.PathLike[str]]] = ...) -> Dict[str, Any]: ...
+           distances: bool = ..., certificate: Optional[Union[str, os.PathLike[str]]] = ...,
+           algorithm: Optional[str] = ...) -> Dict[str, Any]: ...
 
 # ---- rewards for the adapters (rust/py/src/outcome.rs) ----
 

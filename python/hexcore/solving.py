@@ -57,6 +57,8 @@ class Solution:
     path then)."""
     certificate_positions: int = 0
     """Positions (nodes) in the certificate."""
+    algorithm: str = "alphabeta"
+    """The algorithm that proved the values: ``"alphabeta"`` or ``"dfpn"``."""
 
     @property
     def nodes_per_second(self) -> float:
@@ -93,7 +95,8 @@ def _certificate_trailer(r: Dict[str, Any]) -> Dict[str, Any]:
 def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[int] = None,
           threads: Optional[int] = None, table_mb: int = 256,
           progress: Optional[Progress] = None, distances: bool = True,
-          certificate: Optional[Union[str, "os.PathLike[str]"]] = None) -> Solution:
+          certificate: Optional[Union[str, "os.PathLike[str]"]] = None, *,
+          algorithm: Optional[str] = None) -> Solution:
     """Solve ``game``'s position (a two-player Churn, Wunchunk, Quintun or Hex
     between turns) exactly.
 
@@ -119,7 +122,27 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
     ``ValueError``). The file is the same for any thread count (the
     winner's move is the first in the game's move order that is proved to
     keep the goal, never the shared table's best move).
+
+    ``algorithm`` picks how the values are proved: ``"alphabeta"`` (negamax
+    with alpha-beta and a shared table), ``"dfpn"`` (depth-first
+    proof-number search; values only: ``plies_to_end`` is ``None`` and
+    ``best_move`` is any move of the best value), or ``None``, the game's
+    own choice (``"alphabeta"`` for every game today; ``"dfpn"`` is far
+    faster on Hex, see ``docs/solved.md``). With ``"dfpn"`` each thread has its own table, a
+    ``threads``-th of ``table_mb``; the certificate's proofs come from a
+    fresh single-thread search.
+
+    Returns:
+        The :class:`Solution`.
+
+    Raises:
+        ValueError: an argument out of range (naming it), a game with more
+            than two players, a finished game or a turn in progress.
+        TypeError: an argument of the wrong type.
+        KeyboardInterrupt: on Ctrl-C (nothing is kept).
     """
+    if algorithm is not None and not isinstance(algorithm, str):
+        raise TypeError(f"algorithm must be 'alphabeta', 'dfpn' or None, got {type(algorithm).__name__}")
     if max_seconds is not None:
         if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float, np.integer, np.floating)):
             raise TypeError(f"max_seconds must be a number, got {type(max_seconds).__name__}")
@@ -145,7 +168,7 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
             with open(part, "w", encoding="utf-8") as f:
                 f.write(json.dumps(header) + "\n")
         r = _core._solve(game, max_seconds, max_nodes, threads, table_mb, progress, distances,
-                         None if part is None else str(part))
+                         None if part is None else str(part), algorithm)
         written = None
         if part is not None and r["certificate"] is not None:
             with open(part, "a", encoding="utf-8") as f:
@@ -175,4 +198,5 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
         symmetries=r["symmetries"],
         certificate=written,
         certificate_positions=0 if written is None else r["certificate"]["positions"],
+        algorithm=r["algorithm"],
     )

@@ -18,6 +18,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--table-mb", type=int, default=256, help="transposition table size (MB)")
     p.add_argument("--no-distances", action="store_true", help="values only: skip the distance pass")
+    p.add_argument("--algorithm", choices=["alphabeta", "dfpn"], default=None,
+                   help="alphabeta (negamax) or dfpn (depth-first proof-number search, values only); "
+                        "default: the game's choice")
     p.add_argument("--certificate", metavar="PATH", default=None,
                    help="write a proof of the value to PATH (JSON lines, gzip if it ends in .gz); "
                         "check it with: python -m hexcore.reference PATH")
@@ -35,7 +38,8 @@ def run(args: Any) -> int:
     try:
         s = solve(g, max_seconds=args.seconds, max_nodes=args.nodes, threads=args.threads,
                   table_mb=args.table_mb, progress=progress if tty else None,
-                  distances=not args.no_distances, certificate=args.certificate)
+                  distances=not args.no_distances, certificate=args.certificate,
+                  algorithm=args.algorithm)
     except KeyboardInterrupt:
         bar.close()
         print("error: interrupted", file=sys.stderr)
@@ -47,7 +51,8 @@ def run(args: Any) -> int:
     print(f"value: {value}" + (f" (best move {s.best_move}{extra})" if s.best_move else ""))
     status = "complete" if s.complete else "INCOMPLETE (budget ran out)"
     print(f"{s.nodes:,} nodes in {s.seconds:.2f} s ({s.nodes_per_second:,.0f} nodes/s), "
-          f"table {s.table_entries:,} / {s.table_capacity:,} entries, {s.symmetries} symmetries; {status}")
+          f"table {s.table_entries:,} / {s.table_capacity:,} entries, {s.symmetries} symmetries, "
+          f"{s.algorithm}; {status}")
     if args.certificate is not None:
         if s.certificate is not None:
             print(f"certificate: {s.certificate} ({s.certificate_positions:,} positions)")

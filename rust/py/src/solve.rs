@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use std::fs::OpenOptions;
 use std::io::{BufWriter, Write};
 
-use hexcore_core::solve::{solve_and_certify, Monitor, Solution, Solvable, SolveError, SolveOptions};
+use hexcore_core::solve::{solve_and_certify, Algorithm, Monitor, Solution, Solvable, SolveError, SolveOptions};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -51,7 +51,9 @@ fn run<G: Solvable>(
 /// Solve a two-player position. Returns a dict: `value` ("win", "loss",
 /// "draw" or None), `moves` (list of (text, value or None)), `best` (index
 /// or None), `plies_to_end`, `nodes`, `seconds`, `complete`,
-/// `table_entries`, `table_capacity`, `symmetries`, `certificate`.
+/// `table_entries`, `table_capacity`, `symmetries`, `algorithm`, `certificate`.
+///
+/// `algorithm`: "alphabeta", "dfpn", or None for the game's choice.
 ///
 /// With `certificate` (a path), the proof's node lines are appended to that
 /// file and `certificate` is `{"positions": n, "strategies": [(player,
@@ -59,7 +61,7 @@ fn run<G: Solvable>(
 /// `hexcore_core::solve::certificate`; the Python layer writes the header
 /// and trailer lines).
 #[pyfunction]
-#[pyo3(signature = (game, max_seconds=None, max_nodes=None, threads=None, table_mb=256, progress=None, distances=true, certificate=None))]
+#[pyo3(signature = (game, max_seconds=None, max_nodes=None, threads=None, table_mb=256, progress=None, distances=true, certificate=None, algorithm=None))]
 pub fn _solve<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
@@ -70,12 +72,14 @@ pub fn _solve<'py>(
     progress: Option<Bound<'py, PyAny>>,
     distances: bool,
     certificate: Option<std::path::PathBuf>,
+    algorithm: Option<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = crate::options::threads(threads)?;
     if !(1..=1 << 20).contains(&table_mb) {
         return Err(PyValueError::new_err(format!("table_mb must be between 1 and 1048576, got {table_mb}")));
     }
-    let opts = SolveOptions { max_nodes, max_seconds, threads, table_bytes: table_mb << 20, distances, ..Default::default() };
+    let algorithm = algorithm.map(|a| Algorithm::from_name(&a)).transpose().map_err(crate::errors::options_error)?;
+    let opts = SolveOptions { max_nodes, max_seconds, threads, table_bytes: table_mb << 20, distances, algorithm, ..Default::default() };
     let any = AnyGame::copy_of(game, "solve")?;
     if any.mid_turn() {
         return Err(SolveError::MidTurn.into_pyerr(py));
@@ -106,6 +110,7 @@ pub fn _solve<'py>(
     d.set_item("table_entries", sol.table_entries)?;
     d.set_item("table_capacity", sol.table_capacity)?;
     d.set_item("symmetries", sol.symmetries)?;
+    d.set_item("algorithm", sol.algorithm.name())?;
     match &sol.certificate {
         Some(c) => {
             let cd = PyDict::new(py);

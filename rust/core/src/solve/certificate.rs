@@ -31,10 +31,50 @@
 use std::collections::HashMap;
 use std::io::Write;
 
+use super::dfpn::Dfpn;
 use super::keys::{Keyer, Solvable};
 use super::search::Searcher;
 use super::{root_moves, SolveError};
 use crate::game::{Action, MoveActions};
+
+/// The search that proves each move the certificate writes.
+pub(super) trait Prover<G: Solvable> {
+    /// Whether `player` reaches `goal` (1: a win, 0: at least a draw) from
+    /// the unfinished position `pos`; `None` if stopped.
+    fn reaches(&mut self, pos: &G, player: usize, goal: i32) -> Option<bool>;
+    /// The same when it is known without search (a table hit), else `None`.
+    fn known(&mut self, _pos: &G, _player: usize, _goal: i32) -> Option<bool> {
+        None
+    }
+    /// Publish the nodes counted and not yet reported.
+    fn flush(&mut self);
+}
+
+impl<G: Solvable> Prover<G> for Searcher<'_, G> {
+    fn reaches(&mut self, pos: &G, player: usize, goal: i32) -> Option<bool> {
+        self.g.clone_from(pos);
+        if self.g.to_move() == player {
+            self.window(goal - 1, goal).map(|v| v >= goal)
+        } else {
+            self.window(-goal, 1 - goal).map(|v| v <= -goal)
+        }
+    }
+    fn flush(&mut self) {
+        Searcher::flush(self)
+    }
+}
+
+impl<G: Solvable> Prover<G> for Dfpn<'_, G> {
+    fn reaches(&mut self, pos: &G, player: usize, goal: i32) -> Option<bool> {
+        self.proves(pos, player, goal)
+    }
+    fn known(&mut self, pos: &G, player: usize, goal: i32) -> Option<bool> {
+        Dfpn::known(self, pos, player, goal)
+    }
+    fn flush(&mut self) {
+        Dfpn::flush(self)
+    }
+}
 
 /// Bytes the certificate's index may take per position, for its memory
 /// limit: a 32-byte entry (key and number), over a hash map's load factor
@@ -76,8 +116,8 @@ struct Frame<G> {
 /// Index value: the node's number, high bit set while it is being written.
 const OPEN: u64 = 1 << 63;
 
-pub(super) struct Writer<'w, 'a, G: Solvable> {
-    pub s: &'w mut Searcher<'a, G>,
+pub(super) struct Writer<'w, G: Solvable> {
+    pub s: &'w mut dyn Prover<G>,
     pub out: &'w mut dyn Write,
     keyer: Keyer,
     index: HashMap<[u64; 3], u64>,
@@ -112,9 +152,9 @@ fn json_next(n: Next) -> String {
     }
 }
 
-impl<'w, 'a, G: Solvable> Writer<'w, 'a, G> {
-    pub fn new(s: &'w mut Searcher<'a, G>, out: &'w mut dyn Write, index_bytes: usize) -> Self {
-        let keyer = Keyer::new(&s.g, false);
+impl<'w, G: Solvable> Writer<'w, G> {
+    pub fn new(root: &G, s: &'w mut dyn Prover<G>, out: &'w mut dyn Write, index_bytes: usize) -> Self {
+        let keyer = Keyer::new(root, false);
         Writer { s, out, keyer, index: HashMap::new(), max_positions: (index_bytes / INDEX_BYTES_PER_POSITION).max(1), next_id: 0 }
     }
 
@@ -221,19 +261,14 @@ impl<'w, 'a, G: Solvable> Writer<'w, 'a, G> {
     /// Whether the position after `m` is proved to meet `goal` for `player`
     /// (a search); `Err` if stopped.
     fn proves(&mut self, pos: &G, m: &[Action], player: usize, goal: i32) -> Result<bool, SolveError> {
-        self.s.g.clone_from(pos);
+        let mut c = pos.clone();
         for &a in m {
-            self.s.g.apply_action(a);
+            c.apply_action(a);
         }
-        if self.s.g.is_over() {
-            return Ok(Self::meets(&self.s.g, player, goal));
+        if c.is_over() {
+            return Ok(Self::meets(&c, player, goal));
         }
-        let ok = if self.s.g.to_move() == player {
-            self.s.window(goal - 1, goal).map(|v| v >= goal)
-        } else {
-            self.s.window(-goal, 1 - goal).map(|v| v <= -goal)
-        };
-        ok.ok_or(SolveError::Stopped)
+        self.s.reaches(&c, player, goal).ok_or(SolveError::Stopped)
     }
 
     /// A move of `player` (to move in `pos`) that keeps `goal`.
@@ -264,8 +299,7 @@ impl<'w, 'a, G: Solvable> Writer<'w, 'a, G> {
             }
         }
         // the table's best first action, then the hook's order, then the rest
-        self.s.g.clone_from(pos);
-        let proved = if pos.to_move() == player { self.s.window(goal - 1, goal).map(|v| v >= goal) } else { None };
+        let proved = if pos.to_move() == player { self.s.reaches(pos, player, goal) } else { None };
         match proved {
             None => return Err(SolveError::Stopped),
             Some(false) => return Err(SolveError::Certificate("internal error: a position of the strategy does not keep its goal".into())),
@@ -274,13 +308,20 @@ impl<'w, 'a, G: Solvable> Writer<'w, 'a, G> {
         // The hook's order, not the table's best move: the table's content
         // depends on how threads shared the root moves, the hook's order and
         // exact proofs do not, so the file is the same for any thread count.
-        self.s.g.clone_from(pos);
+        let mut p = pos.clone();
         let mut order: Vec<Action> = Vec::new();
-        self.s.g.legal_actions(&mut order);
-        self.s.g.solver_actions(&mut order, false);
+        p.legal_actions(&mut order);
+        p.solver_actions(&mut order, false);
         let rank = |m: &MoveActions| order.iter().position(|&a| Some(&a) == m.first()).unwrap_or(usize::MAX);
         let mut idx: Vec<usize> = (0..moves.len()).collect();
         idx.sort_by_key(|&i| rank(&moves[i]));
+        // a move the prover's table already shows to keep the goal (df-pn's
+        // proof), then the first in that order that a search proves
+        for &i in &idx {
+            if !after[i].is_over() && self.s.known(&after[i], player, goal) == Some(true) {
+                return Ok(moves[i].clone());
+            }
+        }
         for i in idx {
             if self.proves(pos, &moves[i], player, goal)? {
                 return Ok(moves[i].clone());

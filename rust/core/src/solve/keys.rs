@@ -43,6 +43,13 @@ pub trait Solvable: Game {
         None
     }
 
+    /// The algorithm `solve` uses when none is asked for: alpha-beta (it
+    /// also proves distances, and the callers' node budgets were sized for
+    /// it); a game may choose depth-first proof-number search instead.
+    fn solver_algorithm(&self) -> super::Algorithm {
+        super::Algorithm::AlphaBeta
+    }
+
     /// The cell permutations that map every position to an equivalent one
     /// (`image[s][c]` is where cell `c` goes): by default the board's
     /// [`symmetries`]; a game whose rules tell the board's sides apart
@@ -175,6 +182,12 @@ impl Keyer {
 
     pub fn num_symmetries(&self) -> usize {
         self.image.len()
+    }
+
+    /// Keys are exact: equal keys are the same position up to symmetry
+    /// (the cells fit in 128 bits; the side information is hashed).
+    pub fn exact(&self) -> bool {
+        self.packed
     }
 
     /// The key of `g`'s position. Symmetries are used between turns only (a

@@ -27,6 +27,7 @@
 //! ```
 
 pub mod certificate;
+pub mod dfpn;
 pub mod keys;
 pub mod search;
 pub mod table;
@@ -39,6 +40,7 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Action, MoveActions, OptionsError};
 pub use certificate::{Certificate, Strategy};
+use dfpn::Dfpn;
 pub use keys::{symmetries, Solvable};
 use search::{Searcher, Shared, MATE};
 use table::Table;
@@ -68,6 +70,34 @@ impl Outcome {
     }
 }
 
+/// How the values of the root moves are proved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// Negamax with alpha-beta ([`search`]).
+    AlphaBeta,
+    /// Depth-first proof-number search ([`dfpn`]): values only, no
+    /// distance pass.
+    Dfpn,
+}
+
+impl Algorithm {
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::AlphaBeta => "alphabeta",
+            Algorithm::Dfpn => "dfpn",
+        }
+    }
+
+    /// The algorithm named `name` ("alphabeta" or "dfpn").
+    pub fn from_name(name: &str) -> Result<Algorithm, OptionsError> {
+        match name {
+            "alphabeta" => Ok(Algorithm::AlphaBeta),
+            "dfpn" => Ok(Algorithm::Dfpn),
+            _ => Err(OptionsError::new("algorithm", format!("algorithm must be 'alphabeta' or 'dfpn', got {name:?}"))),
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct SolveOptions {
     pub max_nodes: Option<u64>,
@@ -77,13 +107,16 @@ pub struct SolveOptions {
     pub table_bytes: usize,
     /// Use the board's symmetries (on by default).
     pub symmetry: bool,
-    /// Prove distances for the best moves after their values.
+    /// Prove distances for the best moves after their values (alpha-beta
+    /// only).
     pub distances: bool,
+    /// `None`: the game's choice ([`Solvable::solver_algorithm`]).
+    pub algorithm: Option<Algorithm>,
 }
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { max_nodes: None, max_seconds: None, threads: 1, table_bytes: 64 << 20, symmetry: true, distances: true }
+        SolveOptions { max_nodes: None, max_seconds: None, threads: 1, table_bytes: 64 << 20, symmetry: true, distances: true, algorithm: None }
     }
 }
 
@@ -122,6 +155,8 @@ pub struct Solution {
     pub table_entries: u64,
     pub table_capacity: u64,
     pub symmetries: usize,
+    /// The algorithm that proved the values.
+    pub algorithm: Algorithm,
     /// The certificate written ([`solve_and_certify`]), `None` when none
     /// was asked for or the budget ran out before it was finished.
     pub certificate: Option<Certificate>,
@@ -252,6 +287,27 @@ pub fn solve_and_certify<G: Solvable>(
     let children: Vec<(G, bool)> = seqs.iter().map(|s| after(g, s)).collect();
     let nthreads = opts.threads.min(seqs.len()).max(1);
     let mut nsym = 1;
+    let algorithm = opts.algorithm.unwrap_or_else(|| g.solver_algorithm());
+    let dfpn = algorithm == Algorithm::Dfpn;
+    // df-pn: one table per thread, the memory shared out among them
+    let dfpn_bytes = opts.table_bytes / nthreads;
+    let dfpn_filled = AtomicU64::new(0);
+    let dfpn_capacity = AtomicU64::new(0);
+
+    // df-pn: root moves whose positions are the same up to symmetry are
+    // solved once (alpha-beta finds the second in its shared table)
+    let mut same_as: Vec<usize> = (0..children.len()).collect();
+    if dfpn && opts.symmetry {
+        let mut keyer = keys::Keyer::new(g, true);
+        if keyer.exact() {
+            let mut first: std::collections::HashMap<(u128, u64), usize> = std::collections::HashMap::new();
+            for (i, (c, _)) in children.iter().enumerate() {
+                let k = keyer.key(c);
+                same_as[i] = *first.entry((k.cells, k.side)).or_insert(i);
+            }
+        }
+    }
+    let jobs: Vec<usize> = (0..children.len()).filter(|&i| same_as[i] == i).collect();
 
     // pass 1: win / draw / loss of every root move (for the mover)
     let values: Mutex<Vec<Option<i32>>> = Mutex::new(vec![None; seqs.len()]);
@@ -260,17 +316,35 @@ pub fn solve_and_certify<G: Solvable>(
         let mut handles = Vec::new();
         for _ in 0..nthreads {
             handles.push(scope.spawn(|| {
+                let record = |i: usize, v: Option<i32>| {
+                    if let Some(v) = v {
+                        let negate = children[i].1;
+                        values.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(if negate { -v } else { v });
+                    }
+                };
+                if dfpn {
+                    let mut s = Dfpn::new(g, &sh, opts.symmetry, dfpn_bytes);
+                    loop {
+                        let j = next.fetch_add(1, Ordering::Relaxed);
+                        if j >= jobs.len() || s.aborted {
+                            break;
+                        }
+                        let i = jobs[j];
+                        record(i, s.value(&children[i].0));
+                    }
+                    s.flush();
+                    dfpn_filled.fetch_add(s.table.filled(), Ordering::Relaxed);
+                    dfpn_capacity.fetch_add(s.table.capacity(), Ordering::Relaxed);
+                    return s.num_symmetries();
+                }
                 let mut s = Searcher::new(g, &sh, opts.symmetry);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= children.len() || s.aborted {
                         break;
                     }
-                    let (c, negate) = &children[i];
-                    s.g.clone_from(c);
-                    if let Some(v) = s.exact() {
-                        values.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(if *negate { -v } else { v });
-                    }
+                    s.g.clone_from(&children[i].0);
+                    record(i, s.exact());
                     mon.table_filled.store(table.filled(), Ordering::Relaxed);
                 }
                 s.flush();
@@ -281,7 +355,15 @@ pub fn solve_and_certify<G: Solvable>(
             nsym = h.join().expect("solver thread");
         }
     });
-    let values = values.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut values = values.into_inner().unwrap_or_else(|e| e.into_inner());
+    for i in 0..values.len() {
+        // the same position reached by another move: the same score, read
+        // through that move's sign
+        if same_as[i] != i {
+            let (j, flip) = (same_as[i], children[i].1 != children[same_as[i]].1);
+            values[i] = values[j].map(|v| if flip { -v } else { v });
+        }
+    }
     let complete = values.iter().all(|v| v.is_some());
     let best_score = values.iter().flatten().copied().max();
     let value = if complete {
@@ -296,7 +378,7 @@ pub fn solve_and_certify<G: Solvable>(
 
     // pass 2: distances of the best moves (wins: shortest; losses: longest)
     let mut plies_to_end = None;
-    if opts.distances && complete && value != Some(Outcome::Draw) && !sh.stopped() {
+    if opts.distances && !dfpn && complete && value != Some(Outcome::Draw) && !sh.stopped() {
         let target = best_score.expect("complete and non-empty");
         let cands: Vec<usize> = (0..seqs.len()).filter(|&i| values[i] == Some(target)).collect();
         // best distance score so far at the root (parent's terms)
@@ -362,8 +444,18 @@ pub fn solve_and_certify<G: Solvable>(
                 Outcome::Loss => &[(other, 1)],
                 Outcome::Draw => &[(me, 0), (other, 0)],
             };
-            let mut s = Searcher::new(g, &sh, opts.symmetry);
-            let mut w = certificate::Writer::new(&mut s, out, opts.table_bytes);
+            // df-pn: a fresh table and one thread, so the file does not
+            // depend on the thread count
+            let mut ab;
+            let mut pn;
+            let prover: &mut dyn certificate::Prover<G> = if dfpn {
+                pn = Dfpn::new(g, &sh, opts.symmetry, opts.table_bytes);
+                &mut pn
+            } else {
+                ab = Searcher::new(g, &sh, opts.symmetry);
+                &mut ab
+            };
+            let mut w = certificate::Writer::new(g, prover, out, opts.table_bytes);
             let mut done = Certificate::default();
             let mut stopped = false;
             for &(p, goal) in goals {
@@ -378,7 +470,7 @@ pub fn solve_and_certify<G: Solvable>(
             }
             w.out.flush().map_err(|e| SolveError::Certificate(format!("cannot write the certificate: {e}")))?;
             done.positions = w.positions();
-            s.flush();
+            w.s.flush();
             if !stopped {
                 cert = Some(done);
             }
@@ -395,9 +487,10 @@ pub fn solve_and_certify<G: Solvable>(
         nodes: mon.nodes.load(Ordering::Relaxed) - start_nodes,
         seconds: t0.elapsed().as_secs_f64(),
         complete,
-        table_entries: table.filled(),
-        table_capacity: table.capacity(),
+        table_entries: if dfpn { dfpn_filled.load(Ordering::Relaxed) } else { table.filled() },
+        table_capacity: if dfpn { dfpn_capacity.load(Ordering::Relaxed) } else { table.capacity() },
         symmetries: nsym,
+        algorithm,
         certificate: cert,
     })
 }

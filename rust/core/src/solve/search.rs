@@ -46,6 +46,24 @@ impl Shared<'_> {
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed) || self.halt.load(Ordering::Relaxed)
     }
+
+    /// Publish `pending` nodes of a searcher (its `checks`-th report) and
+    /// check the budgets and the stop flag: whether the search must stop.
+    pub fn report(&self, pending: u64, checks: u32) -> bool {
+        let total = self.nodes.fetch_add(pending, Ordering::Relaxed) + pending;
+        if total >= self.max_nodes {
+            self.halt.store(true, Ordering::Relaxed);
+        }
+        if checks.is_multiple_of(8) {
+            self.filled.store(self.table.filled(), Ordering::Relaxed);
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.halt.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        self.stopped()
+    }
 }
 
 pub struct Searcher<'a, G: Solvable> {
@@ -98,23 +116,11 @@ impl<'a, G: Solvable> Searcher<'a, G> {
     }
 
     pub fn flush(&mut self) {
-        let total = self.sh.nodes.fetch_add(self.pending, Ordering::Relaxed) + self.pending;
-        self.pending = 0;
         self.checks += 1;
-        if total >= self.sh.max_nodes {
-            self.sh.halt.store(true, Ordering::Relaxed);
-        }
-        if self.checks.is_multiple_of(8) {
-            self.sh.filled.store(self.sh.table.filled(), Ordering::Relaxed);
-            if let Some(d) = self.sh.deadline {
-                if Instant::now() >= d {
-                    self.sh.halt.store(true, Ordering::Relaxed);
-                }
-            }
-        }
-        if self.sh.stopped() {
+        if self.sh.report(self.pending, self.checks) {
             self.aborted = true;
         }
+        self.pending = 0;
     }
 
     /// Score of a finished game for the player to move.

@@ -49,9 +49,32 @@ use crate::solve::Outcome;
 
 use super::{Hex, BOTH_EDGES, O, X};
 
+/// Mustplays remembered per thread (a power of two).
+const MUSTPLAY_SLOTS: usize = 1 << 16;
+
 thread_local! {
-    /// The last mustplay found by [`Hex::virtual_outcome`], with its position.
-    static MUSTPLAY: std::cell::Cell<((u64, u64, u8), u64)> = const { std::cell::Cell::new(((0, 0, 0), 0)) };
+    /// The mustplays found by [`Hex::virtual_outcome`], by position (direct
+    /// mapped): a search that comes back to a position (df-pn does, often)
+    /// finds it without a second H-search.
+    static MUSTPLAY: std::cell::RefCell<Vec<((u64, u64, u16), u64)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn mustplay_slot(key: (u64, u64, u16)) -> usize {
+    crate::zobrist::mix(key.0 ^ key.1.rotate_left(23) ^ (key.2 as u64) << 40) as usize & (MUSTPLAY_SLOTS - 1)
+}
+
+fn remember_mustplay(key: (u64, u64, u16), must: u64) {
+    MUSTPLAY.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.is_empty() {
+            m.resize(MUSTPLAY_SLOTS, ((0, 0, 0), 0));
+        }
+        m[mustplay_slot(key)] = (key, must);
+    })
+}
+
+fn recall_mustplay(key: (u64, u64, u16)) -> Option<u64> {
+    MUSTPLAY.with(|m| m.borrow().get(mustplay_slot(key)).and_then(|&(k, must)| (k == key).then_some(must)))
 }
 
 /// Per player, what a stone on each empty cell would reach (boards of at
@@ -151,13 +174,13 @@ impl Hex {
         if theirs.full {
             return Some(Outcome::Loss);
         }
-        MUSTPLAY.with(|m| m.set((self.position_key(), theirs.must)));
+        remember_mustplay(self.position_key(), theirs.must);
         None
     }
 
     /// The exact position (boards of at most 64 cells): the empty cells,
-    /// x's stones and the player to move.
-    fn position_key(&self) -> (u64, u64, u8) {
+    /// x's stones, and the player to move with the board's shape.
+    fn position_key(&self) -> (u64, u64, u16) {
         let empty = self.empty.words()[0];
         let mut full = !empty & (u64::MAX >> (64 - self.board.num_cells()));
         let mut xs = 0;
@@ -168,18 +191,20 @@ impl Hex {
                 xs |= 1 << c;
             }
         }
-        (empty, xs, self.to_move)
+        (empty, xs, self.to_move as u16 | self.rows << 2 | self.cols << 9)
     }
 
     /// The mustplay of the player to move: the cells that lie in every
     /// carrier of the opponent's SCs between their edges (see `vc.rs`);
-    /// remembered from [`Hex::virtual_outcome`] for the same position.
+    /// remembered from [`Hex::virtual_outcome`] or an earlier call for the
+    /// same position.
     fn mustplay(&self) -> u64 {
         let key = self.position_key();
-        match MUSTPLAY.with(|m| m.get()) {
-            (k, must) if k == key => must,
-            _ => self.edge_links(3 - self.to_move, false).must,
-        }
+        recall_mustplay(key).unwrap_or_else(|| {
+            let must = self.edge_links(3 - self.to_move, false).must;
+            remember_mustplay(key, must);
+            must
+        })
     }
 
     /// A player whose edges are joined by a chain of groups and bridges
