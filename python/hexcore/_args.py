@@ -16,6 +16,13 @@ def int_arg(name: str, value: Any, lo: int, hi: int) -> int:
     return int(value)
 
 
+def callback_arg(name: str, value: Any, signature: str) -> Any:
+    """``value``, a callable (taking ``signature``) or None."""
+    if value is not None and not callable(value):
+        raise TypeError(f"{name} must be a callable {signature} or None, got {type(value).__name__}")
+    return value
+
+
 def bool_arg(name: str, value: Any) -> bool:
     """``value`` as a bool: ``True``/``False`` or a numpy bool, nothing else
     (a string such as ``"no"`` would otherwise read as true)."""

@@ -40,6 +40,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._args import bool_arg as _bool
+from ._args import callback_arg
 from ._args import int_arg as _int
 from ._args import number_arg as _number
 from .registry import INFO, of_class
@@ -150,9 +151,8 @@ def mcts(game: Game, simulations: Optional[int] = None, seconds: Optional[float]
 
 def _progress(progress: Optional[Callable[[float], None]]) -> Optional[Callable[[float], None]]:
     """``progress``, checked: a callable or None."""
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be a callable (seconds) or None, got {type(progress).__name__}")
-    return progress
+    checked: Optional[Callable[[float], None]] = callback_arg("progress", progress, "(seconds)")
+    return checked
 
 
 def _options(game: Game, seed: int, c: Optional[float], max_rollout_plies: int,

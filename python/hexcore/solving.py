@@ -21,7 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Union
 import numpy as np
 
 from . import _core
-from ._args import bool_arg, int_arg
+from ._args import bool_arg, callback_arg, int_arg
 from ._files import new_file
 
 __all__ = ["Solution", "solve"]
@@ -152,9 +152,7 @@ def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[in
     if max_nodes is not None:
         max_nodes = int_arg("max_nodes", max_nodes, 1, 2**63 - 1)
     table_mb = int_arg("table_mb", table_mb, 1, 1 << 20)
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be a callable (nodes, table_entries, table_capacity, seconds) or None, "
-                        f"got {type(progress).__name__}")
+    progress = callback_arg("progress", progress, "(nodes, table_entries, table_capacity, seconds)")
     distances = bool_arg("distances", distances)
     part = None
     if certificate is not None:
