@@ -31,7 +31,7 @@
 //! (the certificate's) find them.
 
 use super::keys::{Key, Keyer, Solvable};
-use super::search::Shared;
+use super::search::{NodeCount, Shared};
 use super::Outcome;
 use crate::game::Action;
 use crate::zobrist;
@@ -149,9 +149,8 @@ pub struct Dfpn<'a, G: Solvable> {
     draw_seen: bool,
     bufs: Vec<Vec<Child>>,
     acts: Vec<Action>,
-    pending: u64,
-    checks: u32,
-    pub aborted: bool,
+    /// Nodes counted, reports made, whether the search must unwind.
+    pub count: NodeCount,
     /// Ask the game's [`Solvable::solver_value`] (on by default; off in
     /// the tests that check the knowledge against the search without it).
     pub value_hook: bool,
@@ -182,9 +181,7 @@ impl<'a, G: Solvable> Dfpn<'a, G> {
             draw_seen: false,
             bufs: Vec::new(),
             acts: Vec::new(),
-            pending: 0,
-            checks: 0,
-            aborted: false,
+            count: NodeCount::default(),
             value_hook: true,
             actions_hook: true,
         }
@@ -196,18 +193,11 @@ impl<'a, G: Solvable> Dfpn<'a, G> {
 
     #[inline]
     fn tick(&mut self) {
-        self.pending += 1;
-        if self.pending >= 1024 {
-            self.flush();
-        }
+        self.count.tick(self.sh);
     }
 
     pub fn flush(&mut self) {
-        self.checks += 1;
-        if self.sh.report(self.pending, self.checks) {
-            self.aborted = true;
-        }
-        self.pending = 0;
+        self.count.flush(self.sh);
     }
 
     /// The value of `g` (unfinished) for the player to move: 1 win, 0
@@ -232,7 +222,7 @@ impl<'a, G: Solvable> Dfpn<'a, G> {
             return Some(self.meets());
         }
         let (pn, _) = self.mid(INF, INF, 0);
-        (!self.aborted).then_some(pn == 0)
+        (!self.count.aborted).then_some(pn == 0)
     }
 
     /// What the table knows of `g` for the query: `Some(true)` proved,
@@ -301,7 +291,7 @@ impl<'a, G: Solvable> Dfpn<'a, G> {
     /// or its disproof number `thdn`; its (pn, dn).
     fn mid(&mut self, thpn: u32, thdn: u32, depth: usize) -> (u32, u32) {
         self.tick();
-        if self.aborted {
+        if self.count.aborted {
             return (1, 1);
         }
         if self.g.is_over() {
@@ -330,7 +320,7 @@ impl<'a, G: Solvable> Dfpn<'a, G> {
             self.table.store(&key, r.0, r.1, 0);
             return r;
         }
-        let start = self.sh.nodes.load(std::sync::atomic::Ordering::Relaxed) + self.pending;
+        let start = self.count.nodes(self.sh);
         let or = self.g.to_move() == self.attacker;
         self.acts.clear();
         self.g.legal_actions(&mut self.acts);
@@ -396,7 +386,7 @@ impl<'a, G: Solvable> Dfpn<'a, G> {
                 let u = self.g.apply_action_undoable(c.action);
                 let (pn, dn) = self.mid(cthpn, cthdn, depth + 1);
                 self.g.undo_action(u);
-                if self.aborted {
+                if self.count.aborted {
                     self.bufs[depth] = kids;
                     return (1, 1);
                 }
@@ -405,7 +395,7 @@ impl<'a, G: Solvable> Dfpn<'a, G> {
             }
         }
         self.bufs[depth] = kids;
-        let used = self.sh.nodes.load(std::sync::atomic::Ordering::Relaxed) + self.pending - start;
+        let used = self.count.nodes(self.sh) - start;
         self.table.store(&key, r.0, r.1, 64 - used.leading_zeros());
         r
     }

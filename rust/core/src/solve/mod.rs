@@ -326,7 +326,7 @@ pub fn solve_and_certify<G: Solvable>(
                     let mut s = Dfpn::new(g, &sh, opts.symmetry, dfpn_bytes);
                     loop {
                         let j = next.fetch_add(1, Ordering::Relaxed);
-                        if j >= jobs.len() || s.aborted {
+                        if j >= jobs.len() || s.count.aborted {
                             break;
                         }
                         let i = jobs[j];
@@ -340,7 +340,7 @@ pub fn solve_and_certify<G: Solvable>(
                 let mut s = Searcher::new(g, &sh, opts.symmetry);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= children.len() || s.aborted {
+                    if i >= children.len() || s.count.aborted {
                         break;
                     }
                     s.g.clone_from(&children[i].0);
@@ -393,7 +393,7 @@ pub fn solve_and_certify<G: Solvable>(
                     s.set_distance_mode(true);
                     loop {
                         let k = next.fetch_add(1, Ordering::Relaxed);
-                        if k >= cands.len() || s.aborted {
+                        if k >= cands.len() || s.count.aborted {
                             break;
                         }
                         let i = cands[k];

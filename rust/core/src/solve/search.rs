@@ -66,6 +66,41 @@ impl Shared<'_> {
     }
 }
 
+/// A searcher's node count between reports to [`Shared`]: nodes are
+/// published, and the budgets and the stop flag checked, every 1024.
+#[derive(Default)]
+pub struct NodeCount {
+    pending: u64,
+    checks: u32,
+    /// A budget ran out or the run was stopped: the search unwinds.
+    pub aborted: bool,
+}
+
+impl NodeCount {
+    /// Count one node.
+    #[inline]
+    pub fn tick(&mut self, sh: &Shared<'_>) {
+        self.pending += 1;
+        if self.pending >= 1024 {
+            self.flush(sh);
+        }
+    }
+
+    /// Publish the nodes not yet reported.
+    pub fn flush(&mut self, sh: &Shared<'_>) {
+        self.checks += 1;
+        if sh.report(self.pending, self.checks) {
+            self.aborted = true;
+        }
+        self.pending = 0;
+    }
+
+    /// The nodes of every searcher so far, this one's unpublished ones included.
+    pub fn nodes(&self, sh: &Shared<'_>) -> u64 {
+        sh.nodes.load(Ordering::Relaxed) + self.pending
+    }
+}
+
 pub struct Searcher<'a, G: Solvable> {
     pub g: G,
     keyer: Keyer,
@@ -75,9 +110,8 @@ pub struct Searcher<'a, G: Solvable> {
     history: [Vec<u32>; 2],
     bufs: Vec<Vec<(u64, Action)>>,
     acts: Vec<Action>,
-    pending: u64,
-    checks: u32,
-    pub aborted: bool,
+    /// Nodes counted, reports made, whether the search must unwind.
+    pub count: NodeCount,
 }
 
 impl<'a, G: Solvable> Searcher<'a, G> {
@@ -91,9 +125,7 @@ impl<'a, G: Solvable> Searcher<'a, G> {
             history: [vec![0; na], vec![0; na]],
             bufs: Vec::new(),
             acts: Vec::new(),
-            pending: 0,
-            checks: 0,
-            aborted: false,
+            count: NodeCount::default(),
         }
     }
 
@@ -109,18 +141,11 @@ impl<'a, G: Solvable> Searcher<'a, G> {
     /// budgets and the stop flag.
     #[inline]
     fn tick(&mut self) {
-        self.pending += 1;
-        if self.pending >= 1024 {
-            self.flush();
-        }
+        self.count.tick(self.sh);
     }
 
     pub fn flush(&mut self) {
-        self.checks += 1;
-        if self.sh.report(self.pending, self.checks) {
-            self.aborted = true;
-        }
-        self.pending = 0;
+        self.count.flush(self.sh);
     }
 
     /// Score of a finished game for the player to move.
@@ -142,19 +167,19 @@ impl<'a, G: Solvable> Searcher<'a, G> {
     /// the search was interrupted.
     pub fn exact(&mut self) -> Option<i32> {
         let v = self.search(-INF, INF, 0);
-        (!self.aborted).then_some(v)
+        (!self.count.aborted).then_some(v)
     }
 
     /// Score of the current position within (`alpha`, `beta`) (fail-soft),
     /// `None` if interrupted.
     pub fn window(&mut self, alpha: i32, beta: i32) -> Option<i32> {
         let v = self.search(alpha, beta, 0);
-        (!self.aborted).then_some(v)
+        (!self.count.aborted).then_some(v)
     }
 
     pub fn search(&mut self, alpha: i32, beta: i32, depth: usize) -> i32 {
         self.tick();
-        if self.aborted {
+        if self.count.aborted {
             return 0;
         }
         if self.g.is_over() {
@@ -185,7 +210,7 @@ impl<'a, G: Solvable> Searcher<'a, G> {
             let a = self.acts[0];
             return self.child(a, alpha, beta, depth);
         }
-        let start_nodes = self.sh.nodes.load(Ordering::Relaxed) + self.pending;
+        let start_nodes = self.count.nodes(self.sh);
         let mut key = self.keyer.key(&self.g);
         if self.dtm {
             key.side ^= DTM_TAG;
@@ -241,7 +266,7 @@ impl<'a, G: Solvable> Searcher<'a, G> {
         for i in 0..list.len() {
             let a = list[i].1;
             let v = self.child(a, alpha, beta, depth);
-            if self.aborted {
+            if self.count.aborted {
                 self.bufs[depth] = list;
                 return 0;
             }
@@ -271,7 +296,7 @@ impl<'a, G: Solvable> Searcher<'a, G> {
         } else {
             Bound::Exact
         };
-        let used = self.sh.nodes.load(Ordering::Relaxed) + self.pending - start_nodes;
+        let used = self.count.nodes(self.sh) - start_nodes;
         let work = 64 - used.leading_zeros();
         let best_c = best_a.map(|a| self.keyer.to_canonical(&self.g, key.sym, a));
         self.sh.table.store(&key, best, bound, work, best_c);
@@ -297,7 +322,7 @@ impl<'a, G: Solvable> Searcher<'a, G> {
                 self.dtm = false;
                 let w = self.search(wl, wh, depth);
                 self.dtm = true;
-                if self.aborted {
+                if self.count.aborted {
                     return None;
                 }
                 // the search below used the action list: list them again
