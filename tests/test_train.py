@@ -802,6 +802,27 @@ def test_resume_keeps_learning_settings_and_applies_control(tmp_path: Any) -> No
     assert load_checkpoint(str(out))["config"]["games"] == 5
 
 
+def test_resume_may_lower_the_learning_rate(tmp_path: Any) -> None:
+    """The learning rate is the one learning setting a resume may change:
+    the optimiser steps with the new rate, the log and the checkpoint say
+    so, and the next resume keeps it."""
+    _torch()
+    from hexcore.train.torchnet import TorchLearner
+
+    out = tmp_path / "lr"
+    kw: Dict[str, Any] = dict(net="mlp", channels=8, blocks=1, eval_every=0, labelled=0)
+    train(tiny("churn(size=2,pie=false)", out, steps=2, **kw), log=quiet)
+    lines: list = []
+    train(tiny("churn(size=2,pie=false)", out, steps=3, lr=3e-4, **kw), resume=True, log=lines.append)
+    assert any("lr=0.0003 (changed from 0.002)" in x for x in lines)
+    data = load_checkpoint(str(out))
+    assert data["config"]["lr"] == 3e-4
+    learner = TorchLearner.from_state(data["learner_state"])
+    assert [g["lr"] for g in learner.opt.param_groups] == [3e-4]
+    train(tiny("churn(size=2,pie=false)", out, steps=4, **kw), resume=True, log=quiet)
+    assert load_checkpoint(str(out))["config"]["lr"] == 3e-4
+
+
 class Interrupted(NumpyLearner):
     """Sends itself Ctrl-C in the middle of its third training step."""
 

@@ -43,11 +43,14 @@ KEEP_MAX = 1000
 
 
 def _opt(default: Any, group: str, help: str, *, low: Optional[float] = None, high: Optional[float] = None,
-         whole: bool = False, choices: Optional[List[str]] = None, flag: Optional[str] = None, inherited: bool = True) -> Any:
+         whole: bool = False, choices: Optional[List[str]] = None, flag: Optional[str] = None, inherited: bool = True,
+         retunable: bool = False) -> Any:
     """A field of :class:`TrainConfig`. ``inherited=False``: a resumed run
-    does not take it from its checkpoint (where this invocation runs)."""
+    does not take it from its checkpoint (where this invocation runs).
+    ``retunable=True``: a learning setting that a resumed run may change (a
+    schedule: the learning rate lowered for the last stretch)."""
     meta = {"group": group, "help": help, "low": low, "high": high, "whole": whole, "choices": choices, "flag": flag,
-            "inherited": inherited}
+            "inherited": inherited, "retunable": retunable}
     if isinstance(default, list):
         return field(default_factory=lambda: list(default), metadata=meta)
     return field(default=default, metadata=meta)
@@ -102,7 +105,8 @@ class TrainConfig:
                          "seat's two sides", choices=["none", "groups", "edges"])
     channels: int = _opt(32, LEARNING, "channels (resnet) or units (mlp)", low=1, high=CHANNELS_MAX, whole=True)
     blocks: int = _opt(2, LEARNING, "residual blocks (resnet) or extra hidden layers (mlp)", low=0, high=BLOCKS_MAX, whole=True)
-    lr: float = _opt(2e-3, LEARNING, "learning rate (AdamW)", low=0)
+    lr: float = _opt(2e-3, LEARNING, "learning rate (AdamW); with --resume it may change (a lower rate for the last "
+                     "stretch of a run)", low=0, retunable=True)
     weight_decay: float = _opt(1e-4, LEARNING, "weight decay (AdamW)", low=0)
     augment: bool = _opt(True, LEARNING, "board-symmetry augmentation", flag="--no-augment")
     checkpoint_minutes: float = _opt(3.0, CONTROL, "minutes between checkpoints (and plot refreshes)", low=0)

@@ -151,7 +151,10 @@ class _Run:
         st["cpu_seconds"] = data.get("cpu_seconds", 0.0)
         st["dealt"] = data.get("dealt", st["generation"])
         st["trained"] = data.get("trained", st["step"] * self.cfg.batch)
-        st["learner"] = self.place(learner_from_checkpoint(data))
+        learner = learner_from_checkpoint(data)
+        if getattr(learner, "config", {}).get("lr", self.cfg.lr) != self.cfg.lr and hasattr(learner, "set_lr"):
+            learner.set_lr(self.cfg.lr)  # a resume that lowers the rate (see resumed_config)
+        st["learner"] = self.place(learner)
         # the metrics written after this checkpoint are written again
         if os.path.exists(self.metrics_path):
             with open(self.metrics_path) as f:
@@ -325,9 +328,10 @@ def resumed_config(cfg: TrainConfig, saved: TrainConfig) -> Tuple[TrainConfig, L
     setting from ``cfg`` where it differs from its default, else the
     checkpoint's (``saved``). A learning setting (one that decides the
     weights) that ``cfg`` sets to another value than the checkpoint's is
-    refused with a ``ValueError``. Returns the settings and the list of
+    refused with a ``ValueError``, except the retunable ones (the learning
+    rate), which ``cfg`` changes. Returns the settings and the list of
     the learning settings taken from the checkpoint (those not at their
-    default), for the log."""
+    default) or changed, for the log."""
     out = replace(saved, out=cfg.out)
     refused, kept = [], []
     for f in option_fields():
@@ -336,6 +340,10 @@ def resumed_config(cfg: TrainConfig, saved: TrainConfig) -> Tuple[TrainConfig, L
         if group not in (CONTROL, LEARNING) or not f.metadata["inherited"]:
             setattr(out, f.name, mine)
         elif mine != default_of(f) and mine != theirs:
+            if group == LEARNING and f.metadata["retunable"]:
+                setattr(out, f.name, mine)
+                kept.append(f"{f.name}={mine} (changed from {theirs})")
+                continue
             if group == LEARNING:
                 refused.append(f"--{f.name.replace('_', '-')} {mine} (the run's: {theirs})")
             else:

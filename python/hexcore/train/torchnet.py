@@ -366,6 +366,12 @@ class TorchLearner:
             p = torch.softmax(logits, dim=1) * m
             return p.cpu().numpy(), torch.softmax(v, dim=1).cpu().numpy()
 
+    def set_lr(self, lr: float) -> None:
+        """Changes the optimiser's learning rate (a resumed run's schedule)."""
+        for group in self.opt.param_groups:
+            group["lr"] = lr
+        self.config = dict(self.config, lr=lr)
+
     def train_step(self, obs: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_], policies: npt.NDArray[np.float32],
                    values: npt.NDArray[np.float32], seed: int) -> Dict[str, float]:
         torch = self.torch
