@@ -92,8 +92,8 @@ def test_bad_algorithm():
         hc.solve(g, algorithm="minimax")
     with pytest.raises(TypeError, match="algorithm must be"):
         hc.solve(g, algorithm=3)
-    with pytest.raises(TypeError):
-        hc.solve(g, None, None, None, 1, None, True, None, "dfpn")  # keyword-only
+    with pytest.warns(FutureWarning, match="pass max_seconds=, .*algorithm= by keyword"):
+        assert hc.solve(g, None, None, None, 1, None, True, None, "dfpn").value == "win"  # options by position: deprecated
 
 
 def test_budget_gives_a_partial_result():

@@ -333,7 +333,7 @@ def test_constructor_and_positions():
                          ({"placement": 1}, "placement"), ({"swap": 1}, "swap")]:
         with pytest.raises(ValueError, match=name):
             hc.Quintun(**kwargs)
-    g = hc.Quintun(5, "gap", False)
+    g = hc.Quintun(5, placement="gap", swap=False)
     assert (g.size, g.placement, g.swap) == (5, "gap", False)
     assert g.spec == "quintun(size=5,placement=gap,swap=false)"
     assert hc.load(g.spec).spec == g.spec and hc.Quintun().spec == "quintun(size=7)"

@@ -2,7 +2,10 @@
 (TypeError for a wrong type, ValueError naming the argument and its range)."""
 from __future__ import annotations
 
-from typing import Any
+import functools
+import inspect
+import warnings
+from typing import Any, Callable, TypeVar
 
 import numpy as np
 
@@ -36,3 +39,37 @@ def number_arg(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a number, got {type(value).__name__}")
     return float(value)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def keyword_only(func: F) -> F:
+    """Marks ``func``'s options after ``*`` as keyword-only while still
+    taking them by position for one more release: each option passed by
+    position is matched to the keyword of that place and a
+    ``FutureWarning`` names the keyword to write instead."""
+    sig = inspect.signature(func)
+    params = list(sig.parameters.values())
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    options = [p.name for p in params if p.kind == p.KEYWORD_ONLY]
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        extra = len(args) - len(positional)
+        if extra > 0:
+            if extra > len(options):
+                raise TypeError(f"{func.__qualname__}() takes at most {len(positional)} positional arguments "
+                                f"and {len(options)} options, got {len(args)} positional arguments")
+            names = options[:extra]
+            for name, value in zip(names, args[len(positional):]):
+                if name in kwargs:
+                    raise TypeError(f"{func.__qualname__}() got multiple values for argument {name!r}")
+                kwargs[name] = value
+            warnings.warn(f"{func.__qualname__}(): pass {', '.join(n + '=' for n in names)} by keyword; options "
+                          "by position are deprecated and will be refused in a later release",
+                          FutureWarning, stacklevel=2)
+            args = args[: len(positional)]
+        return func(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]

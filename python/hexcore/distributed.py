@@ -54,6 +54,7 @@ from typing import Any, Callable, Dict, Iterable, List, Literal, Optional, Seque
 import numpy as np
 
 from ._args import int_arg as _int
+from ._args import keyword_only
 from ._core import MAX_DEPTH, MAX_PLAYOUTS, __version__
 from .engine import Playouts
 from .progress import Bar
@@ -401,7 +402,8 @@ def _int_in(value: Any, lo: int, hi: int) -> bool:
     return bool(not isinstance(value, bool) and isinstance(value, (int, np.integer)) and lo <= value <= hi)
 
 
-def perft(game: Any, depth: int, unit: str = "move", divide: bool = False, threads: Optional[int] = None, *,
+@keyword_only
+def perft(game: Any, depth: int, *, unit: str = "move", divide: bool = False, threads: Optional[int] = None,
           tasks: Optional[int] = None, checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
           progress: Optional[bool] = None, callback: Optional[Callable[[Progress], None]] = None,
           address: Optional[str] = None, ray_options: Optional[Dict[str, Any]] = None) -> Union[int, List[Tuple[str, int]]]:
@@ -465,31 +467,32 @@ def _decode_cols(data: Iterable[str]) -> Tuple[np.ndarray, ...]:
 
 
 @overload
-def random_playouts(game: Any, n: int, seed: int = ..., threads: Optional[int] = ..., max_plies: Optional[int] = ...,
-                    *, chunk: Optional[int] = ..., summary: Literal[True], tasks: Optional[int] = ...,
+def random_playouts(game: Any, n: int, *, seed: int = ..., threads: Optional[int] = ..., max_plies: Optional[int] = ...,
+                    chunk: Optional[int] = ..., summary: Literal[True], tasks: Optional[int] = ...,
                     checkpoint: Optional[Union[str, "os.PathLike[str]"]] = ..., progress: Optional[bool] = ...,
                     callback: Optional[Callable[[Progress], None]] = ..., address: Optional[str] = ...,
                     ray_options: Optional[Dict[str, Any]] = ...) -> PlayoutSummary: ...
 
 
 @overload
-def random_playouts(game: Any, n: int, seed: int = ..., threads: Optional[int] = ..., max_plies: Optional[int] = ...,
-                    *, chunk: Optional[int] = ..., summary: Literal[False], tasks: Optional[int] = ...,
+def random_playouts(game: Any, n: int, *, seed: int = ..., threads: Optional[int] = ..., max_plies: Optional[int] = ...,
+                    chunk: Optional[int] = ..., summary: Literal[False], tasks: Optional[int] = ...,
                     checkpoint: Optional[Union[str, "os.PathLike[str]"]] = ..., progress: Optional[bool] = ...,
                     callback: Optional[Callable[[Progress], None]] = ..., address: Optional[str] = ...,
                     ray_options: Optional[Dict[str, Any]] = ...) -> Playouts: ...
 
 
 @overload
-def random_playouts(game: Any, n: int, seed: int = ..., threads: Optional[int] = ..., max_plies: Optional[int] = ...,
-                    *, chunk: Optional[int] = ..., summary: None = ..., tasks: Optional[int] = ...,
+def random_playouts(game: Any, n: int, *, seed: int = ..., threads: Optional[int] = ..., max_plies: Optional[int] = ...,
+                    chunk: Optional[int] = ..., summary: None = ..., tasks: Optional[int] = ...,
                     checkpoint: Optional[Union[str, "os.PathLike[str]"]] = ..., progress: Optional[bool] = ...,
                     callback: Optional[Callable[[Progress], None]] = ..., address: Optional[str] = ...,
                     ray_options: Optional[Dict[str, Any]] = ...) -> Union[Playouts, PlayoutSummary]: ...
 
 
-def random_playouts(game: Any, n: int, seed: int = 0, threads: Optional[int] = None, max_plies: Optional[int] = None,
-                    *, chunk: Optional[int] = None, summary: Optional[bool] = None, tasks: Optional[int] = None,
+@keyword_only
+def random_playouts(game: Any, n: int, *, seed: int = 0, threads: Optional[int] = None, max_plies: Optional[int] = None,
+                    chunk: Optional[int] = None, summary: Optional[bool] = None, tasks: Optional[int] = None,
                     checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None, progress: Optional[bool] = None,
                     callback: Optional[Callable[[Progress], None]] = None, address: Optional[str] = None,
                     ray_options: Optional[Dict[str, Any]] = None) -> Union[Playouts, PlayoutSummary]:

@@ -9,13 +9,15 @@ from typing import List, Optional, Tuple, Union
 import numpy as np
 
 from ._args import bool_arg as _bool
+from ._args import keyword_only
 from ._core import _Game as Game
 from .summary import PlayoutSummary
 
 __all__ = ["perft", "random_playouts", "Playouts"]
 
 
-def perft(game: Game, depth: int, unit: str = "move", divide: bool = False,
+@keyword_only
+def perft(game: Game, depth: int, *, unit: str = "move", divide: bool = False,
           threads: Optional[int] = None) -> Union[int, List[Tuple[str, int]]]:
     """Number of move sequences of exactly ``depth`` moves from ``game``.
 
@@ -55,7 +57,8 @@ class Playouts:
         return len(self.plies)
 
 
-def random_playouts(game: Game, n: int, seed: int = 0, threads: Optional[int] = None,
+@keyword_only
+def random_playouts(game: Game, n: int, *, seed: int = 0, threads: Optional[int] = None,
                     max_plies: Optional[int] = None) -> Playouts:
     """Play ``n`` uniformly random games from ``game`` in Rust (GIL released).
 

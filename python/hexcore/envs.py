@@ -57,6 +57,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
+from ._args import keyword_only
 from ._core import _rewards
 from .errors import IllegalMoveError
 from .render import rgb_array
@@ -154,7 +155,8 @@ class HexcoreAECEnv(AECEnv):  # type: ignore[misc]
     metadata: Dict[str, Any] = {"render_modes": ["human", "ansi", "rgb_array"], "name": "hexcore_v0",
                                 "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, game: Union[str, "_Game"] = "churn(size=3)", render_mode: Optional[str] = None,
+    @keyword_only
+    def __init__(self, game: Union[str, "_Game"] = "churn(size=3)", *, render_mode: Optional[str] = None,
                  max_actions: Optional[int] = None, illegal_action: str = "lose") -> None:
         super().__init__()
         _check_options(max_actions, illegal_action, render_mode, self.metadata["render_modes"])
@@ -277,7 +279,8 @@ class HexcoreGymEnv(gymnasium.Env[Observation, np.int64]):
 
     metadata: Dict[str, Any] = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 1}
 
-    def __init__(self, game: Union[str, "_Game"] = "churn(size=3)", player: Optional[int] = 1,
+    @keyword_only
+    def __init__(self, game: Union[str, "_Game"] = "churn(size=3)", *, player: Optional[int] = 1,
                  opponent: Optional[Policy] = None, opponents: Optional[Dict[int, Policy]] = None,
                  render_mode: Optional[str] = None, max_actions: Optional[int] = None,
                  illegal_action: str = "lose") -> None:

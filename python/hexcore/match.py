@@ -41,6 +41,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
 
 from . import _core
+from ._args import keyword_only
 from .errors import HexcoreError
 from .search import SearchResult, mcts
 from .spec import load
@@ -51,7 +52,8 @@ __all__ = ["Player", "Cancelled", "OpenSpielBot", "Record", "MatchResult", "pars
 Z95 = 1.959963984540054
 
 
-def wilson(wins: int, n: int, z: float = Z95) -> Tuple[float, float]:
+@keyword_only
+def wilson(wins: int, n: int, *, z: float = Z95) -> Tuple[float, float]:
     """The Wilson score interval for ``wins`` successes in ``n`` trials
     (95% by default); ``(0.0, 1.0)`` when ``n`` is 0."""
     if n <= 0:
@@ -413,7 +415,7 @@ def _bot_move(g: Any, p: Player, rng: random.Random, seed: int, threads: int,
     if p.kind == "random":
         _random_turn(g, rng)
     elif p.kind in ("az", "agent"):
-        (peer if peer is not None else az_agent(p, g.spec)).play_turn(g, seed, threads)
+        (peer if peer is not None else az_agent(p, g.spec)).play_turn(g, seed=seed, threads=threads)
     elif p.kind == "solver":
         return solver_move(g, p.seconds, threads, seed, cancelled)
     elif p.kind == "mcts":
@@ -434,7 +436,8 @@ def _bot_move(g: Any, p: Player, rng: random.Random, seed: int, threads: int,
 OnTurn = Callable[[Any, Optional[SearchResult]], None]
 
 
-def play_game(start: Any, players: Sequence[Player], seating: Sequence[int], seed: int, index: int,
+@keyword_only
+def play_game(start: Any, players: Sequence[Player], seating: Sequence[int], seed: int, index: int, *,
               threads: int = 1, on_turn: Optional[OnTurn] = None, agents: Optional[Dict[int, Any]] = None) -> Any:
     """Plays game number ``index`` of a match seeded with ``seed`` from the
     position ``start`` (not changed) to the end: seat ``s + 1`` is taken by
@@ -470,7 +473,8 @@ def _outcome(winners: Sequence[int], seat: int) -> str:
     return "win" if len(winners) == 1 else "draw"
 
 
-def play_match(spec: str, players: Sequence[str], games: int = 200, seed: int = 0, threads: int = 1,
+@keyword_only
+def play_match(spec: str, players: Sequence[str], *, games: int = 200, seed: int = 0, threads: int = 1,
                progress: Optional[Callable[[int, int], None]] = None) -> MatchResult:
     """Plays ``games`` seeded games of ``spec`` between the ``players``
     (specs such as ``"mcts:1000"`` and ``"random"``, one per seat), rotating
@@ -501,7 +505,7 @@ def play_match(spec: str, players: Sequence[str], games: int = 200, seed: int = 
     for gi in range(games):
         # seat s + 1 is taken by player seating[s]
         seats_of = seating(gi, seats)
-        g = play_game(g0, parsed, seats_of, seed, gi, threads, agents=agents)
+        g = play_game(g0, parsed, seats_of, seed, gi, threads=threads, agents=agents)
         winners = list(g.winners)
         for s in range(seats):
             o = _outcome(winners, s + 1)
@@ -520,7 +524,8 @@ HELP = ("type a move in the game's notation, or: hint (the bot's suggestion), un
         "move and the reply), swap (where the rules allow it), quit")
 
 
-def play_loop(spec: str, bot: str = "mcts:2000", human: int = 1, seed: int = 0, inp: Optional[TextIO] = None,
+@keyword_only
+def play_loop(spec: str, *, bot: str = "mcts:2000", human: int = 1, seed: int = 0, inp: Optional[TextIO] = None,
               out: Optional[TextIO] = None, threads: int = 1) -> int:
     """A person (seat ``human``) plays the bot (every other seat) on the
     streams ``inp`` / ``out`` (default stdin / stdout). Returns 0 when the

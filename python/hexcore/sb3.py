@@ -39,6 +39,7 @@ except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError("hexcore.envs.SB3VecEnv needs stable-baselines3: pip install 'hexcore[sb3]' "
                       "(or pip install stable-baselines3 sb3-contrib)") from e
 
+from ._args import keyword_only
 from .render import rgb_array
 from .vector import BatchPolicy, HexcoreVectorEnv
 
@@ -58,7 +59,8 @@ class SB3VecEnv(VecEnv):  # type: ignore[misc,unused-ignore]
     ``set_attr("opponent", policy)`` swaps a Python opponent (self-play).
     """
 
-    def __init__(self, game: Union[str, Any] = "churn(size=3)", num_envs: int = 8, player: int = 1,
+    @keyword_only
+    def __init__(self, game: Union[str, Any] = "churn(size=3)", num_envs: int = 8, *, player: int = 1,
                  opponent: Union[str, BatchPolicy] = "random", seed: int = 0, threads: Optional[int] = None,
                  observation_dtype: Any = "float32", max_plies: Optional[int] = None,
                  illegal_action: str = "lose", render_mode: Optional[str] = None) -> None:

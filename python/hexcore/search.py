@@ -40,7 +40,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._args import bool_arg as _bool
-from ._args import callback_arg
+from ._args import callback_arg, keyword_only
 from ._args import int_arg as _int
 from ._args import number_arg as _number
 from .registry import INFO, of_class
@@ -110,7 +110,8 @@ def _c_arg(game: Any, c: Optional[float]) -> float:
     return c
 
 
-def mcts(game: Game, simulations: Optional[int] = None, seconds: Optional[float] = None,
+@keyword_only
+def mcts(game: Game, *, simulations: Optional[int] = None, seconds: Optional[float] = None,
          threads: Optional[int] = None, seed: int = 0, c: Optional[float] = None,
          max_rollout_plies: int = 1000, max_nodes: int = 10_000_000, solver: bool = False,
          progress: Optional[Callable[[float], None]] = None) -> SearchResult:
@@ -222,12 +223,14 @@ class MCTS:
     True
     """
 
-    def __init__(self, game: Game, threads: Optional[int] = None, seed: int = 0, c: Optional[float] = None,
+    @keyword_only
+    def __init__(self, game: Game, *, threads: Optional[int] = None, seed: int = 0, c: Optional[float] = None,
                  max_rollout_plies: int = 1000, max_nodes: int = 10_000_000, solver: bool = False) -> None:
         self._m = _core._MCTS(game, threads, *_options(game, seed, c, max_rollout_plies, max_nodes, solver))
         self.threads: int = self._m.threads
 
-    def search(self, simulations: Optional[int] = None, seconds: Optional[float] = None,
+    @keyword_only
+    def search(self, simulations: Optional[int] = None, *, seconds: Optional[float] = None,
                progress: Optional[Callable[[float], None]] = None) -> SearchResult:
         """Add ``simulations`` (total over the threads) or ``seconds`` of
         search, whichever ends first (at least one simulation per tree), and report the root. Raises
@@ -337,7 +340,8 @@ class BatchedMCTS:
     True
     """
 
-    def __init__(self, games: Sequence[Game], evaluator: Evaluator, algorithm: str = "puct",
+    @keyword_only
+    def __init__(self, games: Sequence[Game], evaluator: Evaluator, *, algorithm: str = "puct",
                  c_puct: float = 1.25, dirichlet_alpha: float = 0.3, dirichlet_fraction: float = 0.25,
                  max_considered: int = 16, gumbel_scale: float = 1.0, leaves_per_tree: int = 1,
                  threads: Optional[int] = None, seed: int = 0, relative_values: Optional[bool] = None) -> None:
@@ -378,7 +382,8 @@ class BatchedMCTS:
         return self._m.root_visits
 
 
-def batched_search(games: Sequence[Game], evaluator: Evaluator, simulations: int, algorithm: str = "puct",
+@keyword_only
+def batched_search(games: Sequence[Game], evaluator: Evaluator, simulations: int, *, algorithm: str = "puct",
                    c_puct: float = 1.25, dirichlet_alpha: float = 0.3, dirichlet_fraction: float = 0.25,
                    max_considered: int = 16, gumbel_scale: float = 1.0, leaves_per_tree: int = 1,
                    threads: Optional[int] = None, seed: int = 0,

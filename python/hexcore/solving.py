@@ -21,7 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Union
 import numpy as np
 
 from . import _core
-from ._args import bool_arg, callback_arg, int_arg
+from ._args import bool_arg, callback_arg, int_arg, keyword_only
 from ._files import new_file
 
 __all__ = ["Solution", "solve"]
@@ -92,10 +92,11 @@ def _certificate_trailer(r: Dict[str, Any]) -> Dict[str, Any]:
             "solver": f"hexcore {_core.__version__}", "nodes": r["nodes"]}
 
 
-def solve(game: Any, max_seconds: Optional[float] = None, max_nodes: Optional[int] = None,
+@keyword_only
+def solve(game: Any, *, max_seconds: Optional[float] = None, max_nodes: Optional[int] = None,
           threads: Optional[int] = None, table_mb: int = 256,
           progress: Optional[Progress] = None, distances: bool = True,
-          certificate: Optional[Union[str, "os.PathLike[str]"]] = None, *,
+          certificate: Optional[Union[str, "os.PathLike[str]"]] = None,
           algorithm: Optional[str] = None) -> Solution:
     """Solve ``game``'s position (a two-player Churn, Wunchunk, Quintun or Hex
     between turns) exactly.

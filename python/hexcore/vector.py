@@ -52,7 +52,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, 
 import numpy as np
 import numpy.typing as npt
 
-from ._args import bool_arg, int_arg
+from ._args import bool_arg, int_arg, keyword_only
 from ._core import _Game, _VecGame
 from .errors import IllegalMoveError
 from .spec import load
@@ -123,7 +123,8 @@ class VecGame:
     ``episode_lengths`` count the whole game.
     """
 
-    def __init__(self, spec: Union[str, Any, Sequence[Any]], num_envs: Optional[int] = None, seed: int = 0,
+    @keyword_only
+    def __init__(self, spec: Union[str, Any, Sequence[Any]], num_envs: Optional[int] = None, *, seed: int = 0,
                  threads: Optional[int] = None, observation_dtype: Any = "bool", max_plies: Optional[int] = None,
                  copy: bool = False, player: Optional[int] = None) -> None:
         copy = bool_arg("copy", copy)
@@ -341,7 +342,8 @@ class HexcoreVectorEnv(VectorEnv):  # type: ignore[misc,valid-type,unused-ignore
     ``"raise"`` raises ``IllegalMoveError`` before any env moves.
     """
 
-    def __init__(self, game: Union[str, Any] = "churn(size=3)", num_envs: int = 8, player: int = 1,
+    @keyword_only
+    def __init__(self, game: Union[str, Any] = "churn(size=3)", num_envs: int = 8, *, player: int = 1,
                  opponent: Union[str, BatchPolicy] = "random", seed: int = 0, threads: Optional[int] = None,
                  observation_dtype: Any = "float32", max_plies: Optional[int] = None, copy: bool = True,
                  illegal_action: str = "lose", render_mode: Optional[str] = None) -> None:

@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from .._args import int_arg
+from .._args import int_arg, keyword_only
 from .._core import MAX_PLAYOUTS, check_threads
 from ..engine import random_playouts
 from ..match import Player, derive_seed, parse_player
@@ -106,7 +106,8 @@ class _Progress:
             self.callback(self.done, self.total, self.phase)
 
 
-def analyze(spec: str, games: int = 100, ladder: Optional[Union[str, Sequence[str]]] = None,
+@keyword_only
+def analyze(spec: str, *, games: int = 100, ladder: Optional[Union[str, Sequence[str]]] = None,
             swap_map: Optional[str] = None, threads: int = 1, ray: bool = False, seed: int = 0,
             playouts: int = 10_000, solver_nodes: Optional[int] = None, progress: Optional[bool] = None,
             callback: Optional[Callable[[int, int, str], None]] = None) -> Report:

@@ -24,6 +24,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from .._args import keyword_only
 from ..registry import INFO, name_of
 from ..spec import parse
 from .hexcore_json import _engine, _int, setup_of
@@ -222,7 +223,8 @@ def _wunchunk_options(record: Mapping[str, Any], overrides: Dict[str, Any]) -> D
     return opts
 
 
-def from_abstractplay(record: Any, game: Optional[str] = None, cls: Optional[Callable[..., Any]] = None,
+@keyword_only
+def from_abstractplay(record: Any, *, game: Optional[str] = None, cls: Optional[Callable[..., Any]] = None,
                       check: bool = True, **options: Any) -> APRecord:
     """Replay an Abstract Play style record (JSON text or parsed data).
 

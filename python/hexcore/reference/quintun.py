@@ -35,6 +35,7 @@ import re
 from functools import lru_cache
 from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
+from .._args import keyword_only
 from ._board import Board, components, reach
 from ._board import row_name as _name
 from ._errors import IllegalMove
@@ -144,7 +145,8 @@ def read_record(text: Union[str, Sequence[str]]) -> List[str]:
 class Quintun:
     """A Quintun game.  Players: 1 = Black (moves first), 2 = White."""
 
-    def __init__(self, size: int = 7, placement: str = "side", swap: bool = True):
+    @keyword_only
+    def __init__(self, size: int = 7, *, placement: str = "side", swap: bool = True):
         if isinstance(size, bool) or not isinstance(size, int) or not 4 <= size <= 10:
             raise ValueError(f"size must be an integer from 4 to 10, got {size!r}")
         if placement not in PLACEMENTS:

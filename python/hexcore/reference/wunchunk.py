@@ -37,6 +37,7 @@ import itertools
 from math import comb
 from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
+from .._args import keyword_only
 from ._board import Board, components
 from ._errors import IllegalMove
 
@@ -62,7 +63,8 @@ PLAY = "play"      # regular turns
 
 
 class Wunchunk:
-    def __init__(self, size: Optional[int] = None, players: int = 2, start: str = "standard", balance: str = "ap"):
+    @keyword_only
+    def __init__(self, size: Optional[int] = None, *, players: int = 2, start: str = "standard", balance: str = "ap"):
         if not isinstance(players, int) or isinstance(players, bool) or players not in (2, 3, 4):
             raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
         if size is None:

@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import numpy as np
 
+from .._args import keyword_only
 from ..search import batched_search
 from ..spec import load
 from .checkpoint import CheckpointError, load_checkpoint
@@ -71,7 +72,8 @@ def load_evaluator(path: str) -> Evaluator:
     return learner  # type: ignore[no-any-return]
 
 
-def choose_actions(games: Sequence[Any], evaluator: Evaluator, simulations: int = 0, seed: int = 0,
+@keyword_only
+def choose_actions(games: Sequence[Any], evaluator: Evaluator, simulations: int = 0, *, seed: int = 0,
                    threads: int = 1) -> List[int]:
     """One action per game (all between or within turns, none finished)."""
     if simulations <= 0:
@@ -85,12 +87,13 @@ def choose_actions(games: Sequence[Any], evaluator: Evaluator, simulations: int 
     return [int(a) for a in r.actions]
 
 
-def play_turns(games: Sequence[Any], evaluator: Evaluator, simulations: int = 0, seed: int = 0,
+@keyword_only
+def play_turns(games: Sequence[Any], evaluator: Evaluator, simulations: int = 0, *, seed: int = 0,
                threads: int = 1) -> None:
     """Plays one whole turn in each game (in place), all games at once."""
     todo = [g for g in games if not g.is_over]
     while todo:
-        acts = choose_actions(todo, evaluator, simulations, seed, threads)
+        acts = choose_actions(todo, evaluator, simulations, seed=seed, threads=threads)
         for g, a in zip(todo, acts):
             g.apply_action(a)
         todo = [g for g in todo if not g.is_over and g.pending_actions]
@@ -104,9 +107,10 @@ class AZAgent:
         self.evaluator = evaluator
         self.simulations = simulations
 
-    def play_turn(self, g: Any, seed: int = 0, threads: int = 1) -> None:
+    @keyword_only
+    def play_turn(self, g: Any, *, seed: int = 0, threads: int = 1) -> None:
         spec = getattr(self.evaluator, "spec", None)
         # the game's printed spec is canonical; the trained one is as the user wrote it
         if spec is not None and g.spec != load(spec).spec:
             raise ValueError(f"this agent was trained on {spec}, not {g.spec}")
-        play_turns([g], self.evaluator, self.simulations, seed, threads)
+        play_turns([g], self.evaluator, self.simulations, seed=seed, threads=threads)

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
+from .._args import keyword_only
 from ..solving import solve
 from ..spec import load
 from .agent import choose_actions
@@ -34,7 +35,8 @@ class LabelledPosition:
         return [m for m, v in self.moves.items() if v == "loss"]
 
 
-def labelled_positions(spec: str, n: int, seed: int = 0, max_nodes: int = 1_000_000,
+@keyword_only
+def labelled_positions(spec: str, n: int, seed: int = 0, *, max_nodes: int = 1_000_000,
                        max_games: Optional[int] = None, table_mb: int = 64) -> List[LabelledPosition]:
     """``n`` distinct positions from seeded uniformly random play of ``spec``
     (one position at a random ply of each game) where a mistake is
@@ -80,14 +82,15 @@ def labelled_positions(spec: str, n: int, seed: int = 0, max_nodes: int = 1_000_
     return out
 
 
+@keyword_only
 def mistakes(evaluator: Callable[..., Tuple[Any, Any]], positions: Sequence[LabelledPosition],
-             simulations: int = 0, seed: int = 0, threads: int = 1) -> List[bool]:
+             simulations: int = 0, *, seed: int = 0, threads: int = 1) -> List[bool]:
     """For each position, whether the agent's move turns its win into a loss.
     The moves are chosen for all positions at once (see :func:`choose_actions`)."""
     games = [p.game.copy() for p in positions]
     todo = list(range(len(games)))
     while todo:
-        acts = choose_actions([games[i] for i in todo], evaluator, simulations, seed, threads)
+        acts = choose_actions([games[i] for i in todo], evaluator, simulations, seed=seed, threads=threads)
         for i, a in zip(todo, acts):
             games[i].apply_action(a)
         todo = [i for i in todo if not games[i].is_over and games[i].pending_actions]
@@ -117,8 +120,9 @@ def player_mistakes(player: str, positions: Sequence[LabelledPosition], seed: in
     return out
 
 
+@keyword_only
 def mistake_rate(evaluator: Union[str, Callable[..., Tuple[Any, Any]]], positions: Sequence[LabelledPosition],
-                 simulations: int = 0, seed: int = 0, threads: int = 1) -> float:
+                 simulations: int = 0, *, seed: int = 0, threads: int = 1) -> float:
     """The share of ``positions`` where the agent (``evaluator`` alone with
     ``simulations=0``: its highest legal prior; else that many simulations
     of deterministic Gumbel search) plays a move that turns the win into a
@@ -132,7 +136,7 @@ def mistake_rate(evaluator: Union[str, Callable[..., Tuple[Any, Any]]], position
     if isinstance(evaluator, str):
         m = player_mistakes(evaluator, positions, seed, threads)
     else:
-        m = mistakes(evaluator, positions, simulations, seed, threads)
+        m = mistakes(evaluator, positions, simulations, seed=seed, threads=threads)
     return sum(m) / len(m)
 
 

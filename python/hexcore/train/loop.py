@@ -33,6 +33,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
+from .._args import keyword_only
 from ..spec import load
 from .agent import learner_from_checkpoint, learner_name
 from .checkpoint import latest_checkpoint, list_checkpoints, load_checkpoint, save_checkpoint
@@ -356,7 +357,8 @@ def resumed_config(cfg: TrainConfig, saved: TrainConfig) -> Tuple[TrainConfig, L
     return out, kept
 
 
-def train(cfg: TrainConfig, resume: bool = False, make_learner: Optional[Callable[[Dict[str, Any], int], Learner]] = None,
+@keyword_only
+def train(cfg: TrainConfig, *, resume: bool = False, make_learner: Optional[Callable[[Dict[str, Any], int], Learner]] = None,
           log: Callable[[str], None] = print) -> Dict[str, Any]:
     """Runs (or with ``resume`` continues) a training run in ``cfg.out``.
 

@@ -22,7 +22,7 @@ def win_rate(game: Any, evaluator: Callable[..., Tuple[Any, Any]], simulations: 
     wins = 0
     for gi in range(games):
         me = gi % seats + 1
-        g = play_game(game, players, [0 if s + 1 == me else 1 for s in range(seats)], seed, gi, threads,
+        g = play_game(game, players, [0 if s + 1 == me else 1 for s in range(seats)], seed, gi, threads=threads,
                       agents=agents)
         wins += tuple(g.winners) == (me,)
     return wins / games if games else 0.0
