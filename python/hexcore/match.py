@@ -478,9 +478,13 @@ def play_match(spec: str, players: Sequence[str], *, games: int = 200, seed: int
                progress: Optional[Callable[[int, int], None]] = None) -> MatchResult:
     """Plays ``games`` seeded games of ``spec`` between the ``players``
     (specs such as ``"mcts:1000"`` and ``"random"``, one per seat), rotating
-    the seats game by game. ``progress(done, games)`` is called after each
-    game. Raises ``ValueError`` / ``TypeError`` for bad arguments."""
+    the seats game by game, ``threads`` games at once (every search on one
+    thread: the results are the same for any ``threads``). ``progress(done,
+    games)`` is called after each game. Raises ``ValueError`` /
+    ``TypeError`` for bad arguments."""
     import time
+
+    from .analysis.games import play_games
 
     if isinstance(games, bool) or not isinstance(games, int):
         raise TypeError(f"games must be an int, got {type(games).__name__}")
@@ -498,24 +502,29 @@ def play_match(spec: str, players: Sequence[str], *, games: int = 200, seed: int
     if g0.is_over:
         raise ValueError(f"{g0.spec} is already over at the start")
     names = [f"P{i + 1} {p.name}" for i, p in enumerate(parsed)]
-    agents = {i: az_agent(p, g0.spec) for i, p in enumerate(parsed) if p.kind in ("az", "agent")}
     result = MatchResult(spec=g0.spec, player_specs=[p.name for p in parsed], games=games, seed=seed,
                          players=[Record(n) for n in names], seats=[Record(f"seat {s + 1}") for s in range(seats)])
     t0 = time.perf_counter()
-    for gi in range(games):
-        # seat s + 1 is taken by player seating[s]
-        seats_of = seating(gi, seats)
-        g = play_game(g0, parsed, seats_of, seed, gi, threads=threads, agents=agents)
-        winners = list(g.winners)
-        for s in range(seats):
-            o = _outcome(winners, s + 1)
-            result.seats[s].add(o)
-            result.players[seats_of[s]].add(o)
-        result.winners.append(winners)
-        result.seating.append(seats_of)
-        result.plies.append(g.ply)
+    played = 0
+
+    def tick(k: int) -> None:
+        nonlocal played
+        played += k
         if progress is not None:
-            progress(gi + 1, games)
+            progress(played, games)
+
+    logs, complete = play_games(g0, parsed, games, seed, threads, tick, record=False)
+    if not complete:
+        raise KeyboardInterrupt
+    for log in logs:
+        # seat s + 1 is taken by player log.seating[s]
+        for s in range(seats):
+            o = _outcome(log.winners, s + 1)
+            result.seats[s].add(o)
+            result.players[log.seating[s]].add(o)
+        result.winners.append(log.winners)
+        result.seating.append(log.seating)
+        result.plies.append(g0.ply + log.plies)
     result.seconds = time.perf_counter() - t0
     return result
 
