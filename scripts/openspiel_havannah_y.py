@@ -7,8 +7,8 @@ without swap. Run once (minutes):
 At every ply the legal actions must be equal, and each action's text; at the
 end, the end ply and the returns (winner or draw). For Havannah it counts how
 the games were won (ring, bridge, fork, draw). Prints one line per game and
-exits non-zero on the first difference. The tests (``tests/test_havannah.py``,
-``tests/test_y.py``) run the same comparison on a few hundred games.
+exits non-zero on the first difference. The tests (``tests/games/test_havannah.py``,
+``tests/games/test_y.py``) run the same comparison on a few hundred games.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs hexcore with its test, docs and train extras (release build; train
-# brings PyTorch, so the tiny training runs of tests/test_train.py run here too) and runs every
+# brings PyTorch, so the tiny training runs of tests/train/test_train.py run here too) and runs every
 # check: Rust formatting and lints, the Rust tests of the core crate, the Python
 # lint, the documentation site (mkdocs build --strict), then the Python suite.
 # The Ray tests start a local Ray, so they run in a second pass inside a private
@@ -41,7 +41,7 @@ if [ $# -eq 0 ]; then
         echo "warning: Miri is not installed here (rustup +nightly component add miri rust-src): the thread team was not checked under Miri" >&2
     fi
     if bash scripts/in-private-network true; then
-        bash scripts/in-private-network python3 -m pytest -q -p no:cacheprovider tests/test_ray.py
+        bash scripts/in-private-network python3 -m pytest -q -p no:cacheprovider tests/distributed/test_ray.py
     else
         echo "warning: no private network namespace (unshare --net) here: the Ray tests did not run" >&2
     fi

@@ -418,7 +418,7 @@ def __getattr__(name: str) -> Any:
     # SB3VecEnv needs stable-baselines3: imported when asked for
     if name == "SB3VecEnv":
         # by name, so that type checks follow hexcore.sb3 only where
-        # stable-baselines3 is installed (tests/test_typing.py NEEDS)
+        # stable-baselines3 is installed (tests/package/test_typing.py NEEDS)
         try:
             return importlib.import_module("hexcore.sb3").SB3VecEnv
         except ImportError as e:

@@ -55,7 +55,7 @@ Learner = Any
 
 def _torch_learner(config: Dict[str, Any], seed: int) -> Learner:
     # by name, so that type checks follow hexcore.train.torchnet only where
-    # torch is installed (tests/test_typing.py NEEDS)
+    # torch is installed (tests/package/test_typing.py NEEDS)
     torchnet = importlib.import_module("hexcore.train.torchnet")
     learner: Learner = torchnet.TorchLearner(config, seed)
     return learner

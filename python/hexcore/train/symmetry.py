@@ -18,7 +18,7 @@ Where it applies:
   stones (the open start's setup, any allotment of two or more) the first
   action is the turn's lowest cell, so neither the legal first actions nor
   the search's policy over them map with the board
-  (``tests/test_train.py`` checks this against the engine).
+  (``tests/train/test_train.py`` checks this against the engine).
 * **Quintun**: none. Its actions come in kinds tied to the order of cells
   (the two stones of an EXTEND, in increasing cell order, and a pending
   first stone shown in its own plane), so the same argument rules out

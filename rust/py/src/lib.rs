@@ -4,7 +4,7 @@
 //! dispatches over the games is generated from the core's list of games
 //! (see `any.rs`). A game's state and history live in the core
 //! (`hexcore_core::session`); the module imports nothing from the `hexcore`
-//! package above it (tests/test_extension_alone.py loads it alone).
+//! package above it (tests/bindings/test_extension_alone.py loads it alone).
 
 use pyo3::prelude::*;
 

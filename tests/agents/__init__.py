@@ -1,0 +1,1 @@
+"""hexcore.agents: the shipped agents and their forward pass."""

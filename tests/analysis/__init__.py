@@ -1,0 +1,1 @@
+"""hexcore.analysis: the designer's report."""

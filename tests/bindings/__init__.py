@@ -1,0 +1,1 @@
+"""The binding layer: errors and reasons, strict inputs, limits, interrupts, memory."""

@@ -1,0 +1,1 @@
+"""Fuzzing with hypothesis (the shared pieces are in tests/support/fuzzing.py)."""

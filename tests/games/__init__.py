@@ -1,0 +1,1 @@
+"""The games' engines through the bindings: rules per game, perft suites, undo and hashing, threads."""

@@ -1,0 +1,1 @@
+"""The package and repository as a whole: layout, import graph, docs, README, release, typing, contracts."""

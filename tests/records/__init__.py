@@ -1,0 +1,1 @@
+"""hexcore.records: game records."""

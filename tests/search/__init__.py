@@ -1,0 +1,1 @@
+"""Tree search: UCT, batched PUCT and Gumbel, MCTS-Solver, recorded results."""

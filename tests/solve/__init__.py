@@ -1,0 +1,1 @@
+"""The exact solver, df-pn and proof certificates."""

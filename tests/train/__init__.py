@@ -1,0 +1,1 @@
+"""hexcore.train: self-play, the training loop, checkpoints."""
