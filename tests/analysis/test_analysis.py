@@ -29,6 +29,7 @@ def _readme_side3_openings():
     return {**{c: "win" for c in wins}, **{c: "loss" for c in losses}}
 
 
+@pytest.mark.slow
 def test_exact_swap_map_side3_agrees_with_the_solver_opening_values():
     r = analyze("churn(size=3,pie=false)", swap_map="exact", threads=2, games=1, ladder="random", playouts=10,
                 progress=False)
@@ -64,6 +65,7 @@ def test_random_play_duration_and_outcome_agree_with_random_playouts():
     assert [s["win_rate"] for s in seats] == [pytest.approx(float((p.winners == k).mean())) for k in (1, 2)]
 
 
+@pytest.mark.slow
 def test_ladder_is_monotone_on_side3():
     r = analyze("churn(size=3,pie=false)", games=20, ladder="random,mcts:10,mcts:300", swap_map="off",
                 playouts=100, progress=False)

@@ -39,6 +39,7 @@ LONG_RUNS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(LONG_RUNS))
 def test_sigint_stops_long_run(name):
     code = f"import hexcore as hc\nprint('ready', flush=True)\n{LONG_RUNS[name]}\nprint('finished')\n"
@@ -125,6 +126,7 @@ def test_perft_threads_bounded():
     assert sum(line.startswith("ValueError") for line in lines) == 4
 
 
+@pytest.mark.slow
 def test_threads_bounded_by_the_pool_cache():
     """perft and both searches over thread counts 2..39 and 200..256: the
     process never holds more than the POOL_CACHE (4) pools' workers
@@ -274,6 +276,7 @@ def _interrupt_vec_call(name: str) -> tuple[float, str, str, int]:
     return latency, out, err, p.returncode
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(VEC_CALLS))
 def test_sigint_stops_vecgame_calls_within_a_second(name):
     # Issue 21.2: a SIGINT during a 7-second construction took effect 10.5 s

@@ -199,6 +199,7 @@ class Sneaky(str):
         return "c3"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_reentrant_arguments_never_panic(game):
     g1, g2 = GAMES[game](), GAMES[game]()

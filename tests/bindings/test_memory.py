@@ -113,6 +113,7 @@ def one_round(name, rnd):
         c.__reduce__()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_memory_stops_growing(name):
     for r in range(WARMUP_ROUNDS):

@@ -219,11 +219,13 @@ def _random_game(rng, opts):
     return len(r.history)
 
 
+@pytest.mark.slow
 @given(st.sampled_from(BOARDS), st.booleans(), st.data())
 def test_differential_vs_reference(opts, pie, data):
     _random_game(Draws(data), dict(opts, pie=pie))
 
 
+@pytest.mark.slow
 def test_differential_many_games():
     # 1,000+ games across side 3 and the limping boards, pie on and off
     total = 0

@@ -42,6 +42,7 @@ def _winner(g) -> int:
     return g.winners[0] if g.winners else 0
 
 
+@pytest.mark.slow
 def test_ten_thousand_games_against_openspiel():
     pyspiel = _pyspiel()
     configs = _configs()

@@ -148,12 +148,14 @@ def random_game(size, placement, swap, rng, actions_share=0.3):
         plies += 1
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(placement=st.sampled_from(["side", "gap"]), swap=st.booleans(), data=st.data())
 def test_differential_side5(placement, swap, data):
     random_game(5, placement, swap, Draws(data))
 
 
+@pytest.mark.slow
 @settings(max_examples=100)
 @given(placement=st.sampled_from(["side", "gap"]), swap=st.booleans(), data=st.data())
 def test_differential_side7(placement, swap, data):
@@ -175,6 +177,7 @@ MOVE_TEXT = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400)
 @given(prefix=st.integers(0, len(SAMPLE)), text=MOVE_TEXT, placement=st.sampled_from(["side", "gap"]))
 def test_any_text_is_judged_like_the_reference(prefix, text, placement):

@@ -148,6 +148,7 @@ def check_same(g, ref):
     assert g.count_moves() == ref.count_moves()
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(variant=st.sampled_from(VARIANTS), data=st.data())
 def test_differential_random_games(variant, data):
@@ -376,6 +377,7 @@ def crowded_balance_turns(players, size, seeds):
         yield g, ref
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,size,games", [(2, 5, 25), (3, 7, 15), (4, 7, 8)])
 def test_balance_turn_with_several_chunks(players, size, games):
     seen = set()

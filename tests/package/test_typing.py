@@ -174,6 +174,7 @@ def test_readme_examples_type_check(tmp_path):
     assert res.returncode == 0, script + "\n" + res.stdout + res.stderr
 
 
+@pytest.mark.slow
 def test_stubs_match_the_extension():
     """mypy's stubtest compares _core.pyi with the compiled module."""
     res = subprocess.run([sys.executable, "-m", "mypy.stubtest", "hexcore._core"],

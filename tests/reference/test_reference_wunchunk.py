@@ -343,6 +343,7 @@ def test_count_moves_dense_positions():
         done += 1
 
 
+@pytest.mark.slow
 def test_count_moves_balance_turn_sparse():
     rng = random.Random(12)
     done = 0
@@ -377,6 +378,7 @@ def test_count_moves_open_setup():
         assert g.is_legal(move) == (canon in legal)
 
 
+@pytest.mark.slow
 def test_random_games_count_and_play():
     rng = random.Random(13)
     variants = [

@@ -419,6 +419,7 @@ def knows_root_actions(g: hc.Churn, wins: Set[int], bad_prior: int = -1) -> Any:
     return ev
 
 
+@pytest.mark.slow
 def test_gumbel_picks_a_win_when_every_action_is_tried(positions):
     for g, wins in positions:
         n = len(g.legal_actions())
@@ -431,6 +432,7 @@ def test_gumbel_picks_a_win_when_every_action_is_tried(positions):
             np.testing.assert_allclose(r.policies[0].sum(), 1.0, rtol=1e-5)
 
 
+@pytest.mark.slow
 def test_gumbel_beats_puct_against_a_misleading_prior(positions):
     gumbel = puct = 0
     for i, (g, wins) in enumerate(positions):

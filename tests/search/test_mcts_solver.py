@@ -74,6 +74,7 @@ def test_proofs_agree_with_solve_on_small_boards(spec, simulations, threads):
         check_against_solve(g, r, hc.solve(g, threads=1))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec,seed", [("quintun(size=4,swap=false)", 1), ("quintun(size=4)", 2)])
 def test_proofs_agree_with_solve_on_quintun_turns_of_several_actions(spec, seed):
     proven = 0

@@ -86,6 +86,7 @@ def test_same_position_by_two_move_orders():
     assert np.array_equal(r1.visits, r2.visits)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,make,need", [
     ("churn", lambda: hc.Churn(size=3), 18),
     ("quintun", lambda: hc.Quintun(size=4), 18),

@@ -69,6 +69,7 @@ def test_hex_openings_equal_alpha_beta(size):
         assert b.moves == {m: "loss" if m in losses else "win" for m in b.moves}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("opening", ["a1", "f1"])
 def test_some_hex_6x6_openings_equal_benzene(opening):
     """Two 6x6 openings (one of each value) against Benzene's table."""

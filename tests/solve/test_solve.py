@@ -50,6 +50,7 @@ def check_endgames(eg: Endgame) -> Counter:
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("eg", ENDGAMES, ids=lambda eg: eg.name)
 def test_solver_matches_minimax_on_random_endgames(eg):
     seen = check_endgames(eg)
@@ -95,6 +96,7 @@ def check_one_step(eg: Endgame, count: int) -> Counter:
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("eg", [eg for eg in ENDGAMES if eg.larger], ids=lambda eg: eg.name)
 def test_solver_agrees_with_fresh_solves_of_each_move(eg):
     seen = check_one_step(eg, 30)
