@@ -92,24 +92,11 @@ class GameInfo:
         return str(self.cls.__name__)
 
 
-def _quintun_max_actions(game: Any) -> int:
-    # every action puts a stone on an empty cell and nothing is removed, besides one swap
-    return int(game.board.num_cells) + 1
-
-
-def _hex_max_actions(game: Any) -> int:
-    # every action puts a stone on an empty cell and nothing is removed, besides one swap
-    return int(game.board.num_cells) + 1
-
-
-def _y_max_actions(game: Any) -> int:
-    # every action puts a stone on an empty cell and nothing is removed
-    return int(game.board.num_cells)
-
-
-def _havannah_max_actions(game: Any) -> int:
-    # every action puts a stone on an empty cell and nothing is removed, besides one swap
-    return int(game.board.num_cells) + 1
+def _one_stone_an_action(swap: int) -> Callable[[Any], int]:
+    """``max_actions`` of a game whose every action puts a stone on an empty
+    cell and removes none (Quintun, Hex, Y, Havannah), besides ``swap`` swap
+    actions."""
+    return lambda game: int(game.board.num_cells) + swap
 
 
 def _wunchunk_max_actions(game: Any) -> int:
@@ -130,17 +117,17 @@ INFO: Dict[str, GameInfo] = {
                       pie_rule=("pie", True, False), abstractplay="moves", augment="all",
                       stone_planes=True, train_recipe=_churn_recipe),
     "quintun": GameInfo("quintun", Quintun, ("Black", "White"), stone_colours={1: "#111111", 2: "#f4f4f4"},
-                        shade_ring=True, default_c=0.1, pie_rule=("swap", True, False), max_actions=_quintun_max_actions,
+                        shade_ring=True, default_c=0.1, pie_rule=("swap", True, False), max_actions=_one_stone_an_action(1),
                         stone_planes=True, train_recipe=lambda game: {"random_plies": 20}),
     "wunchunk": GameInfo("wunchunk", Wunchunk, ("colour 1", "colour 2", "colour 3", "colour 4"),
                          default_c=0.1, pie_rule=("balance", "pie", "none"), abstractplay="rounds", augment="turn_start",
                          max_actions=_wunchunk_max_actions, stone_planes=True,
                          train_recipe=lambda game: {"random_plies": 20}),
     "hex": GameInfo("hex", Hex, ("x", "o"), edges={0: 1, 3: 1, 1: 2, 4: 2}, pie_rule=("swap", True, False),
-                    max_actions=_hex_max_actions, stone_planes=True),
-    "y": GameInfo("y", Y, ("x", "o"), max_actions=_y_max_actions, stone_planes=True),
+                    max_actions=_one_stone_an_action(1), stone_planes=True),
+    "y": GameInfo("y", Y, ("x", "o"), max_actions=_one_stone_an_action(0), stone_planes=True),
     "havannah": GameInfo("havannah", Havannah, ("x", "o"), pie_rule=("swap", True, False),
-                         max_actions=_havannah_max_actions, stone_planes=True),
+                         max_actions=_one_stone_an_action(1), stone_planes=True),
 }
 
 GAMES: Dict[str, Any] = {name: gi.cls for name, gi in INFO.items()}
