@@ -32,6 +32,7 @@ mod tests;
 
 pub use env::Env;
 pub use errors::{BatchError, Fit, Given, Length, StepError};
+pub(crate) use observe::write_f32_observation;
 pub use observe::{
     fill_plane, mask_equal_each, mask_where, write_bits, write_equal, write_legal_mask, write_mask_of, write_masks, write_plane, BatchGame,
     CellLayout, ObsElem,

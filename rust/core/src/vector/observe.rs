@@ -1,6 +1,7 @@
 //! Observations of a batch: the element types of its buffers, where a
 //! board's cells sit in an observation plane ([`CellLayout`]), and the
-//! optional direct writer a game gives ([`BatchGame`]).
+//! optional direct writer a game gives ([`BatchGame`]), which is then also
+//! its [`Game::observation`] ([`write_f32_observation`]).
 
 use crate::board::Board;
 use crate::game::Game;
@@ -416,17 +417,19 @@ impl CellLayout {
 }
 
 /// What a batch needs of a game beyond [`Game`]: an optional direct writer
-/// of its observation (same values as [`Game::observation`], without the
-/// float32 planes in between).
+/// of its observation (in every element type, without float32 planes in
+/// between). Each game keeps it in `games/<game>/observation.rs`.
 pub trait BatchGame: Game {
-    /// True when [`BatchGame::write_observation`] is implemented.
+    /// True when [`BatchGame::write_observation`] is implemented. Such a
+    /// game's [`Game::observation`] is [`write_f32_observation`] with its
+    /// board's layout: the one writer of its planes.
     fn direct_observation(&self) -> bool {
         false
     }
 
     /// Write the observation into `out` (`observation_shape` values), the
     /// board's cells placed by `layout` (made by [`CellLayout::of`] from this
-    /// game's board).
+    /// game's board), every value written (`out` may hold anything before).
     /// `scratch` is working space.
     fn write_observation<T: ObsElem>(&self, _layout: &CellLayout, _out: &mut [T], _scratch: &mut Vec<u8>) {
         unreachable!("no direct observation writer")
@@ -454,6 +457,19 @@ pub trait BatchGame: Game {
     fn nth_legal(&self, _k: usize) -> crate::game::Action {
         unreachable!("no direct mask writer")
     }
+}
+
+/// `g`'s observation as float32 values through its direct writer
+/// ([`BatchGame::write_observation`]) with `layout`, its working space one
+/// per thread (kept from call to call, so that it stays in that core's
+/// cache however many games there are). With the board's own layout
+/// ([`Board::cell_layout`]) it is [`Game::observation`] of a game with a
+/// direct writer.
+pub(crate) fn write_f32_observation<G: BatchGame>(g: &G, layout: &CellLayout, out: &mut [f32]) {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    SCRATCH.with_borrow_mut(|scratch| g.write_observation(layout, out, scratch))
 }
 
 /// No direct layout: the env's observation goes through [`Game::observation`].

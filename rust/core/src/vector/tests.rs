@@ -8,8 +8,9 @@ use crate::rng::below;
 use crate::{Churn, Quintun, Wunchunk};
 use std::sync::Arc;
 
-/// The game's direct observation writers (f32, u8, bool) agree with
-/// `observation()` on its current position, over buffers holding garbage.
+/// The game's direct observation writer gives `observation()`'s values
+/// (its own, through the board's layout) with the layout given, and the
+/// same values in every element type, over buffers holding garbage.
 fn assert_direct_writes_match<G: BatchGame>(g: &G, layout: &CellLayout, scratch: &mut Vec<u8>) {
     let o: usize = g.observation_shape().iter().product();
     let (mut want, mut f, mut u, mut b) = (vec![0f32; o], vec![7f32; o], vec![7u8; o], vec![true; o]);
@@ -90,8 +91,8 @@ fn thread_count_does_not_change_results() {
     assert_eq!(run_batch(&q, 40, 1, 100, u64::MAX), run_batch(&q, 40, 2, 100, u64::MAX));
 }
 
-/// The direct writer gives `Game::observation`'s values in every element
-/// type (a `u8` holds `round(255 v)`).
+/// The direct writer gives the same values in every element type (a `u8`
+/// holds `round(255 v)`), with any layout equal to the board's.
 #[test]
 fn direct_observations_match_the_game() {
     let boards = [Board::hexhex(2).unwrap(), Board::hexhex(4).unwrap(), Board::hexhex(7).unwrap(), Board::from_sides([2, 3, 4, 2, 3, 4]).unwrap()];
@@ -245,8 +246,8 @@ fn hex_direct_mask_matches_legal_actions() {
     }
 }
 
-/// Quintun's direct observation writer gives `observation()`'s planes in
-/// every element type, pending neutral stones and swaps included.
+/// Quintun's direct observation writer gives the same planes in every
+/// element type, pending neutral stones and swaps included.
 #[test]
 fn quintun_direct_observations_match_the_game() {
     let mut rng = rng_for(11, 0);

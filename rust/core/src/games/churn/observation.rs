@@ -1,6 +1,6 @@
-//! Churn's observation written straight into a batch buffer ([`BatchGame`]):
-//! the same values as [`Game::observation`] without the float32 planes in
-//! between.
+//! Churn's observation: one writer of its planes ([`BatchGame`]), for the
+//! batch buffers of every element type and for [`Game::observation`]
+//! (float32, through [`crate::vector::write_f32_observation`]).
 
 use crate::game::Game;
 use crate::vector::{fill_plane, mask_where, write_masks, write_plane, BatchGame, CellLayout, ObsElem};

@@ -1,5 +1,7 @@
-//! Hex's batch observation writer: the planes of [`Game::observation`]
-//! written straight into the batch buffers.
+//! Hex's observation: one writer of its planes ([`BatchGame`]), for the
+//! batch buffers of every element type and for [`Game::observation`]
+//! (float32, through [`crate::vector::write_f32_observation`]); and the
+//! legal-action mask written straight from the empty cells.
 
 use crate::game::{Action, Game};
 use crate::unchecked::prefetch_slice;
@@ -12,8 +14,11 @@ impl BatchGame for Hex {
         true
     }
 
-    /// [`Hex`]'s planes (see [`Game::observation`]); the rhombus fills its
-    /// grid, cell `c` at plane index `c`.
+    /// [`Hex`]'s planes (4, rows, cols), cell `(row, col)` at
+    /// `[.., row, col]`: stones of the player to move, the opponent's
+    /// stones, a constant plane equal to 1 when o is to move, and a
+    /// constant plane equal to 1 when the swap is on offer. The rhombus
+    /// fills its grid, cell `c` at plane index `c` (no layout needed).
     fn write_observation<T: ObsElem>(&self, _layout: &CellLayout, out: &mut [T], _scratch: &mut Vec<u8>) {
         let n = self.board().num_cells();
         let me = self.to_move() as u8;
