@@ -197,17 +197,10 @@ impl Game for Havannah {
         [HAVANNAH_OBSERVATION_PLANES, d, d]
     }
 
-    /// OpenSpiel's planes (3, 2 size - 1, 2 size - 1), cell `(x, y)` at
-    /// `[.., y, x]` (its action id): stones of the player to move, the
-    /// opponent's stones, the empty cells; all 0 off the board.
+    /// The planes of the one writer, `observation.rs`
+    /// ([`Havannah::write_planes`]).
     fn observation(&self, out: &mut [f32]) {
-        let a = self.num_actions();
-        out[..3 * a].fill(0.0);
-        let me = self.to_move;
-        for (cell, &c) in self.colour.iter().enumerate() {
-            let plane = if c == 0 { 2 } else if c == me { 0 } else { 1 };
-            out[plane * a + self.actions[cell] as usize] = 1.0;
-        }
+        self.write_planes(out)
     }
 
     /// Rows numbered down the left, x and o stones.

@@ -336,8 +336,8 @@ impl Game for Quintun {
         [11, h, w]
     }
 
-    /// The planes of the one writer (`hooks.rs`,
-    /// [`crate::vector::BatchGame::write_observation`]), as float32 values.
+    /// The planes of the one writer, `observation.rs`
+    /// ([`crate::vector::BatchGame::write_observation`]), as float32 values.
     fn observation(&self, out: &mut [f32]) {
         crate::vector::write_f32_observation(self, self.geo.board.cell_layout(), out)
     }
