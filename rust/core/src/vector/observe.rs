@@ -3,6 +3,7 @@
 //! optional direct writer a game gives ([`BatchGame`]), which is then also
 //! its [`Game::observation`] ([`write_f32_observation`]).
 
+use crate::bitset::BitIter;
 use crate::board::Board;
 use crate::game::Game;
 use crate::unchecked::IdsBelow;
@@ -457,6 +458,38 @@ pub trait BatchGame: Game {
     fn nth_legal(&self, _k: usize) -> crate::game::Action {
         unreachable!("no direct mask writer")
     }
+}
+
+/// Three planes of `plane` values indexed by action id, for a game whose
+/// every cell has one (`action_of[cell]`, OpenSpiel's layout): stones of
+/// colour `me`, the other stones, the empty cells (colour 0); 0 at the ids
+/// of no cell.
+pub(crate) fn write_planes_by_action(colour: &[u8], action_of: &[u16], me: u8, plane: usize, out: &mut [f32]) {
+    out[..3 * plane].fill(0.0);
+    for (&c, &a) in colour.iter().zip(action_of) {
+        let k = if c == 0 {
+            2
+        } else if c == me {
+            0
+        } else {
+            1
+        };
+        out[k * plane + a as usize] = 1.0;
+    }
+}
+
+/// The legal-action mask of the cells in the bit set `cells`, each at its
+/// action id (`action_of[cell]`), false elsewhere; returns their number.
+pub(crate) fn write_cells_mask(cells: &[u64], action_of: &[u16], mask: &mut [bool]) -> usize {
+    mask.fill(false);
+    let mut count = 0;
+    for (wi, &w) in cells.iter().enumerate() {
+        for t in BitIter(w) {
+            mask[action_of[wi * 64 + t as usize] as usize] = true;
+            count += 1;
+        }
+    }
+    count
 }
 
 /// `g`'s observation as float32 values through its direct writer

@@ -3,9 +3,8 @@
 //! direct writer: a batch of another element type converts the planes);
 //! and the legal-action mask written straight from the empty cells.
 
-use crate::bitset::BitIter;
 use crate::game::{Action, Game};
-use crate::vector::BatchGame;
+use crate::vector::{write_cells_mask, write_planes_by_action, BatchGame};
 
 use super::Y;
 
@@ -14,13 +13,7 @@ impl Y {
     /// (its action id): stones of the player to move, the opponent's
     /// stones, the empty cells; all 0 off the triangle.
     pub(super) fn write_planes(&self, out: &mut [f32]) {
-        let a = self.num_actions();
-        out[..3 * a].fill(0.0);
-        let me = self.to_move;
-        for (cell, &c) in self.colour.iter().enumerate() {
-            let plane = if c == 0 { 2 } else if c == me { 0 } else { 1 };
-            out[plane * a + self.actions[cell] as usize] = 1.0;
-        }
+        write_planes_by_action(&self.colour, &self.actions, self.to_move, self.num_actions(), out)
     }
 }
 
@@ -29,18 +22,11 @@ impl Y {
 impl BatchGame for Y {
     /// The empty cells' action ids.
     fn write_legal_mask(&self, mask: &mut [bool]) -> Option<usize> {
-        mask.fill(false);
         if self.is_over() {
+            mask.fill(false);
             return Some(0);
         }
-        let mut count = 0;
-        for (wi, &w) in self.empty_words().iter().enumerate() {
-            for t in BitIter(w) {
-                mask[self.cell_to_action(wi * 64 + t as usize) as usize] = true;
-                count += 1;
-            }
-        }
-        Some(count)
+        Some(write_cells_mask(self.empty_words(), &self.actions, mask))
     }
 
     /// The `k`-th empty cell's action id (cells and ids increase together).
