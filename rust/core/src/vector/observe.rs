@@ -30,7 +30,7 @@ pub trait ObsElem: Copy {
 
     /// The buffer as float32 values when this type is `f32` (for
     /// [`write_plane`] and [`fill_plane`]: a plane kept as floats is then
-    /// one copy).
+    /// one copy; for [`write_equal`]: a plain loop).
     #[inline(always)]
     fn as_f32(_out: &mut [Self]) -> Option<&mut [f32]> {
         None
@@ -160,10 +160,15 @@ pub fn write_bits<T: ObsElem>(words: &[u64], out: &mut [T]) {
 }
 
 /// `out[i] = (values[i] == v)` for `v` and every value below 0x80 (the
-/// cell colours of a board): an indicator plane, eight values a store.
+/// cell colours of a board): an indicator plane, eight values a store
+/// (float32 values by a plain loop, `equal_f32`: 0.73 times the
+/// instructions of a float32 Hex batch step).
 #[inline]
 pub fn write_equal<T: ObsElem>(values: &[u8], v: u8, out: &mut [T]) {
     debug_assert!(v < 0x80 && out.len() <= values.len());
+    if let Some(f) = T::as_f32(out) {
+        return equal_f32(values, v, f);
+    }
     let want = ONES * v as u64;
     let eights = out.len() / 8 * 8;
     let (head, tail) = out.split_at_mut(eights);
@@ -177,6 +182,18 @@ pub fn write_equal<T: ObsElem>(values: &[u8], v: u8, out: &mut [T]) {
     }
     for (o, &x) in tail.iter_mut().zip(&values[eights..]) {
         *o = T::from_bool(x == v);
+    }
+}
+
+/// [`write_equal`] of float32 values: a plain loop, which the compiler
+/// vectorises wider than eight values a step. Out of line: a batch step
+/// inlines the writers of every element type into one loop, where this
+/// one inlined costs the others (0.9% more instructions a bool Hex step,
+/// 0.35% out of line).
+#[inline(never)]
+fn equal_f32(values: &[u8], v: u8, out: &mut [f32]) {
+    for (o, &x) in out.iter_mut().zip(values) {
+        *o = f32::from(u8::from(x == v));
     }
 }
 
