@@ -439,7 +439,7 @@ impl CellLayout {
 /// between). Each game keeps it in `games/<game>/observation.rs`.
 pub trait BatchGame: Game {
     /// True when [`BatchGame::write_observation`] is implemented. Such a
-    /// game's [`Game::observation`] is [`write_f32_observation`] with its
+    /// game's [`Game::observation`] is that writer's float32 values with its
     /// board's layout: the one writer of its planes.
     fn direct_observation(&self) -> bool {
         false

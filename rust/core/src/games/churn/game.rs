@@ -266,8 +266,10 @@ impl Game for Churn {
         [4, h, w]
     }
 
-    /// The planes of the one writer, `observation.rs`
-    /// ([`crate::vector::BatchGame::write_observation`]), as float32 values.
+    /// Planes: stones of the player to move, opponent stones, cells on the
+    /// board, and a constant plane equal to 1 when Blue is to move. Written
+    /// by `observation.rs` ([`crate::vector::BatchGame::write_observation`]),
+    /// which batches use too.
     fn observation(&self, out: &mut [f32]) {
         crate::vector::write_f32_observation(self, self.board.cell_layout(), out)
     }

@@ -12,9 +12,8 @@ impl BatchGame for Churn {
         true
     }
 
-    /// [`Churn`]'s planes: stones of the player to move, opponent stones,
-    /// cells on the board, and a constant plane equal to 1 when Blue is to
-    /// move.
+    /// The planes of [`Game::observation`] (described there), in any
+    /// element type.
     fn write_observation<T: ObsElem>(&self, layout: &CellLayout, out: &mut [T], scratch: &mut Vec<u8>) {
         let plane = layout.plane;
         let (stones, rest) = out.split_at_mut(2 * plane);

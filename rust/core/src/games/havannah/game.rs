@@ -197,8 +197,10 @@ impl Game for Havannah {
         [HAVANNAH_OBSERVATION_PLANES, d, d]
     }
 
-    /// The planes of the one writer, `observation.rs`
-    /// ([`Havannah::write_planes`]).
+    /// OpenSpiel's planes (3, 2 size - 1, 2 size - 1), cell `(x, y)` at
+    /// `[.., y, x]` (its action id): stones of the player to move, the
+    /// opponent's stones, the empty cells; all 0 off the board.
+    /// Written by `observation.rs`, which batches use too.
     fn observation(&self, out: &mut [f32]) {
         self.write_planes(out)
     }

@@ -223,8 +223,12 @@ impl Game for Hex {
         [HEX_OBSERVATION_PLANES, self.rows as usize, self.cols as usize]
     }
 
-    /// The planes of the one writer, `observation.rs`
-    /// ([`crate::vector::BatchGame::write_observation`]), as float32 values.
+    /// Planes (4, rows, cols), cell `(row, col)` at `[.., row, col]`:
+    /// stones of the player to move, the opponent's stones, a constant
+    /// plane equal to 1 when o is to move, and a constant plane equal to 1
+    /// when the swap is on offer. Written by `observation.rs`
+    /// ([`crate::vector::BatchGame::write_observation`]), which batches use
+    /// too.
     fn observation(&self, out: &mut [f32]) {
         crate::vector::write_f32_observation(self, self.board.cell_layout(), out)
     }

@@ -14,11 +14,9 @@ impl BatchGame for Hex {
         true
     }
 
-    /// [`Hex`]'s planes (4, rows, cols), cell `(row, col)` at
-    /// `[.., row, col]`: stones of the player to move, the opponent's
-    /// stones, a constant plane equal to 1 when o is to move, and a
-    /// constant plane equal to 1 when the swap is on offer. The rhombus
-    /// fills its grid, cell `c` at plane index `c` (no layout needed).
+    /// The planes of [`Game::observation`] (described there), in any
+    /// element type; the rhombus fills its grid, cell `c` at plane index
+    /// `c` (no layout needed).
     fn write_observation<T: ObsElem>(&self, _layout: &CellLayout, out: &mut [T], _scratch: &mut Vec<u8>) {
         let n = self.board().num_cells();
         let me = self.to_move() as u8;

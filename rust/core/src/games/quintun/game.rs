@@ -336,8 +336,11 @@ impl Game for Quintun {
         [11, h, w]
     }
 
-    /// The planes of the one writer, `observation.rs`
-    /// ([`crate::vector::BatchGame::write_observation`]), as float32 values.
+    /// Planes: the mover's stones, the opponent's, neutral colours A..E (5),
+    /// Ring cells, cells on the board, the pending EXTEND stone, and a
+    /// constant plane equal to 1 when White is to move. Written by
+    /// `observation.rs` ([`crate::vector::BatchGame::write_observation`]),
+    /// which batches use too.
     fn observation(&self, out: &mut [f32]) {
         crate::vector::write_f32_observation(self, self.geo.board.cell_layout(), out)
     }

@@ -12,10 +12,9 @@ impl BatchGame for Quintun {
         true
     }
 
-    /// [`Quintun`]'s planes: the mover's stones, the opponent's, neutral
-    /// colours A..E (5), Ring cells, cells on the board, the pending EXTEND
-    /// stone, and a constant plane equal to 1 when White is to move;
-    /// straight from its cells spread over the plane by `layout`.
+    /// The planes of [`crate::game::Game::observation`] (described there),
+    /// in any element type, straight from its cells spread over the plane
+    /// by `layout`.
     fn write_observation<T: ObsElem>(&self, layout: &CellLayout, out: &mut [T], scratch: &mut Vec<u8>) {
         let plane = layout.plane;
         let on = &layout.mask[..plane];

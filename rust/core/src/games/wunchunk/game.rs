@@ -331,8 +331,11 @@ impl Game for Wunchunk {
         [self.ncol() + 2, h, w]
     }
 
-    /// The planes of the one writer, `observation.rs`
-    /// ([`Wunchunk::write_planes`]).
+    /// Planes: one per colour, starting with the mover's colour and going on
+    /// in colour order; the cells of the board; a constant plane holding the
+    /// stones the mover may still place this turn, divided by the number of
+    /// cells (so every value lies in [0, 1]).
+    /// Written by `observation.rs`, which batches use too.
     fn observation(&self, out: &mut [f32]) {
         self.write_planes(out)
     }

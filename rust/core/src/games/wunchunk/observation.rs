@@ -8,10 +8,7 @@ use crate::vector::BatchGame;
 use super::Wunchunk;
 
 impl Wunchunk {
-    /// Planes: one per colour, starting with the mover's colour and going on
-    /// in colour order; the cells of the board; a constant plane holding the
-    /// stones the mover may still place this turn, divided by the number of
-    /// cells (so every value lies in [0, 1]).
+    /// The planes of [`crate::game::Game::observation`] (described there).
     pub(super) fn write_planes(&self, out: &mut [f32]) {
         let (h, w) = self.board.grid_shape();
         let plane = h * w;

@@ -178,8 +178,10 @@ impl Game for Y {
         [Y_OBSERVATION_PLANES, self.size as usize, self.size as usize]
     }
 
-    /// The planes of the one writer, `observation.rs`
-    /// ([`Y::write_planes`]).
+    /// OpenSpiel's planes (3, size, size), cell `(x, y)` at `[.., y, x]`
+    /// (its action id): stones of the player to move, the opponent's
+    /// stones, the empty cells; all 0 off the triangle.
+    /// Written by `observation.rs`, which batches use too.
     fn observation(&self, out: &mut [f32]) {
         self.write_planes(out)
     }

@@ -9,9 +9,7 @@ use crate::vector::{write_cells_mask, write_planes_by_action, BatchGame};
 use super::Y;
 
 impl Y {
-    /// OpenSpiel's planes (3, size, size), cell `(x, y)` at `[.., y, x]`
-    /// (its action id): stones of the player to move, the opponent's
-    /// stones, the empty cells; all 0 off the triangle.
+    /// The planes of [`Game::observation`] (described there).
     pub(super) fn write_planes(&self, out: &mut [f32]) {
         write_planes_by_action(&self.colour, &self.actions, self.to_move, self.num_actions(), out)
     }
