@@ -14,6 +14,9 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::OnceLock;
+
+use crate::vector::CellLayout;
 
 /// The six axial neighbour offsets.
 pub const DIRECTIONS: [(i32, i32); 6] = [(1, 0), (-1, 0), (1, -1), (0, -1), (0, 1), (-1, 1)];
@@ -117,6 +120,9 @@ pub struct Board {
     width: usize,
     height: usize,
     grid: Vec<u16>,
+    /// Where the cells sit in an observation plane, made on first use
+    /// ([`Board::cell_layout`]).
+    layout: OnceLock<CellLayout>,
 }
 
 impl Board {
@@ -375,6 +381,7 @@ impl Board {
             width,
             height,
             grid,
+            layout: OnceLock::new(),
         }
     }
 
@@ -414,6 +421,13 @@ impl Board {
                 Err(BoardError(format!("unknown board {name:?}; known boards: {}", names.join(", "))))
             }
         }
+    }
+
+    /// Where the cells sit in an observation plane ([`CellLayout`]), made
+    /// on first use and kept: the float32 observation of a game with a
+    /// direct writer goes through it ([`crate::vector::write_f32_observation`]).
+    pub(crate) fn cell_layout(&self) -> &CellLayout {
+        self.layout.get_or_init(|| CellLayout::of(self))
     }
 
     #[inline]

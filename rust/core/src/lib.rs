@@ -47,8 +47,9 @@
 //! (`zobrist`), random numbers (`rng`), thread pools (`parallel`), perft
 //! (`perft`) and playouts (`playout`). Each game is one folder,
 //! `games/<game>/`, holding everything about it (rules, options, notation,
-//! hash kinds, observation, solver keys, conformance hooks, tests), and is
-//! named once, in [`for_each_game!`]. The public API is re-exported here;
+//! hash kinds, observation, solver keys, tests and the conformance run, in
+//! files of the same names in every folder), and is named once, in
+//! [`for_each_game!`]. The public API is re-exported here;
 //! the exact solver ([`solve`]), Monte Carlo tree search ([`search`]),
 //! games with their history ([`session`]) and batched games ([`vector`]) are
 //! public modules.

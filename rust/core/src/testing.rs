@@ -22,7 +22,7 @@ use crate::rng::{below, rng_for};
 
 /// The Zobrist hash recomputed from scratch: every stone's key from the cell
 /// values, XORed with the flags of the side to move and turn state. Each
-/// game implements it in its folder (`games/<game>/hooks.rs`, test builds
+/// game implements it in its folder (`games/<game>/tests.rs`, test builds
 /// only) and runs [`conformance`] there.
 pub(crate) trait FreshHash: Game {
     fn fresh_zobrist(&self) -> u64;

@@ -7,7 +7,7 @@ use crate::game::{Action, Game};
 use crate::zobrist;
 
 /// What the solver needs from a game beyond [`Game`]. Each game implements
-/// it in its folder (`games/<game>/hooks.rs`); the defaults fit all of them.
+/// it in its folder (`games/<game>/solver.rs`); the defaults fit all of them.
 pub trait Solvable: Game {
     /// Bits needed for one cell's code (see [`cell_code`]).
     fn cell_bits(&self) -> u32;

@@ -36,6 +36,7 @@ pub use observe::{
     fill_plane, mask_equal_each, mask_where, write_bits, write_equal, write_legal_mask, write_mask_of, write_masks, write_plane, BatchGame,
     CellLayout, ObsElem,
 };
+pub(crate) use observe::{write_cells_mask, write_f32_observation, write_planes_by_action};
 pub use slots::{Obs, Out};
 
 use std::collections::HashMap;

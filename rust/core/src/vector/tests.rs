@@ -8,8 +8,9 @@ use crate::rng::below;
 use crate::{Churn, Quintun, Wunchunk};
 use std::sync::Arc;
 
-/// The game's direct observation writers (f32, u8, bool) agree with
-/// `observation()` on its current position, over buffers holding garbage.
+/// The game's direct observation writer gives `observation()`'s values
+/// (its own, through the board's layout) with the layout given, and the
+/// same values in every element type, over buffers holding garbage.
 fn assert_direct_writes_match<G: BatchGame>(g: &G, layout: &CellLayout, scratch: &mut Vec<u8>) {
     let o: usize = g.observation_shape().iter().product();
     let (mut want, mut f, mut u, mut b) = (vec![0f32; o], vec![7f32; o], vec![7u8; o], vec![true; o]);
@@ -90,8 +91,8 @@ fn thread_count_does_not_change_results() {
     assert_eq!(run_batch(&q, 40, 1, 100, u64::MAX), run_batch(&q, 40, 2, 100, u64::MAX));
 }
 
-/// The direct writer gives `Game::observation`'s values in every element
-/// type (a `u8` holds `round(255 v)`).
+/// The direct writer gives the same values in every element type (a `u8`
+/// holds `round(255 v)`), with any layout equal to the board's.
 #[test]
 fn direct_observations_match_the_game() {
     let boards = [Board::hexhex(2).unwrap(), Board::hexhex(4).unwrap(), Board::hexhex(7).unwrap(), Board::from_sides([2, 3, 4, 2, 3, 4]).unwrap()];
@@ -245,8 +246,8 @@ fn hex_direct_mask_matches_legal_actions() {
     }
 }
 
-/// Quintun's direct observation writer gives `observation()`'s planes in
-/// every element type, pending neutral stones and swaps included.
+/// Quintun's direct observation writer gives the same planes in every
+/// element type, pending neutral stones and swaps included.
 #[test]
 fn quintun_direct_observations_match_the_game() {
     let mut rng = rng_for(11, 0);
@@ -268,4 +269,62 @@ fn quintun_direct_observations_match_the_game() {
             }
         }
     }
+}
+
+/// A digest (FNV-1a over the float32 bits) of `Game::observation` at every
+/// ply of a few seeded random games from `start`.
+fn observation_digest<G: Game + Clone>(start: &G, games: u64) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let (mut obs, mut list) = (vec![0f32; start.observation_shape().iter().product()], Vec::new());
+    for seed in 0..games {
+        let (mut g, mut rng) = (start.clone(), rng_for(17, seed));
+        loop {
+            obs.fill(7.0);
+            g.observation(&mut obs);
+            h = obs.iter().flat_map(|x| x.to_bits().to_le_bytes()).fold(h, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+            if g.is_over() {
+                break;
+            }
+            list.clear();
+            g.legal_actions(&mut list);
+            g.apply_action(list[below(&mut rng, list.len())]);
+        }
+    }
+    h
+}
+
+/// Every game's observation planes are pinned (agents are trained on them):
+/// a change of a digest here changes what the networks see. The digests
+/// depend on the play too (`legal_actions`' order, the random draws).
+#[test]
+fn observations_are_pinned() {
+    use crate::{Havannah, Hex, QuintunPlacement as P, WunchunkBalance as B, WunchunkStart as S, Y};
+    let churn = |b: Board, pie| Churn::new(Arc::new(b), pie);
+    let digests = [
+        observation_digest(&churn(Board::hexhex(2).unwrap(), true), 8),
+        observation_digest(&churn(Board::hexhex(5).unwrap(), false), 4),
+        observation_digest(&churn(Board::from_sides([3, 4, 3, 4, 3, 4]).unwrap(), true), 4),
+        observation_digest(&Quintun::new(4, P::Side, true).unwrap(), 4),
+        observation_digest(&Quintun::new(5, P::Gap, false).unwrap(), 4),
+        observation_digest(&Hex::new(5, 5, true).unwrap(), 6),
+        observation_digest(&Hex::new(3, 7, false).unwrap(), 6),
+        observation_digest(&Wunchunk::new(5, 2, S::Standard, B::Ap).unwrap(), 4),
+        observation_digest(&Wunchunk::new(7, 3, S::Standard, B::Ap).unwrap(), 2),
+        observation_digest(&Havannah::new(4, true).unwrap(), 4),
+        observation_digest(&Y::new(6).unwrap(), 4),
+    ];
+    let want: [u64; 11] = [
+        0x56ec_0dde_1cfe_1675,
+        0xa3ac_04a2_e5df_4ad5,
+        0x708f_545c_f20f_a6a8,
+        0xa380_05ae_9f71_a8e8,
+        0x6c42_5923_5630_33c8,
+        0x6206_60b1_5064_afd5,
+        0xfc08_03d9_2611_0b65,
+        0x79ba_8a4c_64de_5a50,
+        0x2be5_f8df_faae_67ce,
+        0x7aca_a00d_cf9e_0605,
+        0x762e_4318_9904_4305,
+    ];
+    assert_eq!(digests.map(|d| format!("{d:#018x}")), want.map(|d| format!("{d:#018x}")));
 }

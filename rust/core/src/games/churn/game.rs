@@ -267,27 +267,11 @@ impl Game for Churn {
     }
 
     /// Planes: stones of the player to move, opponent stones, cells on the
-    /// board, and a constant plane equal to 1 when Blue is to move.
+    /// board, and a constant plane equal to 1 when Blue is to move. Written
+    /// by `observation.rs` ([`crate::vector::BatchGame::write_observation`]),
+    /// which batches use too.
     fn observation(&self, out: &mut [f32]) {
-        let (h, w) = self.board.grid_shape();
-        let plane = h * w;
-        out.iter_mut().for_each(|x| *x = 0.0);
-        let blue = (self.to_move == 2) as u8 as f32;
-        for p in 0..plane {
-            out[3 * plane + p] = blue;
-        }
-        // (mover's plane, opponent's plane) by cell colour, looked up rather
-        // than branched on: stone colours are unpredictable.
-        const PLANES: [[[f32; 2]; 3]; 2] = [[[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0]]];
-        let table = &PLANES[(self.to_move == 2) as usize];
-        for cell in 0..self.board.num_cells() {
-            let (r, c) = self.board.grid_pos(cell);
-            let i = r * w + c;
-            let [mine, theirs] = table[self.groups.colour(cell).min(2) as usize];
-            out[i] = mine;
-            out[plane + i] = theirs;
-            out[2 * plane + i] = 1.0;
-        }
+        crate::vector::write_f32_observation(self, self.board.cell_layout(), out)
     }
 
     fn diagram(&self) -> String {

@@ -23,9 +23,9 @@ use crate::unchecked::{get, get_mut};
 use crate::zobrist;
 
 mod game;
-mod hooks;
-mod options;
 mod observation;
+mod options;
+mod solver;
 
 /// The names Churn adds to the crate root.
 pub mod public {

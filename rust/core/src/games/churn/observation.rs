@@ -1,6 +1,6 @@
-//! Churn's observation written straight into a batch buffer ([`BatchGame`]):
-//! the same values as [`Game::observation`] without the float32 planes in
-//! between.
+//! Churn's observation: one writer of its planes ([`BatchGame`]), for the
+//! batch buffers of every element type and for [`Game::observation`]
+//! (float32, through [`crate::vector::write_f32_observation`]).
 
 use crate::game::Game;
 use crate::vector::{fill_plane, mask_where, write_masks, write_plane, BatchGame, CellLayout, ObsElem};
@@ -12,9 +12,8 @@ impl BatchGame for Churn {
         true
     }
 
-    /// [`Churn`]'s planes: stones of the player to move, opponent stones,
-    /// cells on the board, and a constant plane equal to 1 when Blue is to
-    /// move.
+    /// The planes of [`Game::observation`] (described there), in any
+    /// element type.
     fn write_observation<T: ObsElem>(&self, layout: &CellLayout, out: &mut [T], scratch: &mut Vec<u8>) {
         let plane = layout.plane;
         let (stones, rest) = out.split_at_mut(2 * plane);

@@ -1,6 +1,8 @@
-//! Tests of Churn: rules, notation, undo and counts on chosen positions.
+//! Tests of Churn: rules, notation, undo and counts on chosen positions;
+//! the conformance run, with the hash recomputed from the cells.
 
     use super::*;
+    use crate::testing::{conformance, FreshHash};
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -160,5 +162,23 @@
                 assert_eq!(fresh.hash, g.hash);
                 assert_eq!(fresh.num_empty, g.num_empty);
             }
+        }
+    }
+
+    impl FreshHash for Churn {
+        fn fresh_zobrist(&self) -> u64 {
+            let b = self.board();
+            (0..b.num_cells()).filter(|&c| self.cell_value(c) > 0).fold(self.flags_hash(), |h, c| h ^ b.zobrist_key(c, self.cell_value(c) as usize))
+        }
+    }
+
+    #[test]
+    fn churn_conforms() {
+        let churn = |board, pie| Churn::new(Arc::new(board), pie);
+        for pie in [true, false] {
+            conformance(&churn(Board::hexhex(2).unwrap(), pie), 20, 400);
+            conformance(&churn(Board::hexhex(3).unwrap(), pie), 10, 400);
+            conformance(&churn(Board::hexhex(4).unwrap(), pie), 3, 300);
+            conformance(&churn(Board::from_sides([3, 4, 3, 4, 3, 4]).unwrap(), pie), 3, 300);
         }
     }

@@ -200,14 +200,9 @@ impl Game for Havannah {
     /// OpenSpiel's planes (3, 2 size - 1, 2 size - 1), cell `(x, y)` at
     /// `[.., y, x]` (its action id): stones of the player to move, the
     /// opponent's stones, the empty cells; all 0 off the board.
+    /// Written by `observation.rs`, which batches use too.
     fn observation(&self, out: &mut [f32]) {
-        let a = self.num_actions();
-        out[..3 * a].fill(0.0);
-        let me = self.to_move;
-        for (cell, &c) in self.colour.iter().enumerate() {
-            let plane = if c == 0 { 2 } else if c == me { 0 } else { 1 };
-            out[plane * a + self.actions[cell] as usize] = 1.0;
-        }
+        self.write_planes(out)
     }
 
     /// Rows numbered down the left, x and o stones.

@@ -31,8 +31,9 @@
 //! from the stone ([`ring_walk`]).
 
 mod game;
-mod hooks;
+mod observation;
 mod options;
+mod solver;
 #[cfg(test)]
 mod tests;
 

@@ -132,3 +132,17 @@ fn direct_mask_matches_legal_actions() {
         }
     }
 }
+
+impl crate::testing::FreshHash for Havannah {
+    fn fresh_zobrist(&self) -> u64 {
+        let b = self.board();
+        (0..b.num_cells()).filter(|&c| self.cell_value(c) > 0).fold(self.flags_hash(), |h, c| h ^ b.zobrist_key(c, self.cell_value(c) as usize))
+    }
+}
+
+#[test]
+fn havannah_conforms() {
+    for (size, swap, games) in [(2, true, 20), (3, false, 20), (3, true, 20), (4, true, 10), (8, true, 3)] {
+        crate::testing::conformance(&Havannah::new(size, swap).unwrap(), games, 400);
+    }
+}

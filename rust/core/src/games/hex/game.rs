@@ -226,16 +226,11 @@ impl Game for Hex {
     /// Planes (4, rows, cols), cell `(row, col)` at `[.., row, col]`:
     /// stones of the player to move, the opponent's stones, a constant
     /// plane equal to 1 when o is to move, and a constant plane equal to 1
-    /// when the swap is on offer.
+    /// when the swap is on offer. Written by `observation.rs`
+    /// ([`crate::vector::BatchGame::write_observation`]), which batches use
+    /// too.
     fn observation(&self, out: &mut [f32]) {
-        let n = self.board.num_cells();
-        let me = self.to_move;
-        for (cell, &c) in self.colour.iter().enumerate() {
-            out[cell] = (c == me) as u8 as f32;
-            out[n + cell] = (c == 3 - me) as u8 as f32;
-        }
-        out[2 * n..3 * n].fill((me == O) as u8 as f32);
-        out[3 * n..4 * n].fill(self.swap_available as u8 as f32);
+        crate::vector::write_f32_observation(self, self.board.cell_layout(), out)
     }
 
     /// Column letters on top, rows numbered down the left, x and o stones.

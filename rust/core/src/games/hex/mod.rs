@@ -36,7 +36,6 @@
 //! generator.
 
 mod game;
-mod hooks;
 mod observation;
 mod options;
 mod solver;

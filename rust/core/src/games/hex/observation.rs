@@ -1,5 +1,7 @@
-//! Hex's batch observation writer: the planes of [`Game::observation`]
-//! written straight into the batch buffers.
+//! Hex's observation: one writer of its planes ([`BatchGame`]), for the
+//! batch buffers of every element type and for [`Game::observation`]
+//! (float32, through [`crate::vector::write_f32_observation`]); and the
+//! legal-action mask written straight from the empty cells.
 
 use crate::game::{Action, Game};
 use crate::unchecked::prefetch_slice;
@@ -12,8 +14,9 @@ impl BatchGame for Hex {
         true
     }
 
-    /// [`Hex`]'s planes (see [`Game::observation`]); the rhombus fills its
-    /// grid, cell `c` at plane index `c`.
+    /// The planes of [`Game::observation`] (described there), in any
+    /// element type; the rhombus fills its grid, cell `c` at plane index
+    /// `c` (no layout needed).
     fn write_observation<T: ObsElem>(&self, _layout: &CellLayout, out: &mut [T], _scratch: &mut Vec<u8>) {
         let n = self.board().num_cells();
         let me = self.to_move() as u8;

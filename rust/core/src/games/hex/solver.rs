@@ -1,5 +1,6 @@
-//! Hex knowledge for the exact solver ([`crate::solve`]): which of a
-//! position's actions to search, in which order.
+//! Hex knowledge for the exact solver ([`crate::solve`]): its keys
+//! ([`Solvable`], with the rhombus's half turn), and which of a position's
+//! actions to search, in which order.
 //!
 //! Only cuts that keep both the value and the distance to the end exact.
 //! A *threat* of a player is an empty cell where a stone of theirs would
@@ -44,8 +45,8 @@
 //! reorder them from there. Cuts 2-4 are skipped while the swap is on
 //! offer (it changes the stones), and on boards over 64 cells.
 
-use crate::game::Action;
-use crate::solve::Outcome;
+use crate::game::{Action, Game};
+use crate::solve::{Outcome, Solvable};
 
 use super::{Hex, BOTH_EDGES, O, X};
 
@@ -352,6 +353,44 @@ impl Hex {
             }
         }
         acts.sort_unstable_by_key(|&a| (if (a as usize) < n { self.centre_distance(a as usize) } else { 0 }, a));
+    }
+}
+
+impl Solvable for Hex {
+    fn cell_bits(&self) -> u32 {
+        2
+    }
+
+    fn action_cell(&self, action: Action) -> Option<(usize, u32)> {
+        ((action as usize) < self.board().num_cells()).then_some((action as usize, 0))
+    }
+
+    fn cell_action(&self, cell: usize, _rest: u32) -> Action {
+        cell as Action
+    }
+
+    /// Immediate wins, forced blocks, centre first (above).
+    fn solver_actions(&mut self, acts: &mut Vec<Action>, values_only: bool) {
+        self.solver_action_list(acts, values_only)
+    }
+
+    /// A player virtually connected (above).
+    fn solver_value(&self) -> Option<Outcome> {
+        self.virtual_outcome()
+    }
+
+    /// Only the half turn maps the rhombus onto itself with each player's
+    /// edges kept: the reflections of a square board exchange x's edges
+    /// with o's.
+    fn symmetries(&self) -> Vec<Vec<u16>> {
+        let n = self.board().num_cells();
+        let half_turn: Vec<u16> = (0..n).rev().map(|c| c as u16).collect();
+        let identity: Vec<u16> = (0..n as u16).collect();
+        if n > 1 {
+            vec![identity, half_turn]
+        } else {
+            vec![identity]
+        }
     }
 }
 

@@ -414,3 +414,26 @@ fn play_random_leaves_a_true_state() {
         assert_eq!((rx, &x.colour, x.winner_mask()), (ry, &y.colour, y.winner_mask()));
     }
 }
+
+impl crate::testing::FreshHash for Hex {
+    fn fresh_zobrist(&self) -> u64 {
+        let b = self.board();
+        (0..b.num_cells()).filter(|&c| self.cell_value(c) > 0).fold(self.flags_hash(), |h, c| h ^ b.zobrist_key(c, self.cell_value(c) as usize))
+    }
+}
+
+#[test]
+fn hex_conforms() {
+    for (rows, cols, swap, games) in [
+        (1, 1, false, 2),
+        (1, 4, false, 5),
+        (4, 1, false, 5),
+        (2, 2, true, 30),
+        (3, 3, true, 20),
+        (3, 5, false, 10),
+        (5, 5, true, 6),
+        (11, 11, true, 2),
+    ] {
+        crate::testing::conformance(&Hex::new(rows, cols, swap).unwrap(), games, 400);
+    }
+}

@@ -338,35 +338,11 @@ impl Game for Quintun {
 
     /// Planes: the mover's stones, the opponent's, neutral colours A..E (5),
     /// Ring cells, cells on the board, the pending EXTEND stone, and a
-    /// constant plane equal to 1 when White is to move.
+    /// constant plane equal to 1 when White is to move. Written by
+    /// `observation.rs` ([`crate::vector::BatchGame::write_observation`]),
+    /// which batches use too.
     fn observation(&self, out: &mut [f32]) {
-        let (h, w) = self.geo.board.grid_shape();
-        let plane = h * w;
-        out.iter_mut().for_each(|x| *x = 0.0);
-        let white = (self.to_move == 2) as u8 as f32;
-        for p in 0..plane {
-            out[10 * plane + p] = white;
-        }
-        for cell in 0..self.cells.len() {
-            let (r, c) = self.geo.board.grid_pos(cell);
-            let i = r * w + c;
-            let v = self.cells[cell];
-            if v == self.to_move as i8 {
-                out[i] = 1.0;
-            } else if v > 0 {
-                out[plane + i] = 1.0;
-            } else if v < 0 {
-                out[(1 + (-v) as usize) * plane + i] = 1.0;
-            }
-            if self.geo.is_ring(cell) {
-                out[7 * plane + i] = 1.0;
-            }
-            out[8 * plane + i] = 1.0;
-        }
-        if let Some((c, _)) = self.pending {
-            let (r, col) = self.geo.board.grid_pos(c as usize);
-            out[9 * plane + r * w + col] = 1.0;
-        }
+        crate::vector::write_f32_observation(self, self.geo.board.cell_layout(), out)
     }
 
     /// The sample game's picture: `o` Black, `x` White, letters for neutrals,

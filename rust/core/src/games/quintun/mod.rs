@@ -62,9 +62,10 @@ enum Kind {
 
 mod board;
 mod game;
-mod hooks;
-mod options;
 mod notation;
+mod observation;
+mod options;
+mod solver;
 
 /// The names Quintun adds to the crate root.
 pub mod public {

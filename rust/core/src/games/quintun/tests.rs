@@ -1,6 +1,8 @@
-//! Tests of Quintun: rules, notation, undo and counts on chosen positions.
+//! Tests of Quintun: rules, notation, undo and counts on chosen positions;
+//! the conformance run, with the hash recomputed from the cells.
 
     use super::*;
+    use crate::testing::{conformance, FreshHash};
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -393,5 +395,28 @@
                 seen += 1;
                 g.apply_action(a);
             }
+        }
+    }
+
+    impl FreshHash for Quintun {
+        /// Players' stones are kinds 1..=2, neutral colour k is kind 2 + k.
+        fn fresh_zobrist(&self) -> u64 {
+            (0..self.board().num_cells()).fold(self.flags_hash(), |h, c| match self.cell_value(c) {
+                0 => h,
+                v if v > 0 => h ^ zobrist::piece(c, v as u64),
+                v => h ^ zobrist::piece(c, 2 + (-v) as u64),
+            })
+        }
+    }
+
+    #[test]
+    fn quintun_conforms() {
+        for (size, placement, swap, games) in [
+            (4, Placement::Side, true, 6),
+            (4, Placement::Gap, false, 6),
+            (5, Placement::Gap, true, 3),
+            (7, Placement::Side, true, 2),
+        ] {
+            conformance(&Quintun::new(size, placement, swap).unwrap(), games, 400);
         }
     }

@@ -335,26 +335,9 @@ impl Game for Wunchunk {
     /// in colour order; the cells of the board; a constant plane holding the
     /// stones the mover may still place this turn, divided by the number of
     /// cells (so every value lies in [0, 1]).
+    /// Written by `observation.rs`, which batches use too.
     fn observation(&self, out: &mut [f32]) {
-        let (h, w) = self.board.grid_shape();
-        let plane = h * w;
-        let n = self.ncol();
-        out.iter_mut().for_each(|x| *x = 0.0);
-        let me = self.mover_colour() as usize;
-        let left = (self.st.allot - self.st.placed.min(self.st.allot)) as f32 / self.board.num_cells() as f32;
-        for p in 0..plane {
-            out[(n + 1) * plane + p] = left;
-        }
-        for cell in 0..self.board.num_cells() {
-            let (r, c) = self.board.grid_pos(cell);
-            let i = r * w + c;
-            let v = self.groups.colour(cell) as usize;
-            if v != 0 {
-                let k = (v + n - me) % n;
-                out[k * plane + i] = 1.0;
-            }
-            out[n * plane + i] = 1.0;
-        }
+        self.write_planes(out)
     }
 
     fn diagram(&self) -> String {

@@ -55,9 +55,10 @@ enum Kind {
 mod balance;
 mod count;
 mod game;
-mod hooks;
 mod notation;
+mod observation;
 mod options;
+mod solver;
 
 pub use options::{Balance, OptionError, Start};
 

@@ -1,7 +1,9 @@
-//! Tests of Wunchunk: rules, notation, undo and counts on chosen positions.
+//! Tests of Wunchunk: rules, notation, undo and counts on chosen positions;
+//! the conformance run, with the hash recomputed from the cells.
 
     use super::options::shared_board;
     use super::*;
+    use crate::testing::{conformance, FreshHash};
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -403,4 +405,29 @@
         }
         let got: f64 = d.parse().unwrap();
         assert!((got / total - 1.0).abs() < 1e-9);
+    }
+
+    impl FreshHash for Wunchunk {
+        fn fresh_zobrist(&self) -> u64 {
+            let cells = 0..self.board().num_cells();
+            cells.filter(|&c| self.cell_value(c) > 0).fold(self.flags_hash(), |h, c| h ^ zobrist::piece(c, self.cell_value(c) as u64))
+        }
+    }
+
+    #[test]
+    fn wunchunk_conforms() {
+        use Balance as B;
+        use Start as S;
+        for (size, players, start, balance, games) in [
+            (5, 2, S::Standard, B::Ap, 6),
+            (5, 2, S::Standard, B::Pie, 4),
+            (5, 2, S::Standard, B::None, 4),
+            (5, 2, S::Open, B::Ap, 4),
+            (5, 2, S::Open, B::Pie, 3),
+            (6, 2, S::Standard, B::Ap, 2),
+            (7, 3, S::Standard, B::Ap, 2),
+            (7, 4, S::Standard, B::Ap, 2),
+        ] {
+            conformance(&Wunchunk::new(size, players, start, balance).unwrap(), games, 200);
+        }
     }

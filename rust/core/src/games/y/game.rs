@@ -181,14 +181,9 @@ impl Game for Y {
     /// OpenSpiel's planes (3, size, size), cell `(x, y)` at `[.., y, x]`
     /// (its action id): stones of the player to move, the opponent's
     /// stones, the empty cells; all 0 off the triangle.
+    /// Written by `observation.rs`, which batches use too.
     fn observation(&self, out: &mut [f32]) {
-        let a = self.num_actions();
-        out[..3 * a].fill(0.0);
-        let me = self.to_move;
-        for (cell, &c) in self.colour.iter().enumerate() {
-            let plane = if c == 0 { 2 } else if c == me { 0 } else { 1 };
-            out[plane * a + self.actions[cell] as usize] = 1.0;
-        }
+        self.write_planes(out)
     }
 
     /// Column letters on top, rows numbered down the left, x and o stones.

@@ -22,8 +22,9 @@
 //! and undo takes the stone back with [`UnionFind::unplace`].
 
 mod game;
-mod hooks;
+mod observation;
 mod options;
+mod solver;
 #[cfg(test)]
 mod tests;
 

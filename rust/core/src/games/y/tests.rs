@@ -102,3 +102,17 @@ fn direct_mask_matches_legal_actions() {
         }
     }
 }
+
+impl crate::testing::FreshHash for Y {
+    fn fresh_zobrist(&self) -> u64 {
+        let b = self.board();
+        (0..b.num_cells()).filter(|&c| self.cell_value(c) > 0).fold(self.flags_hash(), |h, c| h ^ b.zobrist_key(c, self.cell_value(c) as usize))
+    }
+}
+
+#[test]
+fn y_conforms() {
+    for (size, games) in [(1, 2), (2, 10), (3, 20), (5, 20), (8, 6), (19, 2)] {
+        crate::testing::conformance(&Y::new(size).unwrap(), games, 400);
+    }
+}

@@ -16,7 +16,7 @@ use crate::search::evaluate::{at, check_rows, OutputError, Rows};
 use crate::search::select::{self, RootKid};
 use crate::search::tree::{State, Tree, NONE};
 use crate::unchecked::{self, IdsBelow};
-use crate::vector::{write_mask_of, BatchGame, CellLayout};
+use crate::vector::{write_f32_observation, write_mask_of, BatchGame, CellLayout};
 
 /// A leaf waiting for its evaluation.
 pub(super) struct Leaf {
@@ -113,15 +113,12 @@ fn legal_of<'a>(legal: &'a [Action], below: usize, leaf: &Leaf) -> IdsBelow<'a> 
 }
 
 /// Write `g`'s observation into `out`: straight from its cells through
-/// `layout` when the game has a direct writer (its working space one per
-/// thread, so it stays in that core's cache however many trees there are),
-/// else [`Game::observation`].
+/// `layout` when the game has a direct writer ([`write_f32_observation`]:
+/// its working space one per thread, so it stays in that core's cache
+/// however many trees there are), else [`Game::observation`].
 fn observe<G: BatchGame>(g: &G, layout: Option<&CellLayout>, out: &mut [f32]) {
-    thread_local! {
-        static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
     match layout {
-        Some(l) => SCRATCH.with_borrow_mut(|scratch| g.write_observation(l, out, scratch)),
+        Some(l) => write_f32_observation(g, l, out),
         None => g.observation(out),
     }
 }

@@ -1,0 +1,47 @@
+//! Havannah's observation: one writer of its planes (float32), which
+//! [`Game::observation`] calls and batches use too ([`BatchGame`] without a
+//! direct writer: a batch of another element type converts the planes);
+//! and the legal-action mask written straight from the empty cells.
+
+use crate::game::{Action, Game};
+use crate::vector::{write_cells_mask, write_planes_by_action, BatchGame};
+
+use super::Havannah;
+
+impl Havannah {
+    /// The planes of [`Game::observation`] (described there).
+    pub(super) fn write_planes(&self, out: &mut [f32]) {
+        write_planes_by_action(&self.colour, &self.actions, self.to_move, self.num_actions(), out)
+    }
+}
+
+/// The observation goes through [`Game::observation`] (no direct writer);
+/// the legal-action mask is written straight from the empty cells.
+impl BatchGame for Havannah {
+    /// The empty cells' action ids, and x's stone's while the swap is on
+    /// offer.
+    fn write_legal_mask(&self, mask: &mut [bool]) -> Option<usize> {
+        if self.is_over() {
+            mask.fill(false);
+            return Some(0);
+        }
+        let mut count = write_cells_mask(self.empty_words(), &self.actions, mask);
+        if let Some(cell) = self.swap_cell() {
+            mask[self.cell_to_action(cell) as usize] = true;
+            count += 1;
+        }
+        Some(count)
+    }
+
+    /// The `k`-th of [`Game::legal_actions`]: the `k`-th empty cell's id
+    /// (cells and ids increase together), with x's stone's in its place in
+    /// that order while the swap is on offer.
+    fn nth_legal(&self, k: usize) -> Action {
+        if self.swap_cell().is_some() {
+            let mut v = Vec::new();
+            self.legal_actions(&mut v);
+            return v[k];
+        }
+        self.cell_to_action(self.empty_select(k).expect("k below the number of legal actions"))
+    }
+}
