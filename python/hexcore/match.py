@@ -492,7 +492,8 @@ def play_match(spec: str, players: Sequence[str], *, games: int = 200, seed: int
         raise ValueError(f"games must be at least 1, got {games}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be an int >= 0, got {seed!r}")
-    _core.check_threads(threads)  # the core's check (1..MAX_THREADS), before any game is played
+    # the core's check (1..MAX_THREADS), before any game is played; None: one a core
+    threads = int(_core.check_threads(threads))
     parsed = [parse_player(s) for s in players]
     g0 = load(spec)
     seats = g0.num_players
