@@ -269,6 +269,28 @@ pub trait Game: Configure + Clone + Send + Sync + 'static {
         Some((plies, actions))
     }
 
+    /// Play from here as the search's random rollouts do: `random_action`
+    /// then `apply_action` until no action is left, except that once
+    /// `max_plies` whole moves have been played the next action drawn is
+    /// not applied (the rollout is cut off). Returns whether the game ran
+    /// to its end. A game may override it with a faster loop that draws
+    /// the same numbers from `rng` and reaches the same outcome; the
+    /// position it leaves is only good for [`Game::winner_mask`] (a
+    /// faster loop may skip, say, the hash).
+    fn random_rollout<R: Rng>(&mut self, rng: &mut R, max_plies: u64, buf: &mut Vec<Action>) -> bool {
+        let mut plies = 0u64;
+        while let Some(a) = self.random_action(rng, buf) {
+            if plies >= max_plies {
+                return false;
+            }
+            self.apply_action(a);
+            if !self.mid_turn() {
+                plies += 1;
+            }
+        }
+        true
+    }
+
     // ---- move level ----
     /// Every legal move as its action sequence (generated directly, not
     /// through `legal_actions`). Games whose move lists can be astronomically

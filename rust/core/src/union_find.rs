@@ -27,6 +27,7 @@
 use std::fmt::Debug;
 use std::ops::{BitOr, BitOrAssign};
 
+use crate::bitset::BitIter;
 use crate::board::{Board, NO_CELL};
 use crate::unchecked::{get, get_mut};
 
@@ -258,36 +259,73 @@ impl<P: Payload> UnionFind<P> {
 /// the next.
 const RING_DIRECTIONS: [usize; 6] = [2, 1, 0, 5, 4, 3];
 
-/// Whether a stone of `colour` put on `cell` may close a ring: walking
-/// round the cell, each neighbour of that colour that does not directly
-/// follow another one (a run of adjacent friends is one group already,
-/// and the cell on a sharp corner closes nothing) joins the stone's group,
-/// and the trigger is a second join into a group already joined. `root`
-/// gives the group of a stone before the new one. This is OpenSpiel's
-/// test (`alreadyjoined` in `havannah.cc`, with its neighbour order):
-/// a ring through the new stone needs two of its neighbours that are
-/// not adjacent around it to be joined already.
-#[inline]
-pub fn ring_trigger(board: &Board, colours: &[u8], cell: usize, colour: u8, root: impl Fn(usize) -> usize) -> bool {
-    let around = board.cyclic_neighbors(cell);
-    let mut roots = [NO_CELL as usize; 6];
-    let mut k = 0;
-    let mut skip = false;
-    for d in RING_DIRECTIONS {
-        if skip {
-            skip = false;
-            continue;
-        }
-        let nb = around[d];
-        if nb != NO_CELL && colours[nb as usize] == colour {
-            let r = root(nb as usize);
-            if roots[..k].contains(&r) {
-                return true;
+/// For each set of friendly neighbours (bit `p` for the neighbour in
+/// direction `RING_DIRECTIONS[p]`), the ones [`ring_trigger`]'s walk round
+/// the cell joins: a friend joins unless the one before it (not wrapping
+/// round) joined.
+const JOINS: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut f = 0;
+    while f < 64 {
+        let mut joined = 0u8;
+        let mut p = 0;
+        while p < 6 {
+            if f >> p & 1 != 0 && (p == 0 || joined >> (p - 1) & 1 == 0) {
+                joined |= 1 << p;
             }
-            roots[k] = r;
-            k += 1;
-            skip = true;
+            p += 1;
         }
+        t[f] = joined;
+        f += 1;
+    }
+    t
+};
+
+/// The neighbours of `colour` among `around` (a cell's
+/// [`Board::cyclic_neighbors`]) as bits in OpenSpiel's order round the
+/// cell (bit `p` for direction `RING_DIRECTIONS[p]`), read without a branch
+/// each (their colours are what a random game cannot predict).
+#[inline(always)]
+pub fn ring_friends(around: &[u16; 6], colours: &[u8], colour: u8) -> u8 {
+    let mut friends = 0;
+    for (p, &d) in RING_DIRECTIONS.iter().enumerate() {
+        friends |= ((colours.get(around[d] as usize).copied() == Some(colour)) as u8) << p;
+    }
+    friends
+}
+
+/// The cells of the neighbours `friends` ([`ring_friends`]) among `around`,
+/// in OpenSpiel's order.
+#[inline(always)]
+pub fn ring_cells(around: &[u16; 6], friends: u8) -> impl Iterator<Item = usize> + '_ {
+    BitIter(friends as u64).map(|p| around[RING_DIRECTIONS[p as usize]] as usize)
+}
+
+/// Whether a stone put on a cell with neighbours `around` (its
+/// [`Board::cyclic_neighbors`]), of which `friends` ([`ring_friends`]) are
+/// of its colour, may close a ring: walking round the cell, each friend
+/// that does not directly follow another one (a run of adjacent friends is
+/// one group already, and the cell on a sharp corner closes nothing) joins
+/// the stone's group, and the trigger is a second join into a group
+/// already joined. `root` gives the group of a stone before the new one.
+/// This is OpenSpiel's test (`alreadyjoined` in `havannah.cc`, with its
+/// neighbour order): a ring through the new stone needs two of its
+/// neighbours that are not adjacent around it to be joined already. The
+/// joins come from a table ([`JOINS`]), and groups are looked up only when
+/// two or more join.
+#[inline(always)]
+pub fn ring_trigger(around: &[u16; 6], friends: u8, root: impl Fn(usize) -> usize) -> bool {
+    let joins = JOINS[friends as usize];
+    if joins.count_ones() < 2 {
+        return false;
+    }
+    let mut roots = [NO_CELL as usize; 3];
+    for (k, c) in ring_cells(around, joins).enumerate() {
+        let r = root(c);
+        if roots[..k].contains(&r) {
+            return true;
+        }
+        roots[k] = r;
     }
     false
 }
@@ -300,30 +338,37 @@ pub fn ring_trigger(board: &Board, colours: &[u8], cell: usize, colour: u8, root
 /// bit 7 of `colours` while the walk is on them; all marks are gone when
 /// it returns.
 pub fn ring_walk(board: &Board, colours: &mut [u8], cell: usize, colour: u8) -> bool {
-    fn walk(board: &Board, colours: &mut [u8], cell: usize, colour: u8, left: usize, right: usize) -> bool {
-        const MARK: u8 = 0x80;
-        let v = colours[cell];
-        if v & !MARK != colour {
-            return false;
+    const MARK: u8 = 0x80;
+    /// Whether a walk on the stone on `cell` (unmarked, of `colour`),
+    /// going on in the `COUNT` directions from `first` (mod 6), meets its
+    /// path.
+    fn walk<const COUNT: usize>(board: &Board, colours: &mut [u8], cell: usize, colour: u8, first: usize) -> bool {
+        colours[cell] |= MARK;
+        let around = board.cyclic_neighbors(cell);
+        // The neighbours of `colour` ahead, and those on the path, read
+        // without a branch each.
+        let (mut same, mut marked) = (0u8, 0u8);
+        for k in 0..COUNT {
+            let p = (first + k) % 6;
+            let v = colours.get(around[RING_DIRECTIONS[p]] as usize).copied().unwrap_or(0);
+            same |= ((v & !MARK == colour) as u8) << p;
+            marked |= ((v & MARK != 0) as u8) << p;
         }
-        if v & MARK != 0 {
-            return true;
-        }
-        colours[cell] = v | MARK;
-        let mut found = false;
-        // Directions `left..=right` (taken mod 6) in OpenSpiel's order.
-        for i in left..=right {
-            let dir = i % 6;
-            let nb = board.cyclic_neighbors(cell)[RING_DIRECTIONS[dir]];
-            if nb != NO_CELL && walk(board, colours, nb as usize, colour, dir + 5, dir + 7) {
-                found = true;
-                break;
-            }
-        }
-        colours[cell] = v;
+        // A walk that can step back onto its path has found a ring, whatever
+        // order the directions are tried in (the answer is whether one exists).
+        let found = same & marked != 0
+            || BitIter(same as u64).any(|p| walk::<3>(board, colours, around[RING_DIRECTIONS[p as usize]] as usize, colour, p as usize + 5));
+        colours[cell] &= !MARK;
         found
     }
-    walk(board, colours, cell, colour, 0, 3)
+    let v = colours[cell];
+    if v & !MARK != colour {
+        return false;
+    }
+    if v & MARK != 0 {
+        return true;
+    }
+    walk::<4>(board, colours, cell, colour, 0)
 }
 
 #[cfg(test)]
@@ -448,5 +493,92 @@ mod tests {
         let deepest = (0..n).map(depth).max().unwrap();
         assert!(deepest <= (n as f64).log2() as usize, "{deepest}");
         assert!((0..n).all(|c| u.find(c) == u.find(0)));
+    }
+
+    /// [`ring_trigger`] as OpenSpiel writes it (`alreadyjoined`): round the
+    /// cell in its order, skipping the neighbour after each join.
+    fn ring_trigger_reference(board: &Board, colours: &[u8], cell: usize, colour: u8, root: impl Fn(usize) -> usize) -> bool {
+        let around = board.cyclic_neighbors(cell);
+        let mut roots = Vec::new();
+        let mut skip = false;
+        for d in RING_DIRECTIONS {
+            if skip {
+                skip = false;
+                continue;
+            }
+            let nb = around[d];
+            if nb != NO_CELL && colours[nb as usize] == colour {
+                let r = root(nb as usize);
+                if roots.contains(&r) {
+                    return true;
+                }
+                roots.push(r);
+                skip = true;
+            }
+        }
+        false
+    }
+
+    /// [`ring_walk`] as OpenSpiel writes it (`CheckRingDFS`): depth first,
+    /// by recursion, the directions in its order.
+    fn ring_walk_reference(board: &Board, colours: &mut [u8], cell: usize, colour: u8) -> bool {
+        fn walk(board: &Board, colours: &mut [u8], cell: usize, colour: u8, left: usize, right: usize) -> bool {
+            const MARK: u8 = 0x80;
+            let v = colours[cell];
+            if v & !MARK != colour {
+                return false;
+            }
+            if v & MARK != 0 {
+                return true;
+            }
+            colours[cell] = v | MARK;
+            let mut found = false;
+            for i in left..=right {
+                let dir = i % 6;
+                let nb = board.cyclic_neighbors(cell)[RING_DIRECTIONS[dir]];
+                if nb != NO_CELL && walk(board, colours, nb as usize, colour, dir + 5, dir + 7) {
+                    found = true;
+                    break;
+                }
+            }
+            colours[cell] = v;
+            found
+        }
+        walk(board, colours, cell, colour, 0, 3)
+    }
+
+    /// The trigger and the walk answer as OpenSpiel's forms of them from
+    /// every cell of random fillings of Havannah boards (sides 2 to 13;
+    /// groups by flood fill), and the walk leaves the colours as they were.
+    #[test]
+    fn ring_trigger_and_walk_match_openspiel() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let (mut rings, mut triggers, mut walks) = (0, 0, 0);
+        for side in 2..=13 {
+            let board = Board::hexhex(side).unwrap().top_down();
+            let n = board.num_cells();
+            for _ in 0..30 {
+                let fill = rng.random_range(0.2..0.95);
+                let mut colours: Vec<u8> = (0..n).map(|_| if rng.random_bool(fill) { rng.random_range(1..=2u8) } else { 0 }).collect();
+                let before = colours.clone();
+                let groups = flood(&board, &colours, &vec![0; n]);
+                for cell in 0..n {
+                    for colour in 1..=2u8 {
+                        let root = |c: usize| groups[c].0;
+                        let t = ring_trigger_reference(&board, &colours, cell, colour, root);
+                        let around = board.cyclic_neighbors(cell);
+                        assert_eq!(ring_trigger(around, ring_friends(around, &colours, colour), root), t, "side {side} cell {cell}");
+                        triggers += t as usize;
+                    }
+                    let colour = colours[cell].max(1);
+                    let expected = ring_walk_reference(&board, &mut colours, cell, colour);
+                    assert_eq!(ring_walk(&board, &mut colours, cell, colour), expected, "side {side} cell {cell}");
+                    assert_eq!(colours, before);
+                    rings += expected as usize;
+                    walks += 1;
+                }
+            }
+        }
+        assert!(rings > walks / 20 && rings < walks / 2 && triggers > walks / 20, "{rings} rings, {triggers} triggers in {walks} walks");
     }
 }

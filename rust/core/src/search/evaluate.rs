@@ -151,18 +151,7 @@ pub struct RandomRollouts {
 impl<G: Game> LeafEvaluator<G> for RandomRollouts {
     #[inline]
     fn evaluate(&mut self, g: &mut G, rng: &mut Xoshiro256PlusPlus, buf: &mut Vec<Action>) -> [f64; MAX_SEATS] {
-        let mut plies = 0u64;
-        let mut finished = true;
-        while let Some(a) = g.random_action(rng, buf) {
-            if plies >= self.max_plies {
-                finished = false;
-                break;
-            }
-            g.apply_action(a);
-            if !g.mid_turn() {
-                plies += 1;
-            }
-        }
+        let finished = g.random_rollout(rng, self.max_plies, buf);
         scores(g.winner_mask(), finished, g.num_players())
     }
 }
@@ -571,6 +560,56 @@ impl PairwisePlan {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::rng_for;
+    use rand::RngCore;
+
+    /// A game's [`Game::random_rollout`] plays as the loop of `random_action`
+    /// and `apply_action` it stands for: from positions along random games,
+    /// with and without a cut-off, the same outcome, and the generator left
+    /// in the same state.
+    fn rollout_as_drawn<G: Game>(start: &G) {
+        let mut buf = Vec::new();
+        let mut pos = start.clone();
+        let mut walk = rng_for(7, 7);
+        for step in 0u64.. {
+            for (seed, max_plies) in [(step, 1000), (step + 100, step % 7), (step + 200, 0)] {
+                let (mut a, mut b) = (pos.clone(), pos.clone());
+                let (mut ra, mut rb) = (rng_for(seed, 1), rng_for(seed, 1));
+                let finished = a.random_rollout(&mut ra, max_plies, &mut buf);
+                let (mut plies, mut expected) = (0, true);
+                while let Some(x) = b.random_action(&mut rb, &mut buf) {
+                    if plies >= max_plies {
+                        expected = false;
+                        break;
+                    }
+                    b.apply_action(x);
+                    if !b.mid_turn() {
+                        plies += 1;
+                    }
+                }
+                assert_eq!((finished, a.winner_mask()), (expected, b.winner_mask()), "step {step}, seed {seed}, {max_plies} plies");
+                assert_eq!(ra.next_u64(), rb.next_u64(), "step {step}, seed {seed}");
+            }
+            match pos.random_action(&mut walk, &mut buf) {
+                Some(x) => pos.apply_action(x),
+                None => break,
+            }
+        }
+    }
+
+    #[test]
+    fn random_rollouts_draw_as_random_action() {
+        for size in [2, 3, 5, 8] {
+            for swap in [false, true] {
+                rollout_as_drawn(&crate::Havannah::new(size, swap).unwrap());
+            }
+        }
+        for size in [1, 2, 5, 19] {
+            rollout_as_drawn(&crate::Y::new(size).unwrap());
+        }
+        rollout_as_drawn(&crate::Hex::new(6, 6, true).unwrap());
+        rollout_as_drawn(&crate::Churn::new(std::sync::Arc::new(crate::Board::hexhex(3).unwrap()), false));
+    }
 
     #[test]
     fn output_checks() {

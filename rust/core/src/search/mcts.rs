@@ -20,10 +20,12 @@
 //!   finished game without any winner counts as a draw. A rollout cut off
 //!   at `max_rollout_plies` whole moves scores `1/num_players` for every
 //!   seat.
-//! * **Expansion** is lazy: a node's children (all its legal actions) are
-//!   made the first time a simulation passes through it; once a tree holds
-//!   `max_nodes` nodes it stops growing, and simulations continue with
-//!   rollouts from the leaves they reach.
+//! * **Expansion** is lazy: a node's legal actions are listed (in the
+//!   random order they will be tried in) the first time a simulation passes
+//!   through it, and the child of an action is made when it is first tried
+//!   ([`UctTree`]); once a tree holds `max_nodes` positions (listed actions
+//!   included) it stops growing, and simulations continue with rollouts
+//!   from the leaves they reach.
 //! * **Threads**: root parallelism. Thread `t` grows its own tree with the
 //!   generator [`rng_for`]`(seed, t)`; the root statistics are summed. One
 //!   thread with a simulation budget (no time budget) is fully deterministic.
@@ -67,7 +69,7 @@ use rayon::prelude::*;
 
 use super::evaluate::{LeafEvaluator, RandomRollouts};
 use super::select;
-use super::tree::{Proof, TreeNode, UctNode, UctTree, NONE};
+use super::tree::{Proof, UctTree, NONE};
 use crate::game::{Action, Game, OptionsError};
 use crate::outcome::MAX_SEATS;
 use crate::parallel::install;
@@ -88,10 +90,11 @@ pub struct SearchOptions {
     pub c: f64,
     /// Whole moves a rollout plays before it is scored as a draw.
     pub max_rollout_plies: u64,
-    /// Node limit over all trees (shared out equally among the threads); a
-    /// node with its edge takes 40 bytes, so the default 10 million is at
-    /// most 400 MB.
-    /// The root's children are always made.
+    /// Node limit over all trees (shared out equally among the threads),
+    /// counting every listed legal action of an expanded node as a node,
+    /// tried or not: an untried one takes 4 bytes and a tried one 44, so
+    /// the default 10 million is at most 40 MB plus 40 bytes a simulation.
+    /// The root's children are always listed.
     pub max_nodes: usize,
     /// Use proven values in the trees (MCTS-Solver, see the module
     /// documentation); two-player games only.
@@ -179,6 +182,13 @@ pub struct SearchResult {
     pub proven_actions: Vec<(Action, Outcome)>,
 }
 
+/// The slots ([`UctTree`]) a tree reserves when it is made, at most: the
+/// memory of a tree that reaches the default node limit (10 million,
+/// [`SearchOptions::max_nodes`]) on one thread, 4 bytes a slot, so that it
+/// does not grow by copying (the system gives the pages as they are
+/// written; more slots grow the arena by doubling).
+const RESERVED_SLOTS: usize = 1 << 24;
+
 /// One UCT tree: the shared arena with UCT's nodes, and its node limit.
 struct UctSearch {
     tree: UctTree,
@@ -192,13 +202,13 @@ impl UctSearch {
     fn expand<G: Game>(&mut self, node: u32, g: &G, rng: &mut Xoshiro256PlusPlus, buf: &mut Vec<Action>) -> bool {
         buf.clear();
         g.legal_actions(buf);
-        if self.tree.nodes.len() + buf.len() > self.max_nodes && node != 0 {
+        if self.tree.size() + buf.len() > self.max_nodes && node != 0 {
             return false;
         }
         for i in (1..buf.len()).rev() {
             buf.swap(i, below(rng, i + 1));
         }
-        self.tree.expand_all(node, buf, self.max_nodes)
+        self.tree.expand(node, buf, self.max_nodes)
     }
 
     /// One simulation from `root`: select (UCT), expand one node, evaluate
@@ -246,23 +256,25 @@ impl UctSearch {
             }
             let untried = n.tried < n.len;
             let seat = g.to_move() - 1;
-            let i = if SOLVER { select::uct_solver(&self.tree, node, seat, c) } else { select::uct(&self.tree, node, seat, c) };
-            let e = self.tree.edges_of(node)[i];
-            g.apply_action(e.action);
-            path.push(e.child);
             if SOLVER {
                 seats.push(seat as u8);
             }
             if untried {
-                self.tree.nodes[node as usize].tried += 1;
+                let child = self.tree.try_next(node);
+                g.apply_action(self.tree.nodes[child as usize].action);
+                path.push(child);
                 if SOLVER && g.is_over() {
                     let p = Proof::of_finished(g.winner_mask());
-                    self.tree.nodes[e.child as usize].prove(p);
+                    self.tree.nodes[child as usize].prove(p);
                     (proven, fresh) = (Some(p), true);
                 }
                 break;
             }
-            node = e.child;
+            let i = if SOLVER { select::uct_solver(&self.tree, node, seat, c) } else { select::uct(&self.tree, node, seat, c) };
+            let child = self.tree.children(node)[i];
+            g.apply_action(self.tree.nodes[child as usize].action);
+            path.push(child);
+            node = child;
         }
         let v = match proven {
             Some(p) if SOLVER => p.scores(g.num_players()),
@@ -283,8 +295,8 @@ impl UctSearch {
         // count at the new root exactly what its children hold, as a fresh
         // root does (then the root visits equal the sum of `visits`).
         let (mut visits, mut value) = (0u32, [0.0f32; MAX_SEATS]);
-        for e in self.tree.edges_of(0) {
-            let ch = &self.tree.nodes[e.child as usize];
+        for &child in self.tree.children(0) {
+            let ch = &self.tree.nodes[child as usize];
             visits = visits.saturating_add(ch.n);
             for (s, x) in value.iter_mut().zip(ch.w) {
                 *s += x;
@@ -302,17 +314,17 @@ fn merged(trees: &[&UctTree], path: &[Action], seat: usize) -> Vec<(Action, u64,
     let mut out: Vec<(Action, u64, f64)> = Vec::new();
     for t in trees {
         let Some(n) = t.find_path(path) else { continue };
-        for e in t.edges_of(n) {
-            let ch = &t.nodes[e.child as usize];
+        for &child in t.children(n) {
+            let ch = &t.nodes[child as usize];
             if ch.n == 0 {
                 continue;
             }
-            match out.iter_mut().find(|x| x.0 == e.action) {
+            match out.iter_mut().find(|x| x.0 == ch.action) {
                 Some(x) => {
                     x.1 += ch.n as u64;
                     x.2 += ch.w[seat] as f64;
                 }
-                None => out.push((e.action, ch.n as u64, ch.w[seat] as f64)),
+                None => out.push((ch.action, ch.n as u64, ch.w[seat] as f64)),
             }
         }
     }
@@ -330,10 +342,11 @@ fn merged_proofs(trees: &[&UctTree], path: &[Action]) -> Vec<(Action, Proof)> {
     let mut out: Vec<(Action, Proof)> = Vec::new();
     for t in trees {
         let Some(n) = t.find_path(path) else { continue };
-        for e in t.edges_of(n) {
-            if let Some(p) = t.nodes[e.child as usize].proof() {
-                if !out.iter().any(|x| x.0 == e.action) {
-                    out.push((e.action, p));
+        for &child in t.children(n) {
+            let ch = &t.nodes[child as usize];
+            if let Some(p) = ch.proof() {
+                if !out.iter().any(|x| x.0 == ch.action) {
+                    out.push((ch.action, p));
                 }
             }
         }
@@ -480,9 +493,7 @@ impl<G: Game> Mcts<G> {
         let per_tree_nodes = (opts.max_nodes / t).max(1);
         let workers = (0..t)
             .map(|i| {
-                let mut tree =
-                    UctTree { nodes: Vec::with_capacity(per_tree_nodes.min(1 << 16)), edges: Vec::with_capacity(per_tree_nodes.min(1 << 16)) };
-                tree.nodes.push(UctNode::fresh());
+                let tree = UctTree::with_room(per_tree_nodes.min(RESERVED_SLOTS));
                 Worker { search: UctSearch { tree, max_nodes: per_tree_nodes }, rng: rng_for(opts.seed, i as u64) }
             })
             .collect();
@@ -496,7 +507,7 @@ impl<G: Game> Mcts<G> {
 
     /// Nodes in all trees.
     pub fn nodes(&self) -> usize {
-        self.workers.iter().map(|w| w.search.tree.nodes.len()).sum()
+        self.workers.iter().map(|w| w.search.tree.size()).sum()
     }
 
     /// Simulations through the root, summed over the trees (those of
@@ -665,8 +676,8 @@ mod tests {
 
     #[test]
     fn nodes_are_small() {
-        // A child costs its node and its edge.
-        assert_eq!(std::mem::size_of::<UctNode>() + std::mem::size_of::<super::super::tree::UctEdge>(), 40);
+        // An untried child costs its slot (4 bytes); a tried one its node too.
+        assert_eq!(std::mem::size_of::<super::super::tree::UctNode>(), 40);
     }
 
     #[test]

@@ -14,12 +14,14 @@
 //! child nodes only when an edge is first followed, so the memory grows with
 //! the simulations plus the legal actions of the expanded nodes.
 //!
-//! The arena, its backup and its subtree reuse are generic over the node
-//! and edge types ([`TreeNode`], [`TreeEdge`]): the batched searches use
-//! [`Node`] and [`Edge`] (f64 value sums, priors, pending leaves), UCT uses
-//! [`UctNode`] and [`UctEdge`] (f32 value sums, 40 bytes per child, children
-//! made all at once when a node is expanded, tried in a random order fixed
-//! then).
+//! The arena and its backup are generic over the node and edge types
+//! ([`TreeNode`], [`TreeEdge`]): the batched searches use [`Node`] and
+//! [`Edge`] (f64 value sums, priors, pending leaves, subtree reuse by
+//! [`Tree::reroot`]); UCT uses [`UctNode`] and a `u32` *slot* an edge
+//! ([`UctTree`]: f32 value sums; a node's legal actions listed when it is
+//! expanded, in the random order they are tried in, four bytes each; a
+//! child node made only when its action is tried, its slot then holding
+//! it), with its own subtree reuse ([`UctTree::reroot`]).
 
 use crate::game::{Action, WinnerMask};
 use crate::outcome::{scores, MAX_SEATS};
@@ -227,32 +229,34 @@ impl Edge {
 }
 
 /// A node of the UCT tree: value sums per seat in f32 (UCB1 is computed in
-/// f32), its children made all at once when it is expanded (in a random
-/// order), of which the first `tried` have been tried. A node's children
-/// are consecutive in the arena, in edge order ([`UctTree::expand_all`]
-/// makes them so and [`Tree::reroot`] keeps them so).
+/// f32), the action that leads to it, and, once it is expanded, its slots
+/// in [`UctTree::edges`]: one per legal action, in the random order fixed
+/// then, of which the first `tried` have been tried. A slot holds its
+/// action until it is tried, then the child node made for it (which keeps
+/// the action): the memory of an expansion is four bytes a legal action,
+/// and a node is made only for a position a simulation reached.
 #[derive(Debug, Clone)]
 pub struct UctNode {
     /// Value sums per seat.
     pub w: [f32; MAX_SEATS],
     /// Simulations through this node.
     pub n: u32,
-    /// First edge ([`NONE`] until expanded).
+    /// First slot ([`NONE`] until expanded).
     pub edges: u32,
-    /// Number of edges.
+    /// Number of slots (legal actions).
     pub len: u32,
-    /// Edges tried so far (the first `tried` of them); once the node's
-    /// value is proven (the solver, [`UctNode::prove`]), the proof: no
-    /// simulation passes through a proven node, so the count is not needed
-    /// any more, and a node stays 40 bytes with its edge.
+    /// Slots tried so far (the first `tried` of them hold children).
     pub tried: u32,
+    /// The action from its parent (0 at the root).
+    pub action: Action,
+    /// Its proven value (the solver, [`UctNode::prove`]): 0 none, 1 a
+    /// draw, `2 + s` a win for seat `s`.
+    proof: u8,
 }
 
-/// The `tried` of a node proven a draw; a node proven a win for seat `s`
-/// has `PROVEN_WIN - s`. Far above any count of legal actions.
-const PROVEN_DRAW: u32 = u32::MAX;
-const PROVEN_WIN: u32 = u32::MAX - 1;
-const PROVEN_LEAST: u32 = PROVEN_WIN - (MAX_SEATS as u32 - 1);
+/// The [`UctNode::proof`] of a draw; a win for seat `s` is `PROVEN_WIN + s`.
+const PROVEN_DRAW: u8 = 1;
+const PROVEN_WIN: u8 = 2;
 
 /// The proven value of a position of a two-player game (MCTS-Solver): with
 /// perfect play from it, one seat wins or the game is drawn.
@@ -304,22 +308,28 @@ impl Proof {
 }
 
 impl UctNode {
+    /// A node reached by `action`, without statistics or slots.
+    #[inline]
+    pub fn reached_by(action: Action) -> UctNode {
+        UctNode { w: [0.0; MAX_SEATS], n: 0, edges: NONE, len: 0, tried: 0, action, proof: 0 }
+    }
+
     /// The node's proven value, if it has one.
     #[inline]
     pub fn proof(&self) -> Option<Proof> {
-        match self.tried {
+        match self.proof {
+            0 => None,
             PROVEN_DRAW => Some(Proof::Draw),
-            t if t >= PROVEN_LEAST => Some(Proof::Win((PROVEN_WIN - t) as usize)),
-            _ => None,
+            p => Some(Proof::Win((p - PROVEN_WIN) as usize)),
         }
     }
 
-    /// Mark the node proven (its count of tried edges is dropped).
+    /// Mark the node proven.
     #[inline]
     pub fn prove(&mut self, p: Proof) {
-        self.tried = match p {
+        self.proof = match p {
             Proof::Draw => PROVEN_DRAW,
-            Proof::Win(s) => PROVEN_WIN - s as u32,
+            Proof::Win(s) => PROVEN_WIN + s as u8,
         };
     }
 }
@@ -327,7 +337,7 @@ impl UctNode {
 impl TreeNode for UctNode {
     type Value = [f32; MAX_SEATS];
     fn fresh() -> Self {
-        UctNode { w: [0.0; MAX_SEATS], n: 0, edges: NONE, len: 0, tried: 0 }
+        UctNode::reached_by(0)
     }
     #[inline]
     fn edge_range(&self) -> Option<(u32, u32)> {
@@ -336,15 +346,6 @@ impl TreeNode for UctNode {
     node_counts!();
 }
 
-/// An edge of the UCT tree (its child is made with it).
-#[derive(Debug, Clone, Copy)]
-pub struct UctEdge {
-    pub action: Action,
-    pub child: u32,
-}
-
-tree_edge!(UctEdge);
-
 /// Nodes and edges of one tree; node 0 is the root.
 #[derive(Debug, Clone)]
 pub struct Tree<N = Node, E = Edge> {
@@ -352,8 +353,9 @@ pub struct Tree<N = Node, E = Edge> {
     pub edges: Vec<E>,
 }
 
-/// The UCT tree.
-pub type UctTree = Tree<UctNode, UctEdge>;
+/// The UCT tree: [`UctNode`]s, and the slots of the expanded ones in
+/// `edges` (see [`UctNode`]).
+pub type UctTree = Tree<UctNode, u32>;
 
 impl Default for Tree {
     fn default() -> Self {
@@ -368,7 +370,7 @@ impl Tree {
     }
 }
 
-impl<N: TreeNode, E: TreeEdge> Tree<N, E> {
+impl<N: TreeNode, E: Copy> Tree<N, E> {
     /// A tree holding only a fresh root.
     pub fn fresh() -> Self {
         Tree { nodes: vec![N::fresh()], edges: Vec::new() }
@@ -514,34 +516,109 @@ pub fn next_open(edges: &[Edge], taken: usize, prior: impl Fn(usize) -> f64) -> 
 }
 
 impl UctTree {
-    /// Expand `node` with children for `actions` (in that order, the order
-    /// UCT tries them), growing the arenas by doubling but never past
-    /// `max_nodes` nodes; the root is expanded whatever the limit. Returns
+    /// A tree holding only a fresh root, with room for `slots` slots (the
+    /// memory is reserved, and the system gives it pages as they are
+    /// written: the arena does not grow by copying itself, and a search
+    /// small against its node limit uses little of it).
+    pub fn with_room(slots: usize) -> UctTree {
+        Tree { nodes: vec![UctNode::fresh()], edges: Vec::with_capacity(slots) }
+    }
+
+    /// The positions in the tree, the node limit's count: the root and one
+    /// for every slot, tried or not.
+    #[inline]
+    pub fn size(&self) -> usize {
+        1 + self.edges.len()
+    }
+
+    /// Expand `node` with slots for `actions` (in that order, the order UCT
+    /// tries them), the slot arena growing by doubling but never past
+    /// `max_nodes` slots; the root is expanded whatever the limit. Returns
     /// false (and changes nothing) when the tree has no room.
-    pub fn expand_all(&mut self, node: u32, actions: &[Action], max_nodes: usize) -> bool {
-        let first = self.nodes.len();
-        if first + actions.len() > max_nodes && node != 0 {
+    pub fn expand(&mut self, node: u32, actions: &[Action], max_nodes: usize) -> bool {
+        if self.size() + actions.len() > max_nodes && node != 0 {
             return false;
-        }
-        if self.nodes.capacity() < first + actions.len() {
-            let want = (2 * self.nodes.capacity()).clamp(first + actions.len(), max_nodes.max(first + actions.len()));
-            self.nodes.reserve_exact(want - first);
         }
         let edge = self.edges.len();
         if self.edges.capacity() < edge + actions.len() {
             let want = (2 * self.edges.capacity()).clamp(edge + actions.len(), max_nodes.max(edge + actions.len()));
             self.edges.reserve_exact(want - edge);
         }
-        self.nodes.extend(actions.iter().map(|_| UctNode::fresh()));
-        self.edges.extend(actions.iter().enumerate().map(|(i, &action)| UctEdge { action, child: (first + i) as u32 }));
+        self.edges.extend_from_slice(actions);
         let n = &mut self.nodes[node as usize];
         n.edges = edge as u32;
         n.len = actions.len() as u32;
         true
     }
-}
 
-impl UctTree {
+    /// Make the child of `node`'s next untried slot (slot `tried`, while
+    /// there is one), count the slot tried and return the child.
+    #[inline]
+    pub fn try_next(&mut self, node: u32) -> u32 {
+        let id = self.nodes.len() as u32;
+        let n = &mut self.nodes[node as usize];
+        debug_assert!(n.tried < n.len);
+        let slot = &mut self.edges[(n.edges + n.tried) as usize];
+        n.tried += 1;
+        let action = std::mem::replace(slot, id);
+        self.nodes.push(UctNode::reached_by(action));
+        id
+    }
+
+    /// The children of `node` made so far (its tried slots), in the order
+    /// they were tried.
+    #[inline]
+    pub fn children(&self, node: u32) -> &[u32] {
+        let n = &self.nodes[node as usize];
+        match n.edge_range() {
+            Some((first, _)) => &self.edges[first as usize..(first + n.tried) as usize],
+            None => &[],
+        }
+    }
+
+    /// The child of `node` reached by `action`, if the tree has made it.
+    pub fn find_child(&self, node: u32, action: Action) -> Option<u32> {
+        self.children(node).iter().copied().find(|&c| self.nodes[c as usize].action == action)
+    }
+
+    /// The node reached from the root by `path`, if the tree has it.
+    pub fn find_path(&self, path: &[Action]) -> Option<u32> {
+        path.iter().try_fold(0, |node, &a| self.find_child(node, a))
+    }
+
+    /// Keep only the subtree below `node` (a fresh tree for `None`), with
+    /// `node` as the new root, statistics, slots and their order unchanged.
+    /// The arenas keep their memory (the subtree is copied out and back).
+    pub fn reroot(&mut self, node: Option<u32>) {
+        let Some(old) = node else {
+            self.clear();
+            return;
+        };
+        if old == 0 {
+            return;
+        }
+        let mut nodes = vec![self.nodes[old as usize].clone()];
+        let mut edges = Vec::new();
+        // nodes[i] is a copy whose slots still point into the old arena.
+        let mut i = 0;
+        while i < nodes.len() {
+            if let Some((first, len)) = nodes[i].edge_range() {
+                let (first, tried) = (first as usize, nodes[i].tried as usize);
+                nodes[i].edges = edges.len() as u32;
+                for &c in &self.edges[first..first + tried] {
+                    edges.push(nodes.len() as u32);
+                    nodes.push(self.nodes[c as usize].clone());
+                }
+                edges.extend_from_slice(&self.edges[first + tried..first + len as usize]);
+            }
+            i += 1;
+        }
+        self.nodes.clear();
+        self.nodes.extend_from_slice(&nodes);
+        self.edges.clear();
+        self.edges.extend_from_slice(&edges);
+    }
+
     /// MCTS-Solver's backup, after a simulation down `path` (root first)
     /// whose last node was just proven: prove each node above it that now
     /// is, and stop at the first that is not. `seats[i]` is the seat
@@ -571,9 +648,13 @@ impl UctTree {
     /// The best proven value of `node`'s children for `seat` when all of
     /// them are proven (an untried child is not: it has no visit yet).
     fn best_proof(&self, node: u32, seat: usize) -> Option<Proof> {
+        let n = &self.nodes[node as usize];
+        if n.tried < n.len {
+            return None;
+        }
         let mut best: Option<Proof> = None;
-        for e in self.edges_of(node) {
-            let p = self.nodes[e.child as usize].proof()?;
+        for &c in self.children(node) {
+            let p = self.nodes[c as usize].proof()?;
             if best.is_none_or(|b| p.rank(seat) > b.rank(seat)) {
                 best = Some(p);
             }
@@ -582,7 +663,7 @@ impl UctTree {
     }
 }
 
-impl<N: TreeNode, E: TreeEdge> Tree<N, E> {
+impl<N: TreeNode, E: Copy> Tree<N, E> {
     /// Count a simulation through every node of `path` (root first) before
     /// its value is known.
     #[inline]
@@ -618,7 +699,9 @@ impl<N: TreeNode, E: TreeEdge> Tree<N, E> {
             n.add(value);
         }
     }
+}
 
+impl<N: TreeNode, E: TreeEdge> Tree<N, E> {
     /// The child of `node` behind `action`, if the tree has it.
     pub fn find_child(&self, node: u32, action: Action) -> Option<u32> {
         self.edges_of(node).iter().find(|e| e.action() == action).map(|e| e.child()).filter(|&c| c != NONE)
@@ -731,26 +814,45 @@ mod tests {
     }
 
     #[test]
-    fn uct_tree_keeps_children_consecutive() {
-        let mut t = UctTree::fresh();
+    fn uct_tree_makes_children_when_tried() {
+        let mut t = UctTree::with_room(0);
         assert!(t.edges_of(0).is_empty());
         // The root is expanded whatever the limit; other nodes only with room.
-        assert!(t.expand_all(0, &[4, 1, 9], 2));
-        assert!(!t.expand_all(2, &[0, 1], 4));
-        assert!(t.expand_all(2, &[0, 1], 6));
-        assert!(t.expand_all(1, &[7], 7));
-        assert_eq!(t.nodes.len(), 7);
-        let c = t.find_child(2, 1).unwrap();
-        assert_eq!((t.find_path(&[]), t.find_path(&[1, 1]), t.find_path(&[4, 7])), (Some(0), Some(c), Some(6)));
-        assert_eq!((t.find_path(&[9, 0]), t.find_path(&[5])), (None, None));
-        t.visit_backup(&[0, 2, c], &[1.0, 0.0, 0.0, 0.0]);
-        t.visit(&[0, 3]);
-        t.backup(&[0, 3], &[0.0, 0.5, 0.0, 0.0]);
+        assert!(t.expand(0, &[4, 1, 9], 2));
+        assert_eq!((t.size(), t.nodes.len()), (4, 1));
+        let (a, b) = (t.try_next(0), t.try_next(0));
+        assert_eq!((t.nodes[a as usize].action, t.nodes[b as usize].action), (4, 1));
+        assert!(!t.expand(b, &[0, 1], 5));
+        assert!(t.expand(b, &[0, 1], 6));
+        assert!(t.expand(a, &[7], 7));
+        assert_eq!((t.size(), t.nodes.len()), (7, 3));
+        let c = t.try_next(b);
+        assert_eq!(t.children(b), &[c]);
+        assert_eq!((t.find_path(&[]), t.find_path(&[1, 0]), t.find_path(&[1])), (Some(0), Some(c), Some(b)));
+        // untried: no node yet
+        assert_eq!((t.find_path(&[9]), t.find_path(&[1, 1]), t.find_path(&[4, 7]), t.find_path(&[5])), (None, None, None, None));
+        t.visit_backup(&[0, b, c], &[1.0, 0.0, 0.0, 0.0]);
+        t.visit(&[0, a]);
+        t.backup(&[0, a], &[0.0, 0.5, 0.0, 0.0]);
         assert_eq!((t.nodes[0].n, t.nodes[0].w), (2, [1.0, 0.5, 0.0, 0.0]));
-        t.reroot(t.root_child(1));
-        assert_eq!(t.nodes.len(), 3);
-        assert_eq!(t.edges_of(0).iter().map(|e| (e.action, e.child)).collect::<Vec<_>>(), vec![(0, 1), (1, 2)]);
-        assert_eq!((t.nodes[2].n, t.nodes[2].w[0]), (1, 1.0));
-        assert_eq!(t.find_child(0, 5), None);
+        t.reroot(t.find_path(&[1]));
+        assert_eq!((t.size(), t.nodes.len()), (3, 2));
+        assert_eq!(t.edges_of(0), &[1, 1]); // the child of action 0, then untried action 1
+        assert_eq!((t.nodes[1].action, t.nodes[1].n, t.nodes[1].w[0]), (0, 1, 1.0));
+        assert_eq!((t.find_child(0, 0), t.find_child(0, 1)), (Some(1), None));
+        let d = t.try_next(0);
+        assert_eq!((d, t.nodes[d as usize].action, t.children(0)), (2, 1, &[1, 2][..]));
+        t.reroot(None);
+        assert_eq!((t.size(), t.nodes.len(), t.nodes[0].n), (1, 1, 0));
+    }
+
+    #[test]
+    fn uct_proofs() {
+        let mut n = UctNode::fresh();
+        assert_eq!(n.proof(), None);
+        for p in [Proof::Draw, Proof::Win(0), Proof::Win(1), Proof::Win(3)] {
+            n.prove(p);
+            assert_eq!(n.proof(), Some(p));
+        }
     }
 }

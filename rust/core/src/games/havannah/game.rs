@@ -130,6 +130,40 @@ impl Game for Havannah {
         Some(self.actions[c] as Action)
     }
 
+    /// [`Havannah::random_action`]'s draws, played at the cell level.
+    fn random_rollout<R: Rng>(&mut self, rng: &mut R, max_plies: u64, _buf: &mut Vec<Action>) -> bool {
+        let n = self.board.num_cells();
+        let mut plies = 0u64;
+        while self.winners == 0 {
+            let count = self.num_empty as usize;
+            let cell = if !self.swap_available && 2 * count >= n {
+                loop {
+                    let c = below(rng, n);
+                    if self.empty.contains(c) {
+                        break c;
+                    }
+                }
+            } else {
+                let i = below(rng, count + self.swap_available as usize);
+                if i == count {
+                    usize::MAX
+                } else {
+                    self.empty.select(i).expect("i < number of empty cells")
+                }
+            };
+            if plies >= max_plies {
+                return false;
+            }
+            if cell == usize::MAX {
+                self.do_swap();
+            } else {
+                self.do_place(cell, false);
+            }
+            plies += 1;
+        }
+        true
+    }
+
     /// Draws from a list of the empty cells built from the position
     /// (in cell order) and shrunk by swap-remove: uniform over the legal
     /// actions at every ply. A game lasts at most `num_cells + 1` moves,

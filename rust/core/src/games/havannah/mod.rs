@@ -44,8 +44,7 @@ use crate::board::{row_name, Board, NO_CELL};
 use crate::game::{Action, OptionsError, WinnerMask};
 #[cfg(doc)]
 use crate::game::Game;
-use crate::union_find::{ring_trigger, ring_walk, Placed, UnionFind};
-use crate::unchecked::get;
+use crate::union_find::{ring_cells, ring_friends, ring_trigger, ring_walk, Placed, UnionFind};
 use crate::zobrist;
 
 /// What the crate root re-exports.
@@ -314,17 +313,14 @@ impl Havannah {
         self.empty.remove(cell);
         self.num_empty -= 1;
         let links = &self.links;
-        let may_ring = ring_trigger(&self.board, &self.colour, cell, colour, |c| links.find(c));
+        // The stone's neighbours of its colour, read once for the ring
+        // trigger and the joins.
+        let around = self.board.cyclic_neighbors(cell);
+        let mine = ring_friends(around, &self.colour, colour);
+        let may_ring = ring_trigger(around, mine, |c| links.find(c));
         self.colour[cell] = colour;
         let bits = self.marks[cell];
-        let mut found = [0u16; 6];
-        let mut k = 0;
-        for &nb in self.board.neighbors(cell) {
-            found[k] = nb;
-            // SAFETY: neighbours are cells; `k` stays below the degree (<= 6).
-            k += unsafe { get(&self.colour, nb as usize) == colour } as usize;
-        }
-        let friends = found[..k].iter().map(|&nb| nb as usize);
+        let friends = ring_cells(around, mine);
         let (root, placed) = if undoable {
             let p = self.links.place(cell, bits, friends);
             (p.root(), Some(p))

@@ -1,7 +1,8 @@
 //! UCT (UCB1) over the [`UctTree`]: the untried children first, in the
 //! order fixed when the node was expanded; then `argmax mean + c * sqrt(ln N
 //! / n)` in f32, `mean` the child's mean value for the seat choosing at the
-//! node, `N` the node's visits; ties go to the first edge ([`uct`]). With
+//! node, `N` the node's visits; ties go to the first child in the order
+//! they were tried ([`uct`]). With
 //! the solver on (MCTS-Solver), children proven a loss for the chooser are
 //! passed over ([`uct_solver`]).
 
@@ -37,10 +38,8 @@ fn ucb1<const SOLVER: bool>(tree: &UctTree, node: u32, seat: usize, c: f32) -> u
     let log_n = (n.n.max(1) as f32).ln();
     let mut best = 0;
     let mut best_score = f32::NEG_INFINITY;
-    // The children are consecutive nodes (see `UctNode`).
-    let first = tree.edges[n.edges as usize].child as usize;
-    debug_assert!(tree.edges_of(node).iter().enumerate().all(|(i, e)| e.child as usize == first + i));
-    for (i, ch) in tree.nodes[first..first + n.len as usize].iter().enumerate() {
+    for (i, &child) in tree.children(node).iter().enumerate() {
+        let ch = &tree.nodes[child as usize];
         if SOLVER {
             match ch.proof() {
                 Some(Proof::Win(s)) if s == seat => return i,
