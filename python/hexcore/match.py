@@ -478,13 +478,9 @@ def play_match(spec: str, players: Sequence[str], *, games: int = 200, seed: int
                progress: Optional[Callable[[int, int], None]] = None) -> MatchResult:
     """Plays ``games`` seeded games of ``spec`` between the ``players``
     (specs such as ``"mcts:1000"`` and ``"random"``, one per seat), rotating
-    the seats game by game, ``threads`` games at once (every search on one
-    thread: the results are the same for any ``threads``). ``progress(done,
-    games)`` is called after each game. Raises ``ValueError`` /
-    ``TypeError`` for bad arguments."""
+    the seats game by game. ``progress(done, games)`` is called after each
+    game. Raises ``ValueError`` / ``TypeError`` for bad arguments."""
     import time
-
-    from .analysis.games import play_games
 
     if isinstance(games, bool) or not isinstance(games, int):
         raise TypeError(f"games must be an int, got {type(games).__name__}")
@@ -492,8 +488,7 @@ def play_match(spec: str, players: Sequence[str], *, games: int = 200, seed: int
         raise ValueError(f"games must be at least 1, got {games}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be an int >= 0, got {seed!r}")
-    # the core's check (1..MAX_THREADS), before any game is played; None: one a core
-    threads = int(_core.check_threads(threads))
+    _core.check_threads(threads)  # the core's check (1..MAX_THREADS), before any game is played
     parsed = [parse_player(s) for s in players]
     g0 = load(spec)
     seats = g0.num_players
@@ -503,29 +498,24 @@ def play_match(spec: str, players: Sequence[str], *, games: int = 200, seed: int
     if g0.is_over:
         raise ValueError(f"{g0.spec} is already over at the start")
     names = [f"P{i + 1} {p.name}" for i, p in enumerate(parsed)]
+    agents = {i: az_agent(p, g0.spec) for i, p in enumerate(parsed) if p.kind in ("az", "agent")}
     result = MatchResult(spec=g0.spec, player_specs=[p.name for p in parsed], games=games, seed=seed,
                          players=[Record(n) for n in names], seats=[Record(f"seat {s + 1}") for s in range(seats)])
     t0 = time.perf_counter()
-    played = 0
-
-    def tick(k: int) -> None:
-        nonlocal played
-        played += k
-        if progress is not None:
-            progress(played, games)
-
-    logs, complete = play_games(g0, parsed, games, seed, threads, tick, record=False)
-    if not complete:
-        raise KeyboardInterrupt
-    for log in logs:
-        # seat s + 1 is taken by player log.seating[s]
+    for gi in range(games):
+        # seat s + 1 is taken by player seating[s]
+        seats_of = seating(gi, seats)
+        g = play_game(g0, parsed, seats_of, seed, gi, threads=threads, agents=agents)
+        winners = list(g.winners)
         for s in range(seats):
-            o = _outcome(log.winners, s + 1)
+            o = _outcome(winners, s + 1)
             result.seats[s].add(o)
-            result.players[log.seating[s]].add(o)
-        result.winners.append(log.winners)
-        result.seating.append(log.seating)
-        result.plies.append(g0.ply + log.plies)
+            result.players[seats_of[s]].add(o)
+        result.winners.append(winners)
+        result.seating.append(seats_of)
+        result.plies.append(g.ply)
+        if progress is not None:
+            progress(gi + 1, games)
     result.seconds = time.perf_counter() - t0
     return result
 

@@ -47,13 +47,3 @@ def test_public_signatures_are_keyword_only() -> None:
         i = [p.name for p in params].index(first)
         assert all(p.kind == p.KEYWORD_ONLY for p in params[i + 1:]), func.__name__
 
-
-def test_game_constructors_take_options_by_keyword() -> None:
-    with pytest.warns(FutureWarning, match=r"Wunchunk\(\): pass players= by keyword"):
-        assert hc.Wunchunk(7, 3) == hc.Wunchunk(7, players=3)
-    with pytest.warns(FutureWarning, match=r"Quintun\(\): pass placement=, swap= by keyword"):
-        assert hc.Quintun(5, "gap", False).spec == hc.Quintun(5, placement="gap", swap=False).spec
-    with pytest.raises(TypeError, match="multiple values for argument 'placement'"):
-        hc.Quintun(5, "gap", placement="side")
-    with pytest.raises(TypeError, match="at most 1 positional argument and 2 options, got 4"):
-        hc.Quintun(5, "gap", False, 1)

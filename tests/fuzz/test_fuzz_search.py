@@ -97,7 +97,7 @@ def test_mcts_object_search_and_advance(name, data, threads, c, max_nodes):
         if rng.choice([True, False]):
             sims, secs = _tame_budget(data.draw(SEARCH_INTS, label="simulations"),
                                       data.draw(SEARCH_SECONDS, label="seconds"))
-            ok, r = attempt(m.search, sims, secs, what="MCTS.search")
+            ok, r = attempt(m.search, sims, seconds=secs, what="MCTS.search")
             if ok:
                 shadow.copy().play(r.move)
                 assert m.root_visits == state[1] + r.simulations

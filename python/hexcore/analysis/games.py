@@ -96,23 +96,15 @@ class _Recorder:
 
 
 def _play_one(start: Any, players: Sequence[Player], seed: int, index: int, stop: threading.Event,
-              seats: Optional[Callable[[int], List[int]]], agents: Optional[Dict[int, Any]] = None,
-              record: bool = True) -> GameLog:
+              seats: Optional[Callable[[int], List[int]]], agents: Optional[Dict[int, Any]] = None) -> GameLog:
     n = start.num_players
     seat_of = seats(index) if seats is not None else seating(index, n) if len(players) == n else [0] * n
     log = GameLog(index, seat_of)
     rec = _Recorder(log, stop)
-
-    def stopped(g: Any, r: Optional[SearchResult]) -> None:
-        if stop.is_set():
-            raise Interrupted()
-
-    g = play_game(start, players, seat_of, seed, index, threads=1, on_turn=rec if record else stopped, agents=agents)
+    g = play_game(start, players, seat_of, seed, index, threads=1, on_turn=rec, agents=agents)
     log.winners = list(g.winners)
     log.plies = int(g.ply) - int(start.ply)
     log.actions = len(g.actions) - len(start.actions)
-    if not record:
-        return log
     log.cells = int(g.board.num_cells)
     log.covered = int(rec.ever.sum())
     log.occupied = int((g.cells() != 0).sum())
@@ -128,12 +120,10 @@ def _play_anywhere(start: Any, players: Sequence[Player], seed: int, seats: Opti
 
 def play_games(start: Any, players: Sequence[Player], games: int, seed: int, threads: int = 1,
                progress: Optional[Callable[[int], None]] = None,
-               seats: Optional[Callable[[int], List[int]]] = None, ray: bool = False,
-               record: bool = True) -> Tuple[List[GameLog], bool]:
+               seats: Optional[Callable[[int], List[int]]] = None, ray: bool = False) -> Tuple[List[GameLog], bool]:
     """Plays ``games`` games from ``start`` with ``threads`` games at once,
     or on Ray's workers with ``ray=True`` (:func:`hexcore.distributed.map_games`;
-    the same games, since each is seeded by its index). ``record=False``
-    keeps only each game's seating, winners and length (a match's needs).
+    the same games, since each is seeded by its index).
 
     With as many ``players`` as seats they rotate seats game by game; with one
     player it takes every seat (self-play); ``seats(index)`` overrides the
@@ -146,7 +136,7 @@ def play_games(start: Any, players: Sequence[Player], games: int, seed: int, thr
     done: Dict[int, GameLog] = {}
     # loaded once for every game here (a Ray worker loads its own)
     agents = {i: az_agent(p, start.spec) for i, p in enumerate(players) if p.kind in ("az", "agent")}
-    one = functools.partial(_play_one, agents=agents, record=record)
+    one = functools.partial(_play_one, agents=agents)
     if ray:
         from .. import distributed
 

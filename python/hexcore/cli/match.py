@@ -14,7 +14,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--players", nargs="+", required=True,
                     help="one spec per seat: random, mcts:N, mcts:time=S (either with ,c=X), openspiel:N, openspiel:time=S, az:PATH[,sims=N]")
     p.add_argument("--games", "-n", type=int, default=200)
-    p.add_argument("--threads", type=int, default=1, help="games played at once (the results do not depend on it)")
+    p.add_argument("--threads", type=int, default=1, help="search threads per move (1: deterministic)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", help="write the results as JSON")
 

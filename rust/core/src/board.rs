@@ -16,8 +16,6 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::vector::CellLayout;
-
 /// The six axial neighbour offsets.
 pub const DIRECTIONS: [(i32, i32); 6] = [(1, 0), (-1, 0), (1, -1), (0, -1), (0, 1), (-1, 1)];
 
@@ -620,6 +618,123 @@ impl Board {
         }
         let _ = max_w;
         out
+    }
+}
+
+/// Where a board's cells sit in an observation plane: runs of cells with
+/// consecutive numbers on consecutive plane indices, and which grid points
+/// are cells.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CellLayout {
+    pub(crate) plane: usize,
+    /// The copies [`CellLayout::spread_into`] makes of the runs of cells
+    /// with consecutive numbers on consecutive plane indices, as (first
+    /// cell, plane index): a block of sixteen per run of at most sixteen
+    /// whose values have a whole block from its first cell (by increasing
+    /// plane index; what lands past the run is written again by a later
+    /// copy or lies off the board); the other runs exactly, in copies of
+    /// eight cells, then of four (the last copy of a run overlapping the
+    /// one before when its length is not a multiple), and of single cells
+    /// (runs below four cells).
+    copies16: Vec<(u32, u32)>,
+    copies8: Vec<(u32, u32)>,
+    copies4: Vec<(u32, u32)>,
+    copies1: Vec<(u32, u32)>,
+    /// 0xff on cells, 0 elsewhere (one per plane index).
+    pub(crate) mask: Vec<u8>,
+    /// The same as float32 values (1.0 on cells), for [`write_plane`].
+    pub(crate) mask_f32: Vec<f32>,
+    /// A plane of 1.0, for [`fill_plane`].
+    pub(crate) ones: Vec<f32>,
+}
+
+/// Bytes per block copy in [`CellLayout::spread_into`].
+const BLOCK: usize = 16;
+
+impl CellLayout {
+    pub fn of(board: &Board) -> CellLayout {
+        let (h, w) = board.grid_shape();
+        let plane = h * w;
+        let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+        let mut on_board = vec![false; plane];
+        for cell in 0..board.num_cells() {
+            let (r, c) = board.grid_pos(cell);
+            let i = r * w + c;
+            on_board[i] = true;
+            match runs.last_mut() {
+                Some((c0, i0, len)) if *c0 + *len == cell && *i0 + *len == i => *len += 1,
+                _ => runs.push((cell, i, 1)),
+            }
+        }
+        runs.sort_by_key(|r| r.1);
+        let (mut copies16, mut copies8, mut copies4, mut copies1) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (c0, i0, len) in runs {
+            let at = |k: usize| ((c0 + k) as u32, (i0 + k) as u32);
+            if len <= BLOCK && c0 + BLOCK <= board.num_cells() {
+                copies16.push(at(0));
+            } else if len >= 8 {
+                copies8.extend((0..len / 8).map(|j| at(8 * j)));
+                if !len.is_multiple_of(8) {
+                    copies8.push(at(len - 8));
+                }
+            } else if len >= 4 {
+                copies4.extend([at(0), at(len - 4)]);
+            } else {
+                copies1.extend((0..len).map(at));
+            }
+        }
+        let mask = on_board.iter().map(|&b| if b { 0xff } else { 0 }).collect();
+        let mask_f32 = on_board.iter().map(|&b| f32::from(u8::from(b))).collect();
+        CellLayout { plane, copies16, copies8, copies4, copies1, mask, mask_f32, ones: vec![1.0; plane] }
+    }
+
+    /// `values` (one byte per cell of the layout's board) placed on the
+    /// plane: `dst` then holds `values[cell]` at each cell's index and
+    /// unspecified bytes elsewhere (to be masked by `self.mask`). Every
+    /// copy has a fixed size (no call): the blocks of sixteen first, by
+    /// increasing plane index, then the exact copies, which write over
+    /// what the blocks left past their runs. `dst` holds at least
+    /// [`CellLayout::spread_len`] bytes (a block past the plane).
+    pub(crate) fn spread_into(&self, values: &[u8], dst: &mut [u8]) {
+        for &(c, i) in &self.copies16 {
+            let (c, i) = (c as usize, i as usize);
+            let src: &[u8; BLOCK] = values[c..c + BLOCK].try_into().expect("a block");
+            let d: &mut [u8; BLOCK] = (&mut dst[i..i + BLOCK]).try_into().expect("a block");
+            *d = *src;
+        }
+        for &(c, i) in &self.copies8 {
+            let (c, i) = (c as usize, i as usize);
+            let src: &[u8; 8] = values[c..c + 8].try_into().expect("eight bytes");
+            let d: &mut [u8; 8] = (&mut dst[i..i + 8]).try_into().expect("eight bytes");
+            *d = *src;
+        }
+        for &(c, i) in &self.copies4 {
+            let (c, i) = (c as usize, i as usize);
+            let src: &[u8; 4] = values[c..c + 4].try_into().expect("four bytes");
+            let d: &mut [u8; 4] = (&mut dst[i..i + 4]).try_into().expect("four bytes");
+            *d = *src;
+        }
+        for &(c, i) in &self.copies1 {
+            dst[i as usize] = values[c as usize];
+        }
+    }
+
+    /// Bytes [`CellLayout::spread_into`] needs.
+    pub(crate) fn spread_len(&self) -> usize {
+        self.plane + BLOCK
+    }
+
+    /// Working space of a direct observation writer, from `scratch`: room
+    /// for one spread plane ([`CellLayout::spread_into`]) and `planes`
+    /// planes of masks ([`mask_where`]), so that consecutive indicator
+    /// planes go out in one [`write_masks`].
+    pub(crate) fn spaces<'s>(&self, scratch: &'s mut Vec<u8>, planes: usize) -> (&'s mut [u8], &'s mut [u8]) {
+        let n = self.spread_len();
+        if scratch.len() < n + planes * self.plane {
+            scratch.resize(n + planes * self.plane, 0);
+        }
+        let (grid, masks) = scratch.split_at_mut(n);
+        (grid, &mut masks[..planes * self.plane])
     }
 }
 

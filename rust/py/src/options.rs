@@ -137,38 +137,3 @@ pub fn board(size: Arg<'_, '_>, sides: Arg<'_, '_>, name: Arg<'_, '_>) -> PyResu
     let r = Reader::with_table("Board", BOARD_OPTIONS, &o).map_err(options_error)?;
     spec::read_board(&r).map(Arc::new).map_err(options_error)
 }
-
-/// The options of a constructor whose options after `size` are
-/// keyword-only but still taken by position for one more release (as
-/// Python's `_args.keyword_only`): each of `extra` (the positional
-/// arguments after `size`) is matched to the keyword of its place in
-/// `names`, with a `FutureWarning` naming the keywords to write instead.
-pub fn keyword_only<'py, const N: usize>(
-    class: &str,
-    extra: &Bound<'py, PyTuple>,
-    names: [&str; N],
-    given: [Arg<'_, 'py>; N],
-) -> PyResult<[Option<Bound<'py, PyAny>>; N]> {
-    let mut out: [Option<Bound<'py, PyAny>>; N] = given.map(|g| g.cloned());
-    if extra.is_empty() {
-        return Ok(out);
-    }
-    if extra.len() > N {
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "{class}() takes at most 1 positional argument and {N} options, got {} positional arguments",
-            extra.len() + 1
-        )));
-    }
-    for (i, v) in extra.iter().enumerate() {
-        if out[i].is_some() {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{class}() got multiple values for argument '{}'", names[i])));
-        }
-        out[i] = Some(v);
-    }
-    let keywords: Vec<String> = names[..extra.len()].iter().map(|n| format!("{n}=")).collect();
-    let msg =
-        format!("{class}(): pass {} by keyword; options by position are deprecated and will be refused in a later release", keywords.join(", "));
-    let py = extra.py();
-    PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyFutureWarning>(), &std::ffi::CString::new(msg)?, 1)?;
-    Ok(out)
-}

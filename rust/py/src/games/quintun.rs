@@ -2,9 +2,9 @@
 
 use hexcore_core::{quintun_record_moves, Quintun, QuintunBoard};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple, PyType};
+use pyo3::types::{PyDict, PyList, PyType};
 
-use crate::options::{build, keyword_only, Arg};
+use crate::options::{build, Arg};
 use crate::errors::{options_error, value_error, Int, IntoPyErr};
 use crate::game::{wrap, AnyGame, PyGame, TextValue};
 use crate::session::Session;
@@ -41,20 +41,18 @@ fn options(size: Arg<'_, '_>, placement: Arg<'_, '_>, swap: Arg<'_, '_>) -> PyRe
 
 #[pymethods]
 impl PyQuintun {
-    /// `Quintun(size=7, *, placement="side", swap=True)`: side 4..10; placement
+    /// `Quintun(size=7, placement="side", swap=True)`: side 4..10; placement
     /// `"side"` (a NEW neutral goes on a side without stones when there is
     /// one) or `"gap"` (five empty ring cells to the nearest neutral both
     /// ways, when possible); `swap` is the pie rule.
     #[new]
-    #[pyo3(signature = (size=None, *extra, placement=None, swap=None))]
+    #[pyo3(signature = (size=None, placement=None, swap=None))]
     fn new(
         size: Option<&Bound<'_, PyAny>>,
-        extra: &Bound<'_, PyTuple>,
         placement: Option<&Bound<'_, PyAny>>,
         swap: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
-        let [placement, swap] = keyword_only("Quintun", extra, ["placement", "swap"], [placement, swap])?;
-        let g = PyGame::new(AnyGame::Quintun(Session::new(options(size, placement.as_ref(), swap.as_ref())?, None)));
+        let g = PyGame::new(AnyGame::Quintun(Session::new(options(size, placement, swap)?, None)));
         Ok(PyClassInitializer::from(g).add_subclass(PyQuintun))
     }
 

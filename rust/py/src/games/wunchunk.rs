@@ -2,9 +2,9 @@
 
 use hexcore_core::Wunchunk;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::PyDict;
 
-use crate::options::{build, keyword_only, Arg};
+use crate::options::{build, Arg};
 use crate::errors::{options_error, value_error};
 use crate::game::{wrap, AnyGame, PyGame, TextValue};
 use crate::session::Session;
@@ -37,21 +37,18 @@ impl PyWunchunk {
         vec!["colour1_turns", "passes"]
     }
 
-    /// `Wunchunk(size=6, *, players=2, start="standard", balance="ap")`; size
+    /// `Wunchunk(size=6, players=2, start="standard", balance="ap")`; size
     /// 5-8 for two players, 7-8 (default 8) for three or four; `start="open"`
     /// and `balance="pie"` need two players.
     #[new]
-    #[pyo3(signature = (size=None, *extra, players=None, start=None, balance=None))]
+    #[pyo3(signature = (size=None, players=None, start=None, balance=None))]
     fn new(
         size: Option<&Bound<'_, PyAny>>,
-        extra: &Bound<'_, PyTuple>,
         players: Option<&Bound<'_, PyAny>>,
         start: Option<&Bound<'_, PyAny>>,
         balance: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
-        let [players, start, balance] =
-            keyword_only("Wunchunk", extra, ["players", "start", "balance"], [players, start, balance])?;
-        let g = options(size, players.as_ref(), start.as_ref(), balance.as_ref())?;
+        let g = options(size, players, start, balance)?;
         Ok(PyClassInitializer::from(PyGame::new(AnyGame::Wunchunk(Session::new(g, None)))).add_subclass(PyWunchunk))
     }
 
