@@ -20,8 +20,13 @@ fn main() {
 /// `games` seeded playouts per iteration, counting plies.
 fn bench_playouts<G: Game>(bencher: Bencher, g: &G, games: usize) {
     // plies of the same seeded games, counted once up front
-    let plies: u64 = playouts(g, games, 1, 1, u64::MAX).iter().map(|r| r.plies).sum();
-    bencher.counter(ItemsCount::new(plies)).bench(|| black_box(playouts(black_box(g), games, 1, 1, u64::MAX)));
+    let plies: u64 = playouts(g, games, 1, 1, u64::MAX)
+        .iter()
+        .map(|r| r.plies)
+        .sum();
+    bencher
+        .counter(ItemsCount::new(plies))
+        .bench(|| black_box(playouts(black_box(g), games, 1, 1, u64::MAX)));
 }
 
 /// Churn on the empty hexhex board of the given side.

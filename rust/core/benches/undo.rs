@@ -36,30 +36,41 @@ fn random_games<G: Game>(g: &G, games: usize, seed: u64) -> Vec<Vec<Action>> {
 fn bench_apply_undo<G: Game>(bencher: Bencher, g: &G, games: usize) {
     let lines = random_games(g, games, 1);
     let actions: usize = lines.iter().map(|l| l.len()).sum();
-    bencher.counter(ItemsCount::new(actions)).with_inputs(|| g.clone()).bench_local_refs(|s| {
-        let mut undos = Vec::with_capacity(256);
-        for line in &lines {
-            for &a in line {
-                undos.push(s.apply_action_undoable(a));
+    bencher
+        .counter(ItemsCount::new(actions))
+        .with_inputs(|| g.clone())
+        .bench_local_refs(|s| {
+            let mut undos = Vec::with_capacity(256);
+            for line in &lines {
+                for &a in line {
+                    undos.push(s.apply_action_undoable(a));
+                }
+                while let Some(u) = undos.pop() {
+                    s.undo_action(u);
+                }
             }
-            while let Some(u) = undos.pop() {
-                s.undo_action(u);
-            }
-        }
-        black_box(s.zobrist())
-    });
+            black_box(s.zobrist())
+        });
 }
 
 /// Side 6, two players, standard start, balance `ap`.
 #[divan::bench]
 fn apply_undo_6x2(bencher: Bencher) {
-    bench_apply_undo(bencher, &Wunchunk::new(6, 2, Start::Standard, Balance::Ap).unwrap(), 20);
+    bench_apply_undo(
+        bencher,
+        &Wunchunk::new(6, 2, Start::Standard, Balance::Ap).unwrap(),
+        20,
+    );
 }
 
 /// Side 7, three players, standard start, balance `ap`.
 #[divan::bench]
 fn apply_undo_7x3(bencher: Bencher) {
-    bench_apply_undo(bencher, &Wunchunk::new(7, 3, Start::Standard, Balance::Ap).unwrap(), 20);
+    bench_apply_undo(
+        bencher,
+        &Wunchunk::new(7, 3, Start::Standard, Balance::Ap).unwrap(),
+        20,
+    );
 }
 
 /// Move-level perft of side 5 (two players) to depth 3, counting leaves.
@@ -67,5 +78,7 @@ fn apply_undo_7x3(bencher: Bencher) {
 fn perft3_5x2(bencher: Bencher) {
     let g = Wunchunk::new(5, 2, Start::Standard, Balance::Ap).unwrap();
     let n = perft_moves(&g, 3);
-    bencher.counter(ItemsCount::new(n as u64)).bench(|| black_box(perft_moves(black_box(&g), 3)));
+    bencher
+        .counter(ItemsCount::new(n as u64))
+        .bench(|| black_box(perft_moves(black_box(&g), 3)));
 }

@@ -10,7 +10,10 @@ use hexcore_core::*;
 /// CPU time of this thread, in nanoseconds (Linux).
 fn cpu_ns() -> f64 {
     let s = std::fs::read_to_string("/proc/thread-self/schedstat").expect("Linux /proc");
-    s.split_whitespace().next().and_then(|t| t.parse().ok()).expect("schedstat's first field")
+    s.split_whitespace()
+        .next()
+        .and_then(|t| t.parse().ok())
+        .expect("schedstat's first field")
 }
 
 fn run<G: Game>(name: &str, g: &G, games: usize) {
@@ -32,7 +35,15 @@ fn main() {
         run("hex(size=7)", &Hex::new(7, 7, false).unwrap(), 20_000);
     }
     if which.is_empty() || which == "quintun" {
-        run("quintun(size=7)", &Quintun::new(7, QuintunPlacement::Side, true).unwrap(), 2_000);
-        run("quintun(size=5)", &Quintun::new(5, QuintunPlacement::Side, true).unwrap(), 2_000);
+        run(
+            "quintun(size=7)",
+            &Quintun::new(7, QuintunPlacement::Side, true).unwrap(),
+            2_000,
+        );
+        run(
+            "quintun(size=5)",
+            &Quintun::new(5, QuintunPlacement::Side, true).unwrap(),
+            2_000,
+        );
     }
 }

@@ -16,8 +16,16 @@ fn main() {
     let threads = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1);
     let g = Churn::new(Arc::new(board), pie);
     let dist = std::env::var("NODIST").is_err();
-    let mb: usize = std::env::var("TABLE_MB").ok().and_then(|s| s.parse().ok()).unwrap_or(256);
-    let opts = SolveOptions { threads, table_bytes: mb << 20, distances: dist, ..Default::default() };
+    let mb: usize = std::env::var("TABLE_MB")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(256);
+    let opts = SolveOptions {
+        threads,
+        table_bytes: mb << 20,
+        distances: dist,
+        ..Default::default()
+    };
     let s = solve(&g, &opts, &Monitor::default()).unwrap();
     for m in &s.moves {
         println!("{} {:?}", m.text, m.value);

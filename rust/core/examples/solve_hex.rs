@@ -12,7 +12,10 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(4);
     let budget: f64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(600.0);
-    let mb: usize = std::env::var("TABLE_MB").ok().and_then(|s| s.parse().ok()).unwrap_or(1024);
+    let mb: usize = std::env::var("TABLE_MB")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1024);
     let g = Hex::new(n, n, false).unwrap();
     let t0 = Instant::now();
     let (mut solved, mut nodes, mut wins) = (0, 0u64, 0);
@@ -29,7 +32,13 @@ fn main() {
         }
         let mut c = g.clone();
         c.apply_action(a);
-        let opts = SolveOptions { threads: 1, table_bytes: mb << 20, distances: false, max_seconds: Some(left), ..Default::default() };
+        let opts = SolveOptions {
+            threads: 1,
+            table_bytes: mb << 20,
+            distances: false,
+            max_seconds: Some(left),
+            ..Default::default()
+        };
         let s = solve(&c, &opts, &Monitor::default()).unwrap();
         nodes += s.nodes;
         if !s.complete {
@@ -40,7 +49,17 @@ fn main() {
         let x_wins = s.value == Some(hexcore_core::solve::Outcome::Loss);
         wins += x_wins as usize;
         solved += 1;
-        println!("{} {} ({} nodes, {:.2}s)", g.action_to_string(a), if x_wins { "x wins" } else { "o wins" }, s.nodes, s.seconds);
+        println!(
+            "{} {} ({} nodes, {:.2}s)",
+            g.action_to_string(a),
+            if x_wins { "x wins" } else { "o wins" },
+            s.nodes,
+            s.seconds
+        );
     }
-    println!("{n}x{n}: {solved} of {} openings solved in {:.1}s, {wins} winning for x, {nodes} nodes", acts.len(), t0.elapsed().as_secs_f64());
+    println!(
+        "{n}x{n}: {solved} of {} openings solved in {:.1}s, {wins} winning for x, {nodes} nodes",
+        acts.len(),
+        t0.elapsed().as_secs_f64()
+    );
 }

@@ -16,7 +16,10 @@ use hexcore_core::*;
 /// CPU time of this thread, in nanoseconds (Linux).
 fn cpu_ns() -> f64 {
     let s = std::fs::read_to_string("/proc/thread-self/schedstat").expect("Linux /proc");
-    s.split_whitespace().next().and_then(|t| t.parse().ok()).expect("schedstat's first field")
+    s.split_whitespace()
+        .next()
+        .and_then(|t| t.parse().ok())
+        .expect("schedstat's first field")
 }
 
 /// (first, best) CPU seconds of `runs` calls of `f`, and what the last returned.
@@ -37,7 +40,12 @@ fn best_of(runs: usize, mut f: impl FnMut() -> u64) -> (f64, f64, u64) {
 
 fn run<G: Game>(name: &str, g: &G, sims: u64) {
     let never = AtomicBool::new(false);
-    let opts = SearchOptions { simulations: Some(sims), seed: 1, c: 1.4, ..Default::default() };
+    let opts = SearchOptions {
+        simulations: Some(sims),
+        seed: 1,
+        c: 1.4,
+        ..Default::default()
+    };
     let mut nodes = 0;
     let (first, t, _) = best_of(5, || {
         let r = search(g, &opts, &never).unwrap();
@@ -58,13 +66,24 @@ fn run<G: Game>(name: &str, g: &G, sims: u64) {
         sims
     });
     println!("{name}: rollouts alone {:.0} /s", sims as f64 / t);
-    let (_, t, plies) = best_of(5, || playouts(g, sims as usize, 1, 1, u64::MAX).iter().map(|x| x.plies).sum());
-    println!("{name}: random_playouts {:.0} /s, {:.1} M plies/s", sims as f64 / t, plies as f64 / t / 1e6);
+    let (_, t, plies) = best_of(5, || {
+        playouts(g, sims as usize, 1, 1, u64::MAX)
+            .iter()
+            .map(|x| x.plies)
+            .sum()
+    });
+    println!(
+        "{name}: random_playouts {:.0} /s, {:.1} M plies/s",
+        sims as f64 / t,
+        plies as f64 / t / 1e6
+    );
 }
 
 fn main() {
     let which = std::env::args().nth(1).unwrap_or_default();
-    let sims: u64 = std::env::args().nth(2).map_or(50_000, |s| s.parse().expect("a number of simulations"));
+    let sims: u64 = std::env::args()
+        .nth(2)
+        .map_or(50_000, |s| s.parse().expect("a number of simulations"));
     if which.is_empty() || which == "havannah" {
         run("havannah(size=8)", &Havannah::new(8, false).unwrap(), sims);
     }

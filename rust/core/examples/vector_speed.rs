@@ -25,8 +25,10 @@ fn run<G: BatchGame>(name: &str, g: &G, n: usize, threads: usize, calls: usize) 
     let mut v = VecGames::new(vec![g.clone(); n], 1, u64::MAX).expect("a batch");
     let o: usize = v.observation_shape().iter().product();
     let (na, np) = (v.num_actions(), v.num_players());
-    let (mut obs, mut mask, mut rewards) = (vec![false; n * o], vec![false; n * na], vec![0f32; n * np]);
-    let (mut term, mut trunc, mut to_move, mut lengths) = (vec![false; n], vec![false; n], vec![0i32; n], vec![0i64; n]);
+    let (mut obs, mut mask, mut rewards) =
+        (vec![false; n * o], vec![false; n * na], vec![0f32; n * np]);
+    let (mut term, mut trunc, mut to_move, mut lengths) =
+        (vec![false; n], vec![false; n], vec![0i32; n], vec![0i64; n]);
     let mut acts = vec![0i64; n];
     macro_rules! out {
         () => {
@@ -62,7 +64,19 @@ fn main() {
     let calls = args.get(3).and_then(|t| t.parse().ok()).unwrap_or(2000);
     let n = args.get(4).and_then(|t| t.parse().ok()).unwrap_or(1024);
     match which {
-        "churn" => run("churn(size=7,pie=false)", &Churn::new(std::sync::Arc::new(Board::hexhex(7).expect("board")), false), n, threads, calls),
-        _ => run("hex(size=11)", &Hex::new(11, 11, false).expect("hex"), n, threads, calls),
+        "churn" => run(
+            "churn(size=7,pie=false)",
+            &Churn::new(std::sync::Arc::new(Board::hexhex(7).expect("board")), false),
+            n,
+            threads,
+            calls,
+        ),
+        _ => run(
+            "hex(size=11)",
+            &Hex::new(11, 11, false).expect("hex"),
+            n,
+            threads,
+            calls,
+        ),
     }
 }

@@ -50,7 +50,14 @@ pub fn select64(w: u64, k: u32) -> u32 {
 /// past the last one written. About two instructions a cell for dense
 /// words, where a loop over the set bits takes about ten a member.
 #[inline(always)]
-pub fn write_members(mut w: u64, base: u32, scale: u32, add: u32, dst: &mut [u32], mut j: usize) -> usize {
+pub fn write_members(
+    mut w: u64,
+    base: u32,
+    scale: u32,
+    add: u32,
+    dst: &mut [u32],
+    mut j: usize,
+) -> usize {
     while w != 0 {
         let k = w.trailing_zeros() / 8;
         let b = (w >> (8 * k)) as u8;
@@ -63,9 +70,22 @@ pub fn write_members(mut w: u64, base: u32, scale: u32, add: u32, dst: &mut [u32
 /// [`write_members`] for a word with many members: every byte in turn, no
 /// search for the next one that has any.
 #[inline(always)]
-fn write_members_dense(w: u64, base: u32, scale: u32, add: u32, dst: &mut [u32], mut j: usize) -> usize {
+fn write_members_dense(
+    w: u64,
+    base: u32,
+    scale: u32,
+    add: u32,
+    dst: &mut [u32],
+    mut j: usize,
+) -> usize {
     for k in 0..8 {
-        j = write_byte((w >> (8 * k)) as u8, scale * (base + 8 * k) + add, scale, dst, j);
+        j = write_byte(
+            (w >> (8 * k)) as u8,
+            scale * (base + 8 * k) + add,
+            scale,
+            dst,
+            j,
+        );
     }
     j
 }
@@ -75,7 +95,9 @@ fn write_members_dense(w: u64, base: u32, scale: u32, add: u32, dst: &mut [u32],
 #[inline(always)]
 fn write_byte(b: u8, first: u32, scale: u32, dst: &mut [u32], j: usize) -> usize {
     let at = (b as usize) * 8;
-    let pos: &[u8; 8] = SELECT_IN_BYTE[at..at + 8].try_into().expect("eight positions");
+    let pos: &[u8; 8] = SELECT_IN_BYTE[at..at + 8]
+        .try_into()
+        .expect("eight positions");
     let mut v = [0u32; 8];
     for i in 0..8 {
         v[i] = first + scale * pos[i] as u32;
@@ -190,7 +212,10 @@ impl<const W: usize> FixedSet<W> {
     }
 
     pub fn iter(self) -> impl Iterator<Item = usize> {
-        self.0.into_iter().enumerate().flat_map(|(wi, w)| BitIter(w).map(move |t| wi * 64 + t as usize))
+        self.0
+            .into_iter()
+            .enumerate()
+            .flat_map(|(wi, w)| BitIter(w).map(move |t| wi * 64 + t as usize))
     }
 }
 
@@ -201,7 +226,9 @@ pub struct BitSet {
 
 impl Clone for BitSet {
     fn clone(&self) -> Self {
-        BitSet { words: self.words.clone() }
+        BitSet {
+            words: self.words.clone(),
+        }
     }
 
     fn clone_from(&mut self, source: &Self) {
@@ -211,7 +238,9 @@ impl Clone for BitSet {
 
 impl BitSet {
     pub fn new(bits: usize) -> BitSet {
-        BitSet { words: vec![0; bits.div_ceil(64)] }
+        BitSet {
+            words: vec![0; bits.div_ceil(64)],
+        }
     }
 
     /// Insert `i` when `cond` holds, without a branch.
@@ -336,7 +365,10 @@ impl BitSet {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.words.iter().enumerate().flat_map(|(wi, &w)| BitIter(w).map(move |t| wi * 64 + t as usize))
+        self.words
+            .iter()
+            .enumerate()
+            .flat_map(|(wi, &w)| BitIter(w).map(move |t| wi * 64 + t as usize))
     }
 }
 
@@ -378,7 +410,14 @@ mod tests {
     #[test]
     fn select64_matches_naive() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut words = vec![0, 1, 1 << 63, u64::MAX, 0x8000_0000_0000_0001, 0x00ff_0000_0000_ff00];
+        let mut words = vec![
+            0,
+            1,
+            1 << 63,
+            u64::MAX,
+            0x8000_0000_0000_0001,
+            0x00ff_0000_0000_ff00,
+        ];
         for _ in 0..2000 {
             x ^= x << 13;
             x ^= x >> 7;
@@ -408,7 +447,10 @@ mod tests {
         assert_eq!(f.iter().collect::<Vec<_>>(), b.iter().collect::<Vec<_>>());
         assert_eq!(f.len(), b.len());
         assert!(f.contains(64) && !f.contains(100));
-        assert_eq!((0..f.len()).map(|k| f.select(k)).collect::<Vec<_>>(), f.iter().collect::<Vec<_>>());
+        assert_eq!(
+            (0..f.len()).map(|k| f.select(k)).collect::<Vec<_>>(),
+            f.iter().collect::<Vec<_>>()
+        );
         assert_eq!(f.select(f.len()), usize::MAX);
         assert_eq!(f.from(64).iter().collect::<Vec<_>>(), vec![64, 128, 191]);
         assert_eq!(f.from(65).iter().collect::<Vec<_>>(), vec![128, 191]);
@@ -433,7 +475,9 @@ mod tests {
     #[test]
     fn select_from_len() {
         let mut c = FixedSet::<3>::default();
-        let xs = [0usize, 3, 9, 17, 31, 32, 40, 63, 64, 65, 100, 127, 128, 150, 191];
+        let xs = [
+            0usize, 3, 9, 17, 31, 32, 40, 63, 64, 65, 100, 127, 128, 150, 191,
+        ];
         for &x in &xs {
             c.insert(x);
         }

@@ -127,7 +127,9 @@ impl Board {
     /// The regular hexagon of side `n` (`3n(n-1)+1` cells).
     pub fn hexhex(n: usize) -> Result<Board, BoardError> {
         if !(2..=64).contains(&n) {
-            return Err(BoardError(format!("size must be between 2 and 64, got {n}")));
+            return Err(BoardError(format!(
+                "size must be between 2 and 64, got {n}"
+            )));
         }
         Board::from_sides([n; 6])
     }
@@ -138,12 +140,22 @@ impl Board {
     pub fn from_sides(sides: [usize; 6]) -> Result<Board, BoardError> {
         let [s1, s2, s3, s4, s5, s6] = sides;
         if let Some(k) = sides.iter().position(|&s| s < 2) {
-            return Err(BoardError(format!("sides: side {} has length {}, every side needs at least 2 cells", k + 1, sides[k])));
+            return Err(BoardError(format!(
+                "sides: side {} has length {}, every side needs at least 2 cells",
+                k + 1,
+                sides[k]
+            )));
         }
         if sides.iter().any(|&s| s > 200) {
-            return Err(BoardError("sides: side lengths above 200 are not supported".into()));
+            return Err(BoardError(
+                "sides: side lengths above 200 are not supported".into(),
+            ));
         }
-        let (a, b, c) = (s1 as i64 - s4 as i64, s5 as i64 - s2 as i64, s3 as i64 - s6 as i64);
+        let (a, b, c) = (
+            s1 as i64 - s4 as i64,
+            s5 as i64 - s2 as i64,
+            s3 as i64 - s6 as i64,
+        );
         if a != b || b != c {
             return Err(BoardError(format!("sides {sides:?} do not close a 120-degree hexagon: need s1-s4 == s5-s2 == s3-s6, got {a}, {b}, {c}")));
         }
@@ -161,7 +173,9 @@ impl Board {
             })
             .sum();
         if total > MAX_CELLS {
-            return Err(BoardError(format!("board has {total} cells; at most {MAX_CELLS} are supported")));
+            return Err(BoardError(format!(
+                "board has {total} cells; at most {MAX_CELLS} are supported"
+            )));
         }
         let mut coords = Vec::with_capacity(total);
         let mut labels = Vec::with_capacity(total);
@@ -188,8 +202,18 @@ impl Board {
         let side5: Vec<u16> = (nrows - s5..nrows).rev().map(first).collect();
         let side6: Vec<u16> = (0..s6).rev().map(first).collect();
         let row_names = (0..nrows).map(row_name).collect();
-        let sides_len = [s1 as u16, s2 as u16, s3 as u16, s4 as u16, s5 as u16, s6 as u16];
-        Ok(Board::build(Shape::SixSided, sides_len, coords, labels, rows, row_names, [side1, side2, side3, side4, side5, side6]))
+        let sides_len = [
+            s1 as u16, s2 as u16, s3 as u16, s4 as u16, s5 as u16, s6 as u16,
+        ];
+        Ok(Board::build(
+            Shape::SixSided,
+            sides_len,
+            coords,
+            labels,
+            rows,
+            row_names,
+            [side1, side2, side3, side4, side5, side6],
+        ))
     }
 
     /// The rhombus of Hex: `rows` x `cols` cells (each 1 to
@@ -205,13 +229,22 @@ impl Board {
     pub fn rhombus(rows: usize, cols: usize) -> Result<Board, BoardError> {
         for (what, v) in [("rows", rows), ("cols", cols)] {
             if !(1..=MAX_RHOMBUS).contains(&v) {
-                return Err(BoardError(format!("{what} must be between 1 and {MAX_RHOMBUS}, got {v}")));
+                return Err(BoardError(format!(
+                    "{what} must be between 1 and {MAX_RHOMBUS}, got {v}"
+                )));
             }
         }
-        let coords: Vec<(i32, i32)> = (0..rows * cols).map(|k| ((k % cols) as i32, (k / cols) as i32)).collect();
-        let labels = (0..rows * cols).map(|k| format!("{}{}", row_name(k % cols), k / cols + 1)).collect();
+        let coords: Vec<(i32, i32)> = (0..rows * cols)
+            .map(|k| ((k % cols) as i32, (k / cols) as i32))
+            .collect();
+        let labels = (0..rows * cols)
+            .map(|k| format!("{}{}", row_name(k % cols), k / cols + 1))
+            .collect();
         // (first cell, width) per row, bottom row first.
-        let row_list = (0..rows).rev().map(|r| ((r * cols) as u16, cols as u16)).collect();
+        let row_list = (0..rows)
+            .rev()
+            .map(|r| ((r * cols) as u16, cols as u16))
+            .collect();
         let row_names = (0..rows).rev().map(|r| (r + 1).to_string()).collect();
         let cell = |r: usize, c: usize| (r * cols + c) as u16;
         let sides = [
@@ -223,7 +256,15 @@ impl Board {
             vec![cell(0, 0)],
         ];
         let len = [cols as u16, rows as u16, 1, cols as u16, rows as u16, 1];
-        Ok(Board::build(Shape::Rhombus { rows, cols }, len, coords, labels, row_list, row_names, sides))
+        Ok(Board::build(
+            Shape::Rhombus { rows, cols },
+            len,
+            coords,
+            labels,
+            row_list,
+            row_names,
+            sides,
+        ))
     }
 
     /// The triangle of Y: `size` cells a side (1 to [`MAX_TRIANGLE`]),
@@ -239,7 +280,9 @@ impl Board {
     /// the top-left corner.
     pub fn triangle(size: usize) -> Result<Board, BoardError> {
         if !(1..=MAX_TRIANGLE).contains(&size) {
-            return Err(BoardError(format!("size must be between 1 and {MAX_TRIANGLE}, got {size}")));
+            return Err(BoardError(format!(
+                "size must be between 1 and {MAX_TRIANGLE}, got {size}"
+            )));
         }
         let mut coords = Vec::new();
         let mut labels = Vec::new();
@@ -252,7 +295,10 @@ impl Board {
             }
         }
         let cell = |x: usize, y: usize| starts[y] + x as u16;
-        let row_list = (0..size).rev().map(|y| (starts[y], (size - y) as u16)).collect();
+        let row_list = (0..size)
+            .rev()
+            .map(|y| (starts[y], (size - y) as u16))
+            .collect();
         let row_names = (0..size).rev().map(|y| (y + 1).to_string()).collect();
         let sides = [
             (0..size).map(|x| cell(x, 0)).collect(),
@@ -263,23 +309,51 @@ impl Board {
             vec![cell(0, 0)],
         ];
         let len = [size as u16, 1, size as u16, 1, size as u16, 1];
-        Ok(Board::build(Shape::Triangle { size }, len, coords, labels, row_list, row_names, sides))
+        Ok(Board::build(
+            Shape::Triangle { size },
+            len,
+            coords,
+            labels,
+            row_list,
+            row_names,
+            sides,
+        ))
     }
 
     /// The same board with its cells renumbered row by row from the top
     /// row down (left to right in each row), the order of OpenSpiel's
     /// boards; labels, coordinates, rows and sides stay with their cells.
     pub fn top_down(self) -> Board {
-        let order: Vec<usize> = self.rows.iter().rev().flat_map(|&(start, w)| start as usize..(start + w) as usize).collect();
+        let order: Vec<usize> = self
+            .rows
+            .iter()
+            .rev()
+            .flat_map(|&(start, w)| start as usize..(start + w) as usize)
+            .collect();
         let mut new_of = vec![0u16; order.len()];
         for (new, &old) in order.iter().enumerate() {
             new_of[old] = new as u16;
         }
         let coords = order.iter().map(|&c| self.coords[c]).collect();
         let labels = order.iter().map(|&c| self.labels[c].clone()).collect();
-        let rows = self.rows.iter().map(|&(start, w)| (new_of[start as usize], w)).collect();
-        let sides = self.sides.clone().map(|s| s.iter().map(|&c| new_of[c as usize]).collect());
-        Board::build(self.shape, self.sides_len, coords, labels, rows, self.row_names, sides)
+        let rows = self
+            .rows
+            .iter()
+            .map(|&(start, w)| (new_of[start as usize], w))
+            .collect();
+        let sides = self
+            .sides
+            .clone()
+            .map(|s| s.iter().map(|&c| new_of[c as usize]).collect());
+        Board::build(
+            self.shape,
+            self.sides_len,
+            coords,
+            labels,
+            rows,
+            self.row_names,
+            sides,
+        )
     }
 
     /// The tables of a board from its cells (axial coordinates and labels,
@@ -324,9 +398,22 @@ impl Board {
             }
             degree[k] = d as u8;
         }
-        let cyclic: Vec<[u16; 6]> = coords.iter().map(|&(q, r)| CYCLIC_DIRECTIONS.map(|(dq, dr)| lookup(q + dq, r + dr))).collect();
-        let cyclic_padded: Vec<[u16; 6]> = cyclic.iter().map(|cy| cy.map(|c| if c == NO_CELL { total as u16 } else { c })).collect();
-        let corners = [sides_v[0][0], sides_v[1][0], sides_v[2][0], sides_v[3][0], sides_v[4][0], sides_v[5][0]];
+        let cyclic: Vec<[u16; 6]> = coords
+            .iter()
+            .map(|&(q, r)| CYCLIC_DIRECTIONS.map(|(dq, dr)| lookup(q + dq, r + dr)))
+            .collect();
+        let cyclic_padded: Vec<[u16; 6]> = cyclic
+            .iter()
+            .map(|cy| cy.map(|c| if c == NO_CELL { total as u16 } else { c }))
+            .collect();
+        let corners = [
+            sides_v[0][0],
+            sides_v[1][0],
+            sides_v[2][0],
+            sides_v[3][0],
+            sides_v[4][0],
+            sides_v[5][0],
+        ];
         let mut ring = Vec::new();
         for s in &sides_v {
             ring.extend_from_slice(&s[..s.len() - 1]);
@@ -354,8 +441,14 @@ impl Board {
                 (out, used as u8)
             })
             .unzip();
-        let zobrist = (0..total * ZOBRIST_KINDS).map(|i| crate::zobrist::piece(i / ZOBRIST_KINDS, (i % ZOBRIST_KINDS) as u64)).collect();
-        let index_of_label = labels.iter().enumerate().map(|(k, l)| (l.clone(), k as u16)).collect();
+        let zobrist = (0..total * ZOBRIST_KINDS)
+            .map(|i| crate::zobrist::piece(i / ZOBRIST_KINDS, (i % ZOBRIST_KINDS) as u64))
+            .collect();
+        let index_of_label = labels
+            .iter()
+            .enumerate()
+            .map(|(k, l)| (l.clone(), k as u16))
+            .collect();
         Board {
             shape,
             sides_len,
@@ -388,9 +481,17 @@ impl Board {
     /// notation). Cell indices and everything else stay as they are.
     pub fn with_labels(mut self, labels: Vec<String>) -> Result<Board, BoardError> {
         if labels.len() != self.num_cells() {
-            return Err(BoardError(format!("expected {} labels, got {}", self.num_cells(), labels.len())));
+            return Err(BoardError(format!(
+                "expected {} labels, got {}",
+                self.num_cells(),
+                labels.len()
+            )));
         }
-        let index: HashMap<String, u16> = labels.iter().enumerate().map(|(k, l)| (l.clone(), k as u16)).collect();
+        let index: HashMap<String, u16> = labels
+            .iter()
+            .enumerate()
+            .map(|(k, l)| (l.clone(), k as u16))
+            .collect();
         if index.len() != labels.len() {
             return Err(BoardError("cell labels must be distinct".into()));
         }
@@ -404,7 +505,11 @@ impl Board {
     /// way (OpenSpiel's Havannah: 1 at the top).
     pub fn with_row_names(mut self, names: Vec<String>) -> Result<Board, BoardError> {
         if names.len() != self.rows.len() {
-            return Err(BoardError(format!("expected {} row names, got {}", self.rows.len(), names.len())));
+            return Err(BoardError(format!(
+                "expected {} row names, got {}",
+                self.rows.len(),
+                names.len()
+            )));
         }
         self.row_names = names;
         Ok(self)
@@ -416,7 +521,10 @@ impl Board {
             Some((_, s)) => Board::from_sides(s.map(|x| x as usize)),
             None => {
                 let names: Vec<&str> = NAMED_BOARDS.iter().map(|(n, _)| *n).collect();
-                Err(BoardError(format!("unknown board {name:?}; known boards: {}", names.join(", "))))
+                Err(BoardError(format!(
+                    "unknown board {name:?}; known boards: {}",
+                    names.join(", ")
+                )))
             }
         }
     }
@@ -464,7 +572,10 @@ impl Board {
 
     /// The name Abstract Play uses for this board, if any.
     pub fn ap_name(&self) -> Option<&'static str> {
-        NAMED_BOARDS.iter().find(|(_, s)| *s == self.sides_len).map(|(n, _)| *n)
+        NAMED_BOARDS
+            .iter()
+            .find(|(_, s)| *s == self.sides_len)
+            .map(|(n, _)| *n)
     }
 
     #[inline]
@@ -667,7 +778,8 @@ impl CellLayout {
             }
         }
         runs.sort_by_key(|r| r.1);
-        let (mut copies16, mut copies8, mut copies4, mut copies1) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut copies16, mut copies8, mut copies4, mut copies1) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for (c0, i0, len) in runs {
             let at = |k: usize| ((c0 + k) as u32, (i0 + k) as u32);
             if len <= BLOCK && c0 + BLOCK <= board.num_cells() {
@@ -685,7 +797,16 @@ impl CellLayout {
         }
         let mask = on_board.iter().map(|&b| if b { 0xff } else { 0 }).collect();
         let mask_f32 = on_board.iter().map(|&b| f32::from(u8::from(b))).collect();
-        CellLayout { plane, copies16, copies8, copies4, copies1, mask, mask_f32, ones: vec![1.0; plane] }
+        CellLayout {
+            plane,
+            copies16,
+            copies8,
+            copies4,
+            copies1,
+            mask,
+            mask_f32,
+            ones: vec![1.0; plane],
+        }
     }
 
     /// `values` (one byte per cell of the layout's board) placed on the
@@ -728,7 +849,11 @@ impl CellLayout {
     /// for one spread plane ([`CellLayout::spread_into`]) and `planes`
     /// planes of masks ([`mask_where`]), so that consecutive indicator
     /// planes go out in one [`write_masks`].
-    pub(crate) fn spaces<'s>(&self, scratch: &'s mut Vec<u8>, planes: usize) -> (&'s mut [u8], &'s mut [u8]) {
+    pub(crate) fn spaces<'s>(
+        &self,
+        scratch: &'s mut Vec<u8>,
+        planes: usize,
+    ) -> (&'s mut [u8], &'s mut [u8]) {
         let n = self.spread_len();
         if scratch.len() < n + planes * self.plane {
             scratch.resize(n + planes * self.plane, 0);
@@ -767,15 +892,27 @@ mod tests {
             let lab = b.label(cell);
             let l = (lab.as_bytes()[0] - b'a') as i32;
             let c: i32 = lab[1..].parse().unwrap();
-            assert_eq!(b.axial(cell), ((c - 1) - (n - 1) + (l - (n - 1)).max(0), (n - 1) - l));
+            assert_eq!(
+                b.axial(cell),
+                ((c - 1) - (n - 1) + (l - (n - 1)).max(0), (n - 1) - l)
+            );
         }
     }
 
     #[test]
     fn named_boards() {
-        let cells: Vec<usize> = NAMED_BOARDS.iter().map(|(n, _)| Board::named(n).unwrap().num_cells()).collect();
+        let cells: Vec<usize> = NAMED_BOARDS
+            .iter()
+            .map(|(n, _)| Board::named(n).unwrap().num_cells())
+            .collect();
         assert_eq!(cells, vec![19, 27, 29, 37, 51, 61]);
-        let widths: Vec<u16> = Board::named("limping-34").unwrap().rows().iter().rev().map(|r| r.1).collect();
+        let widths: Vec<u16> = Board::named("limping-34")
+            .unwrap()
+            .rows()
+            .iter()
+            .rev()
+            .map(|r| r.1)
+            .collect();
         assert_eq!(widths, vec![3, 4, 5, 6, 5, 4]);
     }
 
@@ -813,7 +950,10 @@ mod tests {
 
     #[test]
     fn neighbour_words_cover_wide_boards() {
-        for b in [Board::hexhex(40).unwrap(), Board::from_sides([2, 64, 2, 64, 2, 64]).unwrap()] {
+        for b in [
+            Board::hexhex(40).unwrap(),
+            Board::from_sides([2, 64, 2, 64, 2, 64]).unwrap(),
+        ] {
             for c in 0..b.num_cells() {
                 let mut from_words: Vec<usize> = Vec::new();
                 for &(w, m) in b.neighbor_words(c) {
@@ -835,7 +975,10 @@ mod tests {
     fn rhombus_cells_labels_and_neighbours() {
         let b = Board::rhombus(3, 4).unwrap();
         assert_eq!(b.num_cells(), 12);
-        assert_eq!((b.label(0), b.label(1), b.label(4), b.label(11)), ("a1", "b1", "a2", "d3"));
+        assert_eq!(
+            (b.label(0), b.label(1), b.label(4), b.label(11)),
+            ("a1", "b1", "a2", "d3")
+        );
         assert_eq!(b.index("c2"), Some(6));
         assert_eq!(b.rhombus_dims(), Some((3, 4)));
         assert!(!b.is_hexhex());
@@ -880,15 +1023,21 @@ mod tests {
         let b = Board::triangle(4).unwrap();
         assert_eq!(b.num_cells(), 10);
         let labels: Vec<&str> = (0..10).map(|c| b.label(c)).collect();
-        assert_eq!(labels, ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "a4"]);
+        assert_eq!(
+            labels,
+            ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "a4"]
+        );
         assert_eq!(b.triangle_size(), Some(4));
         assert!(!b.is_hexhex() && b.rhombus_dims().is_none());
         // OpenSpiel's y neighbours of (x, y): (x, y-1), (x+1, y-1), (x+1, y), (x, y+1), (x-1, y+1), (x-1, y).
         let at = |x: i32, y: i32| (0..10).find(|&c| b.axial(c) == (x, y));
         for cell in 0..10 {
             let (x, y) = b.axial(cell);
-            let mut expect: Vec<u16> =
-                [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)].iter().filter_map(|(dx, dy)| at(x + dx, y + dy)).map(|c| c as u16).collect();
+            let mut expect: Vec<u16> = [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)]
+                .iter()
+                .filter_map(|(dx, dy)| at(x + dx, y + dy))
+                .map(|c| c as u16)
+                .collect();
             let mut got = b.neighbors(cell).to_vec();
             expect.sort();
             got.sort();
@@ -913,8 +1062,16 @@ mod tests {
         for c in 0..t.num_cells() {
             let old = b.index(t.label(c)).unwrap();
             assert_eq!(t.axial(c), b.axial(old));
-            let mut n1: Vec<&str> = t.neighbors(c).iter().map(|&x| t.label(x as usize)).collect();
-            let mut n2: Vec<&str> = b.neighbors(old).iter().map(|&x| b.label(x as usize)).collect();
+            let mut n1: Vec<&str> = t
+                .neighbors(c)
+                .iter()
+                .map(|&x| t.label(x as usize))
+                .collect();
+            let mut n2: Vec<&str> = b
+                .neighbors(old)
+                .iter()
+                .map(|&x| b.label(x as usize))
+                .collect();
             n1.sort();
             n2.sort();
             assert_eq!(n1, n2);

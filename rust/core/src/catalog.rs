@@ -19,7 +19,9 @@
 //! ```
 
 use crate::game::Game;
-use crate::spec::{build, parse_with, repr_str, spec_error, Configure, OptionInfo, OptionsError, Spec};
+use crate::spec::{
+    build, parse_with, repr_str, spec_error, Configure, OptionInfo, OptionsError, Spec,
+};
 
 /// What to do with a game built by [`load`] or [`visit`], whichever game it is.
 pub trait Visitor {
@@ -55,7 +57,11 @@ crate::for_each_game!(generate_dispatch);
 pub fn unknown_game(name: &str) -> OptionsError {
     let mut known = GAME_NAMES.to_vec();
     known.sort_unstable();
-    spec_error(format!("unknown game {}; known games: {}", repr_str(name), known.join(", ")))
+    spec_error(format!(
+        "unknown game {}; known games: {}",
+        repr_str(name),
+        known.join(", ")
+    ))
 }
 
 /// Parses `text` and hands the game it describes to `visitor`.
@@ -78,7 +84,10 @@ mod tests {
     fn reads_values_by_kind() {
         let s = parse(" Churn ( sides=(3,4,3,4,3,4), pie=off ) ").unwrap();
         assert_eq!(s.name, "churn");
-        assert_eq!(s.options.get("sides"), Some(&Value::Tuple([3, 4, 3, 4, 3, 4].map(Value::Int).to_vec())));
+        assert_eq!(
+            s.options.get("sides"),
+            Some(&Value::Tuple([3, 4, 3, 4, 3, 4].map(Value::Int).to_vec()))
+        );
         assert_eq!(s.options.get("pie"), Some(&Value::Bool(false)));
         let s = parse("wunchunk(balance=1,start=none)").unwrap();
         assert_eq!(s.options.get("balance"), Some(&Value::Str("1".into())));
@@ -87,7 +96,11 @@ mod tests {
         let s = parse("chess(x=none,y=1,z=[1,(2)])").unwrap();
         assert_eq!(
             s.options.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>(),
-            vec![Value::None, Value::Int(1), Value::Tuple(vec![Value::Int(1), Value::Tuple(vec![Value::Int(2)])])]
+            vec![
+                Value::None,
+                Value::Int(1),
+                Value::Tuple(vec![Value::Int(1), Value::Tuple(vec![Value::Int(2)])])
+            ]
         );
     }
 
@@ -111,7 +124,10 @@ mod tests {
         }
         // an integer beyond 64 bits reads (as its digits) and is out of range
         let s = parse("churn(size=99999999999999999999)").unwrap();
-        assert_eq!(s.options.get("size"), Some(&Value::BigInt("99999999999999999999".into())));
+        assert_eq!(
+            s.options.get("size"),
+            Some(&Value::BigInt("99999999999999999999".into()))
+        );
         assert!(build::<crate::Churn>(&s.options).is_err());
     }
 
@@ -120,10 +136,14 @@ mod tests {
         let w = |text: &str| -> crate::Wunchunk { build(&parse(text).unwrap().options).unwrap() };
         assert_eq!(w("wunchunk()").size(), 6);
         assert_eq!(w("wunchunk(players=3)").size(), 8);
-        assert_eq!(w("wunchunk(players=4)").spec(), "wunchunk(size=8,players=4,start=standard,balance=ap)");
+        assert_eq!(
+            w("wunchunk(players=4)").spec(),
+            "wunchunk(size=8,players=4,start=standard,balance=ap)"
+        );
         let c: crate::Churn = build(&Options::new()).unwrap();
         assert_eq!(c.spec(), "churn(size=3)");
-        let q: crate::Quintun = build(&parse("quintun(swap=no,placement=gap)").unwrap().options).unwrap();
+        let q: crate::Quintun =
+            build(&parse("quintun(swap=no,placement=gap)").unwrap().options).unwrap();
         assert_eq!(q.spec(), "quintun(size=7,placement=gap,swap=false)");
         assert!(build::<crate::Quintun>(&parse("quintun(pie=true)").unwrap().options).is_err());
     }
@@ -131,17 +151,31 @@ mod tests {
     #[test]
     fn big_numbers_are_out_of_range() {
         let s = parse("churn(size=99999999999999999999)").unwrap();
-        assert_eq!(s.options.get("size"), Some(&Value::BigInt("99999999999999999999".into())));
+        assert_eq!(
+            s.options.get("size"),
+            Some(&Value::BigInt("99999999999999999999".into()))
+        );
         let e = build::<crate::Churn>(&s.options).unwrap_err();
         assert_eq!(e.message, "size is out of range, got 99999999999999999999");
     }
 
     #[test]
     fn prints_what_it_parses() {
-        let v = [("a", Value::Str("none".into())), ("b", Value::Str("it's".into())), ("c", Value::Str("gap".into())), ("d", Value::Str("7".into()))];
+        let v = [
+            ("a", Value::Str("none".into())),
+            ("b", Value::Str("it's".into())),
+            ("c", Value::Str("gap".into())),
+            ("d", Value::Str("7".into())),
+        ];
         let text = print("x", &v);
         assert_eq!(text, "x(a='none',b=\"it's\",c=gap,d='7')");
         let back = parse(&text).unwrap();
-        assert_eq!(back.options.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>(), v.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>());
+        assert_eq!(
+            back.options
+                .iter()
+                .map(|(_, v)| v.clone())
+                .collect::<Vec<_>>(),
+            v.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>()
+        );
     }
 }

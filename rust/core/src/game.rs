@@ -133,7 +133,10 @@ pub struct MoveError {
 
 impl MoveError {
     pub fn new(reason: Reason, message: impl Into<String>) -> MoveError {
-        MoveError { reason, message: message.into() }
+        MoveError {
+            reason,
+            message: message.into(),
+        }
     }
 
     pub fn kind(&self) -> ErrorKind {
@@ -154,7 +157,10 @@ pub type WinnerMask = u8;
 
 /// Players listed in a winner mask.
 pub fn winners_of(mask: WinnerMask) -> Vec<usize> {
-    (0..8).filter(|k| mask >> k & 1 != 0).map(|k| k + 1).collect()
+    (0..8)
+        .filter(|k| mask >> k & 1 != 0)
+        .map(|k| k + 1)
+        .collect()
 }
 
 pub trait Game: Configure + Clone + Send + Sync + 'static {
@@ -208,7 +214,12 @@ pub trait Game: Configure + Clone + Send + Sync + 'static {
         (0..self.num_actions())
             .map(|a| a as Action)
             .find(|&a| self.action_to_string(a) == text)
-            .ok_or_else(|| MoveError::new(Reason::Syntax, format!("{text:?} is not the text of an action of this game")))
+            .ok_or_else(|| {
+                MoveError::new(
+                    Reason::Syntax,
+                    format!("{text:?} is not the text of an action of this game"),
+                )
+            })
     }
     /// Whether `action` (below `num_actions()`) is legal now (default: look
     /// it up in `legal_actions`).
@@ -252,11 +263,19 @@ pub trait Game: Configure + Clone + Send + Sync + 'static {
     /// when raised). The default draws each action with `random_action`;
     /// a game may override it with a faster loop drawing from the same
     /// distribution.
-    fn play_random<R: Rng>(&mut self, rng: &mut R, max_plies: u64, buf: &mut Vec<Action>, stop: &AtomicBool) -> Option<(u64, u64)> {
+    fn play_random<R: Rng>(
+        &mut self,
+        rng: &mut R,
+        max_plies: u64,
+        buf: &mut Vec<Action>,
+        stop: &AtomicBool,
+    ) -> Option<(u64, u64)> {
         let mut plies = 0;
         let mut actions = 0u64;
         while plies < max_plies {
-            let Some(a) = self.random_action(rng, buf) else { break };
+            let Some(a) = self.random_action(rng, buf) else {
+                break;
+            };
             self.apply_action(a);
             actions += 1;
             if !self.mid_turn() {
@@ -277,7 +296,12 @@ pub trait Game: Configure + Clone + Send + Sync + 'static {
     /// the same numbers from `rng` and reaches the same outcome; the
     /// position it leaves is only good for [`Game::winner_mask`] (a
     /// faster loop may skip, say, the hash).
-    fn random_rollout<R: Rng>(&mut self, rng: &mut R, max_plies: u64, buf: &mut Vec<Action>) -> bool {
+    fn random_rollout<R: Rng>(
+        &mut self,
+        rng: &mut R,
+        max_plies: u64,
+        buf: &mut Vec<Action>,
+    ) -> bool {
         let mut plies = 0u64;
         while let Some(a) = self.random_action(rng, buf) {
             if plies >= max_plies {
@@ -326,14 +350,26 @@ pub trait Game: Configure + Clone + Send + Sync + 'static {
     fn check_action(&self, action: i64) -> Result<Action, MoveError> {
         let n = self.num_actions();
         if action < 0 || action as u64 >= n as u64 {
-            return Err(MoveError::new(Reason::ActionOutOfRange, format!("action {action} is out of range 0..{n}")));
+            return Err(MoveError::new(
+                Reason::ActionOutOfRange,
+                format!("action {action} is out of range 0..{n}"),
+            ));
         }
         let a = action as Action;
         if self.is_over() && !self.mid_turn() {
-            return Err(MoveError::new(Reason::GameOver, format!("the game is over; action {a} cannot be applied")));
+            return Err(MoveError::new(
+                Reason::GameOver,
+                format!("the game is over; action {a} cannot be applied"),
+            ));
         }
         if !self.is_legal_action(a) {
-            return Err(MoveError::new(Reason::IllegalAction, format!("action {a} ({}) is not legal here", self.action_to_string(a))));
+            return Err(MoveError::new(
+                Reason::IllegalAction,
+                format!(
+                    "action {a} ({}) is not legal here",
+                    self.action_to_string(a)
+                ),
+            ));
         }
         Ok(a)
     }
@@ -341,7 +377,10 @@ pub trait Game: Configure + Clone + Send + Sync + 'static {
     /// legal. Returns its canonical actions.
     fn check_move(&self, text: &str) -> Result<MoveActions, MoveError> {
         if self.mid_turn() {
-            return Err(MoveError::new(Reason::MidTurn, "a turn is in progress; finish it with apply_action() or undo() it before play()"));
+            return Err(MoveError::new(
+                Reason::MidTurn,
+                "a turn is in progress; finish it with apply_action() or undo() it before play()",
+            ));
         }
         self.parse_move(text)
     }
@@ -373,7 +412,11 @@ pub const STOP_CHECK_EVERY: u64 = 1 << 14;
 /// A uniformly random legal action of `g` drawn from its full list (`None`
 /// when there is none): the default playout policy, and the fallback of
 /// games whose own sampler gives up.
-pub fn uniform_action<G: Game, R: Rng>(g: &G, rng: &mut R, buf: &mut Vec<Action>) -> Option<Action> {
+pub fn uniform_action<G: Game, R: Rng>(
+    g: &G,
+    rng: &mut R,
+    buf: &mut Vec<Action>,
+) -> Option<Action> {
     buf.clear();
     g.legal_actions(buf);
     if buf.is_empty() {
@@ -395,7 +438,9 @@ mod tests {
         sorted.sort();
         sorted.dedup();
         assert_eq!(sorted.len(), codes.len());
-        assert!(codes.iter().all(|c| c.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')));
+        assert!(codes
+            .iter()
+            .all(|c| c.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')));
         assert_eq!(Reason::Syntax.kind(), ErrorKind::Notation);
         assert_eq!(Reason::GameOver.kind(), ErrorKind::GameOver);
         assert_eq!(Reason::Occupied.kind(), ErrorKind::Illegal);
@@ -405,9 +450,18 @@ mod tests {
     /// not exist is `bad_colour`, a notation error.
     #[test]
     fn unknown_colour_is_a_notation_error() {
-        let w = Wunchunk::new(6, 2, crate::WunchunkStart::Standard, crate::WunchunkBalance::Ap).unwrap();
+        let w = Wunchunk::new(
+            6,
+            2,
+            crate::WunchunkStart::Standard,
+            crate::WunchunkBalance::Ap,
+        )
+        .unwrap();
         let q = Quintun::new(7, crate::QuintunPlacement::Side, true).unwrap();
-        for e in [w.parse_move("3e1").unwrap_err(), q.parse_move("Fi1").unwrap_err()] {
+        for e in [
+            w.parse_move("3e1").unwrap_err(),
+            q.parse_move("Fi1").unwrap_err(),
+        ] {
             assert_eq!(e.reason, Reason::BadColour);
             assert_eq!(e.kind(), ErrorKind::Notation);
         }
@@ -417,17 +471,27 @@ mod tests {
     fn checked_entry_points_leave_the_state_alone() {
         let mut g = Churn::new(std::sync::Arc::new(crate::Board::hexhex(3).unwrap()), true);
         let n = g.num_actions() as i64;
-        assert_eq!(g.try_apply(-1).unwrap_err().reason, Reason::ActionOutOfRange);
+        assert_eq!(
+            g.try_apply(-1).unwrap_err().reason,
+            Reason::ActionOutOfRange
+        );
         assert_eq!(g.try_apply(n).unwrap_err().reason, Reason::ActionOutOfRange);
-        assert_eq!(g.try_apply(n - 1).unwrap_err().reason, Reason::IllegalAction); // swap at the start
+        assert_eq!(
+            g.try_apply(n - 1).unwrap_err().reason,
+            Reason::IllegalAction
+        ); // swap at the start
         assert_eq!(g.try_play("zz9").unwrap_err().kind(), ErrorKind::Notation);
-        assert_eq!(g.zobrist(), Churn::new(std::sync::Arc::new(crate::Board::hexhex(3).unwrap()), true).zobrist());
+        assert_eq!(
+            g.zobrist(),
+            Churn::new(std::sync::Arc::new(crate::Board::hexhex(3).unwrap()), true).zobrist()
+        );
         let acts = g.try_play("c3").unwrap();
         assert_eq!(acts.len(), 1);
         assert_eq!(g.try_play("c3").unwrap_err().reason, Reason::Occupied);
         g.try_apply(0).unwrap();
 
-        let mut w = Wunchunk::new(6, 2, crate::WunchunkStart::Open, crate::WunchunkBalance::Ap).unwrap();
+        let mut w =
+            Wunchunk::new(6, 2, crate::WunchunkStart::Open, crate::WunchunkBalance::Ap).unwrap();
         let mut legal = Vec::new();
         w.legal_actions(&mut legal);
         w.try_apply(legal[0] as i64).unwrap();

@@ -95,7 +95,11 @@ impl Groups {
     /// counts ([`Groups::histogram`], [`Groups::largest`],
     /// [`Groups::group_count`] and [`Groups::chunk_count`] panic).
     pub fn without_histograms(num_cells: usize, num_colours: usize) -> Groups {
-        Groups { histograms: false, hist: Vec::new(), ..Groups::new(num_cells, num_colours) }
+        Groups {
+            histograms: false,
+            hist: Vec::new(),
+            ..Groups::new(num_cells, num_colours)
+        }
     }
 
     #[inline(always)]
@@ -192,7 +196,10 @@ impl Groups {
         self.check_histograms();
         let n = self.num_cells();
         let base = colour as usize * (n + 1);
-        (1..=n).rev().find(|&s| self.hist[base + s] > 0).unwrap_or(0)
+        (1..=n)
+            .rev()
+            .find(|&s| self.hist[base + s] > 0)
+            .unwrap_or(0)
     }
 
     /// Number of groups of `colour`.
@@ -217,7 +224,12 @@ impl Groups {
 
     /// Members of the group whose root (or any member) is `cell`.
     pub fn members(&self, cell: usize) -> MemberIter<'_> {
-        MemberIter { groups: self, start: cell as u16, cur: cell as u16, done: self.root[cell] == NO_CELL }
+        MemberIter {
+            groups: self,
+            start: cell as u16,
+            cur: cell as u16,
+            done: self.root[cell] == NO_CELL,
+        }
     }
 
     /// Count `delta` more groups of `colour` with `size` stones.
@@ -246,7 +258,10 @@ impl Groups {
 
     #[inline(always)]
     fn check_colour(&self, colour: u8) {
-        assert!(colour >= 1 && colour as usize <= self.num_colours, "colour {colour} out of range");
+        assert!(
+            colour >= 1 && colour as usize <= self.num_colours,
+            "colour {colour} out of range"
+        );
     }
 
     /// Place a stone that touches no stone of its colour (caller's promise):
@@ -285,7 +300,11 @@ impl Groups {
     /// Returns the root of the resulting group.
     pub fn place(&mut self, board: &Board, cell: usize, colour: u8) -> usize {
         self.check_colour(colour);
-        assert_eq!(board.num_cells(), self.num_cells(), "groups of another board");
+        assert_eq!(
+            board.num_cells(),
+            self.num_cells(),
+            "groups of another board"
+        );
         debug_assert_eq!(self.colour[cell], 0, "place on an occupied cell");
         self.colour[cell] = colour;
         self.stones[colour as usize] += 1;
@@ -478,7 +497,11 @@ impl Groups {
     pub fn rebuild(&mut self, board: &Board, colours: &[u8]) {
         let n = self.num_cells();
         debug_assert_eq!(colours.len(), n);
-        *self = if self.histograms { Groups::new(n, self.num_colours) } else { Groups::without_histograms(n, self.num_colours) };
+        *self = if self.histograms {
+            Groups::new(n, self.num_colours)
+        } else {
+            Groups::without_histograms(n, self.num_colours)
+        };
         for (cell, &c) in colours.iter().enumerate() {
             if c != 0 {
                 self.place(board, cell, c);
@@ -560,11 +583,20 @@ mod tests {
     #[test]
     fn unplace_restores_exactly() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-        for &(sides, colours) in &[([3usize; 6], 1usize), ([4; 6], 2), ([3, 4, 3, 4, 3, 4], 3), ([5; 6], 4)] {
+        for &(sides, colours) in &[
+            ([3usize; 6], 1usize),
+            ([4; 6], 2),
+            ([3, 4, 3, 4, 3, 4], 3),
+            ([5; 6], 4),
+        ] {
             let board = Board::from_sides(sides).unwrap();
             let n = board.num_cells();
             for round in 0..100 {
-                let mut g = if round % 2 == 0 { Groups::new(n, colours) } else { Groups::without_histograms(n, colours) };
+                let mut g = if round % 2 == 0 {
+                    Groups::new(n, colours)
+                } else {
+                    Groups::without_histograms(n, colours)
+                };
                 let mut order: Vec<usize> = (0..n).collect();
                 for i in (1..n).rev() {
                     order.swap(i, rng.random_range(0..=i));
@@ -592,7 +624,12 @@ mod tests {
     #[test]
     fn agrees_with_flood_fill() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
-        for &(sides, colours) in &[([3usize; 6], 2usize), ([3, 4, 3, 4, 3, 4], 3), ([5; 6], 4), ([6, 4, 4, 6, 4, 4], 2)] {
+        for &(sides, colours) in &[
+            ([3usize; 6], 2usize),
+            ([3, 4, 3, 4, 3, 4], 3),
+            ([5; 6], 4),
+            ([6, 4, 4, 6, 4, 4], 2),
+        ] {
             let board = Board::from_sides(sides).unwrap();
             let n = board.num_cells();
             for _ in 0..200 {
@@ -625,7 +662,9 @@ mod tests {
                         assert_eq!(g.group_count(col), hist.iter().sum::<u32>());
                         assert_eq!(g.chunk_count(col), hist[2..].iter().sum::<u32>());
                         let roots: Vec<usize> = g.roots_of(col).collect();
-                        let mut expect: Vec<usize> = (0..n).filter(|&c| g.colour(c) == col && g.root(c) == Some(c)).collect();
+                        let mut expect: Vec<usize> = (0..n)
+                            .filter(|&c| g.colour(c) == col && g.root(c) == Some(c))
+                            .collect();
                         expect.sort();
                         assert_eq!(roots, expect);
                     }
@@ -635,7 +674,18 @@ mod tests {
     }
 
     /// Everything a game can observe of the groups.
-    fn observed(g: &Groups, colours: usize) -> (Vec<u8>, Vec<Option<usize>>, Vec<usize>, Vec<u32>, Vec<Vec<usize>>, Vec<Vec<usize>>, Vec<u32>) {
+    fn observed(
+        g: &Groups,
+        colours: usize,
+    ) -> (
+        Vec<u8>,
+        Vec<Option<usize>>,
+        Vec<usize>,
+        Vec<u32>,
+        Vec<Vec<usize>>,
+        Vec<Vec<usize>>,
+        Vec<u32>,
+    ) {
         let n = g.num_cells();
         let members = (0..n)
             .map(|c| {
@@ -644,7 +694,9 @@ mod tests {
                 m
             })
             .collect();
-        let roots = (1..=colours as u8).map(|k| g.roots_of(k).collect()).collect();
+        let roots = (1..=colours as u8)
+            .map(|k| g.roots_of(k).collect())
+            .collect();
         let mut counts: Vec<u32> = (1..=colours as u8).map(|k| g.stone_count(k)).collect();
         if g.histograms {
             for k in 1..=colours as u8 {
@@ -668,11 +720,19 @@ mod tests {
     fn unplace_undoes_place() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
         let mut merges = 0;
-        for &(sides, colours, hist) in &[([3usize; 6], 2usize, true), ([4, 5, 4, 5, 4, 5], 3, false), ([6; 6], 2, false)] {
+        for &(sides, colours, hist) in &[
+            ([3usize; 6], 2usize, true),
+            ([4, 5, 4, 5, 4, 5], 3, false),
+            ([6; 6], 2, false),
+        ] {
             let board = Board::from_sides(sides).unwrap();
             let n = board.num_cells();
             for _ in 0..40 {
-                let mut g = if hist { Groups::new(n, colours) } else { Groups::without_histograms(n, colours) };
+                let mut g = if hist {
+                    Groups::new(n, colours)
+                } else {
+                    Groups::without_histograms(n, colours)
+                };
                 let mut stack: Vec<(usize, Vec<(usize, u32)>, _)> = Vec::new();
                 for _ in 0..2 * n {
                     let cell = rng.random_range(0..n);

@@ -121,12 +121,20 @@ mod union_find;
 pub mod vector;
 mod zobrist;
 
-pub use board::{row_name, Board, BoardError, Shape, MAX_CELLS, MAX_RHOMBUS, MAX_TRIANGLE, NAMED_BOARDS, NO_CELL};
-pub use game::{uniform_action, winners_of, Action, ErrorKind, Game, MoveActions, MoveError, OptionsError, Reason, WinnerMask};
+pub use board::{
+    row_name, Board, BoardError, Shape, MAX_CELLS, MAX_RHOMBUS, MAX_TRIANGLE, NAMED_BOARDS, NO_CELL,
+};
+pub use game::{
+    uniform_action, winners_of, Action, ErrorKind, Game, MoveActions, MoveError, OptionsError,
+    Reason, WinnerMask,
+};
 pub use groups::Groups;
 pub use outcome::{rewards, scores, terminal_rewards, MAX_SEATS};
 pub use parallel::{pool, RunError, MAX_THREADS, POOL_CACHE};
-pub use perft::{divide, perft, perft_actions, perft_moves, try_divide, try_perft, Unit, MAX_DEPTH, MOVE_LIST_LIMIT};
+pub use perft::{
+    divide, perft, perft_actions, perft_moves, try_divide, try_perft, Unit, MAX_DEPTH,
+    MOVE_LIST_LIMIT,
+};
 pub use playout::{playout, playouts, playouts_into, try_playouts, PlayoutResult};
 pub use rng::{below, rng_for};
 pub use union_find::{Payload, Placed, UnionFind};

@@ -25,7 +25,9 @@ pub const MAX_SIMULATIONS: u64 = 1 << 30;
 /// The number of threads a call uses when none is asked for: one per core
 /// the process may use, at most [`MAX_THREADS`].
 pub fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, MAX_THREADS)
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, MAX_THREADS)
 }
 
 /// An integer argument as the caller gave it: a value within 64 bits, or
@@ -77,10 +79,18 @@ pub fn threads(requested: Option<impl Into<IntArg>>) -> Result<usize, OptionsErr
 
 /// `value` when it lies in `lo..=hi`; otherwise an error naming the argument
 /// and its range, and showing the value as given.
-pub fn in_range(name: &'static str, value: impl Into<IntArg>, lo: i64, hi: i64) -> Result<i64, OptionsError> {
+pub fn in_range(
+    name: &'static str,
+    value: impl Into<IntArg>,
+    lo: i64,
+    hi: i64,
+) -> Result<i64, OptionsError> {
     match value.into() {
         IntArg::Int(v) if (lo..=hi).contains(&v) => Ok(v),
-        v => Err(OptionsError::new(name, format!("{name} must be between {lo} and {hi}, got {v}"))),
+        v => Err(OptionsError::new(
+            name,
+            format!("{name} must be between {lo} and {hi}, got {v}"),
+        )),
     }
 }
 
@@ -108,7 +118,10 @@ pub fn leaves_per_tree(n: impl Into<IntArg>) -> Result<usize, OptionsError> {
 pub fn max_considered(n: impl Into<IntArg>) -> Result<usize, OptionsError> {
     match n.into() {
         IntArg::Int(v) if v >= 1 => Ok(usize::try_from(v).unwrap_or(usize::MAX)),
-        v => Err(OptionsError::new("max_considered", format!("max_considered must be >= 1, got {v}"))),
+        v => Err(OptionsError::new(
+            "max_considered",
+            format!("max_considered must be >= 1, got {v}"),
+        )),
     }
 }
 
@@ -123,7 +136,10 @@ mod tests {
         assert_eq!(threads(Some(3i64)), Ok(3));
         for bad in [0, -1, MAX_THREADS as i64 + 1, i64::MAX] {
             let e = threads(Some(bad)).unwrap_err();
-            assert_eq!(e.message, format!("threads must be between 1 and {MAX_THREADS}, got {bad}"));
+            assert_eq!(
+                e.message,
+                format!("threads must be between 1 and {MAX_THREADS}, got {bad}")
+            );
         }
         assert!(depth(MAX_DEPTH as i64 + 1).is_err() && depth(0i64) == Ok(0));
         assert!(playouts(-1i64).is_err() && playouts(MAX_PLAYOUTS as i64) == Ok(MAX_PLAYOUTS));
@@ -132,8 +148,17 @@ mod tests {
     #[test]
     fn wide_values_show_as_given() {
         let e = threads(Some(u64::MAX)).unwrap_err();
-        assert_eq!(e.message, format!("threads must be between 1 and {MAX_THREADS}, got {}", u64::MAX));
+        assert_eq!(
+            e.message,
+            format!(
+                "threads must be between 1 and {MAX_THREADS}, got {}",
+                u64::MAX
+            )
+        );
         let wide = IntArg::Wide("-1180591620717411303424".into());
-        assert_eq!(depth(wide).unwrap_err().message, "depth must be between 0 and 100000, got -1180591620717411303424");
+        assert_eq!(
+            depth(wide).unwrap_err().message,
+            "depth must be between 0 and 100000, got -1180591620717411303424"
+        );
     }
 }

@@ -58,13 +58,22 @@ impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RunError::Cancelled => f.write_str("cancelled"),
-            RunError::TooDeep { depth, max } => write!(f, "depth {depth} is above the maximum perft depth {max}"),
+            RunError::TooDeep { depth, max } => {
+                write!(f, "depth {depth} is above the maximum perft depth {max}")
+            }
             RunError::TooManyMoves { count } => {
-                write!(f, "{count} legal moves is too many to list; divide at action level instead")
+                write!(
+                    f,
+                    "{count} legal moves is too many to list; divide at action level instead"
+                )
             }
             RunError::Invalid(e) => write!(f, "{e}"),
             RunError::Threads { threads, detail } => {
-                write!(f, "could not start {threads} worker thread{}: {detail}", if *threads == 1 { "" } else { "s" })
+                write!(
+                    f,
+                    "could not start {threads} worker thread{}: {detail}",
+                    if *threads == 1 { "" } else { "s" }
+                )
             }
         }
     }
@@ -106,7 +115,10 @@ impl Pools {
     fn keep(&mut self, n: usize) {
         while self.kept.len() > n {
             let Kept { pool, workers, .. } = self.kept.pop().expect("a kept pool");
-            self.retired.push(Retired { pool: Arc::downgrade(&pool), workers });
+            self.retired.push(Retired {
+                pool: Arc::downgrade(&pool),
+                workers,
+            });
         }
     }
 
@@ -169,9 +181,19 @@ pub fn pool(threads: usize) -> Result<Arc<ThreadPool>, RunError> {
             Ok(())
         })
         .build()
-        .map_err(|e| RunError::Threads { threads, detail: e.to_string() })?;
+        .map_err(|e| RunError::Threads {
+            threads,
+            detail: e.to_string(),
+        })?;
     let p = Arc::new(built);
-    pools.kept.insert(0, Kept { threads, pool: p.clone(), workers });
+    pools.kept.insert(
+        0,
+        Kept {
+            threads,
+            pool: p.clone(),
+            workers,
+        },
+    );
     Ok(p)
 }
 
@@ -183,7 +205,10 @@ pub(crate) fn clamp_threads(threads: usize) -> usize {
 
 /// Run `f` on a pool of `threads` workers, or on the calling thread when
 /// `threads <= 1`.
-pub(crate) fn install<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> Result<T, RunError> {
+pub(crate) fn install<T: Send>(
+    threads: usize,
+    f: impl FnOnce() -> T + Send,
+) -> Result<T, RunError> {
     if threads <= 1 {
         return Ok(f());
     }
@@ -213,7 +238,9 @@ pub(crate) fn share_out<I: Send>(items: Vec<I>, threads: usize, work: impl Fn(I)
         let slots: Vec<Mutex<Option<I>>> = items.into_iter().map(|x| Mutex::new(Some(x))).collect();
         // One cache line a share: each thread takes from its own without
         // stealing the line from the others.
-        let next: Vec<CachePadded<AtomicUsize>> = (0..t).map(|k| CachePadded::new(AtomicUsize::new(k * m / t))).collect();
+        let next: Vec<CachePadded<AtomicUsize>> = (0..t)
+            .map(|k| CachePadded::new(AtomicUsize::new(k * m / t)))
+            .collect();
         let share = |me: usize| {
             for d in 0..t {
                 let k = (me + d) % t;
@@ -277,7 +304,13 @@ fn wait_for(ready: impl Fn() -> bool) {
 /// false the later phases are skipped. Every item of every phase that runs
 /// runs exactly once, so the results are the same for any thread count.
 /// A panic in `work` or `after` reaches the caller.
-pub(crate) fn phased(team: &Team, items: usize, phases: usize, work: impl Fn(usize, usize) + Sync, after: impl Fn(usize) -> bool + Sync) {
+pub(crate) fn phased(
+    team: &Team,
+    items: usize,
+    phases: usize,
+    work: impl Fn(usize, usize) + Sync,
+    after: impl Fn(usize) -> bool + Sync,
+) {
     if team.slots.is_empty() || items <= 1 {
         for phase in 0..phases {
             (0..items).for_each(|i| work(phase, i));
@@ -291,7 +324,9 @@ pub(crate) fn phased(team: &Team, items: usize, phases: usize, work: impl Fn(usi
     // The next item of each thread's share, per phase, and the items done,
     // per phase: counters that different threads write, one cache line each.
     let padded = |x: usize| CachePadded::new(AtomicUsize::new(x));
-    let next: Vec<Vec<CachePadded<AtomicUsize>>> = (0..phases).map(|_| (0..t).map(|k| padded(k * items / t)).collect()).collect();
+    let next: Vec<Vec<CachePadded<AtomicUsize>>> = (0..phases)
+        .map(|_| (0..t).map(|k| padded(k * items / t)).collect())
+        .collect();
     let done: Vec<CachePadded<AtomicUsize>> = (0..phases).map(|_| padded(0)).collect();
     // Phases whose `after` has run (the flag every waiting thread reads);
     // `stop` is raised before `ready` moves on.
@@ -335,7 +370,11 @@ pub(crate) fn phased(team: &Team, items: usize, phases: usize, work: impl Fn(usi
     };
     // Every item of the last phase has been taken (or the phases stopped)
     // once `run(0)` returns; `Team::run` waits for the workers still inside.
-    let finished = || stop.load(Ordering::Acquire) || ready.load(Ordering::Acquire) >= phases || broken.load(Ordering::Acquire);
+    let finished = || {
+        stop.load(Ordering::Acquire)
+            || ready.load(Ordering::Acquire) >= phases
+            || broken.load(Ordering::Acquire)
+    };
     team.run(&run, &finished);
 }
 
@@ -382,15 +421,32 @@ pub(crate) struct Team {
 /// alone when `threads <= 1` or the pool cannot be made); its workers are
 /// told to leave when `body` returns or unwinds.
 pub(crate) fn team<T>(threads: usize, body: impl FnOnce(&Team) -> T) -> T {
-    let pool = if threads <= 1 { None } else { pool(clamp_threads(threads)).ok() };
-    let n = if pool.is_some() { clamp_threads(threads) - 1 } else { 0 };
+    let pool = if threads <= 1 {
+        None
+    } else {
+        pool(clamp_threads(threads)).ok()
+    };
+    let n = if pool.is_some() {
+        clamp_threads(threads) - 1
+    } else {
+        0
+    };
     let slots = (0..n)
         .map(|_| {
-            let slot = Slot { gate: AtomicU64::new(CLOSED as u64), job: Mutex::new(None), present: AtomicBool::new(false), panic: Mutex::new(None) };
+            let slot = Slot {
+                gate: AtomicU64::new(CLOSED as u64),
+                job: Mutex::new(None),
+                present: AtomicBool::new(false),
+                panic: Mutex::new(None),
+            };
             Arc::new(CachePadded::new(slot))
         })
         .collect();
-    let t = Team { pool, slots, generation: AtomicU64::new(0) };
+    let t = Team {
+        pool,
+        slots,
+        generation: AtomicU64::new(0),
+    };
     body(&t)
 }
 
@@ -418,9 +474,22 @@ fn team_worker(slot: Arc<CachePadded<Slot>>, k: usize) {
         }
         if state == OPEN
             && generation > last
-            && slot.gate.compare_exchange(g, generation << 2 | CLAIMED as u64, Ordering::AcqRel, Ordering::Acquire).is_ok()
+            && slot
+                .gate
+                .compare_exchange(
+                    g,
+                    generation << 2 | CLAIMED as u64,
+                    Ordering::AcqRel,
+                    Ordering::Acquire,
+                )
+                .is_ok()
         {
-            let job = slot.job.lock().unwrap_or_else(|e| e.into_inner()).as_ref().map(|j| j.0);
+            let job = slot
+                .job
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .as_ref()
+                .map(|j| j.0);
             if let Some(job) = job {
                 // SAFETY: the gate of this step is claimed, so the caller is
                 // inside `Team::run` for it, waiting for DONE, and the
@@ -430,7 +499,8 @@ fn team_worker(slot: Arc<CachePadded<Slot>>, k: usize) {
                     *slot.panic.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
                 }
             }
-            slot.gate.store(generation << 2 | DONE as u64, Ordering::Release);
+            slot.gate
+                .store(generation << 2 | DONE as u64, Ordering::Release);
             last = generation;
             (since, spins) = (std::time::Instant::now(), 0);
             backoff.reset();
@@ -473,10 +543,16 @@ impl Team {
         let generation = self.generation.fetch_add(1, Ordering::Relaxed) + 1;
         // SAFETY: only the lifetime changes (same pointer, same vtable); see
         // above for why the pointer is not used past this call.
-        let erased = unsafe { std::mem::transmute::<*const (dyn Fn(usize) + Sync + '_), *const (dyn Fn(usize) + Sync + 'static)>(run as *const _) };
+        let erased = unsafe {
+            std::mem::transmute::<
+                *const (dyn Fn(usize) + Sync + '_),
+                *const (dyn Fn(usize) + Sync + 'static),
+            >(run as *const _)
+        };
         for (i, slot) in self.slots.iter().enumerate() {
             *slot.job.lock().unwrap_or_else(|e| e.into_inner()) = Some(Erased(erased));
-            slot.gate.store(generation << 2 | OPEN as u64, Ordering::Release);
+            slot.gate
+                .store(generation << 2 | OPEN as u64, Ordering::Release);
             if !slot.present.swap(true, Ordering::AcqRel) {
                 let slot = slot.clone();
                 p.spawn(move || team_worker(slot, i + 1));
@@ -489,7 +565,10 @@ impl Team {
             fn drop(&mut self) {
                 let (open, closed) = (self.1 << 2 | OPEN as u64, self.1 << 2 | CLOSED as u64);
                 for s in self.0 {
-                    if s.gate.compare_exchange(open, closed, Ordering::AcqRel, Ordering::Acquire).is_err() {
+                    if s.gate
+                        .compare_exchange(open, closed, Ordering::AcqRel, Ordering::Acquire)
+                        .is_err()
+                    {
                         wait_for(|| s.gate.load(Ordering::Acquire) != self.1 << 2 | CLAIMED as u64);
                     }
                 }
@@ -518,7 +597,11 @@ mod tests {
         assert!(Arc::ptr_eq(&a, &b));
         assert_eq!(a.current_num_threads(), 3);
         // Under Miri (scripts/test.sh), fewer and smaller pools: each thread is interpreted.
-        let more = if cfg!(miri) { POOL_CACHE + 1 } else { 2 * POOL_CACHE };
+        let more = if cfg!(miri) {
+            POOL_CACHE + 1
+        } else {
+            2 * POOL_CACHE
+        };
         for t in 4..4 + more {
             pool(t).unwrap();
         }
@@ -537,18 +620,26 @@ mod tests {
     /// or gone (a pause longer than `STAY`) in between.
     #[test]
     fn phased_runs_phases_in_order() {
-        let (threads, big) = if cfg!(miri) { (&[1, 3][..], 9) } else { (&[1, 2, 3, 8][..], 100) };
+        let (threads, big) = if cfg!(miri) {
+            (&[1, 3][..], 9)
+        } else {
+            (&[1, 2, 3, 8][..], 100)
+        };
         for &threads in threads {
             team(threads, |tm| {
                 for (step, n) in [0, 1, 2, 5, big, big, 7].into_iter().enumerate() {
                     if step == 5 {
                         std::thread::sleep(STAY * 3);
                     }
-                    let hits: Vec<Vec<AtomicUsize>> = (0..3).map(|_| (0..n).map(|_| AtomicUsize::new(0)).collect()).collect();
+                    let hits: Vec<Vec<AtomicUsize>> = (0..3)
+                        .map(|_| (0..n).map(|_| AtomicUsize::new(0)).collect())
+                        .collect();
                     let afters = Mutex::new(Vec::new());
                     let work = |p: usize, i: usize| {
                         // every item of the phase before is done
-                        assert!(p == 0 || hits[p - 1].iter().all(|h| h.load(Ordering::Relaxed) == 1));
+                        assert!(
+                            p == 0 || hits[p - 1].iter().all(|h| h.load(Ordering::Relaxed) == 1)
+                        );
                         assert_eq!(afters.lock().unwrap().len(), p);
                         hits[p][i].fetch_add(1, Ordering::Relaxed);
                     };
@@ -556,17 +647,43 @@ mod tests {
                         afters.lock().unwrap().push(p);
                         p < 1
                     });
-                    assert_eq!(*afters.lock().unwrap(), vec![0, 1], "{threads} threads, {n} items");
-                    assert!(hits[..2].iter().all(|h| h.iter().all(|x| x.load(Ordering::Relaxed) == 1)));
+                    assert_eq!(
+                        *afters.lock().unwrap(),
+                        vec![0, 1],
+                        "{threads} threads, {n} items"
+                    );
+                    assert!(hits[..2]
+                        .iter()
+                        .all(|h| h.iter().all(|x| x.load(Ordering::Relaxed) == 1)));
                     assert!(hits[2].iter().all(|x| x.load(Ordering::Relaxed) == 0));
                 }
             });
         }
-        let caught = std::panic::catch_unwind(|| team(2, |tm| phased(tm, 20, 2, |p, i| assert!(p * 100 + i != 113, "item 13"), |_| true)));
+        let caught = std::panic::catch_unwind(|| {
+            team(2, |tm| {
+                phased(
+                    tm,
+                    20,
+                    2,
+                    |p, i| assert!(p * 100 + i != 113, "item 13"),
+                    |_| true,
+                )
+            })
+        });
         assert!(caught.is_err());
         // A team after the panic works.
         let count = AtomicUsize::new(0);
-        team(2, |tm| (0..3).for_each(|_| phased(tm, 20, 2, |_, _| _ = count.fetch_add(1, Ordering::Relaxed), |_| true)));
+        team(2, |tm| {
+            (0..3).for_each(|_| {
+                phased(
+                    tm,
+                    20,
+                    2,
+                    |_, _| _ = count.fetch_add(1, Ordering::Relaxed),
+                    |_| true,
+                )
+            })
+        });
         assert_eq!(count.load(Ordering::Relaxed), 120);
     }
 
@@ -583,9 +700,13 @@ mod tests {
             }
         }
         let mut hits = [0u32; 50];
-        pool(2).unwrap().install(|| share_out(hits.iter_mut().collect(), 3, |h: &mut u32| *h += 1));
+        pool(2)
+            .unwrap()
+            .install(|| share_out(hits.iter_mut().collect(), 3, |h: &mut u32| *h += 1));
         assert!(hits.iter().all(|&h| h == 1));
-        let caught = std::panic::catch_unwind(|| share_out((0..20).collect(), 2, |i: i32| assert!(i != 13, "item 13")));
+        let caught = std::panic::catch_unwind(|| {
+            share_out((0..20).collect(), 2, |i: i32| assert!(i != 13, "item 13"))
+        });
         assert!(caught.is_err());
     }
 
@@ -607,7 +728,10 @@ mod tests {
                 started.send(()).unwrap();
                 // Held until the test releases it (or a minute has passed,
                 // so that a regression fails instead of hanging).
-                let got = wait.lock().unwrap().recv_timeout(std::time::Duration::from_secs(60));
+                let got = wait
+                    .lock()
+                    .unwrap()
+                    .recv_timeout(std::time::Duration::from_secs(60));
                 ended.send(got.is_ok()).unwrap();
             });
         }
@@ -617,11 +741,22 @@ mod tests {
         share_out(hits.iter_mut().collect(), 2, |h: &mut u32| *h += 1);
         assert!(hits.iter().all(|&h| h == 1));
         let count = AtomicUsize::new(0);
-        team(2, |tm| phased(tm, 10, 2, |_, _| _ = count.fetch_add(1, Ordering::Relaxed), |_| true));
+        team(2, |tm| {
+            phased(
+                tm,
+                10,
+                2,
+                |_, _| _ = count.fetch_add(1, Ordering::Relaxed),
+                |_| true,
+            )
+        });
         assert_eq!(count.load(Ordering::Relaxed), 20);
         // Both blockers were still holding the workers: nothing above waited for them.
         release.send(()).unwrap();
         release.send(()).unwrap();
-        assert!(released.recv().unwrap() && released.recv().unwrap(), "a worker was waited for");
+        assert!(
+            released.recv().unwrap() && released.recv().unwrap(),
+            "a worker was waited for"
+        );
     }
 }

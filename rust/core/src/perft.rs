@@ -81,7 +81,13 @@ struct Ctx<'a, G> {
 
 impl<'a, G: Game> Ctx<'a, G> {
     fn new(stop: &'a AtomicBool) -> Self {
-        Ctx { stop, nodes: 0, states: Vec::new(), moves: Vec::new(), actions: Vec::new() }
+        Ctx {
+            stop,
+            nodes: 0,
+            states: Vec::new(),
+            moves: Vec::new(),
+            actions: Vec::new(),
+        }
     }
 
     /// Count an interior node; every `CHECK_EVERY` nodes, read the flag.
@@ -132,7 +138,12 @@ impl<'a, G: Game> Ctx<'a, G> {
 /// `completions` set, a state in the middle of the turn whose completions
 /// the game can count (`count_turn_completions`) adds that count instead of
 /// being walked.
-fn walk_turn<G: Game>(g: &G, ctx: &mut Ctx<'_, G>, completions: bool, at_end: &mut dyn FnMut(&G, &mut Ctx<'_, G>) -> Walk<u128>) -> Walk<u128> {
+fn walk_turn<G: Game>(
+    g: &G,
+    ctx: &mut Ctx<'_, G>,
+    completions: bool,
+    at_end: &mut dyn FnMut(&G, &mut Ctx<'_, G>) -> Walk<u128>,
+) -> Walk<u128> {
     let mut total = 0;
     let first = ctx.legal_actions(g);
     let mut stack: Vec<(G, Vec<Action>, usize)> = vec![(ctx.child(g), first, 0)];
@@ -290,7 +301,9 @@ fn actions_in<G: Game>(g: &G, depth: u32, ctx: &mut Ctx<'_, G>) -> Walk<u128> {
             return Ok(n);
         }
     }
-    walk_turn(g, ctx, depth == 1, &mut |c, ctx| actions_in(c, depth - 1, ctx))
+    walk_turn(g, ctx, depth == 1, &mut |c, ctx| {
+        actions_in(c, depth - 1, ctx)
+    })
 }
 
 fn walk<G: Game>(g: &G, depth: u32, unit: Unit, stop: &AtomicBool) -> Walk<u128> {
@@ -313,14 +326,20 @@ fn with_stack<T: Send>(depth: u32, f: impl FnOnce() -> Walk<T> + Send) -> Walk<T
             .name("hexcore-perft".into())
             .stack_size(size)
             .spawn_scoped(s, f)
-            .map_err(|e| RunError::Threads { threads: 1, detail: e.to_string() })?;
+            .map_err(|e| RunError::Threads {
+                threads: 1,
+                detail: e.to_string(),
+            })?;
         h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
     })
 }
 
 fn check_args(depth: u32, threads: usize) -> Walk<()> {
     if depth > MAX_DEPTH {
-        return Err(RunError::TooDeep { depth, max: MAX_DEPTH });
+        return Err(RunError::TooDeep {
+            depth,
+            max: MAX_DEPTH,
+        });
     }
     crate::limits::threads(Some(threads)).map_err(RunError::Invalid)?;
     Ok(())
@@ -330,7 +349,13 @@ fn check_args(depth: u32, threads: usize) -> Walk<()> {
 /// actions (action level), each with the subtree count. A move-level divide
 /// of a position with more than [`MOVE_LIST_LIMIT`] moves is
 /// `Err(TooManyMoves)`.
-pub fn try_divide<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize, stop: &AtomicBool) -> Walk<Vec<(String, u128)>> {
+pub fn try_divide<G: Game>(
+    g: &G,
+    depth: u32,
+    unit: Unit,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Walk<Vec<(String, u128)>> {
     check_args(depth, threads)?;
     if depth == 0 || (g.is_over() && !g.mid_turn()) {
         return Ok(Vec::new());
@@ -348,7 +373,9 @@ pub fn try_divide<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize, stop: 
         Unit::Action => {
             let mut acts: Vec<Action> = Vec::new();
             g.legal_actions(&mut acts);
-            acts.iter().map(|&a| MoveActions::from_slice(&[a])).collect()
+            acts.iter()
+                .map(|&a| MoveActions::from_slice(&[a]))
+                .collect()
         }
     };
     let count = |step: &MoveActions| -> Walk<(String, u128)> {
@@ -363,7 +390,10 @@ pub fn try_divide<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize, stop: 
             }
             Unit::Action => {
                 c.apply_action(step[0]);
-                (g.action_to_string(step[0]), if c.mid_turn() { depth } else { depth - 1 })
+                (
+                    g.action_to_string(step[0]),
+                    if c.mid_turn() { depth } else { depth - 1 },
+                )
             }
         };
         Ok((name, walk(&c, d, unit, stop)?))
@@ -378,7 +408,13 @@ pub fn try_divide<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize, stop: 
 /// Perft with the root split across up to `threads` worker threads, stopped
 /// by `stop`. Trees of depth 2 or less, and walks deeper than
 /// [`INLINE_DEPTH`], are counted on one thread.
-pub fn try_perft<G: Game>(g: &G, depth: u32, unit: Unit, threads: usize, stop: &AtomicBool) -> Walk<u128> {
+pub fn try_perft<G: Game>(
+    g: &G,
+    depth: u32,
+    unit: Unit,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Walk<u128> {
     check_args(depth, threads)?;
     if threads <= 1 || !(3..=INLINE_DEPTH).contains(&depth) {
         return with_stack(depth, || walk(g, depth, unit, stop));

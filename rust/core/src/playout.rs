@@ -35,7 +35,14 @@ pub struct PlayoutResult {
 /// Play one game to the end (or `max_plies` moves) from `start`.
 pub fn playout<G: Game>(start: &G, rng: &mut Xoshiro256PlusPlus, max_plies: u64) -> PlayoutResult {
     static NEVER: AtomicBool = AtomicBool::new(false);
-    playout_until(start, &mut (start.clone(), Vec::new()), rng, max_plies, &NEVER).expect("never stopped")
+    playout_until(
+        start,
+        &mut (start.clone(), Vec::new()),
+        rng,
+        max_plies,
+        &NEVER,
+    )
+    .expect("never stopped")
 }
 
 fn playout_until<G: Game>(
@@ -47,8 +54,15 @@ fn playout_until<G: Game>(
 ) -> Result<PlayoutResult, RunError> {
     let (g, buf) = scratch;
     g.clone_from(start);
-    let (plies, actions) = g.play_random(rng, max_plies, buf, stop).ok_or(RunError::Cancelled)?;
-    Ok(PlayoutResult { plies, actions, winners: g.winner_mask(), finished: g.is_over() })
+    let (plies, actions) = g
+        .play_random(rng, max_plies, buf, stop)
+        .ok_or(RunError::Cancelled)?;
+    Ok(PlayoutResult {
+        plies,
+        actions,
+        winners: g.winner_mask(),
+        finished: g.is_over(),
+    })
 }
 
 /// Games `first_index..first_index + out.len()` of the batch seeded with
@@ -66,7 +80,9 @@ pub fn playouts_into<G: Game>(
 ) -> Result<(), RunError> {
     // One scratch state and buffer per worker, copied into for each game.
     let scratch = || (start.clone(), Vec::new());
-    let one = |scratch: &mut (G, Vec<Action>), (i, r): (usize, &mut PlayoutResult)| -> Result<(), RunError> {
+    let one = |scratch: &mut (G, Vec<Action>),
+               (i, r): (usize, &mut PlayoutResult)|
+     -> Result<(), RunError> {
         if stop.load(Ordering::Relaxed) {
             return Err(RunError::Cancelled);
         }
@@ -78,7 +94,11 @@ pub fn playouts_into<G: Game>(
         let mut s = scratch();
         out.iter_mut().enumerate().try_for_each(|x| one(&mut s, x))
     } else {
-        install(threads, || out.par_iter_mut().enumerate().try_for_each_init(scratch, one))?
+        install(threads, || {
+            out.par_iter_mut()
+                .enumerate()
+                .try_for_each_init(scratch, one)
+        })?
     }
 }
 
@@ -99,7 +119,13 @@ pub fn try_playouts<G: Game>(
 /// `n` seeded playouts on `threads` threads (clamped to `1..=MAX_THREADS`;
 /// on the calling thread if the workers cannot be started); identical for
 /// any thread count.
-pub fn playouts<G: Game>(start: &G, n: usize, seed: u64, threads: usize, max_plies: u64) -> Vec<PlayoutResult> {
+pub fn playouts<G: Game>(
+    start: &G,
+    n: usize,
+    seed: u64,
+    threads: usize,
+    max_plies: u64,
+) -> Vec<PlayoutResult> {
     static NEVER: AtomicBool = AtomicBool::new(false);
     let threads = clamp_threads(threads);
     match try_playouts(start, n, seed, threads, max_plies, &NEVER) {

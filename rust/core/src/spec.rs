@@ -43,7 +43,10 @@ pub struct OptionsError {
 
 impl OptionsError {
     pub fn new(argument: &'static str, message: impl Into<String>) -> OptionsError {
-        OptionsError { argument, message: message.into() }
+        OptionsError {
+            argument,
+            message: message.into(),
+        }
     }
 }
 
@@ -109,7 +112,10 @@ impl Value {
             Value::BigInt(s) => s.clone(),
             Value::Str(s) => repr_str(s),
             Value::Tuple(v) if v.len() == 1 => format!("({},)", v[0].repr()),
-            Value::Tuple(v) => format!("({})", v.iter().map(Value::repr).collect::<Vec<_>>().join(", ")),
+            Value::Tuple(v) => format!(
+                "({})",
+                v.iter().map(Value::repr).collect::<Vec<_>>().join(", ")
+            ),
             Value::Other(s) => s.clone(),
         }
     }
@@ -124,7 +130,9 @@ impl fmt::Display for Value {
             Value::Bool(b) => f.write_str(if *b { "true" } else { "false" }),
             Value::Int(i) => write!(f, "{i}"),
             Value::BigInt(s) => f.write_str(s),
-            Value::Str(s) if is_bare(s) && matches!(generic(s, 0), Ok(Value::Str(_))) => f.write_str(s),
+            Value::Str(s) if is_bare(s) && matches!(generic(s, 0), Ok(Value::Str(_))) => {
+                f.write_str(s)
+            }
             Value::Str(s) => f.write_str(&repr_str(s)),
             Value::Tuple(v) => {
                 f.write_char('(')?;
@@ -161,7 +169,12 @@ impl fmt::Display for ChoiceError {
             Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
             _ => quoted.join(""),
         };
-        write!(f, "{} must be {list}, got {}", self.what, repr_str(&self.got))
+        write!(
+            f,
+            "{} must be {list}, got {}",
+            self.what,
+            repr_str(&self.got)
+        )
     }
 }
 
@@ -233,7 +246,11 @@ macro_rules! choice {
 
 /// A string as Python's `repr` writes it.
 pub(crate) fn repr_str(s: &str) -> String {
-    let q = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let q = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
     let mut out = String::with_capacity(s.len() + 2);
     out.push(q);
     for c in s.chars() {
@@ -285,7 +302,10 @@ pub struct OptionInfo {
 
 impl fmt::Debug for OptionInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("OptionInfo").field("name", &self.name).field("kind", &self.kind).finish_non_exhaustive()
+        f.debug_struct("OptionInfo")
+            .field("name", &self.name)
+            .field("kind", &self.kind)
+            .finish_non_exhaustive()
     }
 }
 
@@ -301,7 +321,10 @@ impl Options {
     /// Adds `key = value`; an error when `key` is already there.
     pub fn insert(&mut self, key: &str, value: Value) -> Result<(), OptionsError> {
         if self.get(key).is_some() {
-            return Err(OptionsError::new("spec", format!("option {} given twice in spec", repr_str(key))));
+            return Err(OptionsError::new(
+                "spec",
+                format!("option {} given twice in spec", repr_str(key)),
+            ));
         }
         self.0.push((key.to_string(), value));
         Ok(())
@@ -309,7 +332,10 @@ impl Options {
 
     /// The value given for `key`, if any ([`Value::None`] counts as absent).
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.0.iter().find(|(k, v)| k == key && *v != Value::None).map(|(_, v)| v)
+        self.0
+            .iter()
+            .find(|(k, v)| k == key && *v != Value::None)
+            .map(|(_, v)| v)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
@@ -338,11 +364,15 @@ pub(crate) fn spec_error(message: impl Into<String>) -> OptionsError {
 
 fn is_ident(s: &str) -> bool {
     let mut c = s.chars();
-    c.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && c.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    c.next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && c.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 fn is_bare(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
 }
 
 fn is_integer(s: &str) -> bool {
@@ -353,7 +383,9 @@ fn is_integer(s: &str) -> bool {
 /// A value read without knowing its option's kind.
 fn generic(text: &str, depth: usize) -> Result<Value, OptionsError> {
     if depth > MAX_NESTING {
-        return Err(spec_error(format!("spec values nest deeper than {MAX_NESTING} brackets")));
+        return Err(spec_error(format!(
+            "spec values nest deeper than {MAX_NESTING} brackets"
+        )));
     }
     let t = text.trim();
     if t.is_empty() {
@@ -365,13 +397,20 @@ fn generic(text: &str, depth: usize) -> Result<Value, OptionsError> {
         _ => None,
     } {
         if t.len() < 2 || !t.ends_with(close) {
-            return Err(spec_error(format!("unbalanced brackets in spec value {}", repr_str(t))));
+            return Err(spec_error(format!(
+                "unbalanced brackets in spec value {}",
+                repr_str(t)
+            )));
         }
         let inner = t[1..t.len() - 1].trim();
         if inner.is_empty() {
             return Ok(Value::Tuple(Vec::new()));
         }
-        return split(inner)?.iter().map(|x| generic(x, depth + 1)).collect::<Result<_, _>>().map(Value::Tuple);
+        return split(inner)?
+            .iter()
+            .map(|x| generic(x, depth + 1))
+            .collect::<Result<_, _>>()
+            .map(Value::Tuple);
     }
     match t.to_ascii_lowercase().as_str() {
         "true" | "yes" | "on" => return Ok(Value::Bool(true)),
@@ -380,7 +419,10 @@ fn generic(text: &str, depth: usize) -> Result<Value, OptionsError> {
         _ => {}
     }
     if is_integer(t) {
-        return Ok(t.parse().map(Value::Int).unwrap_or_else(|_| Value::BigInt(t.strip_prefix('+').unwrap_or(t).to_string())));
+        return Ok(t
+            .parse()
+            .map(Value::Int)
+            .unwrap_or_else(|_| Value::BigInt(t.strip_prefix('+').unwrap_or(t).to_string())));
     }
     let b = t.as_bytes();
     if b.len() >= 2 && b[0] == b[b.len() - 1] && matches!(b[0], b'\'' | b'"') {
@@ -389,7 +431,10 @@ fn generic(text: &str, depth: usize) -> Result<Value, OptionsError> {
     if is_bare(t) {
         return Ok(Value::Str(t.to_string()));
     }
-    Err(spec_error(format!("cannot read spec value {}", repr_str(t))))
+    Err(spec_error(format!(
+        "cannot read spec value {}",
+        repr_str(t)
+    )))
 }
 
 /// `text` split at the commas outside brackets; a blank last part is dropped.
@@ -424,10 +469,21 @@ fn split(text: &str) -> Result<Vec<&str>, OptionsError> {
 /// read by the kind of the option of that name in `table_of(game name)`
 /// (the games' tables: [`crate::catalog::parse`]); `example` is a game name
 /// for the error message.
-pub fn parse_with(spec: &str, table_of: fn(&str) -> Option<&'static [OptionInfo]>, example: &str) -> Result<Spec, OptionsError> {
-    let malformed = || spec_error(format!("malformed game spec {}; expected name(key=value,...), e.g. '{example}()'", repr_str(spec)));
+pub fn parse_with(
+    spec: &str,
+    table_of: fn(&str) -> Option<&'static [OptionInfo]>,
+    example: &str,
+) -> Result<Spec, OptionsError> {
+    let malformed = || {
+        spec_error(format!(
+            "malformed game spec {}; expected name(key=value,...), e.g. '{example}()'",
+            repr_str(spec)
+        ))
+    };
     let s = spec.trim();
-    let end = s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(s.len());
+    let end = s
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(s.len());
     let (name, rest) = s.split_at(end);
     if !is_ident(name) {
         return Err(malformed());
@@ -445,17 +501,27 @@ pub fn parse_with(spec: &str, table_of: fn(&str) -> Option<&'static [OptionInfo]
     let mut options = Options::new();
     for part in split(args)? {
         let Some((key, val)) = part.split_once('=') else {
-            return Err(spec_error(format!("spec option {} must be written key=value", repr_str(part.trim()))));
+            return Err(spec_error(format!(
+                "spec option {} must be written key=value",
+                repr_str(part.trim())
+            )));
         };
         let key = key.trim();
         if !is_ident(key) {
-            return Err(spec_error(format!("bad option name {} in spec", repr_str(key))));
+            return Err(spec_error(format!(
+                "bad option name {} in spec",
+                repr_str(key)
+            )));
         }
         let mut value = generic(val, 0)?;
         match table.iter().find(|o| o.name == key).map(|o| o.kind) {
             Some(Kind::Str) if is_bare(val.trim()) => value = Value::Str(val.trim().to_string()),
             Some(Kind::Bool) if !matches!(value, Value::Bool(_)) => {
-                return Err(spec_error(format!("option {} of {name} must be true or false, got {}", repr_str(key), repr_str(val.trim()))));
+                return Err(spec_error(format!(
+                    "option {} of {name} must be true or false, got {}",
+                    repr_str(key),
+                    repr_str(val.trim())
+                )));
             }
             _ => {}
         }
@@ -499,7 +565,10 @@ pub fn print_game<G: Configure>(values: &[(&'static str, Value)]) -> String {
 /// The default of each option of `G` given the options `given` (`None`
 /// for an option without one), in the table's order.
 pub fn defaults<G: Configure>(given: &Options) -> Vec<(&'static str, Kind, Option<Value>)> {
-    G::OPTIONS.iter().map(|o| (o.name, o.kind, o.default.map(|d| d(given)))).collect()
+    G::OPTIONS
+        .iter()
+        .map(|o| (o.name, o.kind, o.default.map(|d| d(given))))
+        .collect()
 }
 
 /// A game of type `G` from its options.
@@ -522,18 +591,29 @@ impl<'a> Reader<'a> {
     }
 
     /// A reader of `options` over the table `table` of `what`.
-    pub fn with_table(what: &str, table: &'static [OptionInfo], options: &'a Options) -> Result<Reader<'a>, OptionsError> {
+    pub fn with_table(
+        what: &str,
+        table: &'static [OptionInfo],
+        options: &'a Options,
+    ) -> Result<Reader<'a>, OptionsError> {
         for (k, _) in options.iter() {
             if !table.iter().any(|o| o.name == k) {
                 let names: Vec<&str> = table.iter().map(|o| o.name).collect();
-                return Err(spec_error(format!("{what} has no option {}; its options are {}", repr_str(k), names.join(", "))));
+                return Err(spec_error(format!(
+                    "{what} has no option {}; its options are {}",
+                    repr_str(k),
+                    names.join(", ")
+                )));
             }
         }
         Ok(Reader { options, table })
     }
 
     fn info(&self, name: &str) -> &'static OptionInfo {
-        self.table.iter().find(|o| o.name == name).unwrap_or_else(|| panic!("option {name} is not in the table"))
+        self.table
+            .iter()
+            .find(|o| o.name == name)
+            .unwrap_or_else(|| panic!("option {name} is not in the table"))
     }
 
     /// The value given for `name`, if any.
@@ -566,7 +646,10 @@ impl<'a> Reader<'a> {
     pub fn bool(&self, name: &'static str) -> Result<bool, OptionsError> {
         match self.value(name)? {
             Value::Bool(b) => Ok(b),
-            v => Err(OptionsError::new(name, format!("{name} must be True or False, got {}", v.repr()))),
+            v => Err(OptionsError::new(
+                name,
+                format!("{name} must be True or False, got {}", v.repr()),
+            )),
         }
     }
 
@@ -582,10 +665,19 @@ impl<'a> Reader<'a> {
 
     /// A tuple of ints given, if it was.
     pub fn ints_given(&self, name: &'static str) -> Result<Option<Vec<i64>>, OptionsError> {
-        let Some(v) = self.given(name) else { return Ok(None) };
+        let Some(v) = self.given(name) else {
+            return Ok(None);
+        };
         match v {
-            Value::Tuple(items) => items.iter().map(|x| int_of(name, x)).collect::<Result<_, _>>().map(Some),
-            v => Err(OptionsError::new(name, format!("{name} must be a sequence of six ints, got {}", v.repr()))),
+            Value::Tuple(items) => items
+                .iter()
+                .map(|x| int_of(name, x))
+                .collect::<Result<_, _>>()
+                .map(Some),
+            v => Err(OptionsError::new(
+                name,
+                format!("{name} must be a sequence of six ints, got {}", v.repr()),
+            )),
         }
     }
 }
@@ -594,15 +686,24 @@ impl<'a> Reader<'a> {
 pub fn int_of(name: &'static str, v: &Value) -> Result<i64, OptionsError> {
     match v {
         Value::Int(i) => Ok(*i),
-        Value::BigInt(digits) => Err(OptionsError::new(name, format!("{name} is out of range, got {digits}"))),
-        v => Err(OptionsError::new(name, format!("{name} must be an int, got {}", v.repr()))),
+        Value::BigInt(digits) => Err(OptionsError::new(
+            name,
+            format!("{name} is out of range, got {digits}"),
+        )),
+        v => Err(OptionsError::new(
+            name,
+            format!("{name} must be an int, got {}", v.repr()),
+        )),
     }
 }
 
 fn str_of(name: &'static str, v: &Value) -> Result<String, OptionsError> {
     match v {
         Value::Str(s) => Ok(s.clone()),
-        v => Err(OptionsError::new(name, format!("{name} must be a str, got {}", v.repr()))),
+        v => Err(OptionsError::new(
+            name,
+            format!("{name} must be a str, got {}", v.repr()),
+        )),
     }
 }
 
@@ -611,11 +712,26 @@ fn str_of(name: &'static str, v: &Value) -> Result<String, OptionsError> {
 /// `board` (a named board), at most one of them.
 pub const BOARD_OPTIONS: &[OptionInfo] = &[BOARD_SIZE, BOARD_SIDES, BOARD_NAME];
 /// `size`: a hexhex board's side, 3 by default.
-pub const BOARD_SIZE: OptionInfo = OptionInfo { name: "size", kind: Kind::Int, default: Some(|_| Value::Int(3)), always_printed: true };
+pub const BOARD_SIZE: OptionInfo = OptionInfo {
+    name: "size",
+    kind: Kind::Int,
+    default: Some(|_| Value::Int(3)),
+    always_printed: true,
+};
 /// `sides`: six side lengths.
-pub const BOARD_SIDES: OptionInfo = OptionInfo { name: "sides", kind: Kind::Ints, default: None, always_printed: true };
+pub const BOARD_SIDES: OptionInfo = OptionInfo {
+    name: "sides",
+    kind: Kind::Ints,
+    default: None,
+    always_printed: true,
+};
 /// `board`: a named board.
-pub const BOARD_NAME: OptionInfo = OptionInfo { name: "board", kind: Kind::Str, default: None, always_printed: true };
+pub const BOARD_NAME: OptionInfo = OptionInfo {
+    name: "board",
+    kind: Kind::Str,
+    default: None,
+    always_printed: true,
+};
 
 /// The board the options `size`, `sides` and `board` of `r` describe (at
 /// most one given; none: a hexhex board of the default size).
@@ -624,24 +740,43 @@ pub fn read_board(r: &Reader<'_>) -> Result<Board, OptionsError> {
     let sides = r.ints_given("sides")?;
     let name = r.str_given("board")?;
     if size.is_some() as u8 + sides.is_some() as u8 + name.is_some() as u8 > 1 {
-        return Err(OptionsError::new("board", "give only one of size, sides and board"));
+        return Err(OptionsError::new(
+            "board",
+            "give only one of size, sides and board",
+        ));
     }
     if let Some(name) = name {
         return Board::named(&name).map_err(|e| OptionsError::new("board", format!("board: {e}")));
     }
     if let Some(s) = sides {
         if s.len() != 6 {
-            return Err(OptionsError::new("sides", format!("sides: expected six side lengths, got {}", s.len())));
+            return Err(OptionsError::new(
+                "sides",
+                format!("sides: expected six side lengths, got {}", s.len()),
+            ));
         }
         if s.iter().any(|&x| x < 0) {
-            return Err(OptionsError::new("sides", format!("sides: lengths must be positive, got {s:?}")));
+            return Err(OptionsError::new(
+                "sides",
+                format!("sides: lengths must be positive, got {s:?}"),
+            ));
         }
-        let arr = [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize, s[4] as usize, s[5] as usize];
+        let arr = [
+            s[0] as usize,
+            s[1] as usize,
+            s[2] as usize,
+            s[3] as usize,
+            s[4] as usize,
+            s[5] as usize,
+        ];
         return Board::from_sides(arr).map_err(|e| OptionsError::new("sides", e.to_string()));
     }
     let n = r.int("size")?;
     if !(2..=64).contains(&n) {
-        return Err(OptionsError::new("size", format!("size must be between 2 and 64, got {n}")));
+        return Err(OptionsError::new(
+            "size",
+            format!("size must be between 2 and 64, got {n}"),
+        ));
     }
     Board::hexhex(n as usize).map_err(|e| OptionsError::new("size", e.to_string()))
 }

@@ -47,11 +47,19 @@ fn snapshot<G: Game>(g: &G) -> Snapshot {
     // `legal_actions` appends (the batched search lists several leaves' in one vector).
     let mut after = vec![Action::MAX];
     g.legal_actions(&mut after);
-    assert!(after[0] == Action::MAX && after[1..] == actions[..], "legal_actions must append to what the vector holds");
+    assert!(
+        after[0] == Action::MAX && after[1..] == actions[..],
+        "legal_actions must append to what the vector holds"
+    );
     // ... in increasing order (the batched search's edges need them so).
-    assert!(actions.windows(2).all(|w| w[0] < w[1]), "legal_actions must list each action once, in increasing order: {actions:?}");
+    assert!(
+        actions.windows(2).all(|w| w[0] < w[1]),
+        "legal_actions must list each action once, in increasing order: {actions:?}"
+    );
     Snapshot {
-        cells: (0..g.board().num_cells()).map(|c| g.cell_value(c)).collect(),
+        cells: (0..g.board().num_cells())
+            .map(|c| g.cell_value(c))
+            .collect(),
         to_move: g.to_move(),
         hash: g.zobrist(),
         mid_turn: g.mid_turn(),
@@ -63,7 +71,12 @@ fn snapshot<G: Game>(g: &G) -> Snapshot {
 /// Every action sequence finishing the turn of `g`, up to `limit` of them
 /// (`None` above).
 fn completions<G: Game>(g: &G, limit: usize) -> Option<BTreeSet<Vec<Action>>> {
-    fn go<G: Game>(g: &G, cur: &mut Vec<Action>, out: &mut BTreeSet<Vec<Action>>, limit: usize) -> bool {
+    fn go<G: Game>(
+        g: &G,
+        cur: &mut Vec<Action>,
+        out: &mut BTreeSet<Vec<Action>>,
+        limit: usize,
+    ) -> bool {
         let mut acts = Vec::new();
         g.legal_actions(&mut acts);
         for a in acts {
@@ -93,10 +106,17 @@ fn check_position<G: Game>(g: &G, what: &str, check_all_ids: bool) {
     g.legal_actions(&mut legal);
     let set: BTreeSet<Action> = legal.iter().copied().collect();
     assert_eq!(set.len(), legal.len(), "{what}: duplicate legal actions");
-    assert!(legal.iter().all(|&a| (a as usize) < g.num_actions()), "{what}: action out of range");
+    assert!(
+        legal.iter().all(|&a| (a as usize) < g.num_actions()),
+        "{what}: action out of range"
+    );
     if check_all_ids {
         for a in 0..g.num_actions() as Action {
-            assert_eq!(g.is_legal_action(a), set.contains(&a), "{what}: is_legal_action({a})");
+            assert_eq!(
+                g.is_legal_action(a),
+                set.contains(&a),
+                "{what}: is_legal_action({a})"
+            );
         }
     }
     if g.is_over() && !g.mid_turn() {
@@ -120,14 +140,22 @@ fn check_position<G: Game>(g: &G, what: &str, check_all_ids: bool) {
     }
     let mut moves: Vec<MoveActions> = Vec::new();
     g.legal_moves(u128::MAX, &mut moves).expect("unbounded");
-    assert_eq!(moves.len() as u128, count, "{what}: count_moves vs legal_moves");
+    assert_eq!(
+        moves.len() as u128,
+        count,
+        "{what}: count_moves vs legal_moves"
+    );
     let listed: BTreeSet<Vec<Action>> = moves.iter().map(|m| m.to_vec()).collect();
     assert_eq!(listed.len(), moves.len(), "{what}: duplicate moves");
     let walked = completions(g, ENUM_LIMIT as usize).expect("within the limit");
     assert_eq!(listed, walked, "{what}: legal_moves vs action sequences");
     for m in moves.iter().take(20) {
         let text = g.format_move(m);
-        assert_eq!(g.parse_move(&text).as_deref().ok(), Some(&m[..]), "{what}: parse(format({m:?}))");
+        assert_eq!(
+            g.parse_move(&text).as_deref().ok(),
+            Some(&m[..]),
+            "{what}: parse(format({m:?}))"
+        );
     }
 }
 
@@ -145,7 +173,11 @@ pub(crate) fn conformance<G: FreshHash>(start: &G, games: u64, max_actions: usiz
         while played.len() < max_actions {
             let what = format!("{name} game {i} after {played:?}");
             check_position(&g, &what, played.len() % 7 == 0);
-            assert_eq!(g.zobrist(), g.fresh_zobrist(), "{what}: incremental hash vs recomputed");
+            assert_eq!(
+                g.zobrist(),
+                g.fresh_zobrist(),
+                "{what}: incremental hash vs recomputed"
+            );
             buf.clear();
             g.legal_actions(&mut buf);
             if buf.is_empty() {
@@ -161,21 +193,42 @@ pub(crate) fn conformance<G: FreshHash>(start: &G, games: u64, max_actions: usiz
         for &a in &played {
             replay.apply_action(a);
         }
-        assert_eq!(snapshot(&replay), snapshot(&g), "{name} game {i}: apply vs apply_undoable");
+        assert_eq!(
+            snapshot(&replay),
+            snapshot(&g),
+            "{name} game {i}: apply vs apply_undoable"
+        );
         while let Some(u) = undos.pop() {
             snaps.pop();
             g.undo_action(u);
             played.pop();
-            assert_eq!(snapshot(&g), *snaps.last().unwrap(), "{name} game {i}: undo back to {played:?}");
+            assert_eq!(
+                snapshot(&g),
+                *snaps.last().unwrap(),
+                "{name} game {i}: undo back to {played:?}"
+            );
         }
         // The game's own playout loop ends in a true state: over, or cut
         // at its move limit.
-        let cap = if i % 2 == 0 { 1 + i % 7 } else { max_actions as u64 };
-        let (plies, actions) = g.play_random(&mut rng, cap, &mut buf, &AtomicBool::new(false)).expect("never stopped");
+        let cap = if i % 2 == 0 {
+            1 + i % 7
+        } else {
+            max_actions as u64
+        };
+        let (plies, actions) = g
+            .play_random(&mut rng, cap, &mut buf, &AtomicBool::new(false))
+            .expect("never stopped");
         let what = format!("{name} game {i} after play_random");
-        assert!(plies <= actions && (g.is_over() || plies == cap), "{what}: {plies} moves, {actions} actions");
+        assert!(
+            plies <= actions && (g.is_over() || plies == cap),
+            "{what}: {plies} moves, {actions} actions"
+        );
         check_position(&g, &what, true);
-        assert_eq!(g.zobrist(), g.fresh_zobrist(), "{what}: incremental hash vs recomputed");
+        assert_eq!(
+            g.zobrist(),
+            g.fresh_zobrist(),
+            "{what}: incremental hash vs recomputed"
+        );
     }
 }
 
@@ -186,7 +239,12 @@ pub(crate) fn conformance<G: FreshHash>(start: &G, games: u64, max_actions: usiz
 /// between turns and where every legal action ends the turn. Returns the
 /// position, its legal actions and the winning ones, or `None` when the game
 /// ends first. The searches' tests check that they find such wins.
-pub(crate) fn immediate_win<G: Game>(start: &G, seed: u64, ratio: usize, whole_turns: bool) -> Option<(G, Vec<Action>, Vec<Action>)> {
+pub(crate) fn immediate_win<G: Game>(
+    start: &G,
+    seed: u64,
+    ratio: usize,
+    whole_turns: bool,
+) -> Option<(G, Vec<Action>, Vec<Action>)> {
     let mut g = start.clone();
     let mut rng = rng_for(seed, 0);
     let mut buf = Vec::new();
@@ -207,7 +265,8 @@ pub(crate) fn immediate_win<G: Game>(start: &G, seed: u64, ratio: usize, whole_t
                 h.is_over() && h.winner_mask() == 1 << (me - 1)
             })
             .collect();
-        let shape_ok = !whole_turns || (!g.mid_turn() && acts.iter().all(|&a| !after(a).mid_turn()));
+        let shape_ok =
+            !whole_turns || (!g.mid_turn() && acts.iter().all(|&a| !after(a).mid_turn()));
         if shape_ok && !wins.is_empty() && wins.len() * ratio <= acts.len() {
             return Some((g, acts, wins));
         }

@@ -55,7 +55,10 @@ pub(crate) fn assert_ids_below(ids: &[crate::game::Action], len: usize) {
 /// the panic).
 #[inline]
 pub(crate) fn ids_below(ids: &[crate::game::Action], len: usize) -> bool {
-    ids.iter().copied().max().is_none_or(|top| (top as usize) < len)
+    ids.iter()
+        .copied()
+        .max()
+        .is_none_or(|top| (top as usize) < len)
 }
 
 /// Action ids that are all below `bound`, checked once when made, so that
@@ -97,7 +100,11 @@ impl<'a> IdsBelow<'a> {
     /// [`get_mut`]: panics unless the bound fits it (one comparison).
     #[inline]
     pub fn within(self, len: usize) -> &'a [crate::game::Action] {
-        assert!(self.bound <= len, "ids below {} for a slice of {len}", self.bound);
+        assert!(
+            self.bound <= len,
+            "ids below {} for a slice of {len}",
+            self.bound
+        );
         self.ids
     }
 }

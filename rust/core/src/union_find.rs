@@ -32,9 +32,15 @@ use crate::board::{Board, NO_CELL};
 use crate::unchecked::{get, get_mut};
 
 /// The bits a set carries (`u8` or `u16`), ORed when sets join.
-pub trait Payload: Copy + Default + Eq + Debug + BitOr<Output = Self> + BitOrAssign + Send + Sync + 'static {}
+pub trait Payload:
+    Copy + Default + Eq + Debug + BitOr<Output = Self> + BitOrAssign + Send + Sync + 'static
+{
+}
 
-impl<P: Copy + Default + Eq + Debug + BitOr<Output = P> + BitOrAssign + Send + Sync + 'static> Payload for P {}
+impl<P: Copy + Default + Eq + Debug + BitOr<Output = P> + BitOrAssign + Send + Sync + 'static>
+    Payload for P
+{
+}
 
 /// One cell's link: its parent (itself at a root), and at roots the set's
 /// rank (an upper bound on its height; 0 for a cell without a stone, 1 for
@@ -55,7 +61,9 @@ pub struct UnionFind<P: Payload = u8> {
 
 impl<P: Payload> Clone for UnionFind<P> {
     fn clone(&self) -> Self {
-        UnionFind { nodes: self.nodes.clone() }
+        UnionFind {
+            nodes: self.nodes.clone(),
+        }
     }
 
     /// Reuses this value's allocation (playouts keep one scratch state).
@@ -90,8 +98,19 @@ const MAX_JOINED: usize = 6;
 impl<P: Payload> UnionFind<P> {
     /// `num_cells` cells, none holding a stone.
     pub fn new(num_cells: usize) -> UnionFind<P> {
-        assert!(num_cells < NO_CELL as usize, "too many cells for 16-bit links");
-        UnionFind { nodes: (0..num_cells).map(|c| Node { parent: c as u16, rank: 0, payload: P::default() }).collect() }
+        assert!(
+            num_cells < NO_CELL as usize,
+            "too many cells for 16-bit links"
+        );
+        UnionFind {
+            nodes: (0..num_cells)
+                .map(|c| Node {
+                    parent: c as u16,
+                    rank: 0,
+                    payload: P::default(),
+                })
+                .collect(),
+        }
     }
 
     #[inline]
@@ -154,8 +173,17 @@ impl<P: Payload> UnionFind<P> {
     /// the stones on `friends` (path halving; not undoable). Returns the
     /// root of the set it ends in.
     #[inline]
-    pub fn link(&mut self, cell: usize, payload: P, friends: impl IntoIterator<Item = usize>) -> usize {
-        self.nodes[cell] = Node { parent: cell as u16, rank: 1, payload };
+    pub fn link(
+        &mut self,
+        cell: usize,
+        payload: P,
+        friends: impl IntoIterator<Item = usize>,
+    ) -> usize {
+        self.nodes[cell] = Node {
+            parent: cell as u16,
+            rank: 1,
+            payload,
+        };
         let mut root = cell;
         for f in friends {
             let r = self.find_halving(f);
@@ -173,7 +201,11 @@ impl<P: Payload> UnionFind<P> {
         // SAFETY: roots come from `find_halving` on checked cells.
         unsafe {
             let (na, nb) = (get(&self.nodes, a), get(&self.nodes, b));
-            let (high, low, nl) = if na.rank > nb.rank { (a, b, nb) } else { (b, a, na) };
+            let (high, low, nl) = if na.rank > nb.rank {
+                (a, b, nb)
+            } else {
+                (b, a, na)
+            };
             get_mut(&mut self.nodes, low).parent = high as u16;
             let n = get_mut(&mut self.nodes, high);
             n.rank += (n.rank == nl.rank) as u8;
@@ -185,7 +217,12 @@ impl<P: Payload> UnionFind<P> {
     /// A stone on the empty `cell` with `payload`, joined with the sets of
     /// the stones on `friends` (at most six distinct sets), changing no
     /// link but the ones [`UnionFind::unplace`] restores.
-    pub fn place(&mut self, cell: usize, payload: P, friends: impl IntoIterator<Item = usize>) -> Placed<P> {
+    pub fn place(
+        &mut self,
+        cell: usize,
+        payload: P,
+        friends: impl IntoIterator<Item = usize>,
+    ) -> Placed<P> {
         let mut roots = [NO_CELL; MAX_JOINED];
         let mut count = 0;
         let mut best = NO_CELL as usize;
@@ -194,7 +231,10 @@ impl<P: Payload> UnionFind<P> {
             if roots[..count].contains(&(r as u16)) {
                 continue;
             }
-            assert!(count < MAX_JOINED, "a stone joins at most {MAX_JOINED} sets");
+            assert!(
+                count < MAX_JOINED,
+                "a stone joins at most {MAX_JOINED} sets"
+            );
             roots[count] = r as u16;
             count += 1;
             if best == NO_CELL as usize || self.nodes[r].rank > self.nodes[best].rank {
@@ -202,8 +242,18 @@ impl<P: Payload> UnionFind<P> {
             }
         }
         if count == 0 {
-            self.nodes[cell] = Node { parent: cell as u16, rank: 1, payload };
-            return Placed { root: cell as u16, old_rank: 0, old_payload: P::default(), joined: roots, count: 0 };
+            self.nodes[cell] = Node {
+                parent: cell as u16,
+                rank: 1,
+                payload,
+            };
+            return Placed {
+                root: cell as u16,
+                old_rank: 0,
+                old_payload: P::default(),
+                joined: roots,
+                count: 0,
+            };
         }
         let old = self.nodes[best];
         let mut joined = [NO_CELL; MAX_JOINED];
@@ -221,11 +271,21 @@ impl<P: Payload> UnionFind<P> {
             joined[k] = r;
             k += 1;
         }
-        self.nodes[cell] = Node { parent: best as u16, rank: 1, payload };
+        self.nodes[cell] = Node {
+            parent: best as u16,
+            rank: 1,
+            payload,
+        };
         let b = &mut self.nodes[best];
         b.rank = rank;
         b.payload = bits;
-        Placed { root: best as u16, old_rank: old.rank, old_payload: old.payload, joined, count: k as u8 }
+        Placed {
+            root: best as u16,
+            old_rank: old.rank,
+            old_payload: old.payload,
+            joined,
+            count: k as u8,
+        }
     }
 
     /// Take back the stone on `cell` added by the [`UnionFind::place`] that
@@ -243,13 +303,21 @@ impl<P: Payload> UnionFind<P> {
         }
         // The stone may hang under `root`: reset it directly (`clear` is for
         // a stone that is a set of its own).
-        self.nodes[cell] = Node { parent: cell as u16, rank: 0, payload: P::default() };
+        self.nodes[cell] = Node {
+            parent: cell as u16,
+            rank: 0,
+            payload: P::default(),
+        };
     }
 
     /// Take a stone that is a set of its own off `cell`.
     pub fn clear(&mut self, cell: usize) {
         debug_assert!(self.nodes[cell].parent as usize == cell && self.nodes[cell].rank <= 1);
-        self.nodes[cell] = Node { parent: cell as u16, rank: 0, payload: P::default() };
+        self.nodes[cell] = Node {
+            parent: cell as u16,
+            rank: 0,
+            payload: P::default(),
+        };
     }
 }
 
@@ -342,7 +410,13 @@ pub fn ring_walk(board: &Board, colours: &mut [u8], cell: usize, colour: u8) -> 
     /// Whether a walk on the stone on `cell` (unmarked, of `colour`),
     /// going on in the `COUNT` directions from `first` (mod 6), meets its
     /// path.
-    fn walk<const COUNT: usize>(board: &Board, colours: &mut [u8], cell: usize, colour: u8, first: usize) -> bool {
+    fn walk<const COUNT: usize>(
+        board: &Board,
+        colours: &mut [u8],
+        cell: usize,
+        colour: u8,
+        first: usize,
+    ) -> bool {
         colours[cell] |= MARK;
         let around = board.cyclic_neighbors(cell);
         // The neighbours of `colour` ahead, and those on the path, read
@@ -350,14 +424,25 @@ pub fn ring_walk(board: &Board, colours: &mut [u8], cell: usize, colour: u8) -> 
         let (mut same, mut marked) = (0u8, 0u8);
         for k in 0..COUNT {
             let p = (first + k) % 6;
-            let v = colours.get(around[RING_DIRECTIONS[p]] as usize).copied().unwrap_or(0);
+            let v = colours
+                .get(around[RING_DIRECTIONS[p]] as usize)
+                .copied()
+                .unwrap_or(0);
             same |= ((v & !MARK == colour) as u8) << p;
             marked |= ((v & MARK != 0) as u8) << p;
         }
         // A walk that can step back onto its path has found a ring, whatever
         // order the directions are tried in (the answer is whether one exists).
         let found = same & marked != 0
-            || BitIter(same as u64).any(|p| walk::<3>(board, colours, around[RING_DIRECTIONS[p as usize]] as usize, colour, p as usize + 5));
+            || BitIter(same as u64).any(|p| {
+                walk::<3>(
+                    board,
+                    colours,
+                    around[RING_DIRECTIONS[p as usize]] as usize,
+                    colour,
+                    p as usize + 5,
+                )
+            });
         colours[cell] &= !MARK;
         found
     }
@@ -400,7 +485,8 @@ mod tests {
                 }
             }
             let bits = comp.iter().fold(0, |b, &c| b | payloads[c]);
-            comp.iter().for_each(|&c| out[c] = (*comp.iter().min().unwrap(), bits));
+            comp.iter()
+                .for_each(|&c| out[c] = (*comp.iter().min().unwrap(), bits));
         }
         out
     }
@@ -409,12 +495,28 @@ mod tests {
     /// (by comparing roots) and the group's payload.
     fn observed(u: &UnionFind<u8>, colours: &[u8]) -> Vec<(usize, u8)> {
         let n = colours.len();
-        let roots: Vec<usize> = (0..n).map(|c| if colours[c] == 0 { usize::MAX } else { u.find(c) }).collect();
+        let roots: Vec<usize> = (0..n)
+            .map(|c| {
+                if colours[c] == 0 {
+                    usize::MAX
+                } else {
+                    u.find(c)
+                }
+            })
+            .collect();
         let mut smallest = vec![usize::MAX; n];
         for c in (0..n).rev().filter(|&c| colours[c] != 0) {
             smallest[roots[c]] = c;
         }
-        (0..n).map(|c| if colours[c] == 0 { (usize::MAX, 0) } else { (smallest[roots[c]], u.payload(roots[c])) }).collect()
+        (0..n)
+            .map(|c| {
+                if colours[c] == 0 {
+                    (usize::MAX, 0)
+                } else {
+                    (smallest[roots[c]], u.payload(roots[c]))
+                }
+            })
+            .collect()
     }
 
     /// Both ways of adding stones give the flood fill's groups and payloads;
@@ -423,7 +525,12 @@ mod tests {
     fn agrees_with_flood_fill_and_unplaces_exactly() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         let mut merges = 0;
-        for board in [Board::hexhex(3).unwrap(), Board::hexhex(5).unwrap(), Board::rhombus(6, 9).unwrap(), Board::rhombus(11, 11).unwrap()] {
+        for board in [
+            Board::hexhex(3).unwrap(),
+            Board::hexhex(5).unwrap(),
+            Board::rhombus(6, 9).unwrap(),
+            Board::rhombus(11, 11).unwrap(),
+        ] {
             let n = board.num_cells();
             for round in 0..60 {
                 let fast = round % 2 == 0;
@@ -436,7 +543,12 @@ mod tests {
                     if colours[cell] == 0 && (fast || rng.random_bool(0.7)) {
                         let colour = rng.random_range(1..=2u8);
                         let bits = 1u8 << rng.random_range(0..8);
-                        let friends: Vec<usize> = board.neighbors(cell).iter().map(|&c| c as usize).filter(|&c| colours[c] == colour).collect();
+                        let friends: Vec<usize> = board
+                            .neighbors(cell)
+                            .iter()
+                            .map(|&c| c as usize)
+                            .filter(|&c| colours[c] == colour)
+                            .collect();
                         colours[cell] = colour;
                         payloads[cell] = bits;
                         if fast {
@@ -479,7 +591,12 @@ mod tests {
         let n = board.num_cells();
         let mut u = UnionFind::<u8>::new(n);
         for cell in 0..n {
-            let friends: Vec<usize> = board.neighbors(cell).iter().map(|&c| c as usize).filter(|&c| c < cell).collect();
+            let friends: Vec<usize> = board
+                .neighbors(cell)
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| c < cell)
+                .collect();
             u.place(cell, 0, friends);
         }
         let depth = |mut c: usize| {
@@ -497,7 +614,13 @@ mod tests {
 
     /// [`ring_trigger`] as OpenSpiel writes it (`alreadyjoined`): round the
     /// cell in its order, skipping the neighbour after each join.
-    fn ring_trigger_reference(board: &Board, colours: &[u8], cell: usize, colour: u8, root: impl Fn(usize) -> usize) -> bool {
+    fn ring_trigger_reference(
+        board: &Board,
+        colours: &[u8],
+        cell: usize,
+        colour: u8,
+        root: impl Fn(usize) -> usize,
+    ) -> bool {
         let around = board.cyclic_neighbors(cell);
         let mut roots = Vec::new();
         let mut skip = false;
@@ -522,7 +645,14 @@ mod tests {
     /// [`ring_walk`] as OpenSpiel writes it (`CheckRingDFS`): depth first,
     /// by recursion, the directions in its order.
     fn ring_walk_reference(board: &Board, colours: &mut [u8], cell: usize, colour: u8) -> bool {
-        fn walk(board: &Board, colours: &mut [u8], cell: usize, colour: u8, left: usize, right: usize) -> bool {
+        fn walk(
+            board: &Board,
+            colours: &mut [u8],
+            cell: usize,
+            colour: u8,
+            left: usize,
+            right: usize,
+        ) -> bool {
             const MARK: u8 = 0x80;
             let v = colours[cell];
             if v & !MARK != colour {
@@ -559,7 +689,15 @@ mod tests {
             let n = board.num_cells();
             for _ in 0..30 {
                 let fill = rng.random_range(0.2..0.95);
-                let mut colours: Vec<u8> = (0..n).map(|_| if rng.random_bool(fill) { rng.random_range(1..=2u8) } else { 0 }).collect();
+                let mut colours: Vec<u8> = (0..n)
+                    .map(|_| {
+                        if rng.random_bool(fill) {
+                            rng.random_range(1..=2u8)
+                        } else {
+                            0
+                        }
+                    })
+                    .collect();
                 let before = colours.clone();
                 let groups = flood(&board, &colours, &vec![0; n]);
                 for cell in 0..n {
@@ -567,18 +705,29 @@ mod tests {
                         let root = |c: usize| groups[c].0;
                         let t = ring_trigger_reference(&board, &colours, cell, colour, root);
                         let around = board.cyclic_neighbors(cell);
-                        assert_eq!(ring_trigger(around, ring_friends(around, &colours, colour), root), t, "side {side} cell {cell}");
+                        assert_eq!(
+                            ring_trigger(around, ring_friends(around, &colours, colour), root),
+                            t,
+                            "side {side} cell {cell}"
+                        );
                         triggers += t as usize;
                     }
                     let colour = colours[cell].max(1);
                     let expected = ring_walk_reference(&board, &mut colours, cell, colour);
-                    assert_eq!(ring_walk(&board, &mut colours, cell, colour), expected, "side {side} cell {cell}");
+                    assert_eq!(
+                        ring_walk(&board, &mut colours, cell, colour),
+                        expected,
+                        "side {side} cell {cell}"
+                    );
                     assert_eq!(colours, before);
                     rings += expected as usize;
                     walks += 1;
                 }
             }
         }
-        assert!(rings > walks / 20 && rings < walks / 2 && triggers > walks / 20, "{rings} rings, {triggers} triggers in {walks} walks");
+        assert!(
+            rings > walks / 20 && rings < walks / 2 && triggers > walks / 20,
+            "{rings} rings, {triggers} triggers in {walks} walks"
+        );
     }
 }

@@ -20,7 +20,10 @@ fn deep_perft_does_not_overflow_the_stack_and_can_be_cancelled() {
             std::thread::sleep(Duration::from_millis(300));
             stop.store(true, Ordering::Relaxed);
         });
-        assert_eq!(try_perft(&g, 40_000, Unit::Move, 1, &stop), Err(RunError::Cancelled));
+        assert_eq!(
+            try_perft(&g, 40_000, Unit::Move, 1, &stop),
+            Err(RunError::Cancelled)
+        );
     });
     let stop = AtomicBool::new(false);
     std::thread::scope(|s| {
@@ -28,13 +31,25 @@ fn deep_perft_does_not_overflow_the_stack_and_can_be_cancelled() {
             std::thread::sleep(Duration::from_millis(300));
             stop.store(true, Ordering::Relaxed);
         });
-        assert_eq!(try_perft(&g, MAX_DEPTH, Unit::Action, 4, &stop), Err(RunError::Cancelled));
+        assert_eq!(
+            try_perft(&g, MAX_DEPTH, Unit::Action, 4, &stop),
+            Err(RunError::Cancelled)
+        );
     });
     // A deep walk that ends: lines of a small board finish long before.
     let small = churn(2, true);
     let stop = AtomicBool::new(false);
-    assert_eq!(try_perft(&small, 5_000, Unit::Move, 1, &stop), Ok(perft(&small, 5_000, Unit::Action, 3)));
-    assert_eq!(try_perft(&small, MAX_DEPTH + 1, Unit::Move, 1, &stop), Err(RunError::TooDeep { depth: MAX_DEPTH + 1, max: MAX_DEPTH }));
+    assert_eq!(
+        try_perft(&small, 5_000, Unit::Move, 1, &stop),
+        Ok(perft(&small, 5_000, Unit::Action, 3))
+    );
+    assert_eq!(
+        try_perft(&small, MAX_DEPTH + 1, Unit::Move, 1, &stop),
+        Err(RunError::TooDeep {
+            depth: MAX_DEPTH + 1,
+            max: MAX_DEPTH
+        })
+    );
 }
 
 #[test]
@@ -42,9 +57,18 @@ fn cancelled_before_start() {
     let g = churn(4, true);
     let stop = AtomicBool::new(true);
     for threads in [1, 3] {
-        assert_eq!(try_perft(&g, 6, Unit::Move, threads, &stop), Err(RunError::Cancelled));
-        assert_eq!(try_divide(&g, 5, Unit::Action, threads, &stop), Err(RunError::Cancelled));
-        assert_eq!(try_playouts(&g, 5, 1, threads, u64::MAX, &stop), Err(RunError::Cancelled));
+        assert_eq!(
+            try_perft(&g, 6, Unit::Move, threads, &stop),
+            Err(RunError::Cancelled)
+        );
+        assert_eq!(
+            try_divide(&g, 5, Unit::Action, threads, &stop),
+            Err(RunError::Cancelled)
+        );
+        assert_eq!(
+            try_playouts(&g, 5, 1, threads, u64::MAX, &stop),
+            Err(RunError::Cancelled)
+        );
     }
 }
 
@@ -64,11 +88,20 @@ fn playouts_in_chunks_match_one_batch() {
 fn thread_counts() {
     let g = churn(3, true);
     let stop = AtomicBool::new(false);
-    assert!(matches!(try_perft(&g, 3, Unit::Move, 0, &stop), Err(RunError::Invalid(_))));
-    assert!(matches!(try_perft(&g, 3, Unit::Move, MAX_THREADS + 1, &stop), Err(RunError::Invalid(_))));
+    assert!(matches!(
+        try_perft(&g, 3, Unit::Move, 0, &stop),
+        Err(RunError::Invalid(_))
+    ));
+    assert!(matches!(
+        try_perft(&g, 3, Unit::Move, MAX_THREADS + 1, &stop),
+        Err(RunError::Invalid(_))
+    ));
     // The plain names clamp.
     assert_eq!(perft(&g, 3, Unit::Move, 5000), 4728);
-    assert_eq!(playouts(&g, 3, 1, 0, u64::MAX), playouts(&g, 3, 1, 2, u64::MAX));
+    assert_eq!(
+        playouts(&g, 3, 1, 0, u64::MAX),
+        playouts(&g, 3, 1, 2, u64::MAX)
+    );
 }
 
 #[test]
@@ -83,10 +116,21 @@ fn huge_move_lists_are_walked_by_actions() {
             *c = 2;
         }
     }
-    let g = Wunchunk::from_cells(8, 4, WunchunkStart::Standard, WunchunkBalance::Ap, &cells, 2).unwrap();
+    let g = Wunchunk::from_cells(
+        8,
+        4,
+        WunchunkStart::Standard,
+        WunchunkBalance::Ap,
+        &cells,
+        2,
+    )
+    .unwrap();
     assert!(g.count_moves() > MOVE_LIST_LIMIT);
     let stop = AtomicBool::new(false);
-    assert!(matches!(try_divide(&g, 1, Unit::Move, 1, &stop), Err(RunError::TooManyMoves { .. })));
+    assert!(matches!(
+        try_divide(&g, 1, Unit::Move, 1, &stop),
+        Err(RunError::TooManyMoves { .. })
+    ));
     // Depth 1 is a bulk count; depth 2 walks the first turn at action level,
     // cancelled here since it is far too large to finish.
     assert_eq!(try_perft(&g, 1, Unit::Move, 1, &stop), Ok(g.count_moves()));
@@ -95,6 +139,9 @@ fn huge_move_lists_are_walked_by_actions() {
             std::thread::sleep(Duration::from_millis(300));
             stop.store(true, Ordering::Relaxed);
         });
-        assert_eq!(try_perft(&g, 2, Unit::Move, 1, &stop), Err(RunError::Cancelled));
+        assert_eq!(
+            try_perft(&g, 2, Unit::Move, 1, &stop),
+            Err(RunError::Cancelled)
+        );
     });
 }

@@ -27,16 +27,24 @@ fn parse_suite(text: &str) -> Vec<Entry> {
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
         let rest = rest.trim();
         if key == "id" {
-            out.push(Entry { id: rest.into(), spec: String::new(), moves: Vec::new(), counts: Vec::new() });
+            out.push(Entry {
+                id: rest.into(),
+                spec: String::new(),
+                moves: Vec::new(),
+                counts: Vec::new(),
+            });
             continue;
         }
-        let e = out.last_mut().unwrap_or_else(|| panic!("line {}: {key:?} before the first id", lineno + 1));
+        let e = out
+            .last_mut()
+            .unwrap_or_else(|| panic!("line {}: {key:?} before the first id", lineno + 1));
         match key {
             "spec" => e.spec = rest.into(),
             "moves" => e.moves = rest.split_whitespace().map(String::from).collect(),
             "perft" => {
                 let (d, n) = rest.split_once(' ').expect("perft DEPTH COUNT");
-                e.counts.push((d.trim().parse().unwrap(), n.trim().parse().unwrap()));
+                e.counts
+                    .push((d.trim().parse().unwrap(), n.trim().parse().unwrap()));
             }
             _ => panic!("line {}: unknown key {key:?}", lineno + 1),
         }
@@ -47,7 +55,9 @@ fn parse_suite(text: &str) -> Vec<Entry> {
 /// Check every count of `e` within the node limit; returns how many.
 fn check<G: Game>(mut g: G, e: &Entry) -> usize {
     for m in &e.moves {
-        let acts = g.parse_move(m).unwrap_or_else(|err| panic!("{}: move {m}: {err}", e.id));
+        let acts = g
+            .parse_move(m)
+            .unwrap_or_else(|err| panic!("{}: move {m}: {err}", e.id));
         g.play_move(&acts);
     }
     let mut checked = 0;
@@ -56,8 +66,18 @@ fn check<G: Game>(mut g: G, e: &Entry) -> usize {
             continue;
         }
         let threads = if n > 100_000 { 2 } else { 1 };
-        assert_eq!(perft(&g, d, Unit::Move, threads), n, "{} perft {d} (move)", e.id);
-        assert_eq!(perft(&g, d, Unit::Action, threads), n, "{} perft {d} (action)", e.id);
+        assert_eq!(
+            perft(&g, d, Unit::Move, threads),
+            n,
+            "{} perft {d} (move)",
+            e.id
+        );
+        assert_eq!(
+            perft(&g, d, Unit::Action, threads),
+            n,
+            "{} perft {d} (action)",
+            e.id
+        );
         checked += 1;
     }
     checked
@@ -87,12 +107,20 @@ fn perft_suites() {
         .filter(|p| p.extension().is_some_and(|x| x == "perft"))
         .collect();
     files.sort();
-    assert!(files.len() >= 3, "perft suites missing in {}", dir.display());
+    assert!(
+        files.len() >= 3,
+        "perft suites missing in {}",
+        dir.display()
+    );
     for f in &files {
         let entries = parse_suite(&std::fs::read_to_string(f).unwrap());
         assert!(!entries.is_empty(), "{}: no entries", f.display());
         let checked: usize = entries.iter().map(run).sum();
-        assert!(checked > 0, "{}: no count within the node limit", f.display());
+        assert!(
+            checked > 0,
+            "{}: no count within the node limit",
+            f.display()
+        );
         eprintln!("{}: {checked} counts checked at both units", f.display());
     }
 }
@@ -115,7 +143,12 @@ fn suite_specs_round_trip() {
         if path.extension().is_some_and(|x| x == "perft") {
             for e in parse_suite(&std::fs::read_to_string(&path).unwrap()) {
                 let printed = catalog::load(&e.spec, SpecOf).unwrap();
-                assert_eq!(catalog::load(&printed, SpecOf).unwrap(), printed, "{}", e.spec);
+                assert_eq!(
+                    catalog::load(&printed, SpecOf).unwrap(),
+                    printed,
+                    "{}",
+                    e.spec
+                );
             }
         }
     }

@@ -13,9 +13,13 @@
 //! search keeps and reuses; the evaluator gets read-only views of their
 //! first `L` rows, valid until it returns.
 
-use hexcore_core::search::{ActionsError, Algorithm, BatchError, BatchedMcts, BatchedOptions, Evaluator, Rows};
+use hexcore_core::search::{
+    ActionsError, Algorithm, BatchError, BatchedMcts, BatchedOptions, Evaluator, Rows,
+};
 use hexcore_core::{limits, Game, MoveError, OptionsError};
-use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{
+    PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PySlice, PyTuple};
@@ -49,7 +53,9 @@ enum Answer<'py> {
 }
 
 /// The bytes an array's data spans.
-fn span<T: numpy::Element, D: numpy::ndarray::Dimension>(a: &Bound<'_, numpy::PyArray<T, D>>) -> std::ops::Range<usize> {
+fn span<T: numpy::Element, D: numpy::ndarray::Dimension>(
+    a: &Bound<'_, numpy::PyArray<T, D>>,
+) -> std::ops::Range<usize> {
     let start = a.data() as usize;
     start..start + a.len() * std::mem::size_of::<T>()
 }
@@ -70,22 +76,36 @@ impl<'py> Answer<'py> {
         }
         let py = x.py();
         let np = py.import("numpy")?;
-        let arr = np.call_method1("asarray", (x,)).map_err(|e| PyValueError::new_err(format!("evaluator output is not numeric: {e}")))?;
+        let arr = np
+            .call_method1("asarray", (x,))
+            .map_err(|e| PyValueError::new_err(format!("evaluator output is not numeric: {e}")))?;
         let dtype = arr.getattr("dtype")?;
         let kind: String = dtype.getattr("kind")?.extract()?;
         if !"biuf".contains(kind.as_str()) || kind.len() != 1 {
-            return Err(PyValueError::new_err(format!("evaluator {what} must be numbers, got dtype {}", dtype.str()?)));
+            return Err(PyValueError::new_err(format!(
+                "evaluator {what} must be numbers, got dtype {}",
+                dtype.str()?
+            )));
         }
         let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
         if shape != [rows, cols] {
-            return Err(PyValueError::new_err(format!("evaluator {what} must have shape ({rows}, {cols}), got {}", arr.getattr("shape")?.repr()?)));
+            return Err(PyValueError::new_err(format!(
+                "evaluator {what} must have shape ({rows}, {cols}), got {}",
+                arr.getattr("shape")?.repr()?
+            )));
         }
-        let kind = if arr.cast::<PyArray2<f32>>().is_ok() { np.getattr("float32")? } else { np.getattr("float64")? };
+        let kind = if arr.cast::<PyArray2<f32>>().is_ok() {
+            np.getattr("float32")?
+        } else {
+            np.getattr("float64")?
+        };
         let a = np.call_method1("ascontiguousarray", (arr, kind))?;
         if let Ok(a) = a.cast::<PyArray2<f32>>() {
             return Ok(Answer::F32(a.clone()));
         }
-        let a = a.cast::<PyArray2<f64>>().map_err(|_| PyValueError::new_err(format!("evaluator {what} must be numbers")))?;
+        let a = a
+            .cast::<PyArray2<f64>>()
+            .map_err(|_| PyValueError::new_err(format!("evaluator {what} must be numbers")))?;
         Ok(Answer::F64(a.clone()))
     }
 
@@ -114,7 +134,9 @@ enum Held<'py> {
 
 impl<'py> Held<'py> {
     fn of(a: &Answer<'py>) -> PyResult<Self> {
-        let busy = |e: numpy::BorrowError| PyRuntimeError::new_err(format!("the evaluator's output is in use: {e}"));
+        let busy = |e: numpy::BorrowError| {
+            PyRuntimeError::new_err(format!("the evaluator's output is in use: {e}"))
+        };
         Ok(match a {
             Answer::F32(a) => Held::F32(a.try_readonly().map_err(busy)?),
             Answer::F64(a) => Held::F64(a.try_readonly().map_err(busy)?),
@@ -132,15 +154,28 @@ impl<'py> Held<'py> {
 
 impl PyEvaluator<'_, '_> {
     /// Run `f` on the whole input buffers, with the GIL released.
-    fn with_inputs<T: Send>(&mut self, f: impl FnOnce(&mut [f32], &mut [bool]) -> T + Send) -> PyResult<T> {
+    fn with_inputs<T: Send>(
+        &mut self,
+        f: impl FnOnce(&mut [f32], &mut [bool]) -> T + Send,
+    ) -> PyResult<T> {
         let (Some(obs), Some(masks)) = (self.obs.as_ref(), self.masks.as_ref()) else {
-            return Err(PyRuntimeError::new_err("internal error: no observation buffer"));
+            return Err(PyRuntimeError::new_err(
+                "internal error: no observation buffer",
+            ));
         };
         let (obs, masks) = (obs.bind(self.py), masks.bind(self.py));
-        let mut o = obs.try_readwrite().map_err(|e| PyRuntimeError::new_err(format!("the observation buffer is in use: {e}")))?;
-        let mut m = masks.try_readwrite().map_err(|e| PyRuntimeError::new_err(format!("the mask buffer is in use: {e}")))?;
-        let o = o.as_slice_mut().map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-        let m = m.as_slice_mut().map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        let mut o = obs.try_readwrite().map_err(|e| {
+            PyRuntimeError::new_err(format!("the observation buffer is in use: {e}"))
+        })?;
+        let mut m = masks
+            .try_readwrite()
+            .map_err(|e| PyRuntimeError::new_err(format!("the mask buffer is in use: {e}")))?;
+        let o = o
+            .as_slice_mut()
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        let m = m
+            .as_slice_mut()
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         Ok(self.py.detach(|| f(o, m)))
     }
 }
@@ -152,31 +187,50 @@ impl Evaluator for PyEvaluator<'_, '_> {
         self.py.check_signals()
     }
 
-    fn inputs<T: Send>(&mut self, rows: usize, fill: impl FnOnce(&mut [f32], &mut [bool]) -> T + Send) -> PyResult<T> {
+    fn inputs<T: Send>(
+        &mut self,
+        rows: usize,
+        fill: impl FnOnce(&mut [f32], &mut [bool]) -> T + Send,
+    ) -> PyResult<T> {
         let py = self.py;
         let [c, h, w] = self.shape;
-        if self.obs.as_ref().is_none_or(|o| o.bind(py).shape()[0] < rows) {
+        if self
+            .obs
+            .as_ref()
+            .is_none_or(|o| o.bind(py).shape()[0] < rows)
+        {
             let (obs, masks) = match take_spare(py, rows, [c, h, w], self.actions) {
                 Some(spare) => spare,
-                None => {
-                    (PyArray4::<f32>::zeros(py, [rows, c, h, w], false).unbind(), PyArray2::<bool>::zeros(py, [rows, self.actions], false).unbind())
-                }
+                None => (
+                    PyArray4::<f32>::zeros(py, [rows, c, h, w], false).unbind(),
+                    PyArray2::<bool>::zeros(py, [rows, self.actions], false).unbind(),
+                ),
             };
             (*self.obs, *self.masks) = (Some(obs), Some(masks));
         }
         self.with_inputs(fill)
     }
 
-    fn evaluate<T: Send>(&mut self, leaves: usize, take: impl FnOnce(Rows<'_>, Rows<'_>, &mut [f32], &mut [bool]) -> T + Send) -> PyResult<T> {
+    fn evaluate<T: Send>(
+        &mut self,
+        leaves: usize,
+        take: impl FnOnce(Rows<'_>, Rows<'_>, &mut [f32], &mut [bool]) -> T + Send,
+    ) -> PyResult<T> {
         let py = self.py;
         let (Some(obs), Some(masks)) = (self.obs.as_ref(), self.masks.as_ref()) else {
-            return Err(PyRuntimeError::new_err("internal error: no observation buffer"));
+            return Err(PyRuntimeError::new_err(
+                "internal error: no observation buffer",
+            ));
         };
         let (obs, masks) = (obs.bind(py).clone(), masks.bind(py).clone());
-        let out = self.f.call1((head(obs.as_any(), leaves)?, head(masks.as_any(), leaves)?))?;
+        let out = self
+            .f
+            .call1((head(obs.as_any(), leaves)?, head(masks.as_any(), leaves)?))?;
         let pair = out.cast::<PyTuple>().ok().filter(|t| t.len() == 2);
         let Some(pair) = pair else {
-            return Err(PyValueError::new_err("evaluator must return a tuple (priors, values)"));
+            return Err(PyValueError::new_err(
+                "evaluator must return a tuple (priors, values)",
+            ));
         };
         let ours = [span(&obs), span(&masks)];
         let p = Answer::of(&pair.get_item(0)?, "priors", leaves, self.actions)?.apart(&ours)?;
@@ -199,13 +253,21 @@ static SPARE: std::sync::Mutex<Option<Inputs>> = std::sync::Mutex::new(None);
 /// The spare buffers, if they have room for `rows` leaves of these shapes
 /// and nothing else holds them (no view an evaluator kept: its contents
 /// would change under it).
-fn take_spare(py: Python<'_>, rows: usize, [c, h, w]: [usize; 3], actions: usize) -> Option<Inputs> {
+fn take_spare(
+    py: Python<'_>,
+    rows: usize,
+    [c, h, w]: [usize; 3],
+    actions: usize,
+) -> Option<Inputs> {
     let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
     let fits = spare.as_ref().is_some_and(|(o, m)| {
         let (o, m) = (o.bind(py), m.bind(py));
         // SAFETY: live objects (bound), read with the GIL held.
         let alone = |x: &Bound<'_, PyAny>| unsafe { pyo3::ffi::Py_REFCNT(x.as_ptr()) } == 1;
-        alone(o.as_any()) && alone(m.as_any()) && o.shape() == [rows, c, h, w] && m.shape() == [rows, actions]
+        alone(o.as_any())
+            && alone(m.as_any())
+            && o.shape() == [rows, c, h, w]
+            && m.shape() == [rows, actions]
     });
     if fits {
         spare.take()
@@ -218,9 +280,14 @@ impl Drop for PyBatchedMcts {
     fn drop(&mut self) {
         if let (Some(o), Some(m)) = (self.obs.take(), self.masks.take()) {
             // Kept within the bound of the dropped searches' trees.
-            let bytes = Python::attach(|py| o.bind(py).len() * std::mem::size_of::<f32>() + m.bind(py).len());
+            let bytes = Python::attach(|py| {
+                o.bind(py).len() * std::mem::size_of::<f32>() + m.bind(py).len()
+            });
             if bytes <= hexcore_core::search::batched::SPARE_BYTES {
-                let old = SPARE.lock().unwrap_or_else(|e| e.into_inner()).replace((o, m));
+                let old = SPARE
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .replace((o, m));
                 // Dropped after the lock: freeing arrays runs Python code.
                 drop(old);
             }
@@ -244,9 +311,15 @@ fn all_of<'a, G: Member>(games: impl Iterator<Item = &'a AnyGame>) -> Option<Vec
     games.map(|a| G::ref_of(a).map(|s| &s.g)).collect()
 }
 
-fn make<'a, G: Member>(py: Python<'_>, games: impl Iterator<Item = &'a AnyGame>, opts: &BatchedOptions) -> PyResult<BatchedMcts<G>> {
+fn make<'a, G: Member>(
+    py: Python<'_>,
+    games: impl Iterator<Item = &'a AnyGame>,
+    opts: &BatchedOptions,
+) -> PyResult<BatchedMcts<G>> {
     let Some(gs) = all_of::<G>(games) else {
-        return Err(PyValueError::new_err("games must all have the same type and spec"));
+        return Err(PyValueError::new_err(
+            "games must all have the same type and spec",
+        ));
     };
     BatchedMcts::of(&gs, opts).map_err(|e| batch_error(py, BatchError::never(e)))
 }
@@ -289,7 +362,9 @@ impl PyBatchedMcts {
         if !evaluator.is_callable() {
             return Err(PyTypeError::new_err("evaluator must be callable"));
         }
-        let algorithm: Algorithm = algorithm.parse().map_err(|e: hexcore_core::spec::ChoiceError| options_error(e.into()))?;
+        let algorithm: Algorithm = algorithm
+            .parse()
+            .map_err(|e: hexcore_core::spec::ChoiceError| options_error(e.into()))?;
         let seed = seed.map_or(0, |s| s.0);
         let opts = BatchedOptions {
             algorithm,
@@ -304,14 +379,20 @@ impl PyBatchedMcts {
             relative_values,
         };
         opts.check().map_err(options_error)?;
-        let held = games.iter().map(|g| AnyGame::borrow_of(g, "batched_search")).collect::<PyResult<Vec<_>>>()?;
+        let held = games
+            .iter()
+            .map(|g| AnyGame::borrow_of(g, "batched_search"))
+            .collect::<PyResult<Vec<_>>>()?;
         let Some(first) = held.first().map(|g| &g.any) else {
             return Err(PyValueError::new_err("games must not be empty"));
         };
         for (i, g) in held.iter().map(|g| &g.any).enumerate() {
             // Games of one type: their specs are compared by the search.
             if g.class_name() != first.class_name() {
-                let (spec, spec0) = (dispatch!(g, s => s.g.spec()), dispatch!(first, s => s.g.spec()));
+                let (spec, spec0) = (
+                    dispatch!(g, s => s.g.spec()),
+                    dispatch!(first, s => s.g.spec()),
+                );
                 return Err(PyValueError::new_err(format!(
                     "games must all have the same type and spec; game {i} is {} {spec:?}, game 0 is {} {spec0:?}",
                     g.class_name(),
@@ -319,11 +400,20 @@ impl PyBatchedMcts {
                 )));
             }
         }
-        let inner: Any<Batches> = map_any!(first, _ => make(py, held.iter().map(|g| &g.any), &opts)?);
+        let inner: Any<Batches> =
+            map_any!(first, _ => make(py, held.iter().map(|g| &g.any), &opts)?);
         let (shape, actions) = dispatch!(first, s => (s.g.observation_shape(), s.g.num_actions()));
         let games = keep_games.then(|| held.iter().map(|g| g.any.clone()).collect());
         drop(held);
-        Ok(PyBatchedMcts { games, inner, evaluator: evaluator.unbind(), obs: None, masks: None, shape, actions })
+        Ok(PyBatchedMcts {
+            games,
+            inner,
+            evaluator: evaluator.unbind(),
+            obs: None,
+            masks: None,
+            shape,
+            actions,
+        })
     }
 
     /// Run `simulations` more simulations per tree; returns (actions,
@@ -332,8 +422,17 @@ impl PyBatchedMcts {
         let simulations = limits::simulations(simulations).map_err(options_error)?;
         let f = self.evaluator.bind(py).clone();
         let players = dispatch!(&self.inner, m => m.num_players());
-        let mut ev = PyEvaluator { py, f: &f, obs: &mut self.obs, masks: &mut self.masks, shape: self.shape, actions: self.actions, players };
-        let r = dispatch!(&mut self.inner, m => m.search(simulations, &mut ev)).map_err(|e| batch_error(py, e))?;
+        let mut ev = PyEvaluator {
+            py,
+            f: &f,
+            obs: &mut self.obs,
+            masks: &mut self.masks,
+            shape: self.shape,
+            actions: self.actions,
+            players,
+        };
+        let r = dispatch!(&mut self.inner, m => m.search(simulations, &mut ev))
+            .map_err(|e| batch_error(py, e))?;
         let b = r.actions.len();
         let a = self.actions;
         let actions: Vec<i64> = r.actions.iter().map(|&x| x as i64).collect();
@@ -356,7 +455,10 @@ impl PyBatchedMcts {
         let raw: Vec<i64> = actions.iter().map(|a| a.value).collect();
         let acts = dispatch!(&self.inner, m => m.check_actions(&raw)).map_err(|e| match e {
             ActionsError::Length(e) => options_error(e),
-            ActionsError::Illegal { index, error } => MoveError::new(error.reason, format!("game {index}: {}", error.message)).into_pyerr(py),
+            ActionsError::Illegal { index, error } => {
+                MoveError::new(error.reason, format!("game {index}: {}", error.message))
+                    .into_pyerr(py)
+            }
         })?;
         for (g, &a) in self.kept()?.iter_mut().zip(&acts) {
             dispatch!(g, s => s.apply_action(a as i64)).map_err(|e| e.into_pyerr(py))?;
@@ -375,7 +477,10 @@ impl PyBatchedMcts {
         let first = &games[0];
         // Games of one type: their specs are compared by the search (`same_spec`).
         if g.class_name() != first.class_name() {
-            let (spec, spec0) = (dispatch!(&g, s => s.g.spec()), dispatch!(first, s => s.g.spec()));
+            let (spec, spec0) = (
+                dispatch!(&g, s => s.g.spec()),
+                dispatch!(first, s => s.g.spec()),
+            );
             return Err(PyValueError::new_err(format!(
                 "the game must have the type and spec of the others ({} {spec0:?}), got {} {spec:?}",
                 first.class_name(),
@@ -391,19 +496,30 @@ impl PyBatchedMcts {
     /// Simulations through each root, the kept ones included.
     #[getter]
     fn root_visits<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        PyArray1::from_vec(py, dispatch!(&self.inner, m => m.root_visits()).into_iter().map(i64::from).collect())
+        PyArray1::from_vec(
+            py,
+            dispatch!(&self.inner, m => m.root_visits())
+                .into_iter()
+                .map(i64::from)
+                .collect(),
+        )
     }
 
     /// Copies of the current roots (with their histories).
     #[getter]
     fn games(&mut self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
-        self.kept()?.iter().map(|g| wrap(py, PyGame::new(g.clone()))).collect()
+        self.kept()?
+            .iter()
+            .map(|g| wrap(py, PyGame::new(g.clone())))
+            .collect()
     }
 }
 
 impl PyBatchedMcts {
     /// The kept copies of the roots.
     fn kept(&mut self) -> PyResult<&mut Vec<AnyGame>> {
-        self.games.as_mut().ok_or_else(|| PyRuntimeError::new_err("this search keeps no copies of its games (keep_games=False)"))
+        self.games.as_mut().ok_or_else(|| {
+            PyRuntimeError::new_err("this search keeps no copies of its games (keep_games=False)")
+        })
     }
 }

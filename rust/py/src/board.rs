@@ -19,7 +19,9 @@ impl PyBoard {
         let n = self.inner.num_cells();
         match usize::try_from(i.value) {
             Ok(c) if c < n => Ok(c),
-            _ => Err(PyIndexError::new_err(format!("cell index {i} out of range 0..{n}"))),
+            _ => Err(PyIndexError::new_err(format!(
+                "cell index {i} out of range 0..{n}"
+            ))),
         }
     }
 }
@@ -29,8 +31,14 @@ impl PyBoard {
     /// `Board(size=n)`, `Board(sides=(s1..s6))` or `Board(board="limping-34")`.
     #[new]
     #[pyo3(signature = (size=None, *, sides=None, board=None))]
-    fn new(size: Option<&Bound<'_, PyAny>>, sides: Option<&Bound<'_, PyAny>>, board: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        Ok(PyBoard { inner: crate::options::board(size, sides, board)? })
+    fn new(
+        size: Option<&Bound<'_, PyAny>>,
+        sides: Option<&Bound<'_, PyAny>>,
+        board: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        Ok(PyBoard {
+            inner: crate::options::board(size, sides, board)?,
+        })
     }
 
     #[getter]
@@ -79,7 +87,13 @@ impl PyBoard {
         let label = crate::errors::lossy_str(label, "a cell label")?;
         self.inner
             .index(&label.trim().to_ascii_lowercase())
-            .ok_or_else(|| illegal(py, hexcore_core::Reason::UnknownCell, format!("{label:?} is not a cell of this board")))
+            .ok_or_else(|| {
+                illegal(
+                    py,
+                    hexcore_core::Reason::UnknownCell,
+                    format!("{label:?} is not a cell of this board"),
+                )
+            })
     }
 
     fn axial(&self, i: Int) -> PyResult<(i32, i32)> {
@@ -94,7 +108,10 @@ impl PyBoard {
 
     /// The cell at axial (q, r), or None.
     fn at_axial(&self, q: Int, r: Int) -> Option<usize> {
-        let (q, r) = (q.value.clamp(-1 << 20, 1 << 20) as i32, r.value.clamp(-1 << 20, 1 << 20) as i32);
+        let (q, r) = (
+            q.value.clamp(-1 << 20, 1 << 20) as i32,
+            r.value.clamp(-1 << 20, 1 << 20) as i32,
+        );
         self.inner.at_axial(q, r)
     }
 
@@ -105,8 +122,15 @@ impl PyBoard {
     /// (num_cells, 6) int32 neighbour table, padded with -1.
     fn neighbor_table<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i32>> {
         let n = self.inner.num_cells();
-        let v: Vec<i32> = self.inner.neighbor_table().iter().map(|&c| if c == NO_CELL { -1 } else { c as i32 }).collect();
-        numpy::PyArray1::from_vec(py, v).reshape([n, 6]).expect("reshape")
+        let v: Vec<i32> = self
+            .inner
+            .neighbor_table()
+            .iter()
+            .map(|&c| if c == NO_CELL { -1 } else { c as i32 })
+            .collect();
+        numpy::PyArray1::from_vec(py, v)
+            .reshape([n, 6])
+            .expect("reshape")
     }
 
     fn is_ring(&self, i: Int) -> PyResult<bool> {
@@ -155,7 +179,11 @@ impl PyBoard {
             None => vec!['.'; self.inner.num_cells()],
         };
         if chars.len() != self.inner.num_cells() {
-            return Err(value_error(format!("marks: expected {} characters, got {}", self.inner.num_cells(), chars.len())));
+            return Err(value_error(format!(
+                "marks: expected {} characters, got {}",
+                self.inner.num_cells(),
+                chars.len()
+            )));
         }
         Ok(self.inner.diagram(|c| chars[c]))
     }
@@ -163,11 +191,14 @@ impl PyBoard {
     /// Same shape and same cell labels.
     fn __eq__(&self, other: &Self) -> bool {
         Arc::ptr_eq(&self.inner, &other.inner)
-            || (self.inner.side_lengths() == other.inner.side_lengths() && self.inner.labels() == other.inner.labels())
+            || (self.inner.side_lengths() == other.inner.side_lengths()
+                && self.inner.labels() == other.inner.labels())
     }
 
     fn __hash__(&self) -> u64 {
-        self.inner.side_lengths().iter().fold(0u64, |h, &s| h.wrapping_mul(1_000_003).wrapping_add(s as u64))
+        self.inner.side_lengths().iter().fold(0u64, |h, &s| {
+            h.wrapping_mul(1_000_003).wrapping_add(s as u64)
+        })
     }
 
     fn __repr__(&self) -> String {
@@ -179,7 +210,10 @@ impl PyBoard {
         } else if self.inner.is_hexhex() {
             format!("Board(size={})", s[0])
         } else {
-            format!("Board(sides=({}, {}, {}, {}, {}, {}))", s[0], s[1], s[2], s[3], s[4], s[5])
+            format!(
+                "Board(sides=({}, {}, {}, {}, {}, {}))",
+                s[0], s[1], s[2], s[3], s[4], s[5]
+            )
         }
     }
 

@@ -25,7 +25,9 @@ use std::sync::Arc;
 
 use hexcore_core::limits::IntArg;
 use hexcore_core::{ErrorKind, MoveError, OptionsError, Reason, RunError};
-use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{
+    PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyAnyMethods, PyCFunction, PyDict, PyString, PyTuple, PyType};
@@ -41,7 +43,13 @@ pub enum Class {
 }
 
 impl Class {
-    const ALL: [Class; 5] = [Class::Hexcore, Class::IllegalMove, Class::Notation, Class::GameOver, Class::TooManyMoves];
+    const ALL: [Class; 5] = [
+        Class::Hexcore,
+        Class::IllegalMove,
+        Class::Notation,
+        Class::GameOver,
+        Class::TooManyMoves,
+    ];
 
     fn name(self) -> &'static str {
         match self {
@@ -63,9 +71,13 @@ impl Class {
                  ``hexcore._core.Reason``); the message says it in words. A failed\n\
                  ``play`` or ``apply_action`` leaves the game unchanged."
             }
-            Class::Notation => "Text that does not name a move of this game (bad syntax, unknown cell).",
+            Class::Notation => {
+                "Text that does not name a move of this game (bad syntax, unknown cell)."
+            }
             Class::GameOver => "A move or action after the game has ended.",
-            Class::TooManyMoves => "``legal_moves()`` would be too long to list; use ``count_moves()``.",
+            Class::TooManyMoves => {
+                "``legal_moves()`` would be too long to list; use ``count_moves()``."
+            }
         }
     }
 
@@ -73,7 +85,9 @@ impl Class {
     fn default_reason(self) -> Option<&'static str> {
         match self {
             Class::Hexcore => None,
-            Class::IllegalMove | Class::Notation | Class::GameOver => Some(Reason::IllegalAction.code()),
+            Class::IllegalMove | Class::Notation | Class::GameOver => {
+                Some(Reason::IllegalAction.code())
+            }
             Class::TooManyMoves => Some("too_many_moves"),
         }
     }
@@ -96,7 +110,10 @@ fn make_classes(py: Python<'_>) -> PyResult<[Py<PyType>; 5]> {
     for class in Class::ALL {
         let bases = match class {
             Class::Hexcore => PyTuple::new(py, [py.get_type::<pyo3::exceptions::PyException>()])?,
-            Class::IllegalMove => PyTuple::new(py, [made[0].bind(py).clone(), py.get_type::<PyValueError>()])?,
+            Class::IllegalMove => PyTuple::new(
+                py,
+                [made[0].bind(py).clone(), py.get_type::<PyValueError>()],
+            )?,
             Class::Notation | Class::GameOver => PyTuple::new(py, [made[1].bind(py).clone()])?,
             Class::TooManyMoves => PyTuple::new(py, [made[0].bind(py).clone()])?,
         };
@@ -109,10 +126,15 @@ fn make_classes(py: Python<'_>) -> PyResult<[Py<PyType>; 5]> {
                 dict.set_item("__init__", Bound::new(py, ErrorInit { default })?)?;
             }
         }
-        let cls = py.get_type::<PyType>().call1((class.name(), bases, dict))?.cast_into::<PyType>()?;
+        let cls = py
+            .get_type::<PyType>()
+            .call1((class.name(), bases, dict))?
+            .cast_into::<PyType>()?;
         made.push(cls.unbind());
     }
-    made.try_into().map_err(|_| PyRuntimeError::new_err("internal error: the exception classes were not all made"))
+    made.try_into().map_err(|_| {
+        PyRuntimeError::new_err("internal error: the exception classes were not all made")
+    })
 }
 
 /// The class object of `class`.
@@ -140,25 +162,51 @@ struct ErrorInit {
 
 #[pymethods]
 impl ErrorInit {
-    fn __get__(slf: &Bound<'_, Self>, obj: Option<Bound<'_, PyAny>>, _owner: Option<Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-        let Some(obj) = obj else { return Ok(slf.clone().into_any().unbind()) };
+    fn __get__(
+        slf: &Bound<'_, Self>,
+        obj: Option<Bound<'_, PyAny>>,
+        _owner: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let Some(obj) = obj else {
+            return Ok(slf.clone().into_any().unbind());
+        };
         let (obj, default) = (obj.unbind(), slf.get().default);
-        let f = PyCFunction::new_closure(slf.py(), Some(c"__init__"), None, move |args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>| {
-            init(obj.bind(args.py()), default, args, kwargs).map(|()| args.py().None())
-        })?;
+        let f = PyCFunction::new_closure(
+            slf.py(),
+            Some(c"__init__"),
+            None,
+            move |args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>| {
+                init(obj.bind(args.py()), default, args, kwargs).map(|()| args.py().None())
+            },
+        )?;
         Ok(f.into_any().unbind())
     }
 
     /// `Class.__init__(obj, message, reason=None)`, called on the class.
     #[pyo3(signature = (obj, *args, **kwargs))]
-    fn __call__(&self, obj: &Bound<'_, PyAny>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+    fn __call__(
+        &self,
+        obj: &Bound<'_, PyAny>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<()> {
         init(obj, self.default, args, kwargs)
     }
 }
 
-fn init(obj: &Bound<'_, PyAny>, default: &str, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+fn init(
+    obj: &Bound<'_, PyAny>,
+    default: &str,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<()> {
     let py = obj.py();
-    let too_many = || PyTypeError::new_err(format!("takes a message and an optional reason, got {} arguments", args.len()));
+    let too_many = || {
+        PyTypeError::new_err(format!(
+            "takes a message and an optional reason, got {} arguments",
+            args.len()
+        ))
+    };
     let mut slots: [Option<Bound<'_, PyAny>>; 2] = [None, None];
     if args.len() > 2 {
         return Err(too_many());
@@ -168,13 +216,26 @@ fn init(obj: &Bound<'_, PyAny>, default: &str, args: &Bound<'_, PyTuple>, kwargs
     }
     if let Some(kw) = kwargs {
         for (k, v) in kw.iter() {
-            let i = match k.cast::<PyString>().ok().map(|s| s.to_string_lossy().into_owned()).as_deref() {
+            let i = match k
+                .cast::<PyString>()
+                .ok()
+                .map(|s| s.to_string_lossy().into_owned())
+                .as_deref()
+            {
                 Some("message") => 0,
                 Some("reason") => 1,
-                _ => return Err(PyTypeError::new_err(format!("unexpected keyword argument {}", k.repr()?))),
+                _ => {
+                    return Err(PyTypeError::new_err(format!(
+                        "unexpected keyword argument {}",
+                        k.repr()?
+                    )))
+                }
             };
             if slots[i].replace(v).is_some() {
-                return Err(PyTypeError::new_err(format!("got multiple values for {}", k.repr()?)));
+                return Err(PyTypeError::new_err(format!(
+                    "got multiple values for {}",
+                    k.repr()?
+                )));
             }
         }
     }
@@ -191,7 +252,12 @@ fn init(obj: &Bound<'_, PyAny>, default: &str, args: &Bound<'_, PyTuple>, kwargs
 /// An exception of `class` with `message` (and `reason`, for the classes
 /// that have one; `None`: the class's default). If the class cannot be
 /// made, that failure is the exception.
-pub fn error(py: Python<'_>, class: Class, message: impl Into<String>, reason: Option<&str>) -> PyErr {
+pub fn error(
+    py: Python<'_>,
+    class: Class,
+    message: impl Into<String>,
+    reason: Option<&str>,
+) -> PyErr {
     let message = message.into();
     let made = self::class(py, class).and_then(|cls| match (class.default_reason(), reason) {
         (Some(_), r) => cls.call1((message, r)),
@@ -282,7 +348,9 @@ impl IntoPyErr for SolveError {
             SolveError::TooManyMoves(_) => error(py, Class::TooManyMoves, msg, None),
             SolveError::Memory(_) => PyMemoryError::new_err(msg),
             SolveError::Invalid(e) => e.into_pyerr(py),
-            SolveError::Players(_) | SolveError::Certificate(_) | SolveError::Stopped => value_error(msg),
+            SolveError::Players(_) | SolveError::Certificate(_) | SolveError::Stopped => {
+                value_error(msg)
+            }
         }
     }
 }
@@ -326,7 +394,10 @@ impl IntoPyErr for StepError {
             StepError::Illegal { env, action, error } => {
                 let err = error.into_pyerr(py);
                 let v = err.value(py);
-                if let Err(e) = v.setattr("env", env).and_then(|_| v.setattr("action", action)) {
+                if let Err(e) = v
+                    .setattr("env", env)
+                    .and_then(|_| v.setattr("action", action))
+                {
                     return e;
                 }
                 err
@@ -338,7 +409,11 @@ impl IntoPyErr for StepError {
 /// An IllegalMoveError with reason `mid_turn` for whole-move calls made
 /// while a turn is in progress.
 pub fn mid_turn_error(py: Python<'_>, what: &str) -> PyErr {
-    illegal(py, Reason::MidTurn, format!("a turn is in progress; {what}"))
+    illegal(
+        py,
+        Reason::MidTurn,
+        format!("a turn is in progress; {what}"),
+    )
 }
 
 pub fn value_error(msg: impl Into<String>) -> PyErr {
@@ -348,22 +423,30 @@ pub fn value_error(msg: impl Into<String>) -> PyErr {
 /// An action id from any Python integer (including numpy integers).
 pub fn action_id(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<i64> {
     if obj.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(pyo3::exceptions::PyTypeError::new_err("action ids are integers, not bool"));
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "action ids are integers, not bool",
+        ));
     }
     match obj.extract::<i64>() {
         Ok(a) => Ok(a),
-        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) => {
-            Err(illegal(py, Reason::ActionOutOfRange, format!("action {obj} is out of range")))
-        }
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) => Err(illegal(
+            py,
+            Reason::ActionOutOfRange,
+            format!("action {obj} is out of range"),
+        )),
         Err(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
             "action ids are integers, got {}",
-            obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_else(|_| "?".into())
         ))),
     }
 }
 
 pub fn parse_unit(unit: &str) -> PyResult<hexcore_core::Unit> {
-    unit.parse().map_err(|e: hexcore_core::spec::ChoiceError| options_error(e.into()))
+    unit.parse()
+        .map_err(|e: hexcore_core::spec::ChoiceError| options_error(e.into()))
 }
 
 /// An integer argument that never raises OverflowError: `value` is the
@@ -422,15 +505,24 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
 
     fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         if obj.is_instance_of::<pyo3::types::PyBool>() {
-            return Err(pyo3::exceptions::PyTypeError::new_err("expected an int, got bool"));
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "expected an int, got bool",
+            ));
         }
         match obj.extract::<i64>() {
             Ok(v) => Ok(Int::of(v)),
             Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) => {
                 let negative = obj.lt(0i64)?;
                 // `str` of an int that is not a Python int (a numpy one) is its digits too.
-                let digits = obj.call_method0("__index__")?.str()?.to_string_lossy().into_owned();
-                Ok(Int { value: if negative { i64::MIN } else { i64::MAX }, wide: Some(digits.into()) })
+                let digits = obj
+                    .call_method0("__index__")?
+                    .str()?
+                    .to_string_lossy()
+                    .into_owned();
+                Ok(Int {
+                    value: if negative { i64::MIN } else { i64::MAX },
+                    wide: Some(digits.into()),
+                })
             }
             Err(e) => Err(e),
         }
@@ -443,7 +535,10 @@ pub fn move_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     let s = obj.cast::<pyo3::types::PyString>().map_err(|_| {
         pyo3::exceptions::PyTypeError::new_err(format!(
             "a move is a str, got {}",
-            obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_else(|_| "?".into())
         ))
     })?;
     Ok(s.to_string_lossy().into_owned())
@@ -451,7 +546,13 @@ pub fn move_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
 
 /// Cell values of a set-up position as i8 (anything else is a ValueError).
 pub fn small_cells(cells: &[Int]) -> PyResult<Vec<i8>> {
-    cells.iter().map(|c| i8::try_from(c.value).map_err(|_| value_error(format!("cell value {c} is out of range")))).collect()
+    cells
+        .iter()
+        .map(|c| {
+            i8::try_from(c.value)
+                .map_err(|_| value_error(format!("cell value {c} is out of range")))
+        })
+        .collect()
 }
 
 /// A str argument as Rust text; lone surrogates become U+FFFD (so they read
@@ -460,7 +561,10 @@ pub fn lossy_str(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
     let s = obj.cast::<pyo3::types::PyString>().map_err(|_| {
         pyo3::exceptions::PyTypeError::new_err(format!(
             "{what} must be a str, got {}",
-            obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_else(|_| "?".into())
         ))
     })?;
     Ok(s.to_string_lossy().into_owned())

@@ -19,7 +19,10 @@ use pyo3::IntoPyObjectExt;
 
 use crate::any::{Any, Member, PerGame};
 use crate::board::PyBoard;
-use crate::errors::{action_id, error, illegal, lossy_str, mid_turn_error, move_text, options_error, parse_unit, value_error, Class, Int, IntoPyErr};
+use crate::errors::{
+    action_id, error, illegal, lossy_str, mid_turn_error, move_text, options_error, parse_unit,
+    value_error, Class, Int, IntoPyErr,
+};
 use crate::session::{Session, Setup};
 
 /// The function a game's pickle names to rebuild it (`_restore`, defined in
@@ -68,10 +71,14 @@ impl AnyGame {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!(
                 "{what} takes a {} game, got {}",
                 crate::any::class_list(),
-                game.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+                game.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_else(|_| "?".into())
             )));
         };
-        obj.try_borrow().map_err(|e| PyRuntimeError::new_err(format!("the game is in use: {e}")))
+        obj.try_borrow()
+            .map_err(|e| PyRuntimeError::new_err(format!("the game is in use: {e}")))
     }
 }
 
@@ -84,7 +91,10 @@ pub struct PyGame {
 
 impl PyGame {
     pub fn new(any: AnyGame) -> Self {
-        PyGame { any, board: Arc::new(OnceLock::new()) }
+        PyGame {
+            any,
+            board: Arc::new(OnceLock::new()),
+        }
     }
 
     fn require_between_turns(&self, py: Python<'_>, what: &str) -> PyResult<()> {
@@ -97,7 +107,9 @@ impl PyGame {
 
 /// A Python object of the game's own class around `game`.
 pub fn wrap(py: Python<'_>, game: PyGame) -> PyResult<Py<PyAny>> {
-    fn new_object<G: GameClass>(_: &Session<G>) -> fn(Python<'_>, PyClassInitializer<PyGame>) -> PyResult<Py<PyAny>> {
+    fn new_object<G: GameClass>(
+        _: &Session<G>,
+    ) -> fn(Python<'_>, PyClassInitializer<PyGame>) -> PyResult<Py<PyAny>> {
         G::new_object
     }
     let make = dispatch!(&game.any, s => new_object(s));
@@ -134,24 +146,44 @@ where
         && (0..n).all(|c| ga.cell_value(c) == gb.cell_value(c))
 }
 
-fn perft_of<'py, G: Game>(py: Python<'py>, g: G, depth: u32, unit: Unit, threads: usize, divide: bool) -> PyResult<Bound<'py, PyAny>> {
+fn perft_of<'py, G: Game>(
+    py: Python<'py>,
+    g: G,
+    depth: u32,
+    unit: Unit,
+    threads: usize,
+    divide: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     // If the worker threads cannot be started, count on one thread.
     if divide {
-        let v = crate::interrupt::run(py, "perft", |stop| match hexcore_core::try_divide(&g, depth, unit, threads, stop) {
-            Err(hexcore_core::RunError::Threads { .. }) if threads > 1 => hexcore_core::try_divide(&g, depth, unit, 1, stop),
-            r => r,
+        let v = crate::interrupt::run(py, "perft", |stop| {
+            match hexcore_core::try_divide(&g, depth, unit, threads, stop) {
+                Err(hexcore_core::RunError::Threads { .. }) if threads > 1 => {
+                    hexcore_core::try_divide(&g, depth, unit, 1, stop)
+                }
+                r => r,
+            }
         })?;
         v.into_bound_py_any(py)
     } else {
-        let n = crate::interrupt::run(py, "perft", |stop| match hexcore_core::try_perft(&g, depth, unit, threads, stop) {
-            Err(hexcore_core::RunError::Threads { .. }) if threads > 1 => hexcore_core::try_perft(&g, depth, unit, 1, stop),
-            r => r,
+        let n = crate::interrupt::run(py, "perft", |stop| {
+            match hexcore_core::try_perft(&g, depth, unit, threads, stop) {
+                Err(hexcore_core::RunError::Threads { .. }) if threads > 1 => {
+                    hexcore_core::try_perft(&g, depth, unit, 1, stop)
+                }
+                r => r,
+            }
         })?;
         n.into_bound_py_any(py)
     }
 }
 
-type PlayoutArrays<'py> = (Bound<'py, PyArray1<u64>>, Bound<'py, PyArray1<u64>>, Bound<'py, PyArray1<u8>>, Bound<'py, PyArray1<bool>>);
+type PlayoutArrays<'py> = (
+    Bound<'py, PyArray1<u64>>,
+    Bound<'py, PyArray1<u64>>,
+    Bound<'py, PyArray1<u8>>,
+    Bound<'py, PyArray1<bool>>,
+);
 
 /// Games per call of `playouts_into`: results are copied out of a buffer of
 /// this many between calls.
@@ -166,7 +198,14 @@ fn reserve<T>(n: usize) -> Result<Vec<T>, ()> {
     Ok(v)
 }
 
-fn playouts_of<'py, G: Game>(py: Python<'py>, g: G, n: usize, seed: u64, threads: usize, max_plies: u64) -> PyResult<PlayoutArrays<'py>> {
+fn playouts_of<'py, G: Game>(
+    py: Python<'py>,
+    g: G,
+    n: usize,
+    seed: u64,
+    threads: usize,
+    max_plies: u64,
+) -> PyResult<PlayoutArrays<'py>> {
     let arrays = (|| {
         Ok::<_, ()>((
             reserve::<u64>(n)?,
@@ -192,7 +231,15 @@ fn playouts_of<'py, G: Game>(py: Python<'py>, g: G, n: usize, seed: u64, threads
             let len = (n - done).min(PLAYOUT_CHUNK);
             buf.clear();
             buf.resize(len, hexcore_core::PlayoutResult::default());
-            match hexcore_core::playouts_into(&g, seed, done as u64, &mut buf, threads, max_plies, stop) {
+            match hexcore_core::playouts_into(
+                &g,
+                seed,
+                done as u64,
+                &mut buf,
+                threads,
+                max_plies,
+                stop,
+            ) {
                 // If the worker threads cannot be started, play on one thread.
                 Err(hexcore_core::RunError::Threads { .. }) if threads > 1 => {
                     threads = 1;
@@ -208,7 +255,12 @@ fn playouts_of<'py, G: Game>(py: Python<'py>, g: G, n: usize, seed: u64, threads
         }
         Ok(())
     })?;
-    Ok((PyArray1::from_vec(py, plies), PyArray1::from_vec(py, actions), PyArray1::from_vec(py, winners), PyArray1::from_vec(py, finished)))
+    Ok((
+        PyArray1::from_vec(py, plies),
+        PyArray1::from_vec(py, actions),
+        PyArray1::from_vec(py, winners),
+        PyArray1::from_vec(py, finished),
+    ))
 }
 
 #[pymethods]
@@ -314,11 +366,18 @@ impl PyGame {
 
     /// Undo the last move (or the turn in progress); returns its text.
     fn undo(&mut self) -> PyResult<String> {
-        dispatch!(&mut self.any, s => s.undo()).ok_or_else(|| PyIndexError::new_err("nothing to undo"))
+        dispatch!(&mut self.any, s => s.undo())
+            .ok_or_else(|| PyIndexError::new_err("nothing to undo"))
     }
 
     fn copy(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        wrap(py, PyGame { any: self.any.clone(), board: self.board.clone() })
+        wrap(
+            py,
+            PyGame {
+                any: self.any.clone(),
+                board: self.board.clone(),
+            },
+        )
     }
 
     fn __copy__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
@@ -422,7 +481,9 @@ impl PyGame {
 
     /// Equality by position: options, cells, player to move, turn in progress.
     fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let Ok(o) = other.cast::<PyGame>() else { return Ok(false) };
+        let Ok(o) = other.cast::<PyGame>() else {
+            return Ok(false);
+        };
         let a = slf.try_borrow().map_err(busy)?;
         let b = borrow_game(o)?;
         Ok(zip_any!((&a.any, &b.any), (x, y) => same_position(x, y), false))
@@ -435,9 +496,17 @@ impl PyGame {
     /// Pickle support: rebuilt by `_restore` (in `pickle.rs`) from the
     /// spec, the set-up and the actions.
     #[allow(clippy::type_complexity)]
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, String, Option<Setup>, Vec<u32>))> {
-        let f = RESTORE.get(py).ok_or_else(|| PyRuntimeError::new_err("hexcore._core is not initialised"))?.bind(py).clone();
-        let (spec, setup, actions) = dispatch!(&self.any, s => (s.g.spec(), s.setup.as_deref().cloned(), s.all_actions()));
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, String, Option<Setup>, Vec<u32>))> {
+        let f = RESTORE
+            .get(py)
+            .ok_or_else(|| PyRuntimeError::new_err("hexcore._core is not initialised"))?
+            .bind(py)
+            .clone();
+        let (spec, setup, actions) =
+            dispatch!(&self.any, s => (s.g.spec(), s.setup.as_deref().cloned(), s.all_actions()));
         Ok((f, (self.any.class_name().to_string(), spec, setup, actions)))
     }
 
@@ -453,7 +522,10 @@ impl PyGame {
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = cls.py();
         // Keywords that describe the position go to `_from_cells` only.
-        let setup_keys: Vec<String> = cls.getattr("_setup_keys").and_then(|k| k.extract()).unwrap_or_default();
+        let setup_keys: Vec<String> = cls
+            .getattr("_setup_keys")
+            .and_then(|k| k.extract())
+            .unwrap_or_default();
         let ctor = PyDict::new(py);
         if let Some(o) = options {
             for (k, v) in o.iter() {
@@ -473,9 +545,11 @@ impl PyGame {
             let text_value = dispatch!(&g.any, s => text_value_of(s));
             (board, text_value)
         };
-        let items = position
-            .call_method0("items")
-            .map_err(|_| pyo3::exceptions::PyTypeError::new_err("position must be a mapping of cell label to value"))?;
+        let items = position.call_method0("items").map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err(
+                "position must be a mapping of cell label to value",
+            )
+        })?;
         let mut cells = vec![0i8; board.num_cells()];
         let mut seen = vec![false; board.num_cells()];
         for item in items.try_iter()? {
@@ -483,19 +557,35 @@ impl PyGame {
             let label = lossy_str(&label, "a position key (cell label)")?;
             let cell = board
                 .index(&label.trim().to_ascii_lowercase())
-                .ok_or_else(|| illegal(py, hexcore_core::Reason::UnknownCell, format!("position: {label:?} is not a cell of this board")))?;
+                .ok_or_else(|| {
+                    illegal(
+                        py,
+                        hexcore_core::Reason::UnknownCell,
+                        format!("position: {label:?} is not a cell of this board"),
+                    )
+                })?;
             let v: i64 = if let Ok(s) = value.cast::<PyString>() {
                 let s = s.to_string_lossy();
-                text_value(&s).ok_or_else(|| value_error(format!("position: value {s:?} for {label} is not a cell value of this game")))?
+                text_value(&s).ok_or_else(|| {
+                    value_error(format!(
+                        "position: value {s:?} for {label} is not a cell value of this game"
+                    ))
+                })?
             } else {
-                crate::options::int_arg("position", Some(&value))?
-                    .ok_or_else(|| value_error(format!("position: value for {label} must be an int")))?
+                crate::options::int_arg("position", Some(&value))?.ok_or_else(|| {
+                    value_error(format!("position: value for {label} must be an int"))
+                })?
             };
             if !(-100..=100).contains(&v) {
-                return Err(value_error(format!("position: value {v} for {label} is out of range")));
+                return Err(value_error(format!(
+                    "position: value {v} for {label} is out of range"
+                )));
             }
             if std::mem::replace(&mut seen[cell], true) {
-                return Err(value_error(format!("position: cell {} is given twice (keys are not case-sensitive)", board.label(cell))));
+                return Err(value_error(format!(
+                    "position: cell {} is given twice (keys are not case-sensitive)",
+                    board.label(cell)
+                )));
             }
             cells[cell] = v as i8;
         }
@@ -512,7 +602,13 @@ impl PyGame {
     ) -> PyResult<Bound<'py, PyAny>> {
         let g = cls.call((), options)?;
         let moves = if let Ok(s) = moves.extract::<String>() {
-            PyList::new(cls.py(), s.split_whitespace().map(|x| x.to_string()).collect::<Vec<_>>())?.into_any()
+            PyList::new(
+                cls.py(),
+                s.split_whitespace()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>(),
+            )?
+            .into_any()
         } else {
             moves.clone()
         };
@@ -524,7 +620,10 @@ impl PyGame {
 
     /// The set-up start, if any: (cells, to_move, {keyword: value}).
     #[allow(clippy::type_complexity)]
-    fn _setup<'py>(&self, py: Python<'py>) -> PyResult<Option<(Vec<i8>, usize, Bound<'py, PyDict>)>> {
+    fn _setup<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<(Vec<i8>, usize, Bound<'py, PyDict>)>> {
         let setup = dispatch!(&self.any, s => s.setup.clone());
         let Some(setup) = setup else { return Ok(None) };
         let (cells, to_move, extra) = &*setup;
@@ -552,7 +651,11 @@ impl PyGame {
         let depth = hexcore_core::limits::depth(depth).map_err(options_error)?;
         let threads = crate::options::threads(threads)?;
         if !mid_turn && dispatch!(&self.any, s => s.mid_turn()) {
-            return Err(illegal(py, hexcore_core::Reason::MidTurn, "perft starts between turns; finish or undo the turn in progress"));
+            return Err(illegal(
+                py,
+                hexcore_core::Reason::MidTurn,
+                "perft starts between turns; finish or undo the turn in progress",
+            ));
         }
         dispatch!(&self.any, s => perft_of(py, s.g.clone(), depth, unit, threads, divide))
     }
@@ -568,10 +671,18 @@ impl PyGame {
     ) -> PyResult<PlayoutArrays<'py>> {
         let n = hexcore_core::limits::playouts(n).map_err(options_error)?;
         let seed = seed.map_or(0, |s| s.0);
-        let max_plies = max_plies.filter(|v| !v.is_none()).map(|v| crate::options::u64_arg("max_plies", v, 0)).transpose()?.unwrap_or(u64::MAX);
+        let max_plies = max_plies
+            .filter(|v| !v.is_none())
+            .map(|v| crate::options::u64_arg("max_plies", v, 0))
+            .transpose()?
+            .unwrap_or(u64::MAX);
         let threads = crate::options::threads(threads)?;
         if dispatch!(&self.any, s => s.mid_turn()) {
-            return Err(illegal(py, hexcore_core::Reason::MidTurn, "playouts start between turns; finish or undo the turn in progress"));
+            return Err(illegal(
+                py,
+                hexcore_core::Reason::MidTurn,
+                "playouts start between turns; finish or undo the turn in progress",
+            ));
         }
         dispatch!(&self.any, s => playouts_of(py, s.g.clone(), n as usize, seed, threads, max_plies))
     }

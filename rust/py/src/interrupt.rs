@@ -45,11 +45,21 @@ pub fn run_with<T: Send>(
                 let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
                 let _ = tx.send(r);
             })
-            .map_err(|e| PyRuntimeError::new_err(format!("could not start a thread for {what}: {e}")))?;
+            .map_err(|e| {
+                PyRuntimeError::new_err(format!("could not start a thread for {what}: {e}"))
+            })?;
         let outcome = loop {
-            match py.detach(|| rx.lock().unwrap_or_else(|e| e.into_inner()).recv_timeout(POLL)) {
+            match py.detach(|| {
+                rx.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .recv_timeout(POLL)
+            }) {
                 Ok(r) => break Ok(r),
-                Err(mpsc::RecvTimeoutError::Disconnected) => break Ok(Err(Box::new("worker ended") as Box<dyn std::any::Any + Send>)),
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    break Ok(Err(
+                        Box::new("worker ended") as Box<dyn std::any::Any + Send>
+                    ))
+                }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
             }
             if let Err(e) = py.check_signals().and_then(|_| tick(py)) {
@@ -73,13 +83,21 @@ pub fn run_with<T: Send>(
 }
 
 fn internal(what: &str, payload: &(dyn std::any::Any + Send)) -> PyErr {
-    let detail = payload.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| payload.downcast_ref::<String>().cloned()).unwrap_or_default();
+    let detail = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
     PyRuntimeError::new_err(format!("internal error in {what}: {detail}"))
 }
 
 /// Run a stoppable core run (`work` gets the stop flag) as [`run_with`]
 /// does, mapping its [`RunError`] to a Python exception.
-pub fn run<T: Send>(py: Python<'_>, what: &str, work: impl FnOnce(&AtomicBool) -> Result<T, RunError> + Send) -> PyResult<T> {
+pub fn run<T: Send>(
+    py: Python<'_>,
+    what: &str,
+    work: impl FnOnce(&AtomicBool) -> Result<T, RunError> + Send,
+) -> PyResult<T> {
     let stop = AtomicBool::new(false);
     let r = run_with(py, what, &stop, |_| Ok(()), || work(&stop))?;
     r.map_err(|e| e.into_pyerr(py))

@@ -117,8 +117,16 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // of one Literal per code, which is what the stub's Literal means).
     let typing = m.py().import("typing")?;
     let literal = typing.getattr("Literal")?;
-    let each = _reason_codes().into_iter().map(|c| literal.get_item(c)).collect::<PyResult<Vec<_>>>()?;
-    m.add("Reason", typing.getattr("Union")?.get_item(pyo3::types::PyTuple::new(m.py(), each)?)?)?;
+    let each = _reason_codes()
+        .into_iter()
+        .map(|c| literal.get_item(c))
+        .collect::<PyResult<Vec<_>>>()?;
+    m.add(
+        "Reason",
+        typing
+            .getattr("Union")?
+            .get_item(pyo3::types::PyTuple::new(m.py(), each)?)?,
+    )?;
     m.add_function(wrap_pyfunction!(solve::_solve, m)?)?;
     m.add_function(wrap_pyfunction!(outcome::_rewards, m)?)?;
     m.add_function(wrap_pyfunction!(search::_mcts, m)?)?;

@@ -18,7 +18,9 @@ use crate::errors::{options_error, value_error};
 pub type Arg<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
 
 fn repr(v: &Bound<'_, PyAny>) -> String {
-    v.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into())
+    v.repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "?".into())
 }
 
 /// A Python value as a spec value: a numpy bool is a bool, ints beyond 64
@@ -37,11 +39,16 @@ pub fn value(v: &Bound<'_, PyAny>) -> Value {
     }
     match v.extract::<i64>() {
         Ok(x) => return Value::Int(x),
-        Err(e) if e.is_instance_of::<PyOverflowError>(v.py()) => return Value::BigInt(v.str().map(|s| s.to_string()).unwrap_or_default()),
+        Err(e) if e.is_instance_of::<PyOverflowError>(v.py()) => {
+            return Value::BigInt(v.str().map(|s| s.to_string()).unwrap_or_default())
+        }
         Err(_) => {}
     }
     if let Ok(items) = v.try_iter() {
-        if let Ok(items) = items.map(|x| x.map(|x| value(&x))).collect::<PyResult<Vec<Value>>>() {
+        if let Ok(items) = items
+            .map(|x| x.map(|x| value(&x)))
+            .collect::<PyResult<Vec<Value>>>()
+        {
             return Value::Tuple(items);
         }
     }
@@ -63,9 +70,18 @@ pub fn to_python<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>>
         Value::None => py.None().into_bound(py),
         Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
         Value::Int(i) => i.into_pyobject(py)?.into_any(),
-        Value::BigInt(digits) => py.get_type::<pyo3::types::PyInt>().call1((digits.as_str(),))?,
+        Value::BigInt(digits) => py
+            .get_type::<pyo3::types::PyInt>()
+            .call1((digits.as_str(),))?,
         Value::Str(s) | Value::Other(s) => PyString::new(py, s).into_any(),
-        Value::Tuple(items) => PyTuple::new(py, items.iter().map(|x| to_python(py, x)).collect::<PyResult<Vec<_>>>()?)?.into_any(),
+        Value::Tuple(items) => PyTuple::new(
+            py,
+            items
+                .iter()
+                .map(|x| to_python(py, x))
+                .collect::<PyResult<Vec<_>>>()?,
+        )?
+        .into_any(),
     })
 }
 
@@ -84,7 +100,9 @@ pub fn options(args: &[(&str, Arg<'_, '_>)]) -> Options {
 pub fn options_of_dict(d: &Bound<'_, PyDict>) -> PyResult<Options> {
     let mut o = Options::new();
     for (k, v) in d.iter() {
-        let k: String = k.extract().map_err(|_| value_error("option names must be strings"))?;
+        let k: String = k
+            .extract()
+            .map_err(|_| value_error("option names must be strings"))?;
         if !v.is_none() {
             o.insert(&k, value(&v)).map_err(options_error)?;
         }
@@ -99,7 +117,9 @@ pub fn build<G: Game>(args: &[(&str, Arg<'_, '_>)]) -> PyResult<G> {
 
 /// An int (not a bool) argument, if given.
 pub fn int_arg(name: &'static str, v: Arg<'_, '_>) -> PyResult<Option<i64>> {
-    v.filter(|v| !v.is_none()).map(|v| spec::int_of(name, &value(v)).map_err(options_error)).transpose()
+    v.filter(|v| !v.is_none())
+        .map(|v| spec::int_of(name, &value(v)).map_err(options_error))
+        .transpose()
 }
 
 /// The threads a call uses (`None`: the default), checked by the core.
@@ -111,11 +131,26 @@ pub fn threads(threads: Option<crate::errors::Int>) -> PyResult<usize> {
 /// Python int: a TypeError for another type, a ValueError naming the
 /// argument and its range when out of `lo..=u64::MAX`.
 pub fn u64_arg(name: &str, v: &Bound<'_, PyAny>, lo: u64) -> PyResult<u64> {
-    if v.is_instance_of::<PyBool>() || v.extract::<pyo3::Bound<'_, pyo3::types::PyInt>>().is_err() && v.call_method0("__index__").is_err() {
-        let t = v.get_type().name().map(|n| n.to_string()).unwrap_or_default();
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!("{name} must be an int, got {t}")));
+    if v.is_instance_of::<PyBool>()
+        || v.extract::<pyo3::Bound<'_, pyo3::types::PyInt>>().is_err()
+            && v.call_method0("__index__").is_err()
+    {
+        let t = v
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{name} must be an int, got {t}"
+        )));
     }
-    v.extract::<u64>().ok().filter(|&x| x >= lo).ok_or_else(|| value_error(format!("{name} must be between {lo} and {}, got {}", u64::MAX, repr(v))))
+    v.extract::<u64>().ok().filter(|&x| x >= lo).ok_or_else(|| {
+        value_error(format!(
+            "{name} must be between {lo} and {}, got {}",
+            u64::MAX,
+            repr(v)
+        ))
+    })
 }
 
 /// A seed, as every call that takes one reads it: any int of

@@ -13,17 +13,27 @@ use crate::errors::{value_error, Int};
 pub fn _rewards(winners: Vec<Int>, num_players: Int) -> PyResult<Vec<f64>> {
     let n = num_players.value;
     if n < 1 {
-        return Err(value_error(format!("num_players must be positive, got {num_players}")));
+        return Err(value_error(format!(
+            "num_players must be positive, got {num_players}"
+        )));
     }
     if n > 8 {
-        return Err(value_error(format!("num_players must be at most 8, got {num_players}")));
+        return Err(value_error(format!(
+            "num_players must be at most 8, got {num_players}"
+        )));
     }
-    let mut bad: Vec<&Int> = winners.iter().filter(|w| !(1..=n).contains(&w.value)).collect();
+    let mut bad: Vec<&Int> = winners
+        .iter()
+        .filter(|w| !(1..=n).contains(&w.value))
+        .collect();
     if !bad.is_empty() {
         bad.sort_unstable_by_key(|w| (w.value, w.to_string()));
         bad.dedup();
         let shown: Vec<String> = bad.iter().map(|w| w.to_string()).collect();
-        return Err(value_error(format!("winners [{}] are not seats 1..{n}", shown.join(", "))));
+        return Err(value_error(format!(
+            "winners [{}] are not seats 1..{n}",
+            shown.join(", ")
+        )));
     }
     let mask = winners.iter().fold(0u8, |m, w| m | 1 << (w.value - 1));
     let mut out = vec![0.0; n as usize];

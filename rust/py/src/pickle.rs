@@ -21,11 +21,16 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// A cell value or set-up keyword value: an int in -128..=127 (not a bool).
 fn small_int<'py>(v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let ok = !v.is_instance_of::<PyBool>() && v.is_instance_of::<PyInt>() && v.extract::<i64>().is_ok_and(|x| (-128..=127).contains(&x));
+    let ok = !v.is_instance_of::<PyBool>()
+        && v.is_instance_of::<PyInt>()
+        && v.extract::<i64>().is_ok_and(|x| (-128..=127).contains(&x));
     if ok {
         Ok(v.clone())
     } else {
-        Err(value_error(format!("cell value {} is not a small int", v.repr()?)))
+        Err(value_error(format!(
+            "cell value {} is not a small int",
+            v.repr()?
+        )))
     }
 }
 
@@ -33,23 +38,34 @@ fn small_int<'py>(v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
 /// `from_position` keywords as a mapping or (name, value) pairs: the cells
 /// as a list of small ints, `to_move` as given, and `extra` as a dict.
 #[allow(clippy::type_complexity)]
-fn read_setup<'py>(setup: &Bound<'py, PyAny>) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+fn read_setup<'py>(
+    setup: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyAny>, Bound<'py, PyDict>)> {
     let py = setup.py();
     let fields = setup.try_iter()?.collect::<PyResult<Vec<_>>>()?;
     if fields.len() < 2 {
-        return Err(value_error(format!("expected cells and to_move, got {} fields", fields.len())));
+        return Err(value_error(format!(
+            "expected cells and to_move, got {} fields",
+            fields.len()
+        )));
     }
     if fields.len() > 3 {
         return Err(value_error("too many fields"));
     }
     let extra = PyDict::new(py);
     if let Some(given) = fields.get(2) {
-        let given = py.get_type::<PyDict>().call1((given,))?.cast_into::<PyDict>()?;
+        let given = py
+            .get_type::<PyDict>()
+            .call1((given,))?
+            .cast_into::<PyDict>()?;
         for (k, v) in given.iter() {
             extra.set_item(k.str()?, small_int(&v)?)?;
         }
     }
-    let cells = fields[0].try_iter()?.map(|v| small_int(&v?)).collect::<PyResult<Vec<_>>>()?;
+    let cells = fields[0]
+        .try_iter()?
+        .map(|v| small_int(&v?))
+        .collect::<PyResult<Vec<_>>>()?;
     Ok((PyList::new(py, cells)?, fields[1].clone(), extra))
 }
 
@@ -67,7 +83,13 @@ pub fn _restore<'py>(
     let (game_name, options) = crate::spec::_parse_spec(spec)?;
     let cls = match crate::class_named(py, &game_name) {
         Some(cls) if cls.getattr("__name__")?.eq(name)? => cls,
-        _ => return Err(value_error(format!("pickled game {} does not match its spec {}", name.repr()?, spec.repr()?))),
+        _ => {
+            return Err(value_error(format!(
+                "pickled game {} does not match its spec {}",
+                name.repr()?,
+                spec.repr()?
+            )))
+        }
     };
     let g = if setup.is_none() {
         cls.call((), Some(&options))?
@@ -81,17 +103,24 @@ pub fn _restore<'py>(
         })?;
         for (k, v) in extra.iter() {
             if options.contains(&k)? {
-                return Err(PyTypeError::new_err(format!("_from_cells() got multiple values for keyword argument {}", k.repr()?)));
+                return Err(PyTypeError::new_err(format!(
+                    "_from_cells() got multiple values for keyword argument {}",
+                    k.repr()?
+                )));
             }
             options.set_item(k, v)?;
         }
-        cls.getattr("_from_cells")?.call((cells, to_move), Some(&options))?
+        cls.getattr("_from_cells")?
+            .call((cells, to_move), Some(&options))?
     };
     let game = g.cast::<PyGame>()?;
     for a in actions.try_iter()? {
         let a = a?;
         if a.is_instance_of::<PyBool>() || !a.is_instance_of::<PyInt>() {
-            return Err(value_error(format!("malformed pickled action {}", a.repr()?)));
+            return Err(value_error(format!(
+                "malformed pickled action {}",
+                a.repr()?
+            )));
         }
         PyGame::apply_action(game, &a)?;
     }

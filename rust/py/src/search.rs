@@ -25,7 +25,9 @@ use crate::session::Session;
 
 /// The wait loop's tick: `progress(seconds)` (the seconds since the search
 /// began) at every poll; an exception it raises stops the search.
-fn progress_tick<'a>(progress: Option<&'a Bound<'a, PyAny>>) -> impl FnMut(Python<'_>) -> PyResult<()> + 'a {
+fn progress_tick<'a>(
+    progress: Option<&'a Bound<'a, PyAny>>,
+) -> impl FnMut(Python<'_>) -> PyResult<()> + 'a {
     let t0 = Instant::now();
     move |_| match progress {
         Some(cb) => cb.call1((t0.elapsed().as_secs_f64(),)).map(|_| ()),
@@ -35,13 +37,24 @@ fn progress_tick<'a>(progress: Option<&'a Bound<'a, PyAny>>) -> impl FnMut(Pytho
 
 /// Run the search on a worker thread; Ctrl-C or an exception of `progress`
 /// raises the stop flag.
-fn run<G: Game>(py: Python<'_>, g: G, opts: SearchOptions, progress: Option<&Bound<'_, PyAny>>) -> PyResult<(SearchResult, G)> {
+fn run<G: Game>(
+    py: Python<'_>,
+    g: G,
+    opts: SearchOptions,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(SearchResult, G)> {
     let stop = AtomicBool::new(false);
-    let r = run_with(py, "the search", &stop, progress_tick(progress), || search(&g, &opts, &stop))?;
+    let r = run_with(py, "the search", &stop, progress_tick(progress), || {
+        search(&g, &opts, &stop)
+    })?;
     Ok((r.map_err(|e| e.into_pyerr(py))?, g))
 }
 
-fn result_dict<'py, G: Game>(py: Python<'py>, g: &G, r: SearchResult) -> PyResult<Bound<'py, PyDict>> {
+fn result_dict<'py, G: Game>(
+    py: Python<'py>,
+    g: &G,
+    r: SearchResult,
+) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     let visits: Vec<i64> = r.visits.iter().map(|&v| v as i64).collect();
     d.set_item("visits", PyArray1::from_vec(py, visits))?;
@@ -49,7 +62,12 @@ fn result_dict<'py, G: Game>(py: Python<'py>, g: &G, r: SearchResult) -> PyResul
     d.set_item("action", r.best)?;
     d.set_item("move", g.format_move(&r.turn))?;
     d.set_item("turn", r.turn.clone())?;
-    d.set_item("pv", r.pv.iter().map(|&a| g.action_to_string(a)).collect::<Vec<_>>())?;
+    d.set_item(
+        "pv",
+        r.pv.iter()
+            .map(|&a| g.action_to_string(a))
+            .collect::<Vec<_>>(),
+    )?;
     d.set_item("simulations", r.simulations)?;
     d.set_item("seconds", r.seconds)?;
     d.set_item("nodes", r.nodes)?;
@@ -67,7 +85,10 @@ fn result_dict<'py, G: Game>(py: Python<'py>, g: &G, r: SearchResult) -> PyResul
 fn searchable(py: Python<'_>, game: &Bound<'_, PyAny>, what: &str) -> PyResult<AnyGame> {
     let any = AnyGame::copy_of(game, what)?;
     if any.mid_turn() {
-        return Err(mid_turn_error(py, "finish it with apply_action() or undo() it before searching"));
+        return Err(mid_turn_error(
+            py,
+            "finish it with apply_action() or undo() it before searching",
+        ));
     }
     Ok(any)
 }
@@ -101,7 +122,16 @@ pub fn _mcts<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = crate::options::threads(threads)?;
     let any = searchable(py, game, "mcts")?;
-    let opts = SearchOptions { simulations, seconds, threads, seed: seed.0, c, max_rollout_plies, max_nodes, solver };
+    let opts = SearchOptions {
+        simulations,
+        seconds,
+        threads,
+        seed: seed.0,
+        c,
+        max_rollout_plies,
+        max_nodes,
+        solver,
+    };
     dispatch!(any, s => {
         let (r, g) = run(py, s.g, opts, progress.as_ref())?;
         result_dict(py, &g, r)
@@ -137,12 +167,19 @@ fn mcts_search<'py, G: Game>(
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let stop = AtomicBool::new(false);
-    let r = run_with(py, "the search", &stop, progress_tick(progress), || m.search(simulations, seconds, &stop))?;
+    let r = run_with(py, "the search", &stop, progress_tick(progress), || {
+        m.search(simulations, seconds, &stop)
+    })?;
     let r = r.map_err(|e| e.into_pyerr(py))?;
     result_dict(py, m.game(), r)
 }
 
-fn mcts_advance<G: Game>(py: Python<'_>, s: &mut Session<G>, m: &mut Mcts<G>, mv: &Bound<'_, PyAny>) -> PyResult<String>
+fn mcts_advance<G: Game>(
+    py: Python<'_>,
+    s: &mut Session<G>,
+    m: &mut Mcts<G>,
+    mv: &Bound<'_, PyAny>,
+) -> PyResult<String>
 where
     G::Undo: Clone,
 {
@@ -153,19 +190,30 @@ where
     } else if mv.is_instance_of::<PyInt>() && !mv.is_instance_of::<PyBool>() {
         let Ok(a) = mv.extract::<i64>() else {
             let n = s.g.num_actions();
-            return Err(illegal(py, Reason::ActionOutOfRange, format!("action {mv} is out of range 0..{n}")));
+            return Err(illegal(
+                py,
+                Reason::ActionOutOfRange,
+                format!("action {mv} is out of range 0..{n}"),
+            ));
         };
         let a = s.g.check_action(a).map_err(|e| e.into_pyerr(py))?;
         let mut h = s.g.clone();
         h.apply_action(a);
         if h.mid_turn() {
-            return Err(illegal(py, Reason::MidTurn, format!("action {a} starts a turn of several actions; give the whole move as text")));
+            return Err(illegal(
+                py,
+                Reason::MidTurn,
+                format!("action {a} starts a turn of several actions; give the whole move as text"),
+            ));
         }
         vec![a]
     } else {
         return Err(PyTypeError::new_err(format!(
             "a move is a str (or an int action id for a one-action turn), got {}",
-            mv.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+            mv.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_else(|_| "?".into())
         )));
     };
     let text = s.g.format_move(&acts);
@@ -194,7 +242,16 @@ impl PyMcts {
     ) -> PyResult<Self> {
         let threads = crate::options::threads(threads)?;
         let any = searchable(py, game, "MCTS")?;
-        let opts = SearchOptions { simulations: None, seconds: None, threads, seed: seed.0, c, max_rollout_plies, max_nodes, solver };
+        let opts = SearchOptions {
+            simulations: None,
+            seconds: None,
+            threads,
+            seed: seed.0,
+            c,
+            max_rollout_plies,
+            max_nodes,
+            solver,
+        };
         let err = |e: SearchError| e.into_pyerr(py);
         let inner: AnyMcts = map_any!(any, s => {
             let m = Mcts::new(s.g.clone(), &opts).map_err(err)?;

@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use std::fs::OpenOptions;
 use std::io::{BufWriter, Write};
 
-use hexcore_core::solve::{solve_and_certify, Algorithm, Monitor, Solution, Solvable, SolveError, SolveOptions};
+use hexcore_core::solve::{
+    solve_and_certify, Algorithm, Monitor, Solution, Solvable, SolveError, SolveOptions,
+};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -76,10 +78,23 @@ pub fn _solve<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = crate::options::threads(threads)?;
     if !(1..=1 << 20).contains(&table_mb) {
-        return Err(PyValueError::new_err(format!("table_mb must be between 1 and 1048576, got {table_mb}")));
+        return Err(PyValueError::new_err(format!(
+            "table_mb must be between 1 and 1048576, got {table_mb}"
+        )));
     }
-    let algorithm = algorithm.map(|a| Algorithm::from_name(&a)).transpose().map_err(crate::errors::options_error)?;
-    let opts = SolveOptions { max_nodes, max_seconds, threads, table_bytes: table_mb << 20, distances, algorithm, ..Default::default() };
+    let algorithm = algorithm
+        .map(|a| Algorithm::from_name(&a))
+        .transpose()
+        .map_err(crate::errors::options_error)?;
+    let opts = SolveOptions {
+        max_nodes,
+        max_seconds,
+        threads,
+        table_bytes: table_mb << 20,
+        distances,
+        algorithm,
+        ..Default::default()
+    };
     let any = AnyGame::copy_of(game, "solve")?;
     if any.mid_turn() {
         return Err(SolveError::MidTurn.into_pyerr(py));
@@ -90,7 +105,12 @@ pub fn _solve<'py>(
                 .append(true)
                 .create(true)
                 .open(path)
-                .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("cannot open the certificate file {}: {e}", path.display())))?,
+                .map_err(|e| {
+                    pyo3::exceptions::PyOSError::new_err(format!(
+                        "cannot open the certificate file {}: {e}",
+                        path.display()
+                    ))
+                })?,
         )),
         None => None,
     };
@@ -115,7 +135,11 @@ pub fn _solve<'py>(
         Some(c) => {
             let cd = PyDict::new(py);
             cd.set_item("positions", c.positions)?;
-            let st: Vec<(usize, i32, u64)> = c.strategies.iter().map(|s| (s.player, s.goal, s.root)).collect();
+            let st: Vec<(usize, i32, u64)> = c
+                .strategies
+                .iter()
+                .map(|s| (s.player, s.goal, s.root))
+                .collect();
             cd.set_item("strategies", st)?;
             d.set_item("certificate", cd)?;
         }

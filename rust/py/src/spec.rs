@@ -24,9 +24,17 @@ pub fn spec_error(e: OptionsError) -> PyErr {
 }
 
 fn text<'a>(spec: &'a Bound<'_, PyAny>) -> PyResult<std::borrow::Cow<'a, str>> {
-    spec.cast::<PyString>().map(|s| s.to_string_lossy()).map_err(|_| {
-        PyTypeError::new_err(format!("spec must be a string, got {}", spec.get_type().name().map(|n| n.to_string()).unwrap_or_default()))
-    })
+    spec.cast::<PyString>()
+        .map(|s| s.to_string_lossy())
+        .map_err(|_| {
+            PyTypeError::new_err(format!(
+                "spec must be a string, got {}",
+                spec.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            ))
+        })
 }
 
 /// `(name, {option: value})` of a spec string, each value read by the kind
@@ -55,7 +63,8 @@ where
 #[pyfunction]
 pub fn _load(spec: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let s = hexcore_core::catalog::parse(&text(spec)?).map_err(spec_error)?;
-    crate::new_game_named(spec.py(), &s.name, &s.options)?.ok_or_else(|| spec_error(hexcore_core::catalog::unknown_game(&s.name)))
+    crate::new_game_named(spec.py(), &s.name, &s.options)?
+        .ok_or_else(|| spec_error(hexcore_core::catalog::unknown_game(&s.name)))
 }
 
 /// The options of the game `name`: `[(option, kind, default)]` in the
@@ -69,9 +78,18 @@ pub fn _game_options<'py>(
     given: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Vec<(&'static str, &'static str, Bound<'py, PyAny>)>> {
     let options = given.map(options_of_dict).transpose()?.unwrap_or_default();
-    let table = crate::defaults_named(name, &options).ok_or_else(|| spec_error(hexcore_core::catalog::unknown_game(name)))?;
+    let table = crate::defaults_named(name, &options)
+        .ok_or_else(|| spec_error(hexcore_core::catalog::unknown_game(name)))?;
     table
         .into_iter()
-        .map(|(k, kind, d)| Ok((k, kind.name(), d.map(|d| to_python(py, &d)).transpose()?.unwrap_or_else(|| py.None().into_bound(py)))))
+        .map(|(k, kind, d)| {
+            Ok((
+                k,
+                kind.name(),
+                d.map(|d| to_python(py, &d))
+                    .transpose()?
+                    .unwrap_or_else(|| py.None().into_bound(py)),
+            ))
+        })
         .collect()
 }

@@ -10,7 +10,10 @@ use std::sync::atomic::AtomicBool;
 use hexcore_core::session::{Batch, Session};
 use hexcore_core::vector::{BatchError, Obs, Out};
 use hexcore_core::Game;
-use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2, PyReadwriteArray4};
+use numpy::{
+    PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1,
+    PyReadwriteArray2, PyReadwriteArray4,
+};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -30,8 +33,15 @@ fn session_of(obj: &Bound<'_, PyAny>) -> PyResult<AnyGame> {
     if obj.cast::<PyGame>().is_ok() {
         return AnyGame::copy_of(obj, "a batch");
     }
-    let name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
-    Err(PyTypeError::new_err(format!("expected a hexcore game ({}), got {name}", crate::any::class_list())))
+    let name = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into());
+    Err(PyTypeError::new_err(format!(
+        "expected a hexcore game ({}), got {name}",
+        crate::any::class_list()
+    )))
 }
 
 /// The batches family.
@@ -45,8 +55,13 @@ type AnyVec = Any<Batches>;
 
 /// The sessions of `rest` as `G`'s (the game of the batch's first env), or
 /// the index and class of the first that is another game.
-fn all_like<G: Member>(_first: &Session<G>, rest: impl Iterator<Item = AnyGame>) -> Result<Vec<Session<G>>, (usize, &'static str)> {
-    rest.enumerate().map(|(i, g)| G::from_any(g).map_err(|other| (i + 1, other.class_name()))).collect()
+fn all_like<G: Member>(
+    _first: &Session<G>,
+    rest: impl Iterator<Item = AnyGame>,
+) -> Result<Vec<Session<G>>, (usize, &'static str)> {
+    rest.enumerate()
+        .map(|(i, g)| G::from_any(g).map_err(|other| (i + 1, other.class_name())))
+        .collect()
 }
 
 /// The observation buffer, borrowed for the length of one call.
@@ -80,7 +95,9 @@ impl<'py> ObsGuard<'py> {
         if let Ok(a) = obj.cast::<PyArray4<bool>>() {
             return Ok(ObsGuard::Bool(a.try_readwrite().map_err(e)?));
         }
-        Err(PyTypeError::new_err("the observation buffer must be a 4-d float32, uint8 or bool numpy array (or None)"))
+        Err(PyTypeError::new_err(
+            "the observation buffer must be a 4-d float32, uint8 or bool numpy array (or None)",
+        ))
     }
 
     fn obs(&mut self) -> PyResult<Obs<'_>> {
@@ -105,13 +122,29 @@ struct Buffers<'py> {
     lengths: PyReadwriteArray1<'py, i64>,
 }
 
-fn rw1<'py, T: numpy::Element>(obj: &Bound<'py, PyAny>, what: &str, dtype: &str) -> PyResult<PyReadwriteArray1<'py, T>> {
-    let a = obj.cast::<PyArray1<T>>().map_err(|_| PyTypeError::new_err(format!("the {what} buffer must be a 1-d {dtype} numpy array")))?;
+fn rw1<'py, T: numpy::Element>(
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+    dtype: &str,
+) -> PyResult<PyReadwriteArray1<'py, T>> {
+    let a = obj.cast::<PyArray1<T>>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "the {what} buffer must be a 1-d {dtype} numpy array"
+        ))
+    })?;
     a.try_readwrite().map_err(borrow_err(what))
 }
 
-fn rw2<'py, T: numpy::Element>(obj: &Bound<'py, PyAny>, what: &str, dtype: &str) -> PyResult<PyReadwriteArray2<'py, T>> {
-    let a = obj.cast::<PyArray2<T>>().map_err(|_| PyTypeError::new_err(format!("the {what} buffer must be a 2-d {dtype} numpy array")))?;
+fn rw2<'py, T: numpy::Element>(
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+    dtype: &str,
+) -> PyResult<PyReadwriteArray2<'py, T>> {
+    let a = obj.cast::<PyArray2<T>>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "the {what} buffer must be a 2-d {dtype} numpy array"
+        ))
+    })?;
     a.try_readwrite().map_err(borrow_err(what))
 }
 
@@ -123,7 +156,11 @@ impl<'py> Buffers<'py> {
         let mask = bufs.get_item(1)?;
         Ok(Buffers {
             obs: ObsGuard::new(&bufs.get_item(0)?)?,
-            mask: if mask.is_none() { None } else { Some(rw2(&mask, "mask", "bool")?) },
+            mask: if mask.is_none() {
+                None
+            } else {
+                Some(rw2(&mask, "mask", "bool")?)
+            },
             rewards: rw2(&bufs.get_item(2)?, "rewards", "float32")?,
             terminated: rw1(&bufs.get_item(3)?, "terminated", "bool")?,
             truncated: rw1(&bufs.get_item(4)?, "truncated", "bool")?,
@@ -139,11 +176,26 @@ impl<'py> Buffers<'py> {
                 Some(m) => Some(m.as_slice_mut().map_err(not_contiguous("mask"))?),
                 None => None,
             },
-            rewards: self.rewards.as_slice_mut().map_err(not_contiguous("rewards"))?,
-            terminated: self.terminated.as_slice_mut().map_err(not_contiguous("terminated"))?,
-            truncated: self.truncated.as_slice_mut().map_err(not_contiguous("truncated"))?,
-            to_move: self.to_move.as_slice_mut().map_err(not_contiguous("to_move"))?,
-            lengths: self.lengths.as_slice_mut().map_err(not_contiguous("episode_lengths"))?,
+            rewards: self
+                .rewards
+                .as_slice_mut()
+                .map_err(not_contiguous("rewards"))?,
+            terminated: self
+                .terminated
+                .as_slice_mut()
+                .map_err(not_contiguous("terminated"))?,
+            truncated: self
+                .truncated
+                .as_slice_mut()
+                .map_err(not_contiguous("truncated"))?,
+            to_move: self
+                .to_move
+                .as_slice_mut()
+                .map_err(not_contiguous("to_move"))?,
+            lengths: self
+                .lengths
+                .as_slice_mut()
+                .map_err(not_contiguous("episode_lengths"))?,
         })
     }
 }
@@ -167,7 +219,13 @@ impl PyVecGame {
     /// object given for many envs is read, and kept, once).
     #[new]
     #[pyo3(signature = (games, seed=Seed(0), threads=None, max_plies=u64::MAX))]
-    fn new(py: Python<'_>, games: Vec<Bound<'_, PyAny>>, seed: Seed, threads: Option<Int>, max_plies: u64) -> PyResult<Self> {
+    fn new(
+        py: Python<'_>,
+        games: Vec<Bound<'_, PyAny>>,
+        seed: Seed,
+        threads: Option<Int>,
+        max_plies: u64,
+    ) -> PyResult<Self> {
         let threads = threads_arg(threads)?;
         if games.is_empty() {
             return Err(BatchError::NoEnvs.into_pyerr(py));
@@ -176,9 +234,12 @@ impl PyVecGame {
         let (mut distinct, mut first_env) = (Vec::new(), Vec::new());
         let mut index: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
         let mut start_of: Vec<u32> = Vec::new();
-        start_of
-            .try_reserve_exact(games.len())
-            .map_err(|_| pyo3::exceptions::PyMemoryError::new_err(format!("cannot allocate a batch of {} envs", games.len())))?;
+        start_of.try_reserve_exact(games.len()).map_err(|_| {
+            pyo3::exceptions::PyMemoryError::new_err(format!(
+                "cannot allocate a batch of {} envs",
+                games.len()
+            ))
+        })?;
         for (i, g) in games.iter().enumerate() {
             let k = *index.entry(g.as_ptr() as usize).or_insert_with(|| {
                 distinct.push(g);
@@ -187,7 +248,10 @@ impl PyVecGame {
             });
             start_of.push(k);
         }
-        let games = distinct.into_iter().map(session_of).collect::<PyResult<Vec<_>>>()?;
+        let games = distinct
+            .into_iter()
+            .map(session_of)
+            .collect::<PyResult<Vec<_>>>()?;
         let kind = games[0].class_name();
         let n = start_of.len();
         let mut games = games.into_iter();
@@ -206,7 +270,11 @@ impl PyVecGame {
             };
             built.map_err(|e| e.into_pyerr(py))?
         });
-        Ok(PyVecGame { inner, kind, threads })
+        Ok(PyVecGame {
+            inner,
+            kind,
+            threads,
+        })
     }
 
     #[setter]
@@ -263,7 +331,12 @@ impl PyVecGame {
     /// observations and masks into the buffers
     /// `(obs, mask, rewards, terminated, truncated, to_move, episode_lengths)`.
     #[pyo3(signature = (seed, *buffers))]
-    fn reset(&mut self, py: Python<'_>, seed: Option<Seed>, buffers: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<()> {
+    fn reset(
+        &mut self,
+        py: Python<'_>,
+        seed: Option<Seed>,
+        buffers: &Bound<'_, pyo3::types::PyTuple>,
+    ) -> PyResult<()> {
         let mut b = Buffers::new(buffers)?;
         let out = b.out()?;
         let threads = self.threads;
@@ -271,7 +344,11 @@ impl PyVecGame {
         let inner = &mut self.inner;
         let stop = AtomicBool::new(false);
         let work = || dispatch!(&mut *inner, v => v.reset_until(seed.as_ref().map(|s| s.0), out, threads, &stop));
-        let whole = if big { run_with(py, "reset", &stop, |_| Ok(()), work)? } else { py.detach(work) };
+        let whole = if big {
+            run_with(py, "reset", &stop, |_| Ok(()), work)?
+        } else {
+            py.detach(work)
+        };
         match whole.map_err(|e| e.into_pyerr(py))? {
             true => Ok(()),
             false => Err(cancelled(py)),
@@ -300,8 +377,13 @@ impl PyVecGame {
         let big = self.num_envs() >= WAIT_FROM;
         let inner = &mut self.inner;
         let stop = AtomicBool::new(false);
-        let work = || dispatch!(&mut *inner, v => v.step_until(actions, active, out, threads, &stop));
-        let whole = if big { run_with(py, "step", &stop, |_| Ok(()), work)? } else { py.detach(work) };
+        let work =
+            || dispatch!(&mut *inner, v => v.step_until(actions, active, out, threads, &stop));
+        let whole = if big {
+            run_with(py, "step", &stop, |_| Ok(()), work)?
+        } else {
+            py.detach(work)
+        };
         match whole.map_err(|e| e.into_pyerr(py))? {
             true => Ok(()),
             false => Err(cancelled(py)),
@@ -309,11 +391,16 @@ impl PyVecGame {
     }
 
     /// Uniformly random legal actions written to `out` (int64, one per env).
-    fn sample_actions(&mut self, py: Python<'_>, mut out: PyReadwriteArray1<'_, i64>) -> PyResult<()> {
+    fn sample_actions(
+        &mut self,
+        py: Python<'_>,
+        mut out: PyReadwriteArray1<'_, i64>,
+    ) -> PyResult<()> {
         let out = out.as_slice_mut().map_err(not_contiguous("actions"))?;
         let threads = self.threads;
         let inner = &mut self.inner;
-        py.detach(move || dispatch!(inner, v => v.sample_actions(out, threads))).map_err(|e| e.into_pyerr(py))
+        py.detach(move || dispatch!(inner, v => v.sample_actions(out, threads)))
+            .map_err(|e| e.into_pyerr(py))
     }
 
     /// Env `i`: (episode number, complete moves, done, actions of the episode).
@@ -358,13 +445,16 @@ impl PyVecGame {
         let s = session_of(game)?;
         let kind = s.class_name();
         let bad = || PyTypeError::new_err(format!("this batch plays {}; got a {kind}", self.kind));
-        zip_any!((&mut self.inner, s), (v, s) => v.set_env(i, s, plies), return Err(bad())).map_err(|e| e.into_pyerr(game.py()))
+        zip_any!((&mut self.inner, s), (v, s) => v.set_env(i, s, plies), return Err(bad()))
+            .map_err(|e| e.into_pyerr(game.py()))
     }
 }
 
 /// A session that does not replay (a bug) as a RuntimeError.
 fn internal(i: usize, e: hexcore_core::MoveError) -> PyErr {
-    PyRuntimeError::new_err(format!("internal error: env {i}'s episode does not replay from its start: {e}"))
+    PyRuntimeError::new_err(format!(
+        "internal error: env {i}'s episode does not replay from its start: {e}"
+    ))
 }
 
 impl PyVecGame {
@@ -373,7 +463,9 @@ impl PyVecGame {
         let n = self.num_envs();
         match usize::try_from(i.value) {
             Ok(k) if k < n => Ok(k),
-            _ => Err(PyIndexError::new_err(format!("env index {i} is out of range 0..{n}"))),
+            _ => Err(PyIndexError::new_err(format!(
+                "env index {i} is out of range 0..{n}"
+            ))),
         }
     }
 }

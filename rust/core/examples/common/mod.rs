@@ -20,14 +20,24 @@ pub struct Trivial {
 impl Trivial {
     /// For observations of `obs_len` floats, `actions` actions and `players` seats.
     pub fn new(obs_len: usize, actions: usize, players: usize) -> Trivial {
-        Trivial { inputs: InputBuffers::new(obs_len, actions), priors: Vec::new(), values: Vec::new(), players, seconds: 0.0 }
+        Trivial {
+            inputs: InputBuffers::new(obs_len, actions),
+            priors: Vec::new(),
+            values: Vec::new(),
+            players,
+            seconds: 0.0,
+        }
     }
 }
 
 impl Evaluator for Trivial {
     type Error = std::convert::Infallible;
 
-    fn inputs<T: Send>(&mut self, rows: usize, fill: impl FnOnce(&mut [f32], &mut [bool]) -> T + Send) -> Result<T, Self::Error> {
+    fn inputs<T: Send>(
+        &mut self,
+        rows: usize,
+        fill: impl FnOnce(&mut [f32], &mut [bool]) -> T + Send,
+    ) -> Result<T, Self::Error> {
         Ok(self.inputs.fill(rows, fill))
     }
 
@@ -38,11 +48,22 @@ impl Evaluator for Trivial {
     ) -> Result<T, Self::Error> {
         let t = Instant::now();
         self.priors.clear();
-        self.priors.extend(self.inputs.rows(leaves).1.iter().map(|&m| f32::from(u8::from(m))));
+        self.priors.extend(
+            self.inputs
+                .rows(leaves)
+                .1
+                .iter()
+                .map(|&m| f32::from(u8::from(m))),
+        );
         self.values.clear();
         self.values.resize(leaves * self.players, 0.5);
         self.seconds += t.elapsed().as_secs_f64();
         let b = &mut self.inputs;
-        Ok(take(Rows::F32(&self.priors), Rows::F32(&self.values), &mut b.obs, &mut b.masks))
+        Ok(take(
+            Rows::F32(&self.priors),
+            Rows::F32(&self.values),
+            &mut b.obs,
+            &mut b.masks,
+        ))
     }
 }

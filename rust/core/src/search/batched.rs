@@ -100,18 +100,39 @@ impl BatchedOptions {
     /// The one check of every option; the error names the argument.
     pub fn check(&self) -> Result<(), OptionsError> {
         let bad = |name: &'static str, message: String| Err(OptionsError::new(name, message));
-        let finite = |name: &'static str, x: f64| if x.is_finite() { Ok(()) } else { bad(name, format!("{name} must be finite, got {x}")) };
+        let finite = |name: &'static str, x: f64| {
+            if x.is_finite() {
+                Ok(())
+            } else {
+                bad(name, format!("{name} must be finite, got {x}"))
+            }
+        };
         let nonneg = |name: &'static str, x: f64| {
-            finite(name, x).and_then(|()| if x < 0.0 { bad(name, format!("{name} must be >= 0, got {x}")) } else { Ok(()) })
+            finite(name, x).and_then(|()| {
+                if x < 0.0 {
+                    bad(name, format!("{name} must be >= 0, got {x}"))
+                } else {
+                    Ok(())
+                }
+            })
         };
         nonneg("c_puct", self.c_puct)?;
         finite("dirichlet_alpha", self.dirichlet_alpha)?;
         finite("dirichlet_fraction", self.dirichlet_fraction)?;
         if !(0.0..=1.0).contains(&self.dirichlet_fraction) {
-            return bad("dirichlet_fraction", format!("dirichlet_fraction must be between 0 and 1, got {}", self.dirichlet_fraction));
+            return bad(
+                "dirichlet_fraction",
+                format!(
+                    "dirichlet_fraction must be between 0 and 1, got {}",
+                    self.dirichlet_fraction
+                ),
+            );
         }
         if self.dirichlet_fraction > 0.0 && self.dirichlet_alpha <= 0.0 {
-            return bad("dirichlet_alpha", format!("dirichlet_alpha must be > 0, got {}", self.dirichlet_alpha));
+            return bad(
+                "dirichlet_alpha",
+                format!("dirichlet_alpha must be > 0, got {}", self.dirichlet_alpha),
+            );
         }
         limits::max_considered(self.max_considered)?;
         nonneg("gumbel_scale", self.gumbel_scale)?;
@@ -179,7 +200,10 @@ impl<E: fmt::Display> fmt::Display for BatchError<E> {
             BatchError::Evaluator(e) => write!(f, "{e}"),
             BatchError::Output(e) => write!(f, "{e}"),
             BatchError::Invalid(e) => write!(f, "{e}"),
-            BatchError::Players(n) => write!(f, "search handles 1 to {MAX_SEATS} players, this game has {n}"),
+            BatchError::Players(n) => write!(
+                f,
+                "search handles 1 to {MAX_SEATS} players, this game has {n}"
+            ),
             BatchError::Threads(m) => f.write_str(m),
             BatchError::GameOver(i) => write!(f, "game {i} is finished"),
         }
@@ -265,7 +289,8 @@ fn step<G: BatchGame>(
     let k = sh.opts.leaves_per_tree;
     let (room_o, room_m) = (CHUNK * k * obs_len, CHUNK * k * actions);
     let (mut o, mut m) = (&mut obs[..], &mut masks[..]);
-    let mut chunks: Vec<Mutex<(&mut [TreeSearch<G>], &mut [f32], &mut [bool])>> = Vec::with_capacity(trees.len().div_ceil(CHUNK));
+    let mut chunks: Vec<Mutex<(&mut [TreeSearch<G>], &mut [f32], &mut [bool])>> =
+        Vec::with_capacity(trees.len().div_ceil(CHUNK));
     for t in trees.chunks_mut(CHUNK) {
         let (at_o, at_m) = (room_o.min(o.len()), room_m.min(m.len()));
         let (co, ro) = std::mem::take(&mut o).split_at_mut(at_o);
@@ -280,7 +305,9 @@ fn step<G: BatchGame>(
         match phase {
             0 => {
                 if let Some((p, v)) = answer {
-                    chunk.iter_mut().for_each(|t| t.check(p, v, actions, players));
+                    chunk
+                        .iter_mut()
+                        .for_each(|t| t.check(p, v, actions, players));
                 }
             }
             _ => {
@@ -293,7 +320,13 @@ fn step<G: BatchGame>(
                     let (to, ro) = std::mem::take(&mut o).split_at_mut(k * obs_len);
                     let (tm, rm) = std::mem::take(&mut m).split_at_mut(k * actions);
                     let n = t.leaves.len();
-                    t.write(&mut to[..n * obs_len], &mut tm[..n * actions], obs_len, actions, sh.layout);
+                    t.write(
+                        &mut to[..n * obs_len],
+                        &mut tm[..n * actions],
+                        obs_len,
+                        actions,
+                        sh.layout,
+                    );
                     (o, m) = (ro, rm);
                 }
             }
@@ -302,7 +335,9 @@ fn step<G: BatchGame>(
     let after = |phase: usize| match phase {
         0 if answer.is_none() => true,
         0 => {
-            let first = chunks.iter().find_map(|c| lock(c).0.iter().find_map(|t| t.checked.clone().err()));
+            let first = chunks
+                .iter()
+                .find_map(|c| lock(c).0.iter().find_map(|t| t.checked.clone().err()));
             let ok = first.is_none();
             *lock(&failed) = first;
             ok
@@ -329,14 +364,29 @@ fn step<G: BatchGame>(
 }
 
 /// Every tree's row of the result `r`, over the `team`'s threads.
-fn report<G: BatchGame>(trees: &mut [TreeSearch<G>], r: &mut BatchedResult, team: &Team, sh: &Shape<'_>) {
+fn report<G: BatchGame>(
+    trees: &mut [TreeSearch<G>],
+    r: &mut BatchedResult,
+    team: &Team,
+    sh: &Shape<'_>,
+) {
     let (a, p) = (sh.actions, sh.players);
     let rows = trees
         .chunks_mut(CHUNK)
         .zip(r.actions.chunks_mut(CHUNK))
-        .zip(r.policies.chunks_mut(CHUNK * a).zip(r.visits.chunks_mut(CHUNK * a)))
-        .zip(r.q_values.chunks_mut(CHUNK * a).zip(r.root_values.chunks_mut(CHUNK * p)))
-        .map(|(((t, actions), (policies, visits)), (q, v))| Mutex::new((t, actions, policies, visits, q, v)))
+        .zip(
+            r.policies
+                .chunks_mut(CHUNK * a)
+                .zip(r.visits.chunks_mut(CHUNK * a)),
+        )
+        .zip(
+            r.q_values
+                .chunks_mut(CHUNK * a)
+                .zip(r.root_values.chunks_mut(CHUNK * p)),
+        )
+        .map(|(((t, actions), (policies, visits)), (q, v))| {
+            Mutex::new((t, actions, policies, visits, q, v))
+        })
         .collect::<Vec<_>>();
     let work = |_: usize, i: usize| {
         let mut row = lock(&rows[i]);
@@ -363,19 +413,32 @@ impl<G: Game> Drop for BatchedMcts<G> {
 
 impl<G: BatchGame> BatchedMcts<G> {
     /// Searches of `roots` (at least one, all of one spec, none finished).
-    pub fn new(roots: Vec<G>, opts: &BatchedOptions) -> Result<Self, BatchError<std::convert::Infallible>> {
+    pub fn new(
+        roots: Vec<G>,
+        opts: &BatchedOptions,
+    ) -> Result<Self, BatchError<std::convert::Infallible>> {
         Self::of(&roots.iter().collect::<Vec<_>>(), opts)
     }
 
     /// [`BatchedMcts::new`] over copies of `roots`, made in the memory of
     /// the last search of this game type when there is one.
-    pub fn of(roots: &[&G], opts: &BatchedOptions) -> Result<Self, BatchError<std::convert::Infallible>> {
+    pub fn of(
+        roots: &[&G],
+        opts: &BatchedOptions,
+    ) -> Result<Self, BatchError<std::convert::Infallible>> {
         opts.check().map_err(BatchError::Invalid)?;
         let Some(first) = roots.first() else {
-            return Err(BatchError::Invalid(OptionsError::new("games", "games must not be empty")));
+            return Err(BatchError::Invalid(OptionsError::new(
+                "games",
+                "games must not be empty",
+            )));
         };
         if let Some(i) = roots.iter().position(|g| !g.same_spec(first)) {
-            let message = format!("games must all have the same type and spec; game {i} is {:?}, game 0 is {:?}", roots[i].spec(), first.spec());
+            let message = format!(
+                "games must all have the same type and spec; game {i} is {:?}, game 0 is {:?}",
+                roots[i].spec(),
+                first.spec()
+            );
             return Err(BatchError::Invalid(OptionsError::new("games", message)));
         }
         let players = first.num_players();
@@ -386,7 +449,9 @@ impl<G: BatchGame> BatchedMcts<G> {
             return Err(BatchError::GameOver(i));
         }
         let [c, h, w] = first.observation_shape();
-        let layout = first.direct_observation().then(|| CellLayout::of(first.board()));
+        let layout = first
+            .direct_observation()
+            .then(|| CellLayout::of(first.board()));
         let actions = first.num_actions();
         // Each tree keeps its root as its working position (between waves).
         let mut spare = take_spare::<G>();
@@ -401,7 +466,14 @@ impl<G: BatchGame> BatchedMcts<G> {
                 None => TreeSearch::new(opts.seed, i, g.clone()),
             })
             .collect();
-        Ok(BatchedMcts { layout, obs_len: c * h * w, actions, players, trees, opts: opts.clone() })
+        Ok(BatchedMcts {
+            layout,
+            obs_len: c * h * w,
+            actions,
+            players,
+            trees,
+            opts: opts.clone(),
+        })
     }
 
     /// The current roots.
@@ -429,7 +501,11 @@ impl<G: BatchGame> BatchedMcts<G> {
     }
 
     /// Run `simulations` more simulations in every tree and report the roots.
-    pub fn search<E: Evaluator>(&mut self, simulations: u64, ev: &mut E) -> Result<BatchedResult, BatchError<E::Error>> {
+    pub fn search<E: Evaluator>(
+        &mut self,
+        simulations: u64,
+        ev: &mut E,
+    ) -> Result<BatchedResult, BatchError<E::Error>> {
         limits::simulations(simulations).map_err(BatchError::Invalid)?;
         if let Some(i) = self.games().position(|g| g.is_over()) {
             return Err(BatchError::GameOver(i));
@@ -441,7 +517,13 @@ impl<G: BatchGame> BatchedMcts<G> {
         }
         let (players, actions) = (self.players, self.actions);
         let opts = &self.opts;
-        let sh = Shape { players, actions, obs_len: self.obs_len, layout: self.layout.as_ref(), opts };
+        let sh = Shape {
+            players,
+            actions,
+            obs_len: self.obs_len,
+            layout: self.layout.as_ref(),
+            opts,
+        };
         let trees = &mut self.trees;
         for t in trees.iter_mut() {
             t.start(simulations, actions, opts);
@@ -476,7 +558,11 @@ impl<G: BatchGame> BatchedMcts<G> {
                     None | Some(0) => ev.inputs(rows, |o, m| step(trees, None, o, m, tm, &sh)),
                     Some(n) => ev.evaluate(n, |p, v, o, m| {
                         if p.len() != n * actions || v.len() != n * players {
-                            return Err(OutputError::Size { priors: n * actions, values: n * players, got: (p.len(), v.len()) });
+                            return Err(OutputError::Size {
+                                priors: n * actions,
+                                values: n * players,
+                                got: (p.len(), v.len()),
+                            });
                         }
                         step(trees, Some((p, v)), o, m, tm, &sh)
                     }),
@@ -509,13 +595,19 @@ impl<G: BatchGame> BatchedMcts<G> {
     pub fn check_actions(&self, actions: &[i64]) -> Result<Vec<Action>, ActionsError> {
         let b = self.trees.len();
         if actions.len() != b {
-            let message = format!("actions must have shape ({b},) (one per game), got ({},)", actions.len());
+            let message = format!(
+                "actions must have shape ({b},) (one per game), got ({},)",
+                actions.len()
+            );
             return Err(ActionsError::Length(OptionsError::new("actions", message)));
         }
         self.games()
             .zip(actions)
             .enumerate()
-            .map(|(i, (g, &a))| g.check_action(a).map_err(|error| ActionsError::Illegal { index: i, error }))
+            .map(|(i, (g, &a))| {
+                g.check_action(a)
+                    .map_err(|error| ActionsError::Illegal { index: i, error })
+            })
             .collect()
     }
 
@@ -534,12 +626,20 @@ impl<G: Game> BatchedMcts<G> {
     /// starts a new game in the slot of one that finished and keeps the
     /// trees of the others. The slot's random numbers go on from its own
     /// stream, so results stay the same for any thread count.
-    pub fn replace(&mut self, index: usize, game: G) -> Result<(), BatchError<std::convert::Infallible>> {
+    pub fn replace(
+        &mut self,
+        index: usize,
+        game: G,
+    ) -> Result<(), BatchError<std::convert::Infallible>> {
         let b = self.trees.len();
         limits::in_range("index", index, 0, b as i64 - 1).map_err(BatchError::Invalid)?;
         let root = self.trees[0].root();
         if !game.same_spec(root) {
-            let message = format!("game must have the roots' spec {:?}, got {:?}", root.spec(), game.spec());
+            let message = format!(
+                "game must have the roots' spec {:?}, got {:?}",
+                root.spec(),
+                game.spec()
+            );
             return Err(BatchError::Invalid(OptionsError::new("game", message)));
         }
         if game.is_over() {
@@ -557,7 +657,9 @@ pub fn batched_search<G: BatchGame, E: Evaluator>(
     opts: &BatchedOptions,
     ev: &mut E,
 ) -> Result<BatchedResult, BatchError<E::Error>> {
-    BatchedMcts::new(roots, opts).map_err(BatchError::never)?.search(simulations, ev)
+    BatchedMcts::new(roots, opts)
+        .map_err(BatchError::never)?
+        .search(simulations, ev)
 }
 
 #[cfg(test)]

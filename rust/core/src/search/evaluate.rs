@@ -66,10 +66,15 @@ impl<'a> Rows<'a> {
             // A first pass that counts -0 as negative (one add and two ors a
             // number), the exact one only when it fails.
             Rows::F32(x) => {
-                x.iter().fold(0u32, |acc, &v| acc | v.to_bits() | v.to_bits().wrapping_add(0x0080_0000)) >> 31 == 0
+                x.iter().fold(0u32, |acc, &v| {
+                    acc | v.to_bits() | v.to_bits().wrapping_add(0x0080_0000)
+                }) >> 31
+                    == 0
                     || x.iter().fold(0u32, |acc, &v| acc | f32_not_nonneg(v)) >> 31 == 0
             }
-            Rows::F64(x) => x.iter().fold(true, |ok, &v| ok & (0.0..f64::INFINITY).contains(&v)),
+            Rows::F64(x) => x
+                .iter()
+                .fold(true, |ok, &v| ok & (0.0..f64::INFINITY).contains(&v)),
         }
     }
 
@@ -120,7 +125,11 @@ pub trait Evaluator {
 
     /// Make the input buffers (room for at least `rows` leaves) and run
     /// `fill(observations, masks)` on them, as Rust work.
-    fn inputs<T: Send>(&mut self, rows: usize, fill: impl FnOnce(&mut [f32], &mut [bool]) -> T + Send) -> Result<T, Self::Error>;
+    fn inputs<T: Send>(
+        &mut self,
+        rows: usize,
+        fill: impl FnOnce(&mut [f32], &mut [bool]) -> T + Send,
+    ) -> Result<T, Self::Error>;
 
     /// Evaluate the first `leaves` rows of the input buffers, then run
     /// `take(priors, values, observations, masks)` as Rust work with the
@@ -137,7 +146,12 @@ pub trait Evaluator {
 /// (no batching): `evaluate` may play on `game` and returns the value per
 /// seat.
 pub trait LeafEvaluator<G: Game> {
-    fn evaluate(&mut self, game: &mut G, rng: &mut Xoshiro256PlusPlus, buf: &mut Vec<Action>) -> [f64; MAX_SEATS];
+    fn evaluate(
+        &mut self,
+        game: &mut G,
+        rng: &mut Xoshiro256PlusPlus,
+        buf: &mut Vec<Action>,
+    ) -> [f64; MAX_SEATS];
 }
 
 /// Uniformly random rollouts: random actions to the end of the game, scored
@@ -150,7 +164,12 @@ pub struct RandomRollouts {
 
 impl<G: Game> LeafEvaluator<G> for RandomRollouts {
     #[inline]
-    fn evaluate(&mut self, g: &mut G, rng: &mut Xoshiro256PlusPlus, buf: &mut Vec<Action>) -> [f64; MAX_SEATS] {
+    fn evaluate(
+        &mut self,
+        g: &mut G,
+        rng: &mut Xoshiro256PlusPlus,
+        buf: &mut Vec<Action>,
+    ) -> [f64; MAX_SEATS] {
         let finished = g.random_rollout(rng, self.max_plies, buf);
         scores(g.winner_mask(), finished, g.num_players())
     }
@@ -168,19 +187,29 @@ pub struct InputBuffers {
 impl InputBuffers {
     /// `obs_len` is `C * H * W`, `actions` the number of actions.
     pub fn new(obs_len: usize, actions: usize) -> Self {
-        InputBuffers { obs: Vec::new(), masks: Vec::new(), obs_len, actions }
+        InputBuffers {
+            obs: Vec::new(),
+            masks: Vec::new(),
+            obs_len,
+            actions,
+        }
     }
 
     /// Room for `rows` leaves, then `fill(observations, masks)`.
     pub fn fill<T>(&mut self, rows: usize, fill: impl FnOnce(&mut [f32], &mut [bool]) -> T) -> T {
-        self.obs.resize(self.obs.len().max(rows * self.obs_len), 0.0);
-        self.masks.resize(self.masks.len().max(rows * self.actions), false);
+        self.obs
+            .resize(self.obs.len().max(rows * self.obs_len), 0.0);
+        self.masks
+            .resize(self.masks.len().max(rows * self.actions), false);
         fill(&mut self.obs, &mut self.masks)
     }
 
     /// The first `leaves` rows: (observations, masks).
     pub fn rows(&self, leaves: usize) -> (&[f32], &[bool]) {
-        (&self.obs[..leaves * self.obs_len], &self.masks[..leaves * self.actions])
+        (
+            &self.obs[..leaves * self.obs_len],
+            &self.masks[..leaves * self.actions],
+        )
     }
 }
 
@@ -194,14 +223,21 @@ pub struct FnEvaluator<F> {
 impl<F: FnMut(&[f32], &[bool], usize) -> (Vec<f64>, Vec<f64>)> FnEvaluator<F> {
     /// `obs_len` is `C * H * W`, `actions` the number of actions.
     pub fn new(obs_len: usize, actions: usize, f: F) -> Self {
-        FnEvaluator { f, inputs: InputBuffers::new(obs_len, actions) }
+        FnEvaluator {
+            f,
+            inputs: InputBuffers::new(obs_len, actions),
+        }
     }
 }
 
 impl<F: FnMut(&[f32], &[bool], usize) -> (Vec<f64>, Vec<f64>)> Evaluator for FnEvaluator<F> {
     type Error = std::convert::Infallible;
 
-    fn inputs<T: Send>(&mut self, rows: usize, fill: impl FnOnce(&mut [f32], &mut [bool]) -> T + Send) -> Result<T, Self::Error> {
+    fn inputs<T: Send>(
+        &mut self,
+        rows: usize,
+        fill: impl FnOnce(&mut [f32], &mut [bool]) -> T + Send,
+    ) -> Result<T, Self::Error> {
         Ok(self.inputs.fill(rows, fill))
     }
 
@@ -274,7 +310,11 @@ impl fmt::Display for Part {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OutputError {
     /// Not `priors` priors and `values` values (`got`: how many of each).
-    Size { priors: usize, values: usize, got: (usize, usize) },
+    Size {
+        priors: usize,
+        values: usize,
+        got: (usize, usize),
+    },
     /// A NaN or an infinity.
     NotFinite(Part),
     /// A negative prior.
@@ -286,12 +326,25 @@ pub enum OutputError {
 impl fmt::Display for OutputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            OutputError::Size { priors, values, got } => {
-                write!(f, "the evaluator must give {priors} priors and {values} values, got {} and {}", got.0, got.1)
+            OutputError::Size {
+                priors,
+                values,
+                got,
+            } => {
+                write!(
+                    f,
+                    "the evaluator must give {priors} priors and {values} values, got {} and {}",
+                    got.0, got.1
+                )
             }
-            OutputError::NotFinite(part) => write!(f, "evaluator {part} must be finite (got NaN or infinity)"),
+            OutputError::NotFinite(part) => {
+                write!(f, "evaluator {part} must be finite (got NaN or infinity)")
+            }
             OutputError::NegativePrior => f.write_str("evaluator priors must be >= 0"),
-            OutputError::ZeroPriors { leaf } => write!(f, "evaluator priors are all zero on the legal actions of leaf {leaf}"),
+            OutputError::ZeroPriors { leaf } => write!(
+                f,
+                "evaluator priors are all zero on the legal actions of leaf {leaf}"
+            ),
         }
     }
 }
@@ -321,7 +374,13 @@ pub fn numpy_sum_of<T: Copy + Into<f64>>(at: IdsBelow<'_>, row: &[T]) -> f64 {
     /// positions from `at[*i..]` (those below the block's end are its own:
     /// the blocks come in increasing order, so one cursor serves them all
     /// and no block searches for its share).
-    fn pairwise(at: &[crate::Action], get: &impl Fn(usize) -> f64, i: &mut usize, offset: usize, n: usize) -> f64 {
+    fn pairwise(
+        at: &[crate::Action],
+        get: &impl Fn(usize) -> f64,
+        i: &mut usize,
+        offset: usize,
+        n: usize,
+    ) -> f64 {
         let end = offset + n;
         let below = |i: usize, limit: usize| at.get(i).is_some_and(|&a| (a as usize) < limit);
         if !below(*i, end) {
@@ -458,7 +517,8 @@ pub fn at<'r, T: Copy>(row: &'r [T], acts: IdsBelow<'r>) -> impl Iterator<Item =
     // Unchecked: about two instructions fewer a legal action of every leaf
     // (callgrind, the batched search on Churn side 7: see
     // docs/performance-log.md).
-    acts.iter().map(move |&a| unsafe { unchecked::get(row, a as usize) })
+    acts.iter()
+        .map(move |&a| unsafe { unchecked::get(row, a as usize) })
 }
 
 /// The longest run NumPy's pairwise sum adds without splitting it.
@@ -496,7 +556,12 @@ impl PairwisePlan {
         }
         /// Lay out the blocks of `n` numbers from `offset`, and the additions
         /// that combine their sums; returns where this part's sum will be.
-        fn lay(offset: usize, n: usize, out: &mut Vec<(usize, usize)>, adds: &mut Vec<(Slot, Slot)>) -> Slot {
+        fn lay(
+            offset: usize,
+            n: usize,
+            out: &mut Vec<(usize, usize)>,
+            adds: &mut Vec<(Slot, Slot)>,
+        ) -> Slot {
             if n <= PAIRWISE_BLOCK {
                 let end = offset + n;
                 // Below 8 numbers NumPy adds them one by one.
@@ -518,7 +583,12 @@ impl PairwisePlan {
             Slot::Add(i) => (leaves.len() + i) as u32,
         };
         let adds = adds.iter().map(|&(a, b)| (index(a), index(b))).collect();
-        PairwisePlan { n, leaves, adds, sums: Vec::new() }
+        PairwisePlan {
+            n,
+            leaves,
+            adds,
+            sums: Vec::new(),
+        }
     }
 
     /// NumPy's sum of `row` with every entry but those at the positions
@@ -587,7 +657,11 @@ mod tests {
                         plies += 1;
                     }
                 }
-                assert_eq!((finished, a.winner_mask()), (expected, b.winner_mask()), "step {step}, seed {seed}, {max_plies} plies");
+                assert_eq!(
+                    (finished, a.winner_mask()),
+                    (expected, b.winner_mask()),
+                    "step {step}, seed {seed}, {max_plies} plies"
+                );
                 assert_eq!(ra.next_u64(), rb.next_u64(), "step {step}, seed {seed}");
             }
             match pos.random_action(&mut walk, &mut buf) {
@@ -608,7 +682,10 @@ mod tests {
             rollout_as_drawn(&crate::Y::new(size).unwrap());
         }
         rollout_as_drawn(&crate::Hex::new(6, 6, true).unwrap());
-        rollout_as_drawn(&crate::Churn::new(std::sync::Arc::new(crate::Board::hexhex(3).unwrap()), false));
+        rollout_as_drawn(&crate::Churn::new(
+            std::sync::Arc::new(crate::Board::hexhex(3).unwrap()),
+            false,
+        ));
     }
 
     #[test]
@@ -617,36 +694,79 @@ mod tests {
         let it = || legal.iter().map(|v| v.as_slice());
         let check = |p: &[f64], v: &[f64]| {
             let mut sums = Vec::new();
-            check_rows(Rows::F64(p), Rows::F64(v), it().map(|a| IdsBelow::new(a, 3)), 3, 0, &mut sums).map(|()| sums)
+            check_rows(
+                Rows::F64(p),
+                Rows::F64(v),
+                it().map(|a| IdsBelow::new(a, 3)),
+                3,
+                0,
+                &mut sums,
+            )
+            .map(|()| sums)
         };
         let p = vec![1.0, 5.0, 3.0, 0.0, 2.0, 0.0];
         let sums = check(&p, &[0.5; 4]).unwrap();
         // the normalised priors: each legal prior over its row's legal sum
-        let norm: Vec<Vec<f64>> =
-            it().zip(&sums).enumerate().map(|(i, (acts, s))| acts.iter().map(|&a| p[i * 3 + a as usize] / s).collect()).collect();
+        let norm: Vec<Vec<f64>> = it()
+            .zip(&sums)
+            .enumerate()
+            .map(|(i, (acts, s))| acts.iter().map(|&a| p[i * 3 + a as usize] / s).collect())
+            .collect();
         assert_eq!(norm, vec![vec![0.25, 0.75], vec![1.0]]);
         let e = check(&[1.0, 5.0, 3.0, 2.0, 0.0, 2.0], &[0.5; 4]).unwrap_err();
         assert_eq!(e, OutputError::ZeroPriors { leaf: 1 });
-        assert_eq!(e.to_string(), "evaluator priors are all zero on the legal actions of leaf 1");
-        assert_eq!(check(&[1.0, -5.0, 3.0, 0.0, 2.0, 0.0], &[0.5; 4]), Err(OutputError::NegativePrior));
+        assert_eq!(
+            e.to_string(),
+            "evaluator priors are all zero on the legal actions of leaf 1"
+        );
+        assert_eq!(
+            check(&[1.0, -5.0, 3.0, 0.0, 2.0, 0.0], &[0.5; 4]),
+            Err(OutputError::NegativePrior)
+        );
         let mut p = vec![1.0; 6];
         let e = check(&p, &[0.5, f64::NAN, 0.0, 0.0]).unwrap_err();
-        assert_eq!(e.to_string(), "evaluator values must be finite (got NaN or infinity)");
+        assert_eq!(
+            e.to_string(),
+            "evaluator values must be finite (got NaN or infinity)"
+        );
         p[3] = f64::INFINITY;
-        assert_eq!(check(&p, &[0.5; 4]), Err(OutputError::NotFinite(Part::Priors)));
+        assert_eq!(
+            check(&p, &[0.5; 4]),
+            Err(OutputError::NotFinite(Part::Priors))
+        );
     }
 
     #[test]
     fn nonneg_by_bits_is_nonneg() {
-        let xs =
-            [0.0f32, -0.0, 1.0, f32::MIN_POSITIVE, 1e-45, f32::MAX, -1e-45, -1.0, f32::MIN, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -f32::NAN];
+        let xs = [
+            0.0f32,
+            -0.0,
+            1.0,
+            f32::MIN_POSITIVE,
+            1e-45,
+            f32::MAX,
+            -1e-45,
+            -1.0,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+        ];
         for &v in &xs {
             let ok = (0.0..f32::INFINITY).contains(&v);
             assert_eq!(f32_not_nonneg(v) >> 31 == 0, ok, "{v} ({:#x})", v.to_bits());
             assert_eq!(Rows::F32(&[1.0, v, 2.0]).all_nonneg(), ok, "{v}");
         }
         // NaNs with every payload bit pattern at the ends
-        for b in [0x7F80_0001u32, 0x7FFF_FFFF, 0xFF80_0001, 0xFFFF_FFFF, 0xFF80_0000, 0x8000_0001] {
+        for b in [
+            0x7F80_0001u32,
+            0x7FFF_FFFF,
+            0xFF80_0001,
+            0xFFFF_FFFF,
+            0xFF80_0000,
+            0x8000_0001,
+        ] {
             assert!(!Rows::F32(&[f32::from_bits(b)]).all_nonneg(), "{b:#x}");
         }
     }
@@ -681,10 +801,18 @@ mod tests {
                         *x = 3.5 + i as f64;
                     }
                 }
-                assert_eq!(numpy_sum_sparse(&at, &noisy).to_bits(), numpy_sum(&row).to_bits(), "n {n} density {density}");
+                assert_eq!(
+                    numpy_sum_sparse(&at, &noisy).to_bits(),
+                    numpy_sum(&row).to_bits(),
+                    "n {n} density {density}"
+                );
                 // The plan gives the same sum, also reading the positions only.
                 let sum = PairwisePlan::new(n).sum(&at, &noisy);
-                assert_eq!(sum.to_bits(), numpy_sum(&row).to_bits(), "plan, n {n} density {density}");
+                assert_eq!(
+                    sum.to_bits(),
+                    numpy_sum(&row).to_bits(),
+                    "plan, n {n} density {density}"
+                );
             }
         }
     }

@@ -140,7 +140,10 @@ impl fmt::Display for SearchError {
             SearchError::GameOver => f.write_str("the game is over; there is nothing to search"),
             SearchError::NoBudget => f.write_str("give a simulation budget, a time budget or both"),
             SearchError::Invalid(e) => write!(f, "{e}"),
-            SearchError::Players(n) => write!(f, "search handles 1 to {MAX_SEATS} players, this game has {n}"),
+            SearchError::Players(n) => write!(
+                f,
+                "search handles 1 to {MAX_SEATS} players, this game has {n}"
+            ),
             SearchError::Threads(m) => f.write_str(m),
             SearchError::Cancelled => f.write_str("cancelled"),
         }
@@ -199,7 +202,13 @@ impl UctSearch {
     /// Expand `node` with the legal actions of `g` in a random order (the
     /// order they are tried in), if there is room. Returns false when the
     /// tree is full.
-    fn expand<G: Game>(&mut self, node: u32, g: &G, rng: &mut Xoshiro256PlusPlus, buf: &mut Vec<Action>) -> bool {
+    fn expand<G: Game>(
+        &mut self,
+        node: u32,
+        g: &G,
+        rng: &mut Xoshiro256PlusPlus,
+        buf: &mut Vec<Action>,
+    ) -> bool {
         buf.clear();
         g.legal_actions(buf);
         if self.tree.size() + buf.len() > self.max_nodes && node != 0 {
@@ -270,7 +279,11 @@ impl UctSearch {
                 }
                 break;
             }
-            let i = if SOLVER { select::uct_solver(&self.tree, node, seat, c) } else { select::uct(&self.tree, node, seat, c) };
+            let i = if SOLVER {
+                select::uct_solver(&self.tree, node, seat, c)
+            } else {
+                select::uct(&self.tree, node, seat, c)
+            };
             let child = self.tree.children(node)[i];
             g.apply_action(self.tree.nodes[child as usize].action);
             path.push(child);
@@ -333,7 +346,11 @@ fn merged(trees: &[&UctTree], path: &[Action], seat: usize) -> Vec<(Action, u64,
 
 /// The most visited entry (ties: higher value sum, then lower action).
 fn most_visited(stats: &[(Action, u64, f64)]) -> Option<(Action, u64, f64)> {
-    stats.iter().copied().max_by(|a, b| a.1.cmp(&b.1).then(a.2.partial_cmp(&b.2).unwrap_or(std::cmp::Ordering::Equal)).then(b.0.cmp(&a.0)))
+    stats.iter().copied().max_by(|a, b| {
+        a.1.cmp(&b.1)
+            .then(a.2.partial_cmp(&b.2).unwrap_or(std::cmp::Ordering::Equal))
+            .then(b.0.cmp(&a.0))
+    })
 }
 
 /// The proofs of the children of the node reached by `path` from the
@@ -357,13 +374,25 @@ fn merged_proofs(trees: &[&UctTree], path: &[Action]) -> Vec<(Action, Proof)> {
 /// The solver's choice for `seat` among `stats` ([`merged`]), given the
 /// children's `proofs`: the most visited proven win, else the most visited
 /// action not proven a loss, else the most visited.
-fn solver_choice(stats: &[(Action, u64, f64)], proofs: &[(Action, Proof)], seat: usize) -> Option<(Action, u64, f64)> {
+fn solver_choice(
+    stats: &[(Action, u64, f64)],
+    proofs: &[(Action, Proof)],
+    seat: usize,
+) -> Option<(Action, u64, f64)> {
     let outcome = |a: Action| proofs.iter().find(|x| x.0 == a).map(|x| x.1.outcome(seat));
-    let wins: Vec<_> = stats.iter().copied().filter(|x| outcome(x.0) == Some(Outcome::Win)).collect();
+    let wins: Vec<_> = stats
+        .iter()
+        .copied()
+        .filter(|x| outcome(x.0) == Some(Outcome::Win))
+        .collect();
     if let Some(best) = most_visited(&wins) {
         return Some(best);
     }
-    let open: Vec<_> = stats.iter().copied().filter(|x| outcome(x.0) != Some(Outcome::Loss)).collect();
+    let open: Vec<_> = stats
+        .iter()
+        .copied()
+        .filter(|x| outcome(x.0) != Some(Outcome::Loss))
+        .collect();
     most_visited(&open).or_else(|| most_visited(stats))
 }
 
@@ -373,11 +402,17 @@ fn check_budget(simulations: Option<u64>, seconds: Option<f64>) -> Result<(), Se
         return Err(SearchError::NoBudget);
     }
     if simulations == Some(0) {
-        return Err(SearchError::Invalid(OptionsError::new("simulations", "simulations must be positive, got 0")));
+        return Err(SearchError::Invalid(OptionsError::new(
+            "simulations",
+            "simulations must be positive, got 0",
+        )));
     }
     if let Some(s) = seconds {
         if !(s.is_finite() && s > 0.0) {
-            return Err(SearchError::Invalid(OptionsError::new("seconds", format!("seconds must be a positive number, got {s}"))));
+            return Err(SearchError::Invalid(OptionsError::new(
+                "seconds",
+                format!("seconds must be a positive number, got {s}"),
+            )));
         }
     }
     Ok(())
@@ -399,7 +434,14 @@ struct Worker {
 impl Worker {
     /// Run simulations from `root` until `sims` are done, `deadline` has
     /// passed or `stop` is raised.
-    fn grow<G: Game>(&mut self, root: &G, opts: &SearchOptions, sims: Option<u64>, start: Instant, stop: &AtomicBool) -> (u64, bool) {
+    fn grow<G: Game>(
+        &mut self,
+        root: &G,
+        opts: &SearchOptions,
+        sims: Option<u64>,
+        start: Instant,
+        stop: &AtomicBool,
+    ) -> (u64, bool) {
         if opts.solver {
             self.grow_with::<G, true>(root, opts, sims, start, stop)
         } else {
@@ -421,7 +463,9 @@ impl Worker {
         let mut seats = Vec::new();
         let mut buf = Vec::new();
         let mut done = 0u64;
-        let mut rollouts = RandomRollouts { max_plies: opts.max_rollout_plies };
+        let mut rollouts = RandomRollouts {
+            max_plies: opts.max_rollout_plies,
+        };
         let c = opts.c as f32;
         loop {
             if sims.is_some_and(|s| done >= s) {
@@ -440,7 +484,15 @@ impl Worker {
             if SOLVER && self.search.tree.nodes[0].proof().is_some() {
                 break;
             }
-            self.search.simulate::<G, _, SOLVER>(root, c, &mut rollouts, &mut self.rng, &mut path, &mut seats, &mut buf);
+            self.search.simulate::<G, _, SOLVER>(
+                root,
+                c,
+                &mut rollouts,
+                &mut self.rng,
+                &mut path,
+                &mut seats,
+                &mut buf,
+            );
             done += 1;
         }
         (done, false)
@@ -482,22 +534,43 @@ impl<G: Game> Mcts<G> {
         check_players(root.num_players())?;
         if opts.solver && root.num_players() != 2 {
             let n = root.num_players();
-            return Err(SearchError::Invalid(OptionsError::new("solver", format!("solver applies to two-player games, this game has {n} players"))));
+            return Err(SearchError::Invalid(OptionsError::new(
+                "solver",
+                format!("solver applies to two-player games, this game has {n} players"),
+            )));
         }
         if !(opts.c.is_finite() && opts.c >= 0.0) {
-            return Err(SearchError::Invalid(OptionsError::new("c", format!("c must be a finite number >= 0, got {}", opts.c))));
+            return Err(SearchError::Invalid(OptionsError::new(
+                "c",
+                format!("c must be a finite number >= 0, got {}", opts.c),
+            )));
         }
         crate::limits::threads(Some(opts.threads)).map_err(SearchError::Invalid)?;
-        crate::limits::in_range("max_nodes", opts.max_nodes, 1, u32::MAX as i64).map_err(SearchError::Invalid)?;
+        crate::limits::in_range("max_nodes", opts.max_nodes, 1, u32::MAX as i64)
+            .map_err(SearchError::Invalid)?;
         let t = opts.threads;
         let per_tree_nodes = (opts.max_nodes / t).max(1);
         let workers = (0..t)
             .map(|i| {
                 let tree = UctTree::with_room(per_tree_nodes.min(RESERVED_SLOTS));
-                Worker { search: UctSearch { tree, max_nodes: per_tree_nodes }, rng: rng_for(opts.seed, i as u64) }
+                Worker {
+                    search: UctSearch {
+                        tree,
+                        max_nodes: per_tree_nodes,
+                    },
+                    rng: rng_for(opts.seed, i as u64),
+                }
             })
             .collect();
-        Ok(Mcts { root, opts: SearchOptions { simulations: None, seconds: None, ..opts.clone() }, workers })
+        Ok(Mcts {
+            root,
+            opts: SearchOptions {
+                simulations: None,
+                seconds: None,
+                ..opts.clone()
+            },
+            workers,
+        })
     }
 
     /// The root position.
@@ -513,7 +586,10 @@ impl<G: Game> Mcts<G> {
     /// Simulations through the root, summed over the trees (those of
     /// earlier calls kept by [`Mcts::advance`] included).
     pub fn root_visits(&self) -> u64 {
-        self.workers.iter().map(|w| w.search.tree.nodes[0].n as u64).sum()
+        self.workers
+            .iter()
+            .map(|w| w.search.tree.nodes[0].n as u64)
+            .sum()
     }
 
     /// Add `simulations` (total over the threads) and/or `seconds` of
@@ -522,7 +598,12 @@ impl<G: Game> Mcts<G> {
     /// counts this call's). Fails on a finished position or without a
     /// budget; when `stop` is raised the simulations done so far stay in
     /// the trees and `Cancelled` is returned.
-    pub fn search(&mut self, simulations: Option<u64>, seconds: Option<f64>, stop: &AtomicBool) -> Result<SearchResult, SearchError> {
+    pub fn search(
+        &mut self,
+        simulations: Option<u64>,
+        seconds: Option<f64>,
+        stop: &AtomicBool,
+    ) -> Result<SearchResult, SearchError> {
         let start = Instant::now();
         check_budget(simulations, seconds)?;
         let root = &self.root;
@@ -531,15 +612,26 @@ impl<G: Game> Mcts<G> {
         if buf.is_empty() || (root.is_over() && !root.mid_turn()) {
             return Err(SearchError::GameOver);
         }
-        let opts = SearchOptions { simulations, seconds, ..self.opts.clone() };
+        let opts = SearchOptions {
+            simulations,
+            seconds,
+            ..self.opts.clone()
+        };
         let t = self.workers.len();
-        let share = |i: usize| simulations.map(|s| s / t as u64 + u64::from((i as u64) < s % t as u64));
+        let share =
+            |i: usize| simulations.map(|s| s / t as u64 + u64::from((i as u64) < s % t as u64));
         let runs: Vec<(u64, bool)> = if t == 1 {
             vec![self.workers[0].grow(root, &opts, share(0), start, stop)]
         } else {
             let workers = &mut self.workers;
-            install(t, || workers.par_iter_mut().enumerate().map(|(i, w)| w.grow(root, &opts, share(i), start, stop)).collect::<Vec<_>>())
-                .map_err(|e| SearchError::Threads(e.to_string()))?
+            install(t, || {
+                workers
+                    .par_iter_mut()
+                    .enumerate()
+                    .map(|(i, w)| w.grow(root, &opts, share(i), start, stop))
+                    .collect::<Vec<_>>()
+            })
+            .map_err(|e| SearchError::Threads(e.to_string()))?
         };
         if runs.iter().any(|r| r.1) {
             return Err(SearchError::Cancelled);
@@ -557,11 +649,19 @@ impl<G: Game> Mcts<G> {
             values[a as usize] = (s / v as f64) as f32;
         }
         let solver = self.opts.solver;
-        let proofs = if solver { merged_proofs(&trees, &[]) } else { Vec::new() };
+        let proofs = if solver {
+            merged_proofs(&trees, &[])
+        } else {
+            Vec::new()
+        };
         // Every tree runs at least one simulation (or, with the solver, has
         // proved the root, so it has visited a child), so the root has a
         // visited action; the legal-action fallback is only a guard.
-        let choice = if solver { solver_choice(&root_stats, &proofs, seat) } else { most_visited(&root_stats) };
+        let choice = if solver {
+            solver_choice(&root_stats, &proofs, seat)
+        } else {
+            most_visited(&root_stats)
+        };
         let best = choice.map(|e| e.0).unwrap_or(buf[0]);
 
         let mut pv = vec![best];
@@ -573,18 +673,27 @@ impl<G: Game> Mcts<G> {
             loop {
                 let seat = at.to_move() - 1;
                 let stats = merged(&trees, &pv, seat);
-                let Some((a, _, _)) = solver_choice(&stats, &merged_proofs(&trees, &pv), seat) else { break };
+                let Some((a, _, _)) = solver_choice(&stats, &merged_proofs(&trees, &pv), seat)
+                else {
+                    break;
+                };
                 pv.push(a);
                 at.apply_action(a);
             }
         } else {
             loop {
                 let stats = merged(&trees, &pv, 0);
-                let Some((a, _, _)) = most_visited(&stats) else { break };
+                let Some((a, _, _)) = most_visited(&stats) else {
+                    break;
+                };
                 pv.push(a);
             }
         }
-        let (proven, proven_actions) = if solver { root_proofs(&trees, &proofs, &buf, seat) } else { (None, Vec::new()) };
+        let (proven, proven_actions) = if solver {
+            root_proofs(&trees, &proofs, &buf, seat)
+        } else {
+            (None, Vec::new())
+        };
 
         let mut g = root.clone();
         let mut turn = Vec::new();
@@ -597,7 +706,9 @@ impl<G: Game> Mcts<G> {
             }
         }
         while g.mid_turn() {
-            let Some(a) = g.random_action(&mut rng, &mut buf) else { break };
+            let Some(a) = g.random_action(&mut rng, &mut buf) else {
+                break;
+            };
             g.apply_action(a);
             turn.push(a);
         }
@@ -632,10 +743,19 @@ impl<G: Game> Mcts<G> {
 /// The root's proven value for `seat` (the player to move) and its proven
 /// actions' values, by increasing action, from the trees and the root
 /// actions' `proofs` ([`merged_proofs`]); `legal` are the root's actions.
-fn root_proofs(trees: &[&UctTree], proofs: &[(Action, Proof)], legal: &[Action], seat: usize) -> (Option<Outcome>, Vec<(Action, Outcome)>) {
-    let mut actions: Vec<(Action, Outcome)> = proofs.iter().map(|&(a, p)| (a, p.outcome(seat))).collect();
+fn root_proofs(
+    trees: &[&UctTree],
+    proofs: &[(Action, Proof)],
+    legal: &[Action],
+    seat: usize,
+) -> (Option<Outcome>, Vec<(Action, Outcome)>) {
+    let mut actions: Vec<(Action, Outcome)> =
+        proofs.iter().map(|&(a, p)| (a, p.outcome(seat))).collect();
     actions.sort_unstable_by_key(|x| x.0);
-    let from_tree = trees.iter().find_map(|t| t.nodes[0].proof()).map(|p| p.outcome(seat));
+    let from_tree = trees
+        .iter()
+        .find_map(|t| t.nodes[0].proof())
+        .map(|p| p.outcome(seat));
     let from_actions = if actions.iter().any(|x| x.1 == Outcome::Win) {
         Some(Outcome::Win)
     } else if actions.len() == legal.len() {
@@ -653,7 +773,11 @@ fn root_proofs(trees: &[&UctTree], proofs: &[(Action, Proof)], legal: &[Action],
 /// Search `root` with UCT (see the module documentation). Fails on a
 /// finished position, without a budget, with out-of-range options, or when
 /// `stop` is raised.
-pub fn search<G: Game>(root: &G, opts: &SearchOptions, stop: &AtomicBool) -> Result<SearchResult, SearchError> {
+pub fn search<G: Game>(
+    root: &G,
+    opts: &SearchOptions,
+    stop: &AtomicBool,
+) -> Result<SearchResult, SearchError> {
     check_players(root.num_players())?;
     check_budget(opts.simulations, opts.seconds)?;
     Mcts::new(root.clone(), opts)?.search(opts.simulations, opts.seconds, stop)
@@ -663,11 +787,16 @@ pub fn search<G: Game>(root: &G, opts: &SearchOptions, stop: &AtomicBool) -> Res
 mod tests {
     use super::*;
     use crate::testing::immediate_win;
-    use crate::{Board, Churn, Quintun, QuintunPlacement, Wunchunk, WunchunkBalance, WunchunkStart};
+    use crate::{
+        Board, Churn, Quintun, QuintunPlacement, Wunchunk, WunchunkBalance, WunchunkStart,
+    };
     use std::sync::Arc;
 
     fn sims(n: u64) -> SearchOptions {
-        SearchOptions { simulations: Some(n), ..Default::default() }
+        SearchOptions {
+            simulations: Some(n),
+            ..Default::default()
+        }
     }
 
     fn never() -> AtomicBool {
@@ -683,20 +812,52 @@ mod tests {
     #[test]
     fn one_thread_is_deterministic() {
         let g = Quintun::new(4, QuintunPlacement::Side, true).unwrap();
-        let a = search(&g, &SearchOptions { seed: 5, ..sims(500) }, &never()).unwrap();
-        let b = search(&g, &SearchOptions { seed: 5, ..sims(500) }, &never()).unwrap();
+        let a = search(
+            &g,
+            &SearchOptions {
+                seed: 5,
+                ..sims(500)
+            },
+            &never(),
+        )
+        .unwrap();
+        let b = search(
+            &g,
+            &SearchOptions {
+                seed: 5,
+                ..sims(500)
+            },
+            &never(),
+        )
+        .unwrap();
         assert_eq!(a.visits, b.visits);
         assert_eq!(a.values, b.values);
         assert_eq!(a.pv, b.pv);
         assert_eq!(a.simulations, 500);
-        let c = search(&g, &SearchOptions { seed: 6, ..sims(500) }, &never()).unwrap();
+        let c = search(
+            &g,
+            &SearchOptions {
+                seed: 6,
+                ..sims(500)
+            },
+            &never(),
+        )
+        .unwrap();
         assert_ne!(a.visits, c.visits);
     }
 
     #[test]
     fn threads_share_the_budget() {
         let g = Churn::new(Arc::new(Board::hexhex(3).unwrap()), true);
-        let r = search(&g, &SearchOptions { threads: 3, ..sims(301) }, &never()).unwrap();
+        let r = search(
+            &g,
+            &SearchOptions {
+                threads: 3,
+                ..sims(301)
+            },
+            &never(),
+        )
+        .unwrap();
         assert_eq!(r.simulations, 301);
         assert_eq!(r.visits.iter().map(|&v| v as u64).sum::<u64>(), 301);
     }
@@ -705,9 +866,16 @@ mod tests {
     /// at once and others that do not (see [`immediate_win`]): search must
     /// pick a winning action there. Returns whether one was found.
     fn one_move_win<G: Game>(start: &G, seed: u64) -> bool {
-        let Some((g, _, wins)) = immediate_win(start, seed, 4, true) else { return false };
+        let Some((g, _, wins)) = immediate_win(start, seed, 4, true) else {
+            return false;
+        };
         let r = search(&g, &sims(3000), &never()).unwrap();
-        assert!(wins.contains(&r.best), "seed {seed}: {} is not a win in\n{}", g.action_to_string(r.best), g.diagram());
+        assert!(
+            wins.contains(&r.best),
+            "seed {seed}: {} is not a win in\n{}",
+            g.action_to_string(r.best),
+            g.diagram()
+        );
         true
     }
 
@@ -756,16 +924,58 @@ mod tests {
         let g = Churn::new(Arc::new(Board::hexhex(2).unwrap()), false);
         let stop = AtomicBool::new(true);
         assert_eq!(search(&g, &sims(10), &stop), Err(SearchError::Cancelled));
-        assert_eq!(search(&g, &SearchOptions::default(), &never()), Err(SearchError::NoBudget));
-        assert!(matches!(search(&g, &sims(0), &never()), Err(SearchError::Invalid(_))));
-        assert!(matches!(search(&g, &SearchOptions { c: f64::NAN, ..sims(1) }, &never()), Err(SearchError::Invalid(_))));
-        assert!(matches!(search(&g, &SearchOptions { threads: 0, ..sims(1) }, &never()), Err(SearchError::Invalid(_))));
+        assert_eq!(
+            search(&g, &SearchOptions::default(), &never()),
+            Err(SearchError::NoBudget)
+        );
+        assert!(matches!(
+            search(&g, &sims(0), &never()),
+            Err(SearchError::Invalid(_))
+        ));
+        assert!(matches!(
+            search(
+                &g,
+                &SearchOptions {
+                    c: f64::NAN,
+                    ..sims(1)
+                },
+                &never()
+            ),
+            Err(SearchError::Invalid(_))
+        ));
+        assert!(matches!(
+            search(
+                &g,
+                &SearchOptions {
+                    threads: 0,
+                    ..sims(1)
+                },
+                &never()
+            ),
+            Err(SearchError::Invalid(_))
+        ));
         // A tiny node limit: the root is still expanded, the rest are rollouts.
-        let r = search(&g, &SearchOptions { max_nodes: 3, ..sims(100) }, &never()).unwrap();
+        let r = search(
+            &g,
+            &SearchOptions {
+                max_nodes: 3,
+                ..sims(100)
+            },
+            &never(),
+        )
+        .unwrap();
         assert_eq!(r.simulations, 100);
         assert_eq!(r.nodes, 1 + 7);
         // Cut-off rollouts score a draw.
-        let r = search(&g, &SearchOptions { max_rollout_plies: 0, ..sims(50) }, &never()).unwrap();
+        let r = search(
+            &g,
+            &SearchOptions {
+                max_rollout_plies: 0,
+                ..sims(50)
+            },
+            &never(),
+        )
+        .unwrap();
         assert_eq!(r.simulations, 50);
         // A finished game.
         let mut h = g.clone();
@@ -776,21 +986,57 @@ mod tests {
         }
         assert_eq!(search(&h, &sims(10), &never()), Err(SearchError::GameOver));
         // A time budget alone.
-        let r = search(&g, &SearchOptions { seconds: Some(0.05), ..Default::default() }, &never()).unwrap();
+        let r = search(
+            &g,
+            &SearchOptions {
+                seconds: Some(0.05),
+                ..Default::default()
+            },
+            &never(),
+        )
+        .unwrap();
         assert!(r.simulations > 0);
     }
 
     #[test]
     fn reuse_keeps_the_subtree() {
         let g = Wunchunk::new(6, 2, WunchunkStart::Standard, WunchunkBalance::Ap).unwrap();
-        let mut m = Mcts::new(g.clone(), &SearchOptions { seed: 3, ..Default::default() }).unwrap();
+        let mut m = Mcts::new(
+            g.clone(),
+            &SearchOptions {
+                seed: 3,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let r = m.search(Some(2000), None, &never()).unwrap();
         // The same as a one-off search.
-        assert_eq!(r, SearchResult { seconds: r.seconds, ..search(&g, &SearchOptions { seed: 3, ..sims(2000) }, &never()).unwrap() });
+        assert_eq!(
+            r,
+            SearchResult {
+                seconds: r.seconds,
+                ..search(
+                    &g,
+                    &SearchOptions {
+                        seed: 3,
+                        ..sims(2000)
+                    },
+                    &never()
+                )
+                .unwrap()
+            }
+        );
         assert_eq!(m.root_visits(), 2000);
         // The subtree below the first action, then below the whole turn.
         let first = r.visits[r.best as usize] as u64;
-        let mut one = Mcts::new(g.clone(), &SearchOptions { seed: 3, ..Default::default() }).unwrap();
+        let mut one = Mcts::new(
+            g.clone(),
+            &SearchOptions {
+                seed: 3,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         one.search(Some(2000), None, &never()).unwrap();
         one.advance(&r.turn[..1]);
         assert_eq!(one.root_visits(), first - 1);
@@ -804,7 +1050,10 @@ mod tests {
         let r2 = m.search(Some(500), None, &never()).unwrap();
         assert_eq!(r2.simulations, 500);
         assert_eq!(m.root_visits(), kept + 500);
-        assert_eq!(r2.visits.iter().map(|&v| v as u64).sum::<u64>(), m.root_visits());
+        assert_eq!(
+            r2.visits.iter().map(|&v| v as u64).sum::<u64>(),
+            m.root_visits()
+        );
         // A move the tree does not know starts a fresh tree.
         let mut acts = Vec::new();
         m.game().legal_actions(&mut acts);
@@ -828,12 +1077,38 @@ mod tests {
 
     /// The solver's proven root value and proven root actions agree with
     /// the exact solver, and a proven win is chosen.
-    fn solver_agrees<G: Game + crate::solve::Solvable>(g: &G, simulations: u64, threads: usize) -> SearchResult {
+    fn solver_agrees<G: Game + crate::solve::Solvable>(
+        g: &G,
+        simulations: u64,
+        threads: usize,
+    ) -> SearchResult {
         use crate::solve::{solve, Monitor, SolveOptions};
-        let exact = solve(g, &SolveOptions { threads: 1, ..SolveOptions::default() }, &Monitor::default()).unwrap();
+        let exact = solve(
+            g,
+            &SolveOptions {
+                threads: 1,
+                ..SolveOptions::default()
+            },
+            &Monitor::default(),
+        )
+        .unwrap();
         assert!(exact.complete);
-        let r = search(g, &SearchOptions { solver: true, threads, seed: 1, ..sims(simulations) }, &never()).unwrap();
-        let rank = |o: &Outcome| [Outcome::Loss, Outcome::Draw, Outcome::Win].iter().position(|x| x == o);
+        let r = search(
+            g,
+            &SearchOptions {
+                solver: true,
+                threads,
+                seed: 1,
+                ..sims(simulations)
+            },
+            &never(),
+        )
+        .unwrap();
+        let rank = |o: &Outcome| {
+            [Outcome::Loss, Outcome::Draw, Outcome::Win]
+                .iter()
+                .position(|x| x == o)
+        };
         for &(a, o) in &r.proven_actions {
             // The best of the whole moves that start with `a`.
             let starting = exact.moves.iter().filter(|m| m.actions.first() == Some(&a));
@@ -844,7 +1119,11 @@ mod tests {
             assert_eq!(Some(v), exact.value);
         }
         if r.proven == Some(Outcome::Win) || r.proven_actions.iter().any(|x| x.1 == Outcome::Win) {
-            let chosen = exact.moves.iter().find(|m| m.actions.as_slice() == r.turn.as_slice()).unwrap();
+            let chosen = exact
+                .moves
+                .iter()
+                .find(|m| m.actions.as_slice() == r.turn.as_slice())
+                .unwrap();
             assert_eq!(chosen.value, Some(Outcome::Win));
         }
         r
@@ -855,7 +1134,10 @@ mod tests {
         let churn = Churn::new(Arc::new(Board::hexhex(2).unwrap()), false);
         let r = solver_agrees(&churn, 20_000, 1);
         assert_eq!(r.proven, Some(Outcome::Win));
-        assert!(r.simulations < 20_000, "the search stops once the root is proven");
+        assert!(
+            r.simulations < 20_000,
+            "the search stops once the root is proven"
+        );
         let hex = crate::Hex::new(3, 3, false).unwrap();
         let r = solver_agrees(&hex, 200_000, 1);
         assert_eq!(r.proven, Some(Outcome::Win));
@@ -867,7 +1149,11 @@ mod tests {
         let mut q = Quintun::new(4, QuintunPlacement::Side, false).unwrap();
         let mut rng = rng_for(4, 0);
         let mut buf = Vec::new();
-        let quick = SolveOptions { threads: 1, max_nodes: Some(50_000), ..SolveOptions::default() };
+        let quick = SolveOptions {
+            threads: 1,
+            max_nodes: Some(50_000),
+            ..SolveOptions::default()
+        };
         while !solve(&q, &quick, &Monitor::default()).unwrap().complete {
             let a = q.random_action(&mut rng, &mut buf).unwrap();
             q.apply_action(a);
@@ -883,12 +1169,23 @@ mod tests {
     #[test]
     fn solver_keeps_proofs_across_advance_and_checks_players() {
         let g = crate::Hex::new(3, 3, false).unwrap();
-        let mut m = Mcts::new(g.clone(), &SearchOptions { solver: true, seed: 2, ..Default::default() }).unwrap();
+        let mut m = Mcts::new(
+            g.clone(),
+            &SearchOptions {
+                solver: true,
+                seed: 2,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let r = m.search(Some(200_000), None, &never()).unwrap();
         assert_eq!(r.proven, Some(Outcome::Win));
         // A proven root searches no more.
         let again = m.search(Some(100), None, &never()).unwrap();
-        assert_eq!((again.simulations, again.best, again.proven), (0, r.best, r.proven));
+        assert_eq!(
+            (again.simulations, again.best, again.proven),
+            (0, r.best, r.proven)
+        );
         m.advance(&r.turn);
         let after = m.search(Some(10), None, &never()).unwrap();
         assert_eq!(after.proven, Some(Outcome::Loss));
@@ -896,9 +1193,31 @@ mod tests {
         // Off by default, and the results of plain UCT.
         let plain = search(&g, &sims(500), &never()).unwrap();
         assert_eq!((plain.proven, plain.proven_actions.len()), (None, 0));
-        assert_eq!(plain, search(&g, &SearchOptions { solver: false, ..sims(500) }, &never()).unwrap().with_seconds(plain.seconds));
+        assert_eq!(
+            plain,
+            search(
+                &g,
+                &SearchOptions {
+                    solver: false,
+                    ..sims(500)
+                },
+                &never()
+            )
+            .unwrap()
+            .with_seconds(plain.seconds)
+        );
         let three = Wunchunk::new(7, 3, WunchunkStart::Standard, WunchunkBalance::Ap).unwrap();
-        assert!(matches!(search(&three, &SearchOptions { solver: true, ..sims(10) }, &never()), Err(SearchError::Invalid(_))));
+        assert!(matches!(
+            search(
+                &three,
+                &SearchOptions {
+                    solver: true,
+                    ..sims(10)
+                },
+                &never()
+            ),
+            Err(SearchError::Invalid(_))
+        ));
     }
 
     impl SearchResult {
@@ -911,7 +1230,15 @@ mod tests {
     fn reuse_with_threads_and_determinism() {
         let g = Churn::new(Arc::new(Board::hexhex(3).unwrap()), true);
         let run = |threads: usize| {
-            let mut m = Mcts::new(g.clone(), &SearchOptions { threads, seed: 9, ..Default::default() }).unwrap();
+            let mut m = Mcts::new(
+                g.clone(),
+                &SearchOptions {
+                    threads,
+                    seed: 9,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
             let mut out = Vec::new();
             for _ in 0..3 {
                 let r = m.search(Some(400), None, &never()).unwrap();
@@ -935,7 +1262,19 @@ mod tests {
             over.apply_action(a);
         }
         let mut m = Mcts::new(over, &SearchOptions::default()).unwrap();
-        assert_eq!(m.search(Some(10), None, &never()), Err(SearchError::GameOver));
-        assert!(matches!(Mcts::new(g, &SearchOptions { threads: 0, ..Default::default() }), Err(SearchError::Invalid(_))));
+        assert_eq!(
+            m.search(Some(10), None, &never()),
+            Err(SearchError::GameOver)
+        );
+        assert!(matches!(
+            Mcts::new(
+                g,
+                &SearchOptions {
+                    threads: 0,
+                    ..Default::default()
+                }
+            ),
+            Err(SearchError::Invalid(_))
+        ));
     }
 }

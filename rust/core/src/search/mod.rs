@@ -31,6 +31,10 @@ pub mod select;
 pub mod tree;
 
 pub use crate::outcome::MAX_SEATS;
-pub use batched::{batched_search, ActionsError, Algorithm, BatchError, BatchedMcts, BatchedOptions, BatchedResult};
-pub use evaluate::{Evaluator, FnEvaluator, InputBuffers, LeafEvaluator, OutputError, Part, RandomRollouts, Rows};
+pub use batched::{
+    batched_search, ActionsError, Algorithm, BatchError, BatchedMcts, BatchedOptions, BatchedResult,
+};
+pub use evaluate::{
+    Evaluator, FnEvaluator, InputBuffers, LeafEvaluator, OutputError, Part, RandomRollouts, Rows,
+};
 pub use mcts::{search, Mcts, SearchError, SearchOptions, SearchResult};

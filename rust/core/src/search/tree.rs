@@ -311,7 +311,15 @@ impl UctNode {
     /// A node reached by `action`, without statistics or slots.
     #[inline]
     pub fn reached_by(action: Action) -> UctNode {
-        UctNode { w: [0.0; MAX_SEATS], n: 0, edges: NONE, len: 0, tried: 0, action, proof: 0 }
+        UctNode {
+            w: [0.0; MAX_SEATS],
+            n: 0,
+            edges: NONE,
+            len: 0,
+            tried: 0,
+            action,
+            proof: 0,
+        }
     }
 
     /// The node's proven value, if it has one.
@@ -373,7 +381,10 @@ impl Tree {
 impl<N: TreeNode, E: Copy> Tree<N, E> {
     /// A tree holding only a fresh root.
     pub fn fresh() -> Self {
-        Tree { nodes: vec![N::fresh()], edges: Vec::new() }
+        Tree {
+            nodes: vec![N::fresh()],
+            edges: Vec::new(),
+        }
     }
 
     /// Back to a tree holding only an unevaluated root, keeping the memory
@@ -386,7 +397,8 @@ impl<N: TreeNode, E: Copy> Tree<N, E> {
 
     /// Bytes held by the arenas.
     pub fn capacity_bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<N>() + self.edges.capacity() * std::mem::size_of::<E>()
+        self.nodes.capacity() * std::mem::size_of::<N>()
+            + self.edges.capacity() * std::mem::size_of::<E>()
     }
 
     /// The edges of `node` (empty until expanded).
@@ -427,7 +439,11 @@ impl Tree {
                 // The priors in the order of their `prior32` ([`Edge::prior32`]).
                 parent.open = next_open(edges, i, |j| f64::from(edges[j].prior32));
             }
-            self.nodes.push(Node { next, slot: i as u32, ..Node::new() });
+            self.nodes.push(Node {
+                next,
+                slot: i as u32,
+                ..Node::new()
+            });
         }
         self.edges[e].child
     }
@@ -435,9 +451,21 @@ impl Tree {
     /// Expand `node` with `actions` (increasing) and their priors
     /// ([`Edge::prior32`], divided by `divisor`), and its evaluation `raw`
     /// for the seat to move.
-    pub fn expand(&mut self, node: u32, actions: &[Action], priors: impl Iterator<Item = f32>, divisor: f64, raw: f64) {
+    pub fn expand(
+        &mut self,
+        node: u32,
+        actions: &[Action],
+        priors: impl Iterator<Item = f32>,
+        divisor: f64,
+        raw: f64,
+    ) {
         let first = self.edges.len() as u32;
-        self.edges.extend(actions.iter().zip(priors).map(|(&action, prior32)| Edge { prior32, action, child: NONE }));
+        self.edges
+            .extend(actions.iter().zip(priors).map(|(&action, prior32)| Edge {
+                prior32,
+                action,
+                child: NONE,
+            }));
         let n = &mut self.nodes[node as usize];
         n.edges = first;
         n.len = actions.len() as u32;
@@ -476,9 +504,14 @@ impl Tree {
             let open = if n.kids == NONE {
                 // No edge has a child: the first of the highest prior,
                 // found by its value first (no branch per edge).
-                let top = edges.iter().fold(f32::NEG_INFINITY, |m, e| m.max(e.prior32));
+                let top = edges
+                    .iter()
+                    .fold(f32::NEG_INFINITY, |m, e| m.max(e.prior32));
                 if top > f32::NEG_INFINITY {
-                    edges.iter().position(|e| e.prior32 == top).map_or(NONE, |j| j as u32)
+                    edges
+                        .iter()
+                        .position(|e| e.prior32 == top)
+                        .map_or(NONE, |j| j as u32)
                 } else {
                     NONE
                 }
@@ -521,7 +554,10 @@ impl UctTree {
     /// written: the arena does not grow by copying itself, and a search
     /// small against its node limit uses little of it).
     pub fn with_room(slots: usize) -> UctTree {
-        Tree { nodes: vec![UctNode::fresh()], edges: Vec::with_capacity(slots) }
+        Tree {
+            nodes: vec![UctNode::fresh()],
+            edges: Vec::with_capacity(slots),
+        }
     }
 
     /// The positions in the tree, the node limit's count: the root and one
@@ -541,7 +577,8 @@ impl UctTree {
         }
         let edge = self.edges.len();
         if self.edges.capacity() < edge + actions.len() {
-            let want = (2 * self.edges.capacity()).clamp(edge + actions.len(), max_nodes.max(edge + actions.len()));
+            let want = (2 * self.edges.capacity())
+                .clamp(edge + actions.len(), max_nodes.max(edge + actions.len()));
             self.edges.reserve_exact(want - edge);
         }
         self.edges.extend_from_slice(actions);
@@ -578,7 +615,10 @@ impl UctTree {
 
     /// The child of `node` reached by `action`, if the tree has made it.
     pub fn find_child(&self, node: u32, action: Action) -> Option<u32> {
-        self.children(node).iter().copied().find(|&c| self.nodes[c as usize].action == action)
+        self.children(node)
+            .iter()
+            .copied()
+            .find(|&c| self.nodes[c as usize].action == action)
     }
 
     /// The node reached from the root by `path`, if the tree has it.
@@ -631,7 +671,9 @@ impl UctTree {
     /// alike.
     pub fn prove_up(&mut self, path: &[u32], seats: &[u8]) {
         for i in (0..path.len().saturating_sub(1)).rev() {
-            let Some(child) = self.nodes[path[i + 1] as usize].proof() else { break };
+            let Some(child) = self.nodes[path[i + 1] as usize].proof() else {
+                break;
+            };
             let seat = seats[i] as usize;
             let p = if child == Proof::Win(seat) {
                 child
@@ -704,7 +746,11 @@ impl<N: TreeNode, E: Copy> Tree<N, E> {
 impl<N: TreeNode, E: TreeEdge> Tree<N, E> {
     /// The child of `node` behind `action`, if the tree has it.
     pub fn find_child(&self, node: u32, action: Action) -> Option<u32> {
-        self.edges_of(node).iter().find(|e| e.action() == action).map(|e| e.child()).filter(|&c| c != NONE)
+        self.edges_of(node)
+            .iter()
+            .find(|e| e.action() == action)
+            .map(|e| e.child())
+            .filter(|&c| c != NONE)
     }
 
     /// The node reached from the root by `path`, if the tree has it.
@@ -778,10 +824,16 @@ mod tests {
         t.reroot(t.root_child(5));
         assert_eq!(t.nodes.len(), 2);
         assert_eq!(t.nodes[0].n, 1);
-        assert_eq!(t.edges_of(0).iter().map(|e| e.action).collect::<Vec<_>>(), vec![1, 2, 7]);
+        assert_eq!(
+            t.edges_of(0).iter().map(|e| e.action).collect::<Vec<_>>(),
+            vec![1, 2, 7]
+        );
         let e = t.edges_of(0)[2];
         assert_eq!(t.child_stats(&e, 0), (1, 1.0));
-        assert_eq!((e.prior(t.divisor(0)), t.edges_of(0)[0].prior(t.divisor(0))), (0.25, 0.5));
+        assert_eq!(
+            (e.prior(t.divisor(0)), t.edges_of(0)[0].prior(t.divisor(0))),
+            (0.25, 0.5)
+        );
         assert_eq!(t.nodes[0].raw, 0.1);
         t.reroot(None);
         assert_eq!(t.nodes.len(), 1);
@@ -802,14 +854,38 @@ mod tests {
         for round in 0..200_000 {
             let a = f32_of(&mut rng);
             // neighbours in float32 now and then, where rounding would bite
-            let b = if round % 3 == 0 { f32::from_bits(a.to_bits() + 1) } else { f32_of(&mut rng) };
+            let b = if round % 3 == 0 {
+                f32::from_bits(a.to_bits() + 1)
+            } else {
+                f32_of(&mut rng)
+            };
             let d = match round % 4 {
                 0 => 1.0,
                 1 => f64::from(f32::MAX) * 65536.0,
-                _ => f64::from(f32_of(&mut rng)).max(f64::from(a)).max(f64::from(b)) * (1.0 + crate::rng::below(&mut rng, 4096) as f64),
+                _ => {
+                    f64::from(f32_of(&mut rng))
+                        .max(f64::from(a))
+                        .max(f64::from(b))
+                        * (1.0 + crate::rng::below(&mut rng, 4096) as f64)
+                }
             };
-            let (ea, eb) = (Edge { prior32: a, action: 0, child: NONE }, Edge { prior32: b, action: 1, child: NONE });
-            assert_eq!(a.partial_cmp(&b), ea.prior(d).partial_cmp(&eb.prior(d)), "{a:e} {b:e} over {d:e}");
+            let (ea, eb) = (
+                Edge {
+                    prior32: a,
+                    action: 0,
+                    child: NONE,
+                },
+                Edge {
+                    prior32: b,
+                    action: 1,
+                    child: NONE,
+                },
+            );
+            assert_eq!(
+                a.partial_cmp(&b),
+                ea.prior(d).partial_cmp(&eb.prior(d)),
+                "{a:e} {b:e} over {d:e}"
+            );
         }
     }
 
@@ -821,16 +897,30 @@ mod tests {
         assert!(t.expand(0, &[4, 1, 9], 2));
         assert_eq!((t.size(), t.nodes.len()), (4, 1));
         let (a, b) = (t.try_next(0), t.try_next(0));
-        assert_eq!((t.nodes[a as usize].action, t.nodes[b as usize].action), (4, 1));
+        assert_eq!(
+            (t.nodes[a as usize].action, t.nodes[b as usize].action),
+            (4, 1)
+        );
         assert!(!t.expand(b, &[0, 1], 5));
         assert!(t.expand(b, &[0, 1], 6));
         assert!(t.expand(a, &[7], 7));
         assert_eq!((t.size(), t.nodes.len()), (7, 3));
         let c = t.try_next(b);
         assert_eq!(t.children(b), &[c]);
-        assert_eq!((t.find_path(&[]), t.find_path(&[1, 0]), t.find_path(&[1])), (Some(0), Some(c), Some(b)));
+        assert_eq!(
+            (t.find_path(&[]), t.find_path(&[1, 0]), t.find_path(&[1])),
+            (Some(0), Some(c), Some(b))
+        );
         // untried: no node yet
-        assert_eq!((t.find_path(&[9]), t.find_path(&[1, 1]), t.find_path(&[4, 7]), t.find_path(&[5])), (None, None, None, None));
+        assert_eq!(
+            (
+                t.find_path(&[9]),
+                t.find_path(&[1, 1]),
+                t.find_path(&[4, 7]),
+                t.find_path(&[5])
+            ),
+            (None, None, None, None)
+        );
         t.visit_backup(&[0, b, c], &[1.0, 0.0, 0.0, 0.0]);
         t.visit(&[0, a]);
         t.backup(&[0, a], &[0.0, 0.5, 0.0, 0.0]);
@@ -838,10 +928,16 @@ mod tests {
         t.reroot(t.find_path(&[1]));
         assert_eq!((t.size(), t.nodes.len()), (3, 2));
         assert_eq!(t.edges_of(0), &[1, 1]); // the child of action 0, then untried action 1
-        assert_eq!((t.nodes[1].action, t.nodes[1].n, t.nodes[1].w[0]), (0, 1, 1.0));
+        assert_eq!(
+            (t.nodes[1].action, t.nodes[1].n, t.nodes[1].w[0]),
+            (0, 1, 1.0)
+        );
         assert_eq!((t.find_child(0, 0), t.find_child(0, 1)), (Some(1), None));
         let d = t.try_next(0);
-        assert_eq!((d, t.nodes[d as usize].action, t.children(0)), (2, 1, &[1, 2][..]));
+        assert_eq!(
+            (d, t.nodes[d as usize].action, t.children(0)),
+            (2, 1, &[1, 2][..])
+        );
         t.reroot(None);
         assert_eq!((t.size(), t.nodes.len(), t.nodes[0].n), (1, 1, 0));
     }

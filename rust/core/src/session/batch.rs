@@ -27,9 +27,25 @@ where
 {
     /// One env per entry of `start_of`, which indexes `starts` (see
     /// [`VecGames::build`]).
-    pub fn build(starts: Vec<Session<G>>, start_of: Vec<u32>, seed: u64, max_plies: u64, stop: &AtomicBool) -> Result<Batch<G>, BatchError> {
-        let games = VecGames::build(starts.iter().map(|s| s.g.clone()).collect(), start_of, seed, max_plies, stop)?;
-        Ok(Batch { games, starts, set: HashMap::new() })
+    pub fn build(
+        starts: Vec<Session<G>>,
+        start_of: Vec<u32>,
+        seed: u64,
+        max_plies: u64,
+        stop: &AtomicBool,
+    ) -> Result<Batch<G>, BatchError> {
+        let games = VecGames::build(
+            starts.iter().map(|s| s.g.clone()).collect(),
+            start_of,
+            seed,
+            max_plies,
+            stop,
+        )?;
+        Ok(Batch {
+            games,
+            starts,
+            set: HashMap::new(),
+        })
     }
 
     /// The plain games (sizes, each env's state and counters).
@@ -48,7 +64,13 @@ where
     }
 
     /// See [`VecGames::reset_until`].
-    pub fn reset_until(&mut self, seed: Option<u64>, out: Out<'_>, threads: usize, stop: &AtomicBool) -> Result<bool, StepError> {
+    pub fn reset_until(
+        &mut self,
+        seed: Option<u64>,
+        out: Out<'_>,
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Result<bool, StepError> {
         let whole = self.games.reset_until(seed, out, threads, stop);
         self.forget_ended();
         whole
@@ -64,7 +86,10 @@ where
         threads: usize,
         stop: &AtomicBool,
     ) -> Result<bool, StepError> {
-        let whole = self.games.step_until(actions, active, out, threads, stop).map_err(|e| self.explain(e))?;
+        let whole = self
+            .games
+            .step_until(actions, active, out, threads, stop)
+            .map_err(|e| self.explain(e))?;
         self.forget_ended();
         Ok(whole)
     }
@@ -117,7 +142,8 @@ where
     /// Forget the positions set for episodes that have ended.
     fn forget_ended(&mut self) {
         let games = &self.games;
-        self.set.retain(|&i, (episode, _)| games.env(i).episode == *episode);
+        self.set
+            .retain(|&i, (episode, _)| games.env(i).episode == *episode);
     }
 }
 
@@ -128,8 +154,26 @@ mod tests {
     use super::*;
     use crate::{Board, Churn, Game};
 
-    fn out_for(n: usize, a: usize, buf: &mut (Vec<bool>, Vec<f32>, Vec<bool>, Vec<bool>, Vec<i32>, Vec<i64>)) -> Out<'_> {
-        *buf = (vec![false; n * a], vec![0.0; n * 2], vec![false; n], vec![false; n], vec![0; n], vec![0; n]);
+    fn out_for(
+        n: usize,
+        a: usize,
+        buf: &mut (
+            Vec<bool>,
+            Vec<f32>,
+            Vec<bool>,
+            Vec<bool>,
+            Vec<i32>,
+            Vec<i64>,
+        ),
+    ) -> Out<'_> {
+        *buf = (
+            vec![false; n * a],
+            vec![0.0; n * 2],
+            vec![false; n],
+            vec![false; n],
+            vec![0; n],
+            vec![0; n],
+        );
         Out {
             obs: crate::vector::Obs::None,
             mask: Some(&mut buf.0),
@@ -150,32 +194,52 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut b = Batch::build(vec![start.clone()], vec![0, 0], 1, u64::MAX, &stop).unwrap();
         let mut buf = Default::default();
-        b.reset_until(None, out_for(2, a, &mut buf), 1, &stop).unwrap();
+        b.reset_until(None, out_for(2, a, &mut buf), 1, &stop)
+            .unwrap();
         let mut acts = vec![0i64; 2];
         b.sample_actions(&mut acts, 1).unwrap();
-        b.step_until(&acts, None, out_for(2, a, &mut buf), 1, &stop).unwrap();
+        b.step_until(&acts, None, out_for(2, a, &mut buf), 1, &stop)
+            .unwrap();
         let s = b.session(1).unwrap();
-        assert_eq!(s.all_actions(), [start.all_actions(), vec![acts[1] as Action]].concat());
+        assert_eq!(
+            s.all_actions(),
+            [start.all_actions(), vec![acts[1] as Action]].concat()
+        );
         assert_eq!(s.history()[0], "c3");
         // An occupied cell: the error names the env and gives the move's reason.
         let c3 = start.all_actions()[0] as i64;
         let mut next = vec![0i64; 2];
         b.sample_actions(&mut next, 1).unwrap();
-        let e = b.step_until(&[next[0], c3], None, out_for(2, a, &mut buf), 1, &stop).unwrap_err();
+        let e = b
+            .step_until(&[next[0], c3], None, out_for(2, a, &mut buf), 1, &stop)
+            .unwrap_err();
         match e {
-            StepError::Illegal { env: 1, action, error } => {
+            StepError::Illegal {
+                env: 1,
+                action,
+                error,
+            } => {
                 assert_eq!(action, c3);
                 assert_eq!(error.reason, Reason::Occupied);
-                assert!(error.message.starts_with(&format!("env 1: action {c3} (c3) is illegal: ")), "{}", error.message);
+                assert!(
+                    error
+                        .message
+                        .starts_with(&format!("env 1: action {c3} (c3) is illegal: ")),
+                    "{}",
+                    error.message
+                );
             }
             e => panic!("unexpected {e:?}"),
         }
         // A set position keeps its history until its episode ends.
         let mut other = Session::new(start.g.clone(), None);
-        other.play(&start.g.action_to_string(acts[0] as Action)).unwrap();
+        other
+            .play(&start.g.action_to_string(acts[0] as Action))
+            .unwrap();
         b.set_env(0, other.clone(), 1).unwrap();
         assert_eq!(b.session(0).unwrap().history(), other.history());
-        b.reset_until(None, out_for(2, a, &mut buf), 1, &stop).unwrap();
+        b.reset_until(None, out_for(2, a, &mut buf), 1, &stop)
+            .unwrap();
         assert_eq!(b.session(0).unwrap().history(), start.history());
         assert!(b.set.is_empty());
     }

@@ -77,7 +77,14 @@ where
     G::Undo: Clone,
 {
     pub fn new(g: G, setup: Option<Setup>) -> Self {
-        Session { g, head: None, len: 0, moves: 0, turn_start: 0, setup: setup.map(Arc::new) }
+        Session {
+            g,
+            head: None,
+            len: 0,
+            moves: 0,
+            turn_start: 0,
+            setup: setup.map(Arc::new),
+        }
     }
 
     /// The last `k` actions, oldest first.
@@ -134,7 +141,12 @@ where
 
     fn push(&mut self, action: Action, undo: G::Undo, starts_move: bool) {
         let prev = self.head.take();
-        self.head = Some(Arc::new(Node { action, undo: Some(undo), starts_move, prev }));
+        self.head = Some(Arc::new(Node {
+            action,
+            undo: Some(undo),
+            starts_move,
+            prev,
+        }));
         self.len += 1;
     }
 
@@ -174,7 +186,12 @@ where
         loop {
             let node = self.head.take().expect("history length");
             let (action, starts_move, undo, prev) = match Arc::try_unwrap(node) {
-                Ok(mut n) => (n.action, n.starts_move, n.undo.take().expect("undo record"), n.prev.take()),
+                Ok(mut n) => (
+                    n.action,
+                    n.starts_move,
+                    n.undo.take().expect("undo record"),
+                    n.prev.take(),
+                ),
                 Err(shared) => {
                     let u = shared.undo.clone().expect("undo record");
                     (shared.action, shared.starts_move, u, shared.prev.clone())
@@ -219,10 +236,17 @@ where
                 (why, reason) = (e.message, e.reason);
             }
         } else {
-            let pending: Vec<String> = self.pending().into_iter().map(|a| self.g.action_to_string(a)).collect();
+            let pending: Vec<String> = self
+                .pending()
+                .into_iter()
+                .map(|a| self.g.action_to_string(a))
+                .collect();
             why = format!("a turn is in progress ({}); {why}", pending.join(", "));
         }
-        MoveError::new(reason, format!("action {action} ({name}) is illegal: {why}"))
+        MoveError::new(
+            reason,
+            format!("action {action} ({name}) is illegal: {why}"),
+        )
     }
 }
 
@@ -232,7 +256,10 @@ mod tests {
     use crate::{Churn, Wunchunk, WunchunkBalance, WunchunkStart};
 
     fn churn() -> Session<Churn> {
-        Session::new(Churn::new(Arc::new(crate::Board::hexhex(3).unwrap()), false), None)
+        Session::new(
+            Churn::new(Arc::new(crate::Board::hexhex(3).unwrap()), false),
+            None,
+        )
     }
 
     #[test]
@@ -270,7 +297,12 @@ mod tests {
         let s = s.extended(&[c3]).unwrap();
         let e = s.illegal_action_error(c3);
         assert_eq!(e.reason, Reason::Occupied);
-        assert!(e.message.starts_with(&format!("action {c3} (c3) is illegal: ")), "{}", e.message);
+        assert!(
+            e.message
+                .starts_with(&format!("action {c3} (c3) is illegal: ")),
+            "{}",
+            e.message
+        );
         // In the middle of a turn: the turn in progress is named.
         let w = Wunchunk::new(6, 2, WunchunkStart::Standard, WunchunkBalance::Ap).unwrap();
         let mut s = Session::new(w, None);
@@ -287,6 +319,11 @@ mod tests {
         let pending = s.pending();
         let e = s.illegal_action_error(pending[0]);
         assert_eq!(e.reason, Reason::IllegalAction);
-        assert!(e.message.contains("a turn is in progress (") && e.message.contains(&s.g.action_to_string(pending[0])), "{}", e.message);
+        assert!(
+            e.message.contains("a turn is in progress (")
+                && e.message.contains(&s.g.action_to_string(pending[0])),
+            "{}",
+            e.message
+        );
     }
 }

@@ -153,9 +153,21 @@ fn json_next(n: Next) -> String {
 }
 
 impl<'w, G: Solvable> Writer<'w, G> {
-    pub fn new(root: &G, s: &'w mut dyn Prover<G>, out: &'w mut dyn Write, index_bytes: usize) -> Self {
+    pub fn new(
+        root: &G,
+        s: &'w mut dyn Prover<G>,
+        out: &'w mut dyn Write,
+        index_bytes: usize,
+    ) -> Self {
         let keyer = Keyer::new(root, false);
-        Writer { s, out, keyer, index: HashMap::new(), max_positions: (index_bytes / INDEX_BYTES_PER_POSITION).max(1), next_id: 0 }
+        Writer {
+            s,
+            out,
+            keyer,
+            index: HashMap::new(),
+            max_positions: (index_bytes / INDEX_BYTES_PER_POSITION).max(1),
+            next_id: 0,
+        }
     }
 
     /// Write `player`'s strategy for `goal` from `root`; its first node.
@@ -189,7 +201,11 @@ impl<'w, G: Solvable> Writer<'w, G> {
                 parent.next.push(Next::Node(f.id));
             }
         }
-        Ok(Strategy { player, goal, root: first })
+        Ok(Strategy {
+            player,
+            goal,
+            root: first,
+        })
     }
 
     /// Nodes written so far.
@@ -199,10 +215,19 @@ impl<'w, G: Solvable> Writer<'w, G> {
 
     fn write(&mut self, f: &Frame<G>, player: usize) -> Result<(), SolveError> {
         let line = if f.pos.to_move() == player {
-            format!("[{},{},{}]\n", f.id, json_str(&f.pos.format_move(&f.moves[0])), json_next(f.next[0]))
+            format!(
+                "[{},{},{}]\n",
+                f.id,
+                json_str(&f.pos.format_move(&f.moves[0])),
+                json_next(f.next[0])
+            )
         } else {
-            let items: Vec<String> =
-                f.moves.iter().zip(&f.next).map(|(m, &n)| format!("{}:{}", json_str(&f.pos.format_move(m)), json_next(n))).collect();
+            let items: Vec<String> = f
+                .moves
+                .iter()
+                .zip(&f.next)
+                .map(|(m, &n)| format!("{}:{}", json_str(&f.pos.format_move(m)), json_next(n)))
+                .collect();
             format!("[{},{{{}}}]\n", f.id, items.join(","))
         };
         self.out.write_all(line.as_bytes()).map_err(io_err)?;
@@ -230,17 +255,27 @@ impl<'w, G: Solvable> Writer<'w, G> {
 
     /// The node for `pos`: the end of the game, a node already written, or a
     /// new frame pushed on `stack` (its number returned).
-    fn open(&mut self, pos: &G, player: usize, goal: i32, stack: &mut Vec<Frame<G>>) -> Result<Next, SolveError> {
+    fn open(
+        &mut self,
+        pos: &G,
+        player: usize,
+        goal: i32,
+        stack: &mut Vec<Frame<G>>,
+    ) -> Result<Next, SolveError> {
         if pos.is_over() {
             if Self::meets(pos, player, goal) {
                 return Ok(Next::End);
             }
-            return Err(SolveError::Certificate("internal error: the strategy reached a game that misses its goal".into()));
+            return Err(SolveError::Certificate(
+                "internal error: the strategy reached a game that misses its goal".into(),
+            ));
         }
         let key = self.key(pos);
         if let Some(&id) = self.index.get(&key) {
             if id & OPEN != 0 {
-                return Err(SolveError::Certificate("the strategy repeats a position: it cannot be written as a proof".into()));
+                return Err(SolveError::Certificate(
+                    "the strategy repeats a position: it cannot be written as a proof".into(),
+                ));
             }
             return Ok(Next::Node(id));
         }
@@ -250,17 +285,32 @@ impl<'w, G: Solvable> Writer<'w, G> {
                 self.max_positions
             )));
         }
-        let moves = if pos.to_move() == player { vec![self.choose(pos, player, goal)?] } else { root_moves(pos)? };
+        let moves = if pos.to_move() == player {
+            vec![self.choose(pos, player, goal)?]
+        } else {
+            root_moves(pos)?
+        };
         let id = self.next_id;
         self.next_id += 1;
         self.index.insert(key, id | OPEN);
-        stack.push(Frame { pos: pos.clone(), id, next: Vec::with_capacity(moves.len()), moves });
+        stack.push(Frame {
+            pos: pos.clone(),
+            id,
+            next: Vec::with_capacity(moves.len()),
+            moves,
+        });
         Ok(Next::Node(id))
     }
 
     /// Whether the position after `m` is proved to meet `goal` for `player`
     /// (a search); `Err` if stopped.
-    fn proves(&mut self, pos: &G, m: &[Action], player: usize, goal: i32) -> Result<bool, SolveError> {
+    fn proves(
+        &mut self,
+        pos: &G,
+        m: &[Action],
+        player: usize,
+        goal: i32,
+    ) -> Result<bool, SolveError> {
         let mut c = pos.clone();
         for &a in m {
             c.apply_action(a);
@@ -284,7 +334,10 @@ impl<'w, G: Solvable> Writer<'w, G> {
         }
         // a move that ends the game meeting the goal, a win first
         for want in [1, goal] {
-            if let Some(i) = after.iter().position(|c| c.is_over() && Self::meets(c, player, want)) {
+            if let Some(i) = after
+                .iter()
+                .position(|c| c.is_over() && Self::meets(c, player, want))
+            {
                 return Ok(moves[i].clone());
             }
         }
@@ -299,10 +352,18 @@ impl<'w, G: Solvable> Writer<'w, G> {
             }
         }
         // the table's best first action, then the hook's order, then the rest
-        let proved = if pos.to_move() == player { self.s.reaches(pos, player, goal) } else { None };
+        let proved = if pos.to_move() == player {
+            self.s.reaches(pos, player, goal)
+        } else {
+            None
+        };
         match proved {
             None => return Err(SolveError::Stopped),
-            Some(false) => return Err(SolveError::Certificate("internal error: a position of the strategy does not keep its goal".into())),
+            Some(false) => {
+                return Err(SolveError::Certificate(
+                    "internal error: a position of the strategy does not keep its goal".into(),
+                ))
+            }
             Some(true) => {}
         }
         // The hook's order, not the table's best move: the table's content
@@ -312,7 +373,12 @@ impl<'w, G: Solvable> Writer<'w, G> {
         let mut order: Vec<Action> = Vec::new();
         p.legal_actions(&mut order);
         p.solver_actions(&mut order, false);
-        let rank = |m: &MoveActions| order.iter().position(|&a| Some(&a) == m.first()).unwrap_or(usize::MAX);
+        let rank = |m: &MoveActions| {
+            order
+                .iter()
+                .position(|&a| Some(&a) == m.first())
+                .unwrap_or(usize::MAX)
+        };
         let mut idx: Vec<usize> = (0..moves.len()).collect();
         idx.sort_by_key(|&i| rank(&moves[i]));
         // a move the prover's table already shows to keep the goal (df-pn's
@@ -327,7 +393,9 @@ impl<'w, G: Solvable> Writer<'w, G> {
                 return Ok(moves[i].clone());
             }
         }
-        Err(SolveError::Certificate("internal error: no move keeps the strategy's goal".into()))
+        Err(SolveError::Certificate(
+            "internal error: no move keeps the strategy's goal".into(),
+        ))
     }
 }
 
@@ -346,21 +414,43 @@ mod tests {
     #[test]
     fn one_line_per_node_children_first() {
         let mut out = Vec::new();
-        let s = solve_and_certify(&churn2(), &SolveOptions::default(), &Monitor::default(), Some(&mut out)).unwrap();
+        let s = solve_and_certify(
+            &churn2(),
+            &SolveOptions::default(),
+            &Monitor::default(),
+            Some(&mut out),
+        )
+        .unwrap();
         let c = s.certificate.unwrap();
-        assert_eq!(c.strategies, vec![Strategy { player: 1, goal: 1, root: 0 }]);
+        assert_eq!(
+            c.strategies,
+            vec![Strategy {
+                player: 1,
+                goal: 1,
+                root: 0
+            }]
+        );
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text.lines().count() as u64, c.positions);
         // the root (player 1 to move) is written last, with its one move
-        assert!(text.lines().last().unwrap().starts_with("[0,\"b2\","), "{text}");
+        assert!(
+            text.lines().last().unwrap().starts_with("[0,\"b2\","),
+            "{text}"
+        );
         // every number written is a node of the file
-        let ids: std::collections::HashSet<&str> = text.lines().map(|l| l[1..].split(',').next().unwrap()).collect();
+        let ids: std::collections::HashSet<&str> = text
+            .lines()
+            .map(|l| l[1..].split(',').next().unwrap())
+            .collect();
         assert_eq!(ids.len() as u64, c.positions);
     }
 
     #[test]
     fn the_index_is_bounded() {
-        let opts = SolveOptions { table_bytes: 10 * INDEX_BYTES_PER_POSITION, ..Default::default() };
+        let opts = SolveOptions {
+            table_bytes: 10 * INDEX_BYTES_PER_POSITION,
+            ..Default::default()
+        };
         let mut out = Vec::new();
         match solve_and_certify(&churn2(), &opts, &Monitor::default(), Some(&mut out)) {
             Err(SolveError::Certificate(m)) => assert!(m.contains("more than 10 positions"), "{m}"),

@@ -69,7 +69,11 @@ impl DfpnTable {
         while n * 2 <= max_entries.min(1 << 12) {
             n *= 2;
         }
-        DfpnTable { entries: vec![Entry::default(); n], max_entries, filled: 0 }
+        DfpnTable {
+            entries: vec![Entry::default(); n],
+            max_entries,
+            filled: 0,
+        }
     }
 
     pub fn capacity(&self) -> u64 {
@@ -88,15 +92,24 @@ impl DfpnTable {
     #[inline]
     fn probe(&self, key: &Key) -> Option<(u32, u32)> {
         let b = self.bucket(key);
-        self.entries[b..b + WAYS].iter().find(|e| (e.pn | e.dn) != 0 && e.cells == key.cells && e.side == key.side).map(|e| (e.pn, e.dn))
+        self.entries[b..b + WAYS]
+            .iter()
+            .find(|e| (e.pn | e.dn) != 0 && e.cells == key.cells && e.side == key.side)
+            .map(|e| (e.pn, e.dn))
     }
 
     fn store(&mut self, key: &Key, pn: u32, dn: u32, work: u32) {
-        if self.filled as usize * 4 >= self.entries.len() * 3 && self.entries.len() * 2 <= self.max_entries {
+        if self.filled as usize * 4 >= self.entries.len() * 3
+            && self.entries.len() * 2 <= self.max_entries
+        {
             self.grow();
         }
         // a decided entry is worth more than any search that is still open
-        let work = if pn == 0 || dn == 0 { work.saturating_add(1 << 16) } else { work };
+        let work = if pn == 0 || dn == 0 {
+            work.saturating_add(1 << 16)
+        } else {
+            work
+        };
         let b = self.bucket(key);
         let mut victim = b;
         for i in b..b + WAYS {
@@ -114,7 +127,13 @@ impl DfpnTable {
                 victim = i;
             }
         }
-        self.entries[victim] = Entry { cells: key.cells, side: key.side, pn, dn, work };
+        self.entries[victim] = Entry {
+            cells: key.cells,
+            side: key.side,
+            pn,
+            dn,
+            work,
+        };
     }
 
     fn grow(&mut self) {
@@ -122,7 +141,11 @@ impl DfpnTable {
         self.entries = vec![Entry::default(); old.len() * 2];
         self.filled = 0;
         for e in old.into_iter().filter(|e| (e.pn | e.dn) != 0) {
-            let key = Key { cells: e.cells, side: e.side, sym: 0 };
+            let key = Key {
+                cells: e.cells,
+                side: e.side,
+                sym: 0,
+            };
             self.store(&key, e.pn, e.dn, e.work);
         }
     }
@@ -305,7 +328,11 @@ impl<'a, G: Solvable> Dfpn<'a, G> {
             }
         }
         // a position in the table was asked already (and left undecided)
-        if let Some(o) = if self.value_hook && stored.is_none() { self.g.solver_value() } else { None } {
+        if let Some(o) = if self.value_hook && stored.is_none() {
+            self.g.solver_value()
+        } else {
+            None
+        } {
             let mover = self.g.to_move();
             let (me, other) = match o {
                 Outcome::Win => (mover == self.attacker, mover != self.attacker),
@@ -315,7 +342,11 @@ impl<'a, G: Solvable> Dfpn<'a, G> {
             if me == other {
                 self.draw_seen = true;
             }
-            let yes = if self.goal > 0 { me && !other } else { me || !other };
+            let yes = if self.goal > 0 {
+                me && !other
+            } else {
+                me || !other
+            };
             let r = Self::decided(yes);
             self.table.store(&key, r.0, r.1, 0);
             return r;
@@ -372,16 +403,29 @@ impl<'a, G: Solvable> Dfpn<'a, G> {
                         second = num;
                     }
                 }
-                let total = if kids.iter().any(|c| if or { c.dn == INF } else { c.pn == INF }) { INF } else { sum.min(BIG as u64) as u32 };
+                let total = if kids
+                    .iter()
+                    .any(|c| if or { c.dn == INF } else { c.pn == INF })
+                {
+                    INF
+                } else {
+                    sum.min(BIG as u64) as u32
+                };
                 r = if or { (best, total) } else { (total, best) };
                 if r.0 >= thpn || r.1 >= thdn {
                     break;
                 }
                 let c = kids[bi];
                 let (cthpn, cthdn) = if or {
-                    (thpn.min(grow(second)), (thdn as u64 - r.1 as u64 + c.dn as u64).min(INF as u64) as u32)
+                    (
+                        thpn.min(grow(second)),
+                        (thdn as u64 - r.1 as u64 + c.dn as u64).min(INF as u64) as u32,
+                    )
                 } else {
-                    ((thpn as u64 - r.0 as u64 + c.pn as u64).min(INF as u64) as u32, thdn.min(grow(second)))
+                    (
+                        (thpn as u64 - r.0 as u64 + c.pn as u64).min(INF as u64) as u32,
+                        thdn.min(grow(second)),
+                    )
                 };
                 let u = self.g.apply_action_undoable(c.action);
                 let (pn, dn) = self.mid(cthpn, cthdn, depth + 1);
@@ -415,7 +459,13 @@ mod tests {
     use crate::{Board, Churn, Hex};
 
     fn values<G: Solvable>(g: &G, algorithm: Algorithm, threads: usize) -> Vec<Option<Outcome>> {
-        let opts = SolveOptions { threads, table_bytes: 4 << 20, distances: false, algorithm: Some(algorithm), ..Default::default() };
+        let opts = SolveOptions {
+            threads,
+            table_bytes: 4 << 20,
+            distances: false,
+            algorithm: Some(algorithm),
+            ..Default::default()
+        };
         let s = solve(g, &opts, &Monitor::default()).unwrap();
         assert!(s.complete);
         s.moves.iter().map(|m| m.value).collect()
@@ -424,10 +474,17 @@ mod tests {
     #[test]
     fn equals_alpha_beta_on_small_boards() {
         let churn = Churn::new(Arc::new(Board::hexhex(2).unwrap()), false);
-        assert_eq!(values(&churn, Algorithm::Dfpn, 1), values(&churn, Algorithm::AlphaBeta, 1));
+        assert_eq!(
+            values(&churn, Algorithm::Dfpn, 1),
+            values(&churn, Algorithm::AlphaBeta, 1)
+        );
         for n in 2..=4 {
             let hex = Hex::new(n, n, false).unwrap();
-            assert_eq!(values(&hex, Algorithm::Dfpn, 2), values(&hex, Algorithm::AlphaBeta, 1), "hex {n}");
+            assert_eq!(
+                values(&hex, Algorithm::Dfpn, 2),
+                values(&hex, Algorithm::AlphaBeta, 1),
+                "hex {n}"
+            );
         }
     }
 
@@ -472,7 +529,12 @@ mod tests {
             k += 1;
             let mut rng = rng_for(seed, k);
             let mut g = make();
-            while !g.is_over() && (0..g.board().num_cells()).filter(|&c| g.cell_value(c) == 0).count() > empty {
+            while !g.is_over()
+                && (0..g.board().num_cells())
+                    .filter(|&c| g.cell_value(c) == 0)
+                    .count()
+                    > empty
+            {
                 let a = g.random_action(&mut rng, &mut buf).unwrap();
                 g.apply_action(a);
             }
@@ -492,8 +554,15 @@ mod tests {
         let stop = AtomicBool::new(false);
         let (nodes, filled) = (AtomicU64::new(0), AtomicU64::new(0));
         let table = Table::new(1 << 10).unwrap();
-        let sh =
-            Shared { table: &table, stop: &stop, halt: AtomicBool::new(false), nodes: &nodes, filled: &filled, max_nodes: u64::MAX, deadline: None };
+        let sh = Shared {
+            table: &table,
+            stop: &stop,
+            halt: AtomicBool::new(false),
+            nodes: &nodes,
+            filled: &filled,
+            max_nodes: u64::MAX,
+            deadline: None,
+        };
         let mut cases: Vec<Hex> = Vec::new();
         for n in [3, 4] {
             let g = Hex::new(n, n, false).unwrap();
@@ -511,11 +580,19 @@ mod tests {
         for g in &cases {
             let want = minimax(&mut g.clone(), &mut memo);
             seen[(want > 0) as usize] += 1;
-            for (value_hook, actions_hook) in [(false, false), (true, false), (false, true), (true, true)] {
+            for (value_hook, actions_hook) in
+                [(false, false), (true, false), (false, true), (true, true)]
+            {
                 let mut d = Dfpn::new(g, &sh, true, 1 << 20);
                 d.value_hook = value_hook;
                 d.actions_hook = actions_hook;
-                assert_eq!(d.value(g), Some(want), "{:?} to move {} hooks {value_hook} {actions_hook}", g.colours(), g.to_move());
+                assert_eq!(
+                    d.value(g),
+                    Some(want),
+                    "{:?} to move {} hooks {value_hook} {actions_hook}",
+                    g.colours(),
+                    g.to_move()
+                );
             }
         }
         assert!(seen[0] > 20 && seen[1] > 20, "{seen:?}");

@@ -91,7 +91,10 @@ pub fn symmetries(board: &Board) -> Vec<Vec<u16>> {
             let mapped: Vec<(i32, i32)> = coords.iter().map(|&p| map(p)).collect();
             let min_m = *mapped.iter().min().expect("a board has cells");
             let (dq, dr) = (min_orig.0 - min_m.0, min_orig.1 - min_m.1);
-            let image: Option<Vec<u16>> = mapped.iter().map(|&(q, r)| board.at_axial(q + dq, r + dr).map(|c| c as u16)).collect();
+            let image: Option<Vec<u16>> = mapped
+                .iter()
+                .map(|&(q, r)| board.at_axial(q + dq, r + dr).map(|c| c as u16))
+                .collect();
             if let Some(image) = image {
                 if !out.contains(&image) {
                     out.push(image);
@@ -117,7 +120,11 @@ impl Key {
     /// Index bits for the table.
     #[inline]
     pub fn index_hash(&self) -> u64 {
-        zobrist::mix((self.cells as u64) ^ zobrist::mix((self.cells >> 64) as u64) ^ self.side.rotate_left(17))
+        zobrist::mix(
+            (self.cells as u64)
+                ^ zobrist::mix((self.cells >> 64) as u64)
+                ^ self.side.rotate_left(17),
+        )
     }
 }
 
@@ -163,7 +170,9 @@ impl Keyer {
                 inv
             })
             .collect();
-        let piece = (0..n * 8).map(|i| zobrist::piece(i / 8, (i % 8) as u64)).collect();
+        let piece = (0..n * 8)
+            .map(|i| zobrist::piece(i / 8, (i % 8) as u64))
+            .collect();
         let mut shifted = vec![(0u64, 0u64); image.len() * n * 8];
         if packed {
             for (s, img) in image.iter().enumerate() {
@@ -177,7 +186,15 @@ impl Keyer {
                 }
             }
         }
-        Keyer { n, packed, image, preimage, shifted, piece, occ: Vec::with_capacity(n) }
+        Keyer {
+            n,
+            packed,
+            image,
+            preimage,
+            shifted,
+            piece,
+            occ: Vec::with_capacity(n),
+        }
     }
 
     pub fn num_symmetries(&self) -> usize {
@@ -210,7 +227,11 @@ impl Keyer {
             for &(c, code) in &self.occ {
                 h2 ^= zobrist::mix(((c as u64) << 8 | code as u64) ^ 0xA5A5_0F0F_1234_5678);
             }
-            return Key { cells: (cells_hash as u128) << 64 | h2 as u128, side, sym: 0 };
+            return Key {
+                cells: (cells_hash as u128) << 64 | h2 as u128,
+                side,
+                sym: 0,
+            };
         }
         let nsym = if g.mid_turn() { 1 } else { self.image.len() };
         let mut best = (u64::MAX, u64::MAX);
@@ -230,14 +251,20 @@ impl Keyer {
             }
         }
         let best = (best.0 as u128) << 64 | best.1 as u128;
-        Key { cells: best, side, sym: best_s as u8 }
+        Key {
+            cells: best,
+            side,
+            sym: best_s as u8,
+        }
     }
 
     /// An action of the position in the frame of its canonical image.
     #[inline]
     pub fn to_canonical<G: Solvable>(&self, g: &G, sym: u8, a: Action) -> Action {
         match g.action_cell(a) {
-            Some((c, rest)) if sym != 0 => g.cell_action(self.image[sym as usize][c] as usize, rest),
+            Some((c, rest)) if sym != 0 => {
+                g.cell_action(self.image[sym as usize][c] as usize, rest)
+            }
             _ => a,
         }
     }
@@ -246,7 +273,9 @@ impl Keyer {
     #[inline]
     pub fn from_canonical<G: Solvable>(&self, g: &G, sym: u8, a: Action) -> Action {
         match g.action_cell(a) {
-            Some((c, rest)) if sym != 0 => g.cell_action(self.preimage[sym as usize][c] as usize, rest),
+            Some((c, rest)) if sym != 0 => {
+                g.cell_action(self.preimage[sym as usize][c] as usize, rest)
+            }
             _ => a,
         }
     }

@@ -93,7 +93,10 @@ impl Algorithm {
         match name {
             "alphabeta" => Ok(Algorithm::AlphaBeta),
             "dfpn" => Ok(Algorithm::Dfpn),
-            _ => Err(OptionsError::new("algorithm", format!("algorithm must be 'alphabeta' or 'dfpn', got {name:?}"))),
+            _ => Err(OptionsError::new(
+                "algorithm",
+                format!("algorithm must be 'alphabeta' or 'dfpn', got {name:?}"),
+            )),
         }
     }
 }
@@ -116,7 +119,15 @@ pub struct SolveOptions {
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { max_nodes: None, max_seconds: None, threads: 1, table_bytes: 64 << 20, symmetry: true, distances: true, algorithm: None }
+        SolveOptions {
+            max_nodes: None,
+            max_seconds: None,
+            threads: 1,
+            table_bytes: 64 << 20,
+            symmetry: true,
+            distances: true,
+            algorithm: None,
+        }
     }
 }
 
@@ -182,12 +193,23 @@ pub enum SolveError {
 impl fmt::Display for SolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SolveError::Players(n) => write!(f, "the solver handles two-player games only; this game has {n} players"),
+            SolveError::Players(n) => write!(
+                f,
+                "the solver handles two-player games only; this game has {n} players"
+            ),
             SolveError::GameOver => f.write_str("the game is over: there is nothing to solve"),
-            SolveError::MidTurn => f.write_str("solve starts between turns; finish or undo the turn in progress"),
+            SolveError::MidTurn => {
+                f.write_str("solve starts between turns; finish or undo the turn in progress")
+            }
             SolveError::Invalid(e) => write!(f, "{e}"),
-            SolveError::TooManyMoves(n) => write!(f, "the position has more than {n} legal moves; solve a later position"),
-            SolveError::Memory(b) => write!(f, "cannot allocate a transposition table of {b} bytes; ask for a smaller table"),
+            SolveError::TooManyMoves(n) => write!(
+                f,
+                "the position has more than {n} legal moves; solve a later position"
+            ),
+            SolveError::Memory(b) => write!(
+                f,
+                "cannot allocate a transposition table of {b} bytes; ask for a smaller table"
+            ),
             SolveError::Certificate(m) => f.write_str(m),
             SolveError::Stopped => f.write_str("stopped before the end"),
         }
@@ -201,7 +223,11 @@ pub const MAX_ROOT_MOVES: usize = 1_000_000;
 
 /// Every legal move of `g` (between turns) as its action sequence.
 fn root_moves<G: Solvable>(g: &G) -> Result<Vec<MoveActions>, SolveError> {
-    fn walk<G: Solvable>(pos: &G, seq: &mut MoveActions, out: &mut Vec<MoveActions>) -> Result<(), SolveError> {
+    fn walk<G: Solvable>(
+        pos: &G,
+        seq: &mut MoveActions,
+        out: &mut Vec<MoveActions>,
+    ) -> Result<(), SolveError> {
         let mut buf = Vec::new();
         pos.legal_actions(&mut buf);
         for &a in &buf {
@@ -237,7 +263,11 @@ fn after<G: Solvable>(g: &G, actions: &[Action]) -> (G, bool) {
 }
 
 /// Solve `g`: see the module documentation.
-pub fn solve<G: Solvable>(g: &G, opts: &SolveOptions, mon: &Monitor) -> Result<Solution, SolveError> {
+pub fn solve<G: Solvable>(
+    g: &G,
+    opts: &SolveOptions,
+    mon: &Monitor,
+) -> Result<Solution, SolveError> {
     solve_and_certify(g, opts, mon, None)
 }
 
@@ -260,19 +290,29 @@ pub fn solve_and_certify<G: Solvable>(
         return Err(SolveError::MidTurn);
     }
     if opts.max_nodes == Some(0) {
-        return Err(SolveError::Invalid(OptionsError::new("max_nodes", "max_nodes must be positive")));
+        return Err(SolveError::Invalid(OptionsError::new(
+            "max_nodes",
+            "max_nodes must be positive",
+        )));
     }
     if let Some(s) = opts.max_seconds {
         if s.is_nan() || s <= 0.0 || !s.is_finite() {
-            return Err(SolveError::Invalid(OptionsError::new("max_seconds", format!("max_seconds must be a positive number, got {s}"))));
+            return Err(SolveError::Invalid(OptionsError::new(
+                "max_seconds",
+                format!("max_seconds must be a positive number, got {s}"),
+            )));
         }
     }
     if opts.threads == 0 {
-        return Err(SolveError::Invalid(OptionsError::new("threads", "threads must be at least 1")));
+        return Err(SolveError::Invalid(OptionsError::new(
+            "threads",
+            "threads must be at least 1",
+        )));
     }
     let t0 = Instant::now();
     let table = Table::new(opts.table_bytes).map_err(SolveError::Memory)?;
-    mon.table_capacity.store(table.capacity(), Ordering::Relaxed);
+    mon.table_capacity
+        .store(table.capacity(), Ordering::Relaxed);
     let start_nodes = mon.nodes.load(Ordering::Relaxed);
     let sh = Shared {
         table: &table,
@@ -280,8 +320,12 @@ pub fn solve_and_certify<G: Solvable>(
         halt: AtomicBool::new(false),
         nodes: &mon.nodes,
         filled: &mon.table_filled,
-        max_nodes: opts.max_nodes.map_or(u64::MAX, |n| start_nodes.saturating_add(n)),
-        deadline: opts.max_seconds.map(|s| t0 + Duration::from_secs_f64(s.min(1e9))),
+        max_nodes: opts
+            .max_nodes
+            .map_or(u64::MAX, |n| start_nodes.saturating_add(n)),
+        deadline: opts
+            .max_seconds
+            .map(|s| t0 + Duration::from_secs_f64(s.min(1e9))),
     };
     let seqs = root_moves(g)?;
     let children: Vec<(G, bool)> = seqs.iter().map(|s| after(g, s)).collect();
@@ -300,7 +344,8 @@ pub fn solve_and_certify<G: Solvable>(
     if dfpn && opts.symmetry {
         let mut keyer = keys::Keyer::new(g, true);
         if keyer.exact() {
-            let mut first: std::collections::HashMap<(u128, u64), usize> = std::collections::HashMap::new();
+            let mut first: std::collections::HashMap<(u128, u64), usize> =
+                std::collections::HashMap::new();
             for (i, (c, _)) in children.iter().enumerate() {
                 let k = keyer.key(c);
                 same_as[i] = *first.entry((k.cells, k.side)).or_insert(i);
@@ -319,7 +364,8 @@ pub fn solve_and_certify<G: Solvable>(
                 let record = |i: usize, v: Option<i32>| {
                     if let Some(v) = v {
                         let negate = children[i].1;
-                        values.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(if negate { -v } else { v });
+                        values.lock().unwrap_or_else(|e| e.into_inner())[i] =
+                            Some(if negate { -v } else { v });
                     }
                 };
                 if dfpn {
@@ -380,7 +426,9 @@ pub fn solve_and_certify<G: Solvable>(
     let mut plies_to_end = None;
     if opts.distances && !dfpn && complete && value != Some(Outcome::Draw) && !sh.stopped() {
         let target = best_score.expect("complete and non-empty");
-        let cands: Vec<usize> = (0..seqs.len()).filter(|&i| values[i] == Some(target)).collect();
+        let cands: Vec<usize> = (0..seqs.len())
+            .filter(|&i| values[i] == Some(target))
+            .collect();
         // best distance score so far at the root (parent's terms)
         let alpha = AtomicI32::new(-MATE - 1);
         let found: Mutex<Vec<(usize, i32)>> = Mutex::new(Vec::new());
@@ -404,11 +452,19 @@ pub fn solve_and_certify<G: Solvable>(
                         // we only care whether p >= a, i.e. x >= widen(a): a move that
                         // ties the best so far is proved too, so the lowest-numbered
                         // best move is chosen whatever order the threads took them in
-                        let xa = if a <= -MATE { -MATE - 1 } else { a + a.signum() };
+                        let xa = if a <= -MATE {
+                            -MATE - 1
+                        } else {
+                            a + a.signum()
+                        };
                         // and the move's value is known: a win scores above 0, a loss below
                         let lo = if target > 0 { (xa - 1).max(0) } else { xa - 1 };
                         let hi = if target > 0 { MATE + 2 } else { 0 };
-                        let r = if *negate { s.window(-hi, -lo).map(|v| -v) } else { s.window(lo, hi) };
+                        let r = if *negate {
+                            s.window(-hi, -lo).map(|v| -v)
+                        } else {
+                            s.window(lo, hi)
+                        };
                         match r {
                             Some(x) => {
                                 let p = x - x.signum();
@@ -426,7 +482,10 @@ pub fn solve_and_certify<G: Solvable>(
         });
         if !aborted.load(Ordering::Relaxed) {
             let found = found.into_inner().unwrap_or_else(|e| e.into_inner());
-            if let Some(&(i, p)) = found.iter().max_by_key(|&&(i, p)| (p, std::cmp::Reverse(i))) {
+            if let Some(&(i, p)) = found
+                .iter()
+                .max_by_key(|&&(i, p)| (p, std::cmp::Reverse(i)))
+            {
                 best = Some(i);
                 plies_to_end = Some((MATE - p.abs()) as u32);
             }
@@ -468,7 +527,9 @@ pub fn solve_and_certify<G: Solvable>(
                     Err(e) => return Err(e),
                 }
             }
-            w.out.flush().map_err(|e| SolveError::Certificate(format!("cannot write the certificate: {e}")))?;
+            w.out.flush().map_err(|e| {
+                SolveError::Certificate(format!("cannot write the certificate: {e}"))
+            })?;
             done.positions = w.positions();
             w.s.flush();
             if !stopped {
@@ -477,7 +538,15 @@ pub fn solve_and_certify<G: Solvable>(
         }
     }
 
-    let moves = seqs.iter().zip(&values).map(|(s, v)| MoveValue { actions: s.clone(), text: g.format_move(s), value: v.map(Outcome::of) }).collect();
+    let moves = seqs
+        .iter()
+        .zip(&values)
+        .map(|(s, v)| MoveValue {
+            actions: s.clone(),
+            text: g.format_move(s),
+            value: v.map(Outcome::of),
+        })
+        .collect();
     mon.table_filled.store(table.filled(), Ordering::Relaxed);
     Ok(Solution {
         value,
@@ -487,8 +556,16 @@ pub fn solve_and_certify<G: Solvable>(
         nodes: mon.nodes.load(Ordering::Relaxed) - start_nodes,
         seconds: t0.elapsed().as_secs_f64(),
         complete,
-        table_entries: if dfpn { dfpn_filled.load(Ordering::Relaxed) } else { table.filled() },
-        table_capacity: if dfpn { dfpn_capacity.load(Ordering::Relaxed) } else { table.capacity() },
+        table_entries: if dfpn {
+            dfpn_filled.load(Ordering::Relaxed)
+        } else {
+            table.filled()
+        },
+        table_capacity: if dfpn {
+            dfpn_capacity.load(Ordering::Relaxed)
+        } else {
+            table.capacity()
+        },
         symmetries: nsym,
         algorithm,
         certificate: cert,

@@ -217,7 +217,9 @@ impl<'a, G: Solvable> Searcher<'a, G> {
         }
         self.sh.table.prefetch(&key);
         if self.dtm {
-            let Some((lo, hi)) = self.value_bounds(&key, alpha, beta, depth) else { return 0 };
+            let Some((lo, hi)) = self.value_bounds(&key, alpha, beta, depth) else {
+                return 0;
+            };
             if lo >= beta {
                 return lo;
             }
@@ -240,7 +242,10 @@ impl<'a, G: Solvable> Searcher<'a, G> {
         let hist = &self.history[side];
         // history score first, then the hook's order
         for (i, &a) in self.acts.iter().enumerate() {
-            list.push(((hist[a as usize] as u64) << 32 | (u32::MAX - i as u32) as u64, a));
+            list.push((
+                (hist[a as usize] as u64) << 32 | (u32::MAX - i as u32) as u64,
+                a,
+            ));
         }
         if let Some(h) = self.sh.table.probe(&key) {
             let cut = match h.bound {
@@ -308,8 +313,17 @@ impl<'a, G: Solvable> Searcher<'a, G> {
     /// loss at most -1, a draw 0. The value comes from the table, or else
     /// from a value search just wide enough to tell whether the score lies
     /// in (`alpha`, `beta`). `None` if interrupted.
-    fn value_bounds(&mut self, key: &Key, alpha: i32, beta: i32, depth: usize) -> Option<(i32, i32)> {
-        let wdl = Key { side: key.side ^ DTM_TAG, ..*key };
+    fn value_bounds(
+        &mut self,
+        key: &Key,
+        alpha: i32,
+        beta: i32,
+        depth: usize,
+    ) -> Option<(i32, i32)> {
+        let wdl = Key {
+            side: key.side ^ DTM_TAG,
+            ..*key
+        };
         let (wlo, whi) = match self.sh.table.probe(&wdl) {
             Some(h) => match h.bound {
                 Bound::Exact => (h.score, h.score),
@@ -357,8 +371,16 @@ impl<'a, G: Solvable> Searcher<'a, G> {
         let same = self.g.to_move() == me;
         let shift = self.dtm && !self.g.mid_turn();
         // the child's window, in the child's terms
-        let (lo, hi) = if shift { (widen(alpha), widen(beta)) } else { (alpha, beta) };
-        let v = if same { self.search(lo, hi, depth + 1) } else { -self.search(neg(hi), neg(lo), depth + 1) };
+        let (lo, hi) = if shift {
+            (widen(alpha), widen(beta))
+        } else {
+            (alpha, beta)
+        };
+        let v = if same {
+            self.search(lo, hi, depth + 1)
+        } else {
+            -self.search(neg(hi), neg(lo), depth + 1)
+        };
         self.g.undo_action(undo);
         if shift {
             narrow(v)

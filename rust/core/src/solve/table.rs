@@ -72,12 +72,15 @@ impl Buckets {
     /// `len` (at least 1) zeroed buckets; `Err` with the bytes asked for.
     fn zeroed(len: usize) -> Result<Buckets, usize> {
         use std::alloc::GlobalAlloc;
-        let layout = std::alloc::Layout::array::<Bucket>(len).map_err(|_| len.saturating_mul(std::mem::size_of::<Bucket>()))?;
+        let layout = std::alloc::Layout::array::<Bucket>(len)
+            .map_err(|_| len.saturating_mul(std::mem::size_of::<Bucket>()))?;
         // SAFETY: the layout is non-zero (len >= 1, `Bucket` is not empty);
         // all-zero bytes are a valid `Bucket` (atomics); the pointer is
         // checked before use and freed with the same allocator and layout.
         let p = unsafe { std::alloc::System.alloc_zeroed(layout) } as *mut Bucket;
-        std::ptr::NonNull::new(p).map(|ptr| Buckets { ptr, len, layout }).ok_or(layout.size())
+        std::ptr::NonNull::new(p)
+            .map(|ptr| Buckets { ptr, len, layout })
+            .ok_or(layout.size())
     }
 }
 
@@ -103,7 +106,10 @@ fn pack(score: i32, bound: Bound, work: u32, best: Option<Action>) -> u64 {
         Bound::Lower => 2,
         Bound::Upper => 3,
     };
-    (score as u32 as u64) | b << 32 | (work.min(63) as u64) << 34 | (best.map_or(0, |a| a as u64 + 1) & 0xFF_FFFF) << 40
+    (score as u32 as u64)
+        | b << 32
+        | (work.min(63) as u64) << 34
+        | (best.map_or(0, |a| a as u64 + 1) & 0xFF_FFFF) << 40
 }
 
 fn unpack(d: u64) -> Option<(Hit, u32)> {
@@ -114,7 +120,14 @@ fn unpack(d: u64) -> Option<(Hit, u32)> {
         _ => Bound::Upper,
     };
     let best = (d >> 40) as u32;
-    Some((Hit { score: d as u32 as i32, bound, best: (best != 0).then(|| best - 1) }, (d >> 34 & 63) as u32))
+    Some((
+        Hit {
+            score: d as u32 as i32,
+            bound,
+            best: (best != 0).then(|| best - 1),
+        },
+        (d >> 34 & 63) as u32,
+    ))
 }
 
 impl Table {
@@ -129,7 +142,11 @@ impl Table {
             n *= 2;
         }
         let buckets = Buckets::zeroed(n)?;
-        Ok(Table { buckets, mask: n as u64 - 1, filled: AtomicU64::new(0) })
+        Ok(Table {
+            buckets,
+            mask: n as u64 - 1,
+            filled: AtomicU64::new(0),
+        })
     }
 
     /// Ask the processor to fetch a key's bucket.
@@ -172,7 +189,10 @@ impl Table {
         let mut found = None;
         for i in 0..SLOTS {
             let w = &b.words[4 * i..4 * i + 4];
-            if w[0].load(Ordering::Relaxed) == lo && w[1].load(Ordering::Relaxed) == hi && w[2].load(Ordering::Relaxed) == key.side {
+            if w[0].load(Ordering::Relaxed) == lo
+                && w[1].load(Ordering::Relaxed) == hi
+                && w[2].load(Ordering::Relaxed) == key.side
+            {
                 found = Some(w[3].load(Ordering::Relaxed));
                 break;
             }
@@ -189,7 +209,11 @@ impl Table {
     pub fn store(&self, key: &Key, score: i32, bound: Bound, work: u32, best: Option<Action>) {
         let b = self.bucket(key);
         let s = b.seq.load(Ordering::Relaxed);
-        if s & 1 != 0 || b.seq.compare_exchange(s, s + 1, Ordering::Acquire, Ordering::Relaxed).is_err() {
+        if s & 1 != 0
+            || b.seq
+                .compare_exchange(s, s + 1, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
             return;
         }
         // Readers that see any of the writes below also see the odd number.
@@ -211,7 +235,10 @@ impl Table {
                     }
                 }
                 Some((h, wk)) => {
-                    if w[0].load(Ordering::Relaxed) == lo && w[1].load(Ordering::Relaxed) == hi && w[2].load(Ordering::Relaxed) == key.side {
+                    if w[0].load(Ordering::Relaxed) == lo
+                        && w[1].load(Ordering::Relaxed) == hi
+                        && w[2].load(Ordering::Relaxed) == key.side
+                    {
                         // keep an exact result rather than a bound on it
                         if h.bound == Bound::Exact && bound != Bound::Exact {
                             b.seq.store(s + 2, Ordering::Release);

@@ -90,7 +90,12 @@ pub(super) fn check_position<G: Game>(env: usize, g: &G, given: Given) -> Result
     } else {
         return Ok(());
     };
-    Err(BatchError::Position { env, given, spec: g.spec(), reason })
+    Err(BatchError::Position {
+        env,
+        given,
+        spec: g.spec(),
+        reason,
+    })
 }
 
 /// The legal-action mask of `g` (all false when `done`), and its legal
@@ -126,7 +131,12 @@ impl Legal<'_> {
 }
 
 /// [`write_mask`] through the game's direct mask writer when it has one.
-fn write_mask_fast<'b, G: BatchGame>(g: &G, done: bool, mask: &mut [bool], buf: &'b mut Vec<Action>) -> Legal<'b> {
+fn write_mask_fast<'b, G: BatchGame>(
+    g: &G,
+    done: bool,
+    mask: &mut [bool],
+    buf: &'b mut Vec<Action>,
+) -> Legal<'b> {
     if !done {
         if let Some(n) = g.write_legal_mask(mask) {
             return Legal::Direct(n);
@@ -208,7 +218,10 @@ pub(super) fn step_env<G: BatchGame>(
     // keeps the masks writes them there and copies them out; else straight
     // into the caller's buffer (or scratch space when there is none).
     let na = dims.actions;
-    let mask_out = out.mask.as_deref_mut().map(|m| &mut m[j * na..(j + 1) * na]);
+    let mask_out = out
+        .mask
+        .as_deref_mut()
+        .map(|m| &mut m[j * na..(j + 1) * na]);
     let (row, copy_to): (&mut [bool], Option<&mut [bool]>) = match (kept, mask_out) {
         (Some(legal), m) => (legal, m),
         (None, Some(m)) => (m, None),
@@ -219,7 +232,11 @@ pub(super) fn step_env<G: BatchGame>(
     };
     let listed = write_mask_fast(&env.game, terminated, row, &mut scratch.legal);
     if presample {
-        *next = if env.done { NO_DRAW } else { listed.draw(&env.game, &mut env.rng) };
+        *next = if env.done {
+            NO_DRAW
+        } else {
+            listed.draw(&env.game, &mut env.rng)
+        };
     }
     if truncated {
         row.fill(false);
@@ -232,9 +249,18 @@ pub(super) fn step_env<G: BatchGame>(
         let layout = &layouts[env.layout as usize];
         match &mut out.obs {
             Obs::None => {}
-            Obs::F32(buf) => env.game.write_observation(layout, &mut buf[j * o..(j + 1) * o], &mut scratch.bytes),
-            Obs::U8(buf) => env.game.write_observation(layout, &mut buf[j * o..(j + 1) * o], &mut scratch.bytes),
-            Obs::Bool(buf) => env.game.write_observation(layout, &mut buf[j * o..(j + 1) * o], &mut scratch.bytes),
+            Obs::F32(buf) => {
+                env.game
+                    .write_observation(layout, &mut buf[j * o..(j + 1) * o], &mut scratch.bytes)
+            }
+            Obs::U8(buf) => {
+                env.game
+                    .write_observation(layout, &mut buf[j * o..(j + 1) * o], &mut scratch.bytes)
+            }
+            Obs::Bool(buf) => {
+                env.game
+                    .write_observation(layout, &mut buf[j * o..(j + 1) * o], &mut scratch.bytes)
+            }
         }
         return;
     }

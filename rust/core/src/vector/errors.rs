@@ -16,7 +16,12 @@ pub struct Fit {
 
 impl Fit {
     pub fn of<G: crate::Game>(g: &G) -> Fit {
-        Fit { spec: g.spec(), observation: g.observation_shape(), actions: g.num_actions(), players: g.num_players() }
+        Fit {
+            spec: g.spec(),
+            observation: g.observation_shape(),
+            actions: g.num_actions(),
+            players: g.num_players(),
+        }
     }
 }
 
@@ -35,10 +40,20 @@ pub enum BatchError {
     /// An entry of `start_of` that names no start.
     StartIndex { index: u32, starts: usize },
     /// Env `env`'s game does not fit the batch's (`first`: env 0's).
-    Misfit { env: usize, given: Given, game: Box<Fit>, first: Box<Fit> },
+    Misfit {
+        env: usize,
+        given: Given,
+        game: Box<Fit>,
+        first: Box<Fit>,
+    },
     /// Env `env`'s position leaves nothing to play ([`Reason::GameOver`])
     /// or is in the middle of a turn ([`Reason::MidTurn`]).
-    Position { env: usize, given: Given, spec: String, reason: Reason },
+    Position {
+        env: usize,
+        given: Given,
+        spec: String,
+        reason: Reason,
+    },
     /// An env index out of `0..envs`.
     EnvIndex { index: usize, envs: usize },
     /// The batch needs about this many bytes, which could not be allocated.
@@ -93,21 +108,39 @@ pub enum Length {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StepError {
     /// An argument or buffer of the wrong length.
-    Shape { what: Length, got: usize, expected: usize },
+    Shape {
+        what: Length,
+        got: usize,
+        expected: usize,
+    },
     /// A reset or step of the batch was cut short: it steps no more until
     /// a reset ends.
     Interrupted,
     /// An action env `env` cannot take (`error.reason` is
     /// [`Reason::ActionOutOfRange`] or [`Reason::IllegalAction`]).
-    Illegal { env: usize, action: i64, error: MoveError },
+    Illegal {
+        env: usize,
+        action: i64,
+        error: MoveError,
+    },
 }
 
 impl std::fmt::Display for StepError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            StepError::Shape { what: Length::Buffer(b), got, expected } => write!(f, "{b} buffer holds {got} values, expected {expected}"),
-            StepError::Shape { what: Length::PerEnv(w), got, expected } => write!(f, "expected {expected} {w} (one per env), got {got}"),
-            StepError::Interrupted => f.write_str("a reset or step of this batch was interrupted: reset() it before stepping"),
+            StepError::Shape {
+                what: Length::Buffer(b),
+                got,
+                expected,
+            } => write!(f, "{b} buffer holds {got} values, expected {expected}"),
+            StepError::Shape {
+                what: Length::PerEnv(w),
+                got,
+                expected,
+            } => write!(f, "expected {expected} {w} (one per env), got {got}"),
+            StepError::Interrupted => f.write_str(
+                "a reset or step of this batch was interrupted: reset() it before stepping",
+            ),
             StepError::Illegal { error, .. } => f.write_str(&error.message),
         }
     }

@@ -33,8 +33,8 @@ mod tests;
 pub use env::Env;
 pub use errors::{BatchError, Fit, Given, Length, StepError};
 pub use observe::{
-    fill_plane, mask_equal_each, mask_where, write_bits, write_equal, write_legal_mask, write_mask_of, write_masks, write_plane, BatchGame,
-    CellLayout, ObsElem,
+    fill_plane, mask_equal_each, mask_where, write_bits, write_equal, write_legal_mask,
+    write_mask_of, write_masks, write_plane, BatchGame, CellLayout, ObsElem,
 };
 pub(crate) use observe::{write_cells_mask, write_f32_observation, write_planes_by_action};
 pub use slots::{Obs, Out};
@@ -126,13 +126,24 @@ impl<G: BatchGame> VecGames<G> {
     /// The memory is checked before anything is built (a
     /// [`BatchError::Memory`] rather than an abort); raising `stop` ends
     /// the building with [`BatchError::Cancelled`].
-    pub fn build(starts: Vec<G>, start_of: Vec<u32>, seed: u64, max_plies: u64, stop: &AtomicBool) -> Result<VecGames<G>, BatchError> {
-        let Some(first) = starts.first() else { return Err(BatchError::NoEnvs) };
+    pub fn build(
+        starts: Vec<G>,
+        start_of: Vec<u32>,
+        seed: u64,
+        max_plies: u64,
+        stop: &AtomicBool,
+    ) -> Result<VecGames<G>, BatchError> {
+        let Some(first) = starts.first() else {
+            return Err(BatchError::NoEnvs);
+        };
         if start_of.is_empty() {
             return Err(BatchError::NoEnvs);
         }
         if let Some(&k) = start_of.iter().find(|&&k| k as usize >= starts.len()) {
-            return Err(BatchError::StartIndex { index: k, starts: starts.len() });
+            return Err(BatchError::StartIndex {
+                index: k,
+                starts: starts.len(),
+            });
         }
         // The first env of each start, to name it in messages.
         let mut first_env = vec![usize::MAX; starts.len()];
@@ -143,15 +154,24 @@ impl<G: BatchGame> VecGames<G> {
         let (obs_shape, num_actions, num_players) = (fit.observation, fit.actions, fit.players);
         for (k, g) in starts.iter().enumerate() {
             let i = first_env[k];
-            if g.observation_shape() != obs_shape || g.num_actions() != num_actions || g.num_players() != num_players {
-                return Err(BatchError::Misfit { env: i, given: Given::Start, game: Box::new(Fit::of(g)), first: Box::new(fit) });
+            if g.observation_shape() != obs_shape
+                || g.num_actions() != num_actions
+                || g.num_players() != num_players
+            {
+                return Err(BatchError::Misfit {
+                    env: i,
+                    given: Given::Start,
+                    game: Box::new(Fit::of(g)),
+                    first: Box::new(fit),
+                });
             }
             check_position(i, g, Given::Start)?;
         }
         // Everything a batch holds grows with the number of envs: check the
         // whole (with an estimate of each game's tables) before building.
         let n = start_of.len();
-        let per_env = (std::mem::size_of::<Env<G>>() + num_actions) as u128 + heap_estimate(obs_shape[1] * obs_shape[2]);
+        let per_env = (std::mem::size_of::<Env<G>>() + num_actions) as u128
+            + heap_estimate(obs_shape[1] * obs_shape[2]);
         let bytes = per_env * n as u128;
         let memory = || BatchError::Memory { envs: n, bytes };
         let fits = usize::try_from(bytes).ok().is_some_and(|b| {
@@ -165,12 +185,20 @@ impl<G: BatchGame> VecGames<G> {
         }
         let mut envs: Vec<Env<G>> = Vec::new();
         envs.try_reserve_exact(n).map_err(|_| memory())?;
-        let direct_mask = first.write_legal_mask(&mut vec![false; num_actions]).is_some();
+        let direct_mask = first
+            .write_legal_mask(&mut vec![false; num_actions])
+            .is_some();
         let mut legal: Vec<bool> = Vec::new();
-        legal.try_reserve_exact(if direct_mask { 0 } else { n * num_actions }).map_err(|_| memory())?;
+        legal
+            .try_reserve_exact(if direct_mask { 0 } else { n * num_actions })
+            .map_err(|_| memory())?;
         let mut next: Vec<i64> = Vec::new();
         next.try_reserve_exact(n).map_err(|_| memory())?;
-        let dims = Dims { obs: obs_shape.iter().product(), actions: num_actions, players: num_players };
+        let dims = Dims {
+            obs: obs_shape.iter().product(),
+            actions: num_actions,
+            players: num_players,
+        };
         // Starts sharing a board (by address: the starts keep their boards
         // alive) share its layout.
         let mut layouts = Vec::new();
@@ -181,7 +209,9 @@ impl<G: BatchGame> VecGames<G> {
                 if !g.direct_observation() {
                     return NO_LAYOUT;
                 }
-                *by_board.entry(g.board() as *const Board as usize).or_insert_with(|| layout_index(&mut layouts, g.board()))
+                *by_board
+                    .entry(g.board() as *const Board as usize)
+                    .or_insert_with(|| layout_index(&mut layouts, g.board()))
             })
             .collect::<Vec<_>>();
         // The masks of the starts, copied into each env's row.
@@ -262,7 +292,13 @@ impl<G: BatchGame> VecGames<G> {
     fn check_out(&self, out: &Out<'_>) -> Result<(), StepError> {
         let n = self.envs.len();
         let d = self.dims;
-        let bad = |what: &'static str, got: usize, expected: usize| Err(StepError::Shape { what: Length::Buffer(what), got, expected });
+        let bad = |what: &'static str, got: usize, expected: usize| {
+            Err(StepError::Shape {
+                what: Length::Buffer(what),
+                got,
+                expected,
+            })
+        };
         if let Some(l) = out.obs.len() {
             if l != n * d.obs {
                 return bad("observation", l, n * d.obs);
@@ -291,14 +327,26 @@ impl<G: BatchGame> VecGames<G> {
 
     /// Put every env back at its start (reseeding the generators when `seed`
     /// is given) and write the start observations and masks.
-    pub fn reset(&mut self, seed: Option<u64>, out: Out<'_>, threads: usize) -> Result<(), StepError> {
-        self.reset_until(seed, out, threads, &AtomicBool::new(false)).map(|_| ())
+    pub fn reset(
+        &mut self,
+        seed: Option<u64>,
+        out: Out<'_>,
+        threads: usize,
+    ) -> Result<(), StepError> {
+        self.reset_until(seed, out, threads, &AtomicBool::new(false))
+            .map(|_| ())
     }
 
     /// [`reset`](Self::reset) that stops early when `stop` is raised;
     /// returns whether every env was reset (if not, the batch steps no more
     /// until a reset ends).
-    pub fn reset_until(&mut self, seed: Option<u64>, out: Out<'_>, threads: usize, stop: &AtomicBool) -> Result<bool, StepError> {
+    pub fn reset_until(
+        &mut self,
+        seed: Option<u64>,
+        out: Out<'_>,
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Result<bool, StepError> {
         self.check_out(&out)?;
         for (i, env) in self.envs.iter_mut().enumerate() {
             if let Some(s) = seed {
@@ -316,11 +364,19 @@ impl<G: BatchGame> VecGames<G> {
     pub fn check_actions(&self, actions: &[i64], active: Option<&[bool]>) -> Result<(), StepError> {
         let n = self.envs.len();
         if actions.len() != n {
-            return Err(StepError::Shape { what: Length::PerEnv("actions"), got: actions.len(), expected: n });
+            return Err(StepError::Shape {
+                what: Length::PerEnv("actions"),
+                got: actions.len(),
+                expected: n,
+            });
         }
         if let Some(act) = active {
             if act.len() != n {
-                return Err(StepError::Shape { what: Length::PerEnv("active flags"), got: act.len(), expected: n });
+                return Err(StepError::Shape {
+                    what: Length::PerEnv("active flags"),
+                    got: act.len(),
+                    expected: n,
+                });
             }
         }
         let na = self.dims.actions;
@@ -330,14 +386,36 @@ impl<G: BatchGame> VecGames<G> {
                 continue;
             }
             if a < 0 || a as u64 >= na as u64 {
-                let error = MoveError::new(Reason::ActionOutOfRange, format!("env {i}: action {a} is out of range 0..{na}"));
-                return Err(StepError::Illegal { env: i, action: a, error });
+                let error = MoveError::new(
+                    Reason::ActionOutOfRange,
+                    format!("env {i}: action {a} is out of range 0..{na}"),
+                );
+                return Err(StepError::Illegal {
+                    env: i,
+                    action: a,
+                    error,
+                });
             }
-            let legal = if self.direct_mask { env.game.is_legal_action(a as Action) } else { self.legal[i * na + a as usize] };
+            let legal = if self.direct_mask {
+                env.game.is_legal_action(a as Action)
+            } else {
+                self.legal[i * na + a as usize]
+            };
             if !legal {
-                let why = if env.game.mid_turn() { " (a turn is in progress)" } else { "" };
-                let error = MoveError::new(Reason::IllegalAction, format!("env {i}: action {a} is not legal in its position{why}"));
-                return Err(StepError::Illegal { env: i, action: a, error });
+                let why = if env.game.mid_turn() {
+                    " (a turn is in progress)"
+                } else {
+                    ""
+                };
+                let error = MoveError::new(
+                    Reason::IllegalAction,
+                    format!("env {i}: action {a} is not legal in its position{why}"),
+                );
+                return Err(StepError::Illegal {
+                    env: i,
+                    action: a,
+                    error,
+                });
             }
         }
         Ok(())
@@ -348,8 +426,15 @@ impl<G: BatchGame> VecGames<G> {
     /// true move; the others keep their state, get reward 0, not terminated,
     /// not truncated, length 0, and their observation and mask rows are left
     /// as they were.
-    pub fn step(&mut self, actions: &[i64], active: Option<&[bool]>, out: Out<'_>, threads: usize) -> Result<(), StepError> {
-        self.step_until(actions, active, out, threads, &AtomicBool::new(false)).map(|_| ())
+    pub fn step(
+        &mut self,
+        actions: &[i64],
+        active: Option<&[bool]>,
+        out: Out<'_>,
+        threads: usize,
+    ) -> Result<(), StepError> {
+        self.step_until(actions, active, out, threads, &AtomicBool::new(false))
+            .map(|_| ())
     }
 
     /// [`step`](Self::step) that stops early when `stop` is raised; returns
@@ -374,10 +459,23 @@ impl<G: BatchGame> VecGames<G> {
     }
 
     /// Step (or reset) every env; false when `stop` cut it short.
-    fn run(&mut self, actions: Option<&[i64]>, active: Option<&[bool]>, out: Out<'_>, threads: usize, stop: &AtomicBool) -> bool {
+    fn run(
+        &mut self,
+        actions: Option<&[i64]>,
+        active: Option<&[bool]>,
+        out: Out<'_>,
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> bool {
         let n = self.envs.len();
         let dims = self.dims;
-        let (starts, start_of, max_plies, presample, autoplay) = (&self.starts, &self.start_of, self.max_plies, self.presample, self.autoplay);
+        let (starts, start_of, max_plies, presample, autoplay) = (
+            &self.starts,
+            &self.start_of,
+            self.max_plies,
+            self.presample,
+            self.autoplay,
+        );
         let cut = AtomicBool::new(false);
         let (layouts, start_layout) = (&self.layouts[..], &self.start_layout[..]);
         let chunk = chunk_size(n, threads);
@@ -385,7 +483,13 @@ impl<G: BatchGame> VecGames<G> {
         // buffers into matching chunks.
         let mut items = Vec::with_capacity(n.div_ceil(chunk));
         let kept = if self.direct_mask { 0 } else { dims.actions };
-        let (mut envs, mut legal, mut next, mut out, mut start) = (&mut self.envs[..], &mut self.legal[..], &mut self.next[..], out, 0);
+        let (mut envs, mut legal, mut next, mut out, mut start) = (
+            &mut self.envs[..],
+            &mut self.legal[..],
+            &mut self.next[..],
+            out,
+            0,
+        );
         while !envs.is_empty() {
             let k = chunk.min(envs.len());
             let (e1, e2) = envs.split_at_mut(k);
@@ -395,7 +499,13 @@ impl<G: BatchGame> VecGames<G> {
             items.push((start, e1, l1, n1, o1));
             (envs, legal, next, out, start) = (e2, l2, n2, o2, start + k);
         }
-        type Item<'a, G> = (usize, &'a mut [Env<G>], &'a mut [bool], &'a mut [i64], Out<'a>);
+        type Item<'a, G> = (
+            usize,
+            &'a mut [Env<G>],
+            &'a mut [bool],
+            &'a mut [i64],
+            Out<'a>,
+        );
         let work = |(first, envs, legal, next, mut out): Item<'_, G>| {
             let mut scratch = SCRATCH.with(|s| s.take());
             for j in 0..envs.len() {
@@ -450,7 +560,11 @@ impl<G: BatchGame> VecGames<G> {
     pub fn sample_actions(&mut self, out: &mut [i64], threads: usize) -> Result<(), StepError> {
         let n = self.envs.len();
         if out.len() != n {
-            return Err(StepError::Shape { what: Length::Buffer("action"), got: out.len(), expected: n });
+            return Err(StepError::Shape {
+                what: Length::Buffer("action"),
+                got: out.len(),
+                expected: n,
+            });
         }
         if !self.presample {
             // From now on every step draws the next action while the env's
@@ -463,7 +577,14 @@ impl<G: BatchGame> VecGames<G> {
                     *next = fresh_draw(env, &mut buf);
                 }
             };
-            share_out(self.envs.chunks_mut(chunk).zip(self.next.chunks_mut(chunk)).collect(), threads, work);
+            share_out(
+                self.envs
+                    .chunks_mut(chunk)
+                    .zip(self.next.chunks_mut(chunk))
+                    .collect(),
+                threads,
+                work,
+            );
         }
         for (o, &next) in out.iter_mut().zip(&self.next) {
             *o = next.max(0);
@@ -479,7 +600,12 @@ impl<G: BatchGame> VecGames<G> {
         self.autoplay = match seat.map(Into::into) {
             None => None,
             Some(IntArg::Int(s)) if (1..=players as i64).contains(&s) => Some(s as usize),
-            Some(s) => return Err(OptionsError::new("player", format!("player must be a seat 1..{players}, got {s}"))),
+            Some(s) => {
+                return Err(OptionsError::new(
+                    "player",
+                    format!("player must be a seat 1..{players}, got {s}"),
+                ))
+            }
         };
         Ok(())
     }
@@ -497,9 +623,17 @@ impl<G: BatchGame> VecGames<G> {
             return Err(BatchError::EnvIndex { index: i, envs: n });
         }
         if game.mid_turn() {
-            return Err(BatchError::Position { env: i, given: Given::SetEnv, spec: game.spec(), reason: Reason::MidTurn });
+            return Err(BatchError::Position {
+                env: i,
+                given: Given::SetEnv,
+                spec: game.spec(),
+                reason: Reason::MidTurn,
+            });
         }
-        if game.observation_shape() != self.obs_shape || game.num_actions() != self.dims.actions || game.num_players() != self.dims.players {
+        if game.observation_shape() != self.obs_shape
+            || game.num_actions() != self.dims.actions
+            || game.num_players() != self.dims.players
+        {
             return Err(BatchError::Misfit {
                 env: i,
                 given: Given::SetEnv,
@@ -508,7 +642,11 @@ impl<G: BatchGame> VecGames<G> {
             });
         }
         let na = self.dims.actions;
-        let layout = if game.direct_observation() { layout_index(&mut self.layouts, game.board()) } else { NO_LAYOUT };
+        let layout = if game.direct_observation() {
+            layout_index(&mut self.layouts, game.board())
+        } else {
+            NO_LAYOUT
+        };
         let env = &mut self.envs[i];
         env.layout = layout;
         env.done = game.is_over() && !game.mid_turn();
@@ -518,9 +656,18 @@ impl<G: BatchGame> VecGames<G> {
         env.actions.clear();
         let mut buf = Vec::new();
         if !self.direct_mask {
-            write_mask(&env.game, env.done, &mut self.legal[i * na..(i + 1) * na], &mut buf);
+            write_mask(
+                &env.game,
+                env.done,
+                &mut self.legal[i * na..(i + 1) * na],
+                &mut buf,
+            );
         }
-        self.next[i] = if self.presample { fresh_draw(env, &mut buf) } else { NO_DRAW };
+        self.next[i] = if self.presample {
+            fresh_draw(env, &mut buf)
+        } else {
+            NO_DRAW
+        };
         Ok(())
     }
 }

@@ -213,8 +213,12 @@ pub fn write_mask_of(legal: IdsBelow<'_>, mask: &mut [bool]) {
     // SAFETY: every id is below the mask's length (`IdsBelow::within`).
     // Unchecked: a mask is written for every leaf of the batched
     // search (callgrind there: see docs/performance-log.md).
-    let set = |mask: &mut [bool], a: crate::game::Action| unsafe { *crate::unchecked::get_mut(mask, a as usize) = true };
-    let (Some(&first), Some(&last)) = (legal.first(), legal.last()) else { return };
+    let set = |mask: &mut [bool], a: crate::game::Action| unsafe {
+        *crate::unchecked::get_mut(mask, a as usize) = true
+    };
+    let (Some(&first), Some(&last)) = (legal.first(), legal.last()) else {
+        return;
+    };
     if 2 * legal.len() < (last as usize).saturating_sub(first as usize) {
         // Sparse (as a sorted list spread over its range): no runs to look for.
         legal.iter().for_each(|&a| set(mask, a));
@@ -334,7 +338,12 @@ pub trait BatchGame: Game {
     /// board's cells placed by `layout` (made by [`CellLayout::of`] from this
     /// game's board), every value written (`out` may hold anything before).
     /// `scratch` is working space.
-    fn write_observation<T: ObsElem>(&self, _layout: &CellLayout, _out: &mut [T], _scratch: &mut Vec<u8>) {
+    fn write_observation<T: ObsElem>(
+        &self,
+        _layout: &CellLayout,
+        _out: &mut [T],
+        _scratch: &mut Vec<u8>,
+    ) {
         unreachable!("no direct observation writer")
     }
 
@@ -366,7 +375,13 @@ pub trait BatchGame: Game {
 /// every cell has one (`action_of[cell]`, OpenSpiel's layout): stones of
 /// colour `me`, the other stones, the empty cells (colour 0); 0 at the ids
 /// of no cell.
-pub(crate) fn write_planes_by_action(colour: &[u8], action_of: &[u16], me: u8, plane: usize, out: &mut [f32]) {
+pub(crate) fn write_planes_by_action(
+    colour: &[u8],
+    action_of: &[u16],
+    me: u8,
+    plane: usize,
+    out: &mut [f32],
+) {
     out[..3 * plane].fill(0.0);
     for (&c, &a) in colour.iter().zip(action_of) {
         let k = if c == 0 {
@@ -428,7 +443,13 @@ mod tests {
 
     #[test]
     fn legal_masks_are_true_at_the_legal_ids_only() {
-        let on = |m: &[bool]| m.iter().enumerate().filter(|(_, &x)| x).map(|(i, _)| i).collect::<Vec<_>>();
+        let on = |m: &[bool]| {
+            m.iter()
+                .enumerate()
+                .filter(|(_, &x)| x)
+                .map(|(i, _)| i)
+                .collect::<Vec<_>>()
+        };
         let mut mask = vec![true; 10];
         write_legal_mask(&[0, 3, 9], &mut mask);
         assert_eq!(on(&mask), vec![0, 3, 9]);
@@ -445,7 +466,9 @@ mod tests {
         for case in 0..2000u32 {
             let n = 1 + (case as usize % 150);
             let keep = crate::rng::below(&mut rng, 4);
-            let mut list: Vec<crate::game::Action> = (0..n as u32).filter(|_| keep == 0 || crate::rng::below(&mut rng, 8) >= keep).collect();
+            let mut list: Vec<crate::game::Action> = (0..n as u32)
+                .filter(|_| keep == 0 || crate::rng::below(&mut rng, 8) >= keep)
+                .collect();
             if case % 3 == 0 && list.len() > 8 && list[..8] == [0, 1, 2, 3, 4, 5, 6, 7] {
                 // a window with the ends of a run but a gap inside
                 list[3] = 7;
@@ -460,7 +483,11 @@ mod tests {
             let mut sorted = list.clone();
             sorted.sort_unstable();
             sorted.dedup();
-            assert_eq!(on(&mask), sorted.iter().map(|&a| a as usize).collect::<Vec<_>>(), "{list:?}");
+            assert_eq!(
+                on(&mask),
+                sorted.iter().map(|&a| a as usize).collect::<Vec<_>>(),
+                "{list:?}"
+            );
         }
     }
 
@@ -491,18 +518,48 @@ mod tests {
             let values: Vec<u8> = (0..len).map(|_| (next() % 3) as u8).collect();
             let bit = |i: usize| words[i / 64] >> (i % 64) & 1 != 0;
             let bit: &dyn Fn(usize) -> bool = &bit;
-            fn check<T: ObsElem + PartialEq + std::fmt::Debug>(len: usize, garbage: T, words: &[u64], values: &[u8], bit: &dyn Fn(usize) -> bool) {
+            fn check<T: ObsElem + PartialEq + std::fmt::Debug>(
+                len: usize,
+                garbage: T,
+                words: &[u64],
+                values: &[u8],
+                bit: &dyn Fn(usize) -> bool,
+            ) {
                 let mut out = vec![garbage; len];
                 write_bits(words, &mut out);
-                assert_eq!(out, (0..len).map(|i| T::from_bool(bit(i))).collect::<Vec<_>>(), "bits, {len}");
+                assert_eq!(
+                    out,
+                    (0..len).map(|i| T::from_bool(bit(i))).collect::<Vec<_>>(),
+                    "bits, {len}"
+                );
                 for v in 0..4 {
                     write_equal(values, v, &mut out);
-                    assert_eq!(out, values.iter().map(|&c| T::from_bool(c == v)).collect::<Vec<_>>(), "equal {v}, {len}");
+                    assert_eq!(
+                        out,
+                        values
+                            .iter()
+                            .map(|&c| T::from_bool(c == v))
+                            .collect::<Vec<_>>(),
+                        "equal {v}, {len}"
+                    );
                     let mut masks = vec![7u8; len];
                     mask_where(values, values, &mut masks, |x, y| (x == v) & (y == v));
-                    assert!(masks.iter().zip(values).all(|(&m, &c)| m == if c == v { 0xff } else { 0 }), "mask_where {v}, {len}");
+                    assert!(
+                        masks
+                            .iter()
+                            .zip(values)
+                            .all(|(&m, &c)| m == if c == v { 0xff } else { 0 }),
+                        "mask_where {v}, {len}"
+                    );
                     write_masks(&masks, &mut out);
-                    assert_eq!(out, values.iter().map(|&c| T::from_bool(c == v)).collect::<Vec<_>>(), "masks {v}, {len}");
+                    assert_eq!(
+                        out,
+                        values
+                            .iter()
+                            .map(|&c| T::from_bool(c == v))
+                            .collect::<Vec<_>>(),
+                        "masks {v}, {len}"
+                    );
                 }
             }
             check(len, true, &words, &values, bit);
@@ -512,7 +569,9 @@ mod tests {
         // Several one-hot planes in one pass agree with one pass each.
         for len in [0usize, 1, 15, 16, 17, 169, 200] {
             let a: Vec<u8> = (0..len).map(|_| (next() % 7) as u8).collect();
-            let b: Vec<u8> = (0..len).map(|_| if next() % 5 == 0 { 0 } else { 0xff }).collect();
+            let b: Vec<u8> = (0..len)
+                .map(|_| if next() % 5 == 0 { 0 } else { 0xff })
+                .collect();
             let mut got = vec![7u8; 3 * len];
             mask_equal_each(&a, &b, [1, 0, 6], &mut got);
             let mut want = vec![7u8; 3 * len];

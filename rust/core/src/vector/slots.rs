@@ -72,8 +72,24 @@ impl<'a> Out<'a> {
         let (p1, p2) = split2(self.to_move, k);
         let (l1, l2) = split2(self.lengths, k);
         (
-            Out { obs: o1, mask: m1, rewards: r1, terminated: t1, truncated: u1, to_move: p1, lengths: l1 },
-            Out { obs: o2, mask: m2, rewards: r2, terminated: t2, truncated: u2, to_move: p2, lengths: l2 },
+            Out {
+                obs: o1,
+                mask: m1,
+                rewards: r1,
+                terminated: t1,
+                truncated: u1,
+                to_move: p1,
+                lengths: l1,
+            },
+            Out {
+                obs: o2,
+                mask: m2,
+                rewards: r2,
+                terminated: t2,
+                truncated: u2,
+                to_move: p2,
+                lengths: l2,
+            },
         )
     }
 }

@@ -13,13 +13,17 @@ use std::sync::Arc;
 /// same values in every element type, over buffers holding garbage.
 fn assert_direct_writes_match<G: BatchGame>(g: &G, layout: &CellLayout, scratch: &mut Vec<u8>) {
     let o: usize = g.observation_shape().iter().product();
-    let (mut want, mut f, mut u, mut b) = (vec![0f32; o], vec![7f32; o], vec![7u8; o], vec![true; o]);
+    let (mut want, mut f, mut u, mut b) =
+        (vec![0f32; o], vec![7f32; o], vec![7u8; o], vec![true; o]);
     g.observation(&mut want);
     g.write_observation(layout, &mut f, scratch);
     g.write_observation(layout, &mut u, scratch);
     g.write_observation(layout, &mut b, scratch);
     assert_eq!(f, want);
-    assert!(u.iter().zip(&want).all(|(&x, &y)| x as f32 == (y * 255.0).round()));
+    assert!(u
+        .iter()
+        .zip(&want)
+        .all(|(&x, &y)| x as f32 == (y * 255.0).round()));
     assert!(b.iter().zip(&want).all(|(&x, &y)| x == (y != 0.0)));
 }
 
@@ -60,7 +64,13 @@ impl Bufs {
     }
 }
 
-fn run_batch<G: BatchGame>(start: &G, n: usize, threads: usize, steps: usize, max_plies: u64) -> (Vec<f32>, Vec<bool>, Vec<f32>, u64) {
+fn run_batch<G: BatchGame>(
+    start: &G,
+    n: usize,
+    threads: usize,
+    steps: usize,
+    max_plies: u64,
+) -> (Vec<f32>, Vec<bool>, Vec<f32>, u64) {
     let mut v = VecGames::new(vec![start.clone(); n], 5, max_plies).unwrap();
     let mut b = Bufs::new(&v);
     v.reset(None, b.out(), threads).unwrap();
@@ -70,7 +80,12 @@ fn run_batch<G: BatchGame>(start: &G, n: usize, threads: usize, steps: usize, ma
     for _ in 0..steps {
         v.sample_actions(&mut acts, threads).unwrap();
         v.step(&acts, None, b.out(), threads).unwrap();
-        ended += b.term.iter().zip(&b.trunc).filter(|(a, b)| **a || **b).count() as u64;
+        ended += b
+            .term
+            .iter()
+            .zip(&b.trunc)
+            .filter(|(a, b)| **a || **b)
+            .count() as u64;
         for (k, r) in b.rewards.iter().enumerate() {
             rsum[k % v.num_players()] += r;
         }
@@ -85,17 +100,31 @@ fn thread_count_does_not_change_results() {
     assert!(one.3 > 0);
     assert_eq!(one, run_batch(&c, 100, 2, 200, u64::MAX));
     assert_eq!(one, run_batch(&c, 100, 3, 200, u64::MAX));
-    let w = Wunchunk::new(5, 2, crate::WunchunkStart::Standard, crate::WunchunkBalance::Ap).unwrap();
+    let w = Wunchunk::new(
+        5,
+        2,
+        crate::WunchunkStart::Standard,
+        crate::WunchunkBalance::Ap,
+    )
+    .unwrap();
     assert_eq!(run_batch(&w, 40, 1, 100, 10), run_batch(&w, 40, 2, 100, 10));
     let q = Quintun::new(4, crate::QuintunPlacement::Side, true).unwrap();
-    assert_eq!(run_batch(&q, 40, 1, 100, u64::MAX), run_batch(&q, 40, 2, 100, u64::MAX));
+    assert_eq!(
+        run_batch(&q, 40, 1, 100, u64::MAX),
+        run_batch(&q, 40, 2, 100, u64::MAX)
+    );
 }
 
 /// The direct writer gives the same values in every element type (a `u8`
 /// holds `round(255 v)`), with any layout equal to the board's.
 #[test]
 fn direct_observations_match_the_game() {
-    let boards = [Board::hexhex(2).unwrap(), Board::hexhex(4).unwrap(), Board::hexhex(7).unwrap(), Board::from_sides([2, 3, 4, 2, 3, 4]).unwrap()];
+    let boards = [
+        Board::hexhex(2).unwrap(),
+        Board::hexhex(4).unwrap(),
+        Board::hexhex(7).unwrap(),
+        Board::from_sides([2, 3, 4, 2, 3, 4]).unwrap(),
+    ];
     for board in boards {
         let layout = CellLayout::of(&board);
         for pie in [false, true] {
@@ -122,7 +151,11 @@ fn direct_observations_match_the_game() {
 fn churn_legal_actions_are_the_legal_cells_in_order() {
     let mut rng = rng_for(3, 0);
     let (mut got, mut want) = (Vec::new(), Vec::new());
-    for board in [Board::hexhex(3).unwrap(), Board::hexhex(7).unwrap(), Board::from_sides([3, 4, 3, 4, 3, 4]).unwrap()] {
+    for board in [
+        Board::hexhex(3).unwrap(),
+        Board::hexhex(7).unwrap(),
+        Board::from_sides([3, 4, 3, 4, 3, 4]).unwrap(),
+    ] {
         for pie in [false, true] {
             for _ in 0..5 {
                 let mut g = Churn::new(Arc::new(board.clone()), pie);
@@ -163,7 +196,10 @@ fn bad_actions_step_nothing() {
     assert!((0..3).all(|i| v.env(i).actions.is_empty()));
     v.step(&[0, 1, 2], None, b.out(), 1).unwrap();
     assert_eq!(v.env(2).actions, vec![2]);
-    assert_eq!(VecGames::<Churn>::new(vec![], 0, 1).err(), Some(BatchError::NoEnvs));
+    assert_eq!(
+        VecGames::<Churn>::new(vec![], 0, 1).err(),
+        Some(BatchError::NoEnvs)
+    );
 }
 
 #[test]
@@ -195,9 +231,19 @@ fn autoplay_hands_the_move_back() {
     let mut v = VecGames::new(vec![c.clone(); 20], 3, u64::MAX).unwrap();
     v.set_autoplay(Some(2usize)).unwrap();
     let e = v.set_autoplay(Some(3usize)).unwrap_err();
-    assert_eq!((e.argument, e.message.as_str()), ("player", "player must be a seat 1..2, got 3"));
-    let e = v.set_autoplay(Some(crate::limits::IntArg::Wide("-99999999999999999999".into()))).unwrap_err();
-    assert_eq!(e.message, "player must be a seat 1..2, got -99999999999999999999");
+    assert_eq!(
+        (e.argument, e.message.as_str()),
+        ("player", "player must be a seat 1..2, got 3")
+    );
+    let e = v
+        .set_autoplay(Some(crate::limits::IntArg::Wide(
+            "-99999999999999999999".into(),
+        )))
+        .unwrap_err();
+    assert_eq!(
+        e.message,
+        "player must be a seat 1..2, got -99999999999999999999"
+    );
     assert_eq!(v.autoplay(), Some(2));
     let mut b = Bufs::new(&v);
     v.reset(None, b.out(), 1).unwrap();
@@ -225,7 +271,14 @@ fn autoplay_hands_the_move_back() {
 fn hex_direct_mask_matches_legal_actions() {
     let mut rng = rng_for(5, 0);
     let mut list = Vec::new();
-    for (rows, cols, swap) in [(1, 1, false), (3, 3, true), (5, 7, false), (8, 8, true), (11, 11, true), (13, 9, false)] {
+    for (rows, cols, swap) in [
+        (1, 1, false),
+        (3, 3, true),
+        (5, 7, false),
+        (8, 8, true),
+        (11, 11, true),
+        (13, 9, false),
+    ] {
         for _ in 0..4 {
             let mut g = crate::Hex::new(rows, cols, swap).unwrap();
             loop {
@@ -275,13 +328,19 @@ fn quintun_direct_observations_match_the_game() {
 /// ply of a few seeded random games from `start`.
 fn observation_digest<G: Game + Clone>(start: &G, games: u64) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
-    let (mut obs, mut list) = (vec![0f32; start.observation_shape().iter().product()], Vec::new());
+    let (mut obs, mut list) = (
+        vec![0f32; start.observation_shape().iter().product()],
+        Vec::new(),
+    );
     for seed in 0..games {
         let (mut g, mut rng) = (start.clone(), rng_for(17, seed));
         loop {
             obs.fill(7.0);
             g.observation(&mut obs);
-            h = obs.iter().flat_map(|x| x.to_bits().to_le_bytes()).fold(h, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+            h = obs
+                .iter()
+                .flat_map(|x| x.to_bits().to_le_bytes())
+                .fold(h, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
             if g.is_over() {
                 break;
             }
@@ -298,12 +357,17 @@ fn observation_digest<G: Game + Clone>(start: &G, games: u64) -> u64 {
 /// depend on the play too (`legal_actions`' order, the random draws).
 #[test]
 fn observations_are_pinned() {
-    use crate::{Havannah, Hex, QuintunPlacement as P, WunchunkBalance as B, WunchunkStart as S, Y};
+    use crate::{
+        Havannah, Hex, QuintunPlacement as P, WunchunkBalance as B, WunchunkStart as S, Y,
+    };
     let churn = |b: Board, pie| Churn::new(Arc::new(b), pie);
     let digests = [
         observation_digest(&churn(Board::hexhex(2).unwrap(), true), 8),
         observation_digest(&churn(Board::hexhex(5).unwrap(), false), 4),
-        observation_digest(&churn(Board::from_sides([3, 4, 3, 4, 3, 4]).unwrap(), true), 4),
+        observation_digest(
+            &churn(Board::from_sides([3, 4, 3, 4, 3, 4]).unwrap(), true),
+            4,
+        ),
         observation_digest(&Quintun::new(4, P::Side, true).unwrap(), 4),
         observation_digest(&Quintun::new(5, P::Gap, false).unwrap(), 4),
         observation_digest(&Hex::new(5, 5, true).unwrap(), 6),
@@ -326,5 +390,8 @@ fn observations_are_pinned() {
         0x7aca_a00d_cf9e_0605,
         0x762e_4318_9904_4305,
     ];
-    assert_eq!(digests.map(|d| format!("{d:#018x}")), want.map(|d| format!("{d:#018x}")));
+    assert_eq!(
+        digests.map(|d| format!("{d:#018x}")),
+        want.map(|d| format!("{d:#018x}"))
+    );
 }

@@ -11,15 +11,26 @@ fn churn(side: usize) -> Churn {
 }
 
 /// Priors from a hash of the observation, values constant.
-fn hashed<G: Game>(g: &G) -> FnEvaluator<impl FnMut(&[f32], &[bool], usize) -> (Vec<f64>, Vec<f64>)> {
+fn hashed<G: Game>(
+    g: &G,
+) -> FnEvaluator<impl FnMut(&[f32], &[bool], usize) -> (Vec<f64>, Vec<f64>)> {
     let [c, h, w] = g.observation_shape();
     let (len, a, p) = (c * h * w, g.num_actions(), g.num_players());
     FnEvaluator::new(len, a, move |obs: &[f32], masks: &[bool], l: usize| {
         let mut priors = vec![0.0; l * a];
         for i in 0..l {
-            let seed = obs[i * len..(i + 1) * len].iter().enumerate().fold(0u64, |s, (k, &x)| s.wrapping_mul(31).wrapping_add((x as u64) << (k % 7)));
+            let seed = obs[i * len..(i + 1) * len]
+                .iter()
+                .enumerate()
+                .fold(0u64, |s, (k, &x)| {
+                    s.wrapping_mul(31).wrapping_add((x as u64) << (k % 7))
+                });
             for j in 0..a {
-                priors[i * a + j] = if masks[i * a + j] { 1.0 + ((seed.wrapping_add(j as u64 * 2654435761) >> 3) % 17) as f64 } else { 0.0 };
+                priors[i * a + j] = if masks[i * a + j] {
+                    1.0 + ((seed.wrapping_add(j as u64 * 2654435761) >> 3) % 17) as f64
+                } else {
+                    0.0
+                };
             }
         }
         (priors, vec![1.0 / p as f64; l * p])
@@ -31,7 +42,13 @@ fn same_result_for_any_thread_count() {
     let games = vec![churn(3); 5];
     for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
         let run = |threads: usize, leaves_per_tree: usize| {
-            let opts = BatchedOptions { algorithm, threads, leaves_per_tree, seed: 4, ..Default::default() };
+            let opts = BatchedOptions {
+                algorithm,
+                threads,
+                leaves_per_tree,
+                seed: 4,
+                ..Default::default()
+            };
             batched_search(games.clone(), 40, &opts, &mut hashed(&games[0])).unwrap()
         };
         for lpt in [1, 4] {
@@ -49,26 +66,44 @@ fn same_result_for_any_thread_count() {
 fn reuse_keeps_the_subtree() {
     let g = churn(3);
     for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
-        let opts = BatchedOptions { algorithm, seed: 1, ..Default::default() };
+        let opts = BatchedOptions {
+            algorithm,
+            seed: 1,
+            ..Default::default()
+        };
         let mut m = BatchedMcts::new(vec![g.clone(), g.clone()], &opts).unwrap();
         let mut ev = hashed(&g);
         let r = m.search(60, &mut ev).unwrap();
         let a = r.actions.clone();
-        let kept: Vec<u32> = (0..2).map(|b| r.visits[b * g.num_actions() + a[b] as usize]).collect();
+        let kept: Vec<u32> = (0..2)
+            .map(|b| r.visits[b * g.num_actions() + a[b] as usize])
+            .collect();
         let acts: Vec<i64> = a.iter().map(|&x| x as i64).collect();
         let acts = m.check_actions(&acts).unwrap();
         m.advance(&acts);
         assert_eq!(m.root_visits(), kept);
         let r2 = m.search(10, &mut ev).unwrap();
-        assert_eq!(r2.visits.iter().map(|&v| v as u64).sum::<u64>(), kept.iter().map(|&k| k as u64 + 10 - 1).sum::<u64>());
+        assert_eq!(
+            r2.visits.iter().map(|&v| v as u64).sum::<u64>(),
+            kept.iter().map(|&k| k as u64 + 10 - 1).sum::<u64>()
+        );
         // one action for two roots: a bad argument, not an illegal move
         match m.check_actions(&[0]) {
             Err(ActionsError::Length(e)) => {
-                assert_eq!((e.argument, e.message.as_str()), ("actions", "actions must have shape (2,) (one per game), got (1,)"))
+                assert_eq!(
+                    (e.argument, e.message.as_str()),
+                    (
+                        "actions",
+                        "actions must have shape (2,) (one per game), got (1,)"
+                    )
+                )
             }
             other => panic!("{other:?}"),
         }
-        assert!(matches!(m.check_actions(&[-1, -1]), Err(ActionsError::Illegal { index: 0, .. })));
+        assert!(matches!(
+            m.check_actions(&[-1, -1]),
+            Err(ActionsError::Illegal { index: 0, .. })
+        ));
     }
 }
 
@@ -83,12 +118,24 @@ fn three_players_find_an_immediate_win() {
         if found >= 3 {
             break;
         }
-        let Some((g, acts, wins)) = crate::testing::immediate_win(&start, seed, 3, false) else { continue };
+        let Some((g, acts, wins)) = crate::testing::immediate_win(&start, seed, 3, false) else {
+            continue;
+        };
         for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
-            let opts = BatchedOptions { algorithm, dirichlet_fraction: 0.0, gumbel_scale: 0.0, max_considered: 64, ..Default::default() };
+            let opts = BatchedOptions {
+                algorithm,
+                dirichlet_fraction: 0.0,
+                gumbel_scale: 0.0,
+                max_considered: 64,
+                ..Default::default()
+            };
             let sims = acts.len() as u64 * 2 + 1;
             let r = batched_search(vec![g.clone()], sims, &opts, &mut hashed(&g)).unwrap();
-            assert!(wins.contains(&r.actions[0]), "{algorithm:?}: {} is not a win", g.action_to_string(r.actions[0]));
+            assert!(
+                wins.contains(&r.actions[0]),
+                "{algorithm:?}: {} is not a win",
+                g.action_to_string(r.actions[0])
+            );
             assert_eq!(r.root_values.len(), 3);
         }
         found += 1;
@@ -104,7 +151,13 @@ fn replace_starts_a_fresh_tree_in_one_slot() {
     let a = g.num_actions();
     for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
         // no root noise: a fresh tree searches exactly as a new search does
-        let opts = BatchedOptions { algorithm, seed: 2, dirichlet_fraction: 0.0, gumbel_scale: 0.0, ..Default::default() };
+        let opts = BatchedOptions {
+            algorithm,
+            seed: 2,
+            dirichlet_fraction: 0.0,
+            gumbel_scale: 0.0,
+            ..Default::default()
+        };
         let mut m = BatchedMcts::new(vec![g.clone(), g.clone()], &opts).unwrap();
         let mut ev = hashed(&g);
         m.search(30, &mut ev).unwrap();
@@ -122,7 +175,9 @@ fn replace_starts_a_fresh_tree_in_one_slot() {
         assert!(
             matches!(m.replace(2, g.clone()), Err(BatchError::Invalid(e)) if e.argument == "index" && e.message == "index must be between 0 and 1, got 2")
         );
-        assert!(matches!(m.replace(0, churn(4)), Err(BatchError::Invalid(e)) if e.argument == "game" && e.message.contains("spec")));
+        assert!(
+            matches!(m.replace(0, churn(4)), Err(BatchError::Invalid(e)) if e.argument == "game" && e.message.contains("spec"))
+        );
         let mut over = g.clone();
         let (mut buf, mut rng) = (Vec::new(), rng_for(1, 0));
         while !over.is_over() {
@@ -138,20 +193,55 @@ fn replace_starts_a_fresh_tree_in_one_slot() {
 fn errors_leave_the_trees_as_they_were() {
     let g = churn(3);
     let opts = BatchedOptions::default();
-    assert!(matches!(BatchedMcts::new(Vec::<Churn>::new(), &opts), Err(BatchError::Invalid(_))));
-    assert!(matches!(BatchedMcts::new(vec![g.clone(), churn(4)], &opts), Err(BatchError::Invalid(_))));
-    assert!(matches!(BatchedMcts::new(vec![g.clone()], &BatchedOptions { c_puct: f64::NAN, ..opts.clone() }), Err(BatchError::Invalid(_))));
-    assert!(matches!(BatchedMcts::new(vec![g.clone()], &BatchedOptions { leaves_per_tree: 0, ..opts.clone() }), Err(BatchError::Invalid(_))));
-    let quiet = BatchedOptions { dirichlet_fraction: 0.0, ..opts.clone() };
+    assert!(matches!(
+        BatchedMcts::new(Vec::<Churn>::new(), &opts),
+        Err(BatchError::Invalid(_))
+    ));
+    assert!(matches!(
+        BatchedMcts::new(vec![g.clone(), churn(4)], &opts),
+        Err(BatchError::Invalid(_))
+    ));
+    assert!(matches!(
+        BatchedMcts::new(
+            vec![g.clone()],
+            &BatchedOptions {
+                c_puct: f64::NAN,
+                ..opts.clone()
+            }
+        ),
+        Err(BatchError::Invalid(_))
+    ));
+    assert!(matches!(
+        BatchedMcts::new(
+            vec![g.clone()],
+            &BatchedOptions {
+                leaves_per_tree: 0,
+                ..opts.clone()
+            }
+        ),
+        Err(BatchError::Invalid(_))
+    ));
+    let quiet = BatchedOptions {
+        dirichlet_fraction: 0.0,
+        ..opts.clone()
+    };
     let mut m = BatchedMcts::new(vec![g.clone()], &quiet).unwrap();
     let mut clean = BatchedMcts::new(vec![g.clone()], &quiet).unwrap();
     m.search(20, &mut hashed(&g)).unwrap();
     clean.search(20, &mut hashed(&g)).unwrap();
     let a = g.num_actions();
-    let mut bad = FnEvaluator::new(4 * 5 * 5, a, |_: &[f32], _: &[bool], l: usize| (vec![-1.0; l * a], vec![0.5; l * 2]));
-    assert!(matches!(m.search(5, &mut bad), Err(BatchError::Output(OutputError::NegativePrior))));
+    let mut bad = FnEvaluator::new(4 * 5 * 5, a, |_: &[f32], _: &[bool], l: usize| {
+        (vec![-1.0; l * a], vec![0.5; l * 2])
+    });
+    assert!(matches!(
+        m.search(5, &mut bad),
+        Err(BatchError::Output(OutputError::NegativePrior))
+    ));
     assert_eq!(m.root_visits(), vec![20]);
-    assert!(matches!(m.search(0, &mut hashed(&g)), Err(BatchError::Invalid(_))));
+    assert!(matches!(
+        m.search(0, &mut hashed(&g)),
+        Err(BatchError::Invalid(_))
+    ));
     let r = m.search(5, &mut hashed(&g)).unwrap();
     assert_eq!(r.visits.iter().sum::<u32>(), 20 - 1 + 5);
     // The failed wave left nothing behind.
@@ -196,10 +286,18 @@ fn every_leaf_gets_its_own_observation_and_mask() {
                 assert_eq!(&m[i * a..(i + 1) * a], &mask[..], "leaf {i} of {l}");
             }
         }
-        (m.iter().map(|&x| f64::from(u8::from(x))).collect(), vec![0.5; l * 2])
+        (
+            m.iter().map(|&x| f64::from(u8::from(x))).collect(),
+            vec![0.5; l * 2],
+        )
     });
     for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
-        let opts = BatchedOptions { algorithm, leaves_per_tree: 8, threads: 2, ..Default::default() };
+        let opts = BatchedOptions {
+            algorithm,
+            leaves_per_tree: 8,
+            threads: 2,
+            ..Default::default()
+        };
         batched_search(vec![g.clone(); 3], 40, &opts, &mut ev).unwrap();
     }
     drop(ev);
@@ -215,16 +313,31 @@ fn recycled_trees_search_as_new_ones() {
     start.apply_action(5);
     let roots = vec![churn(4), start, churn(4)];
     for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
-        let opts = BatchedOptions { algorithm, leaves_per_tree: 2, ..Default::default() };
+        let opts = BatchedOptions {
+            algorithm,
+            leaves_per_tree: 2,
+            ..Default::default()
+        };
         let first = batched_search(roots.clone(), 24, &opts, &mut hashed(&roots[0])).unwrap();
         for (g, n) in [(churn(3), 7), (churn(5), 2), (churn(4), 5)] {
-            let mut m = BatchedMcts::new(vec![g.clone(); n], &BatchedOptions { algorithm, ..Default::default() }).unwrap();
+            let mut m = BatchedMcts::new(
+                vec![g.clone(); n],
+                &BatchedOptions {
+                    algorithm,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
             m.search(40, &mut hashed(&g)).unwrap();
             let r = m.search(1, &mut hashed(&g)).unwrap();
             m.advance(&r.actions);
             m.search(9, &mut hashed(&g)).unwrap();
             drop(m);
-            assert_eq!(batched_search(roots.clone(), 24, &opts, &mut hashed(&roots[0])).unwrap(), first, "{algorithm:?} after {n} trees");
+            assert_eq!(
+                batched_search(roots.clone(), 24, &opts, &mut hashed(&roots[0])).unwrap(),
+                first,
+                "{algorithm:?} after {n} trees"
+            );
         }
     }
 }

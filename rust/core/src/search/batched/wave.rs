@@ -187,7 +187,8 @@ impl<G: BatchGame> TreeSearch<G> {
                     self.gumbel.push(opts.gumbel_scale * g);
                 }
                 self.keys.clear();
-                self.keys.extend(self.gumbel.iter().zip(&self.logits).map(|(g, l)| g + l));
+                self.keys
+                    .extend(self.gumbel.iter().zip(&self.logits).map(|(g, l)| g + l));
                 self.order.clear();
                 self.order.extend(0..k as u32);
                 self.sorted = 0;
@@ -197,7 +198,9 @@ impl<G: BatchGame> TreeSearch<G> {
                 let seat = self.root_seat;
                 let listed = edges.iter().enumerate().filter(|(_, e)| e.child != NONE);
                 // A new search: no simulation through any of them yet.
-                self.kids.extend(listed.map(|(i, e)| RootKid::of(tree, i as u32, e.child, e.prior(d), keys[i], seat, 0)));
+                self.kids.extend(listed.map(|(i, e)| {
+                    RootKid::of(tree, i as u32, e.child, e.prior(d), keys[i], seat, 0)
+                }));
                 self.cursor = 0;
             }
         }
@@ -283,7 +286,16 @@ impl<G: BatchGame> TreeSearch<G> {
             self.sort_order(self.kids.len() + 1);
         }
         let (kids, order) = (&self.kids, &self.order);
-        select::gumbel_root_listed(&self.tree, seat, &self.keys, visit, kids, order, &mut self.cursor, &mut self.cands)
+        select::gumbel_root_listed(
+            &self.tree,
+            seat,
+            &self.keys,
+            visit,
+            kids,
+            order,
+            &mut self.cursor,
+            &mut self.cands,
+        )
     }
 
     /// The listed root child behind root edge `e` (Gumbel; [`RootKid`]
@@ -293,7 +305,10 @@ impl<G: BatchGame> TreeSearch<G> {
         if e == NONE {
             return None;
         }
-        self.kids.binary_search_by_key(&e, |k| k.edge).ok().map(|i| &mut self.kids[i])
+        self.kids
+            .binary_search_by_key(&e, |k| k.edge)
+            .ok()
+            .map(|i| &mut self.kids[i])
     }
 
     /// Count a simulation through root edge `root_edge` (if any), with
@@ -323,7 +338,13 @@ impl<G: BatchGame> TreeSearch<G> {
     }
 
     /// Select one leaf, walking `work` down from the root.
-    fn descend(&mut self, players: usize, obs_len: usize, layout: Option<&CellLayout>, opts: &BatchedOptions) -> Step {
+    fn descend(
+        &mut self,
+        players: usize,
+        obs_len: usize,
+        layout: Option<&CellLayout>,
+        opts: &BatchedOptions,
+    ) -> Step {
         self.stash_live(obs_len, layout);
         let start = self.paths.len();
         self.paths.push(0);
@@ -350,14 +371,27 @@ impl<G: BatchGame> TreeSearch<G> {
                     // Straight after the other leaves' (`legal_actions` appends).
                     let s = self.legal.len();
                     self.work.legal_actions(&mut self.legal);
-                    debug_assert!(self.legal[s..].is_sorted(), "legal actions in increasing order");
+                    debug_assert!(
+                        self.legal[s..].is_sorted(),
+                        "legal actions in increasing order"
+                    );
                     if !unchecked::ids_below(&self.legal[s..], self.legal_below) {
                         // (`legal` keeps only ids below `legal_below`)
                         self.legal.truncate(s);
-                        panic!("the game listed an action past its {} actions", self.legal_below);
+                        panic!(
+                            "the game listed an action past its {} actions",
+                            self.legal_below
+                        );
                     }
                     let seat = self.work.to_move() - 1;
-                    self.leaves.push(Leaf { node, path: start..self.paths.len(), legal: s..self.legal.len(), root_edge, seat, stash: NONE });
+                    self.leaves.push(Leaf {
+                        node,
+                        path: start..self.paths.len(),
+                        legal: s..self.legal.len(),
+                        root_edge,
+                        seat,
+                        stash: NONE,
+                    });
                     return Step::Leaf;
                 }
                 State::Pending => {
@@ -368,9 +402,14 @@ impl<G: BatchGame> TreeSearch<G> {
                 State::Expanded => {
                     let seat = self.work.to_move() - 1;
                     let i = match (opts.algorithm, node) {
-                        (Algorithm::Puct, 0) if !self.noisy.is_empty() => {
-                            select::puct(&self.tree, 0, seat, opts.c_puct, Some(&self.noisy), self.noisy_open)
-                        }
+                        (Algorithm::Puct, 0) if !self.noisy.is_empty() => select::puct(
+                            &self.tree,
+                            0,
+                            seat,
+                            opts.c_puct,
+                            Some(&self.noisy),
+                            self.noisy_open,
+                        ),
                         (Algorithm::Puct, _) => {
                             let open = self.tree.open(node);
                             select::puct(&self.tree, node, seat, opts.c_puct, None, open)
@@ -378,7 +417,14 @@ impl<G: BatchGame> TreeSearch<G> {
                         (Algorithm::Gumbel, 0) => self.gumbel_root(seat, opts),
                         (Algorithm::Gumbel, _) => {
                             let (open, mass) = (self.tree.open(node), self.tree.mass(node));
-                            select::gumbel_interior(&self.tree, node, seat, open, mass, &mut self.cands)
+                            select::gumbel_interior(
+                                &self.tree,
+                                node,
+                                seat,
+                                open,
+                                mass,
+                                &mut self.cands,
+                            )
                         }
                     };
                     let e = self.tree.edges_of(node)[i];
@@ -388,11 +434,20 @@ impl<G: BatchGame> TreeSearch<G> {
                         root_edge = i as u32;
                         if i as u32 == self.noisy_open && !self.noisy.is_empty() {
                             let noisy = &self.noisy;
-                            self.noisy_open = select::next_open(self.tree.edges_of(0), i, |j| noisy[j]);
+                            self.noisy_open =
+                                select::next_open(self.tree.edges_of(0), i, |j| noisy[j]);
                         }
                         if e.child == NONE && opts.algorithm == Algorithm::Gumbel {
                             let at = self.kids.partition_point(|k| k.edge < i as u32);
-                            let kid = RootKid::of(&self.tree, i as u32, child, e.prior(self.tree.divisor(0)), self.keys[i], seat, 0);
+                            let kid = RootKid::of(
+                                &self.tree,
+                                i as u32,
+                                child,
+                                e.prior(self.tree.divisor(0)),
+                                self.keys[i],
+                                seat,
+                                0,
+                            );
                             self.kids.insert(at, kid);
                         }
                     }
@@ -404,7 +459,14 @@ impl<G: BatchGame> TreeSearch<G> {
     }
 
     /// Select this tree's leaves of a wave (the last one stays live).
-    pub(super) fn select_wave(&mut self, players: usize, actions: usize, obs_len: usize, layout: Option<&CellLayout>, opts: &BatchedOptions) {
+    pub(super) fn select_wave(
+        &mut self,
+        players: usize,
+        actions: usize,
+        obs_len: usize,
+        layout: Option<&CellLayout>,
+        opts: &BatchedOptions,
+    ) {
         self.leaves.clear();
         self.paths.clear();
         self.legal.clear();
@@ -424,7 +486,14 @@ impl<G: BatchGame> TreeSearch<G> {
 
     /// Write the leaves' observations and masks (`obs_len` and `actions` per
     /// leaf), then take `work` back to the root.
-    pub(super) fn write(&mut self, obs: &mut [f32], masks: &mut [bool], obs_len: usize, actions: usize, layout: Option<&CellLayout>) {
+    pub(super) fn write(
+        &mut self,
+        obs: &mut [f32],
+        masks: &mut [bool],
+        obs_len: usize,
+        actions: usize,
+        layout: Option<&CellLayout>,
+    ) {
         for (j, leaf) in self.leaves.iter().enumerate() {
             let o = &mut obs[j * obs_len..(j + 1) * obs_len];
             if leaf.stash == NONE {
@@ -433,16 +502,31 @@ impl<G: BatchGame> TreeSearch<G> {
                 let s = leaf.stash as usize * obs_len;
                 o.copy_from_slice(&self.stash[s..s + obs_len]);
             }
-            write_mask_of(legal_of(&self.legal, self.legal_below, leaf), &mut masks[j * actions..(j + 1) * actions]);
+            write_mask_of(
+                legal_of(&self.legal, self.legal_below, leaf),
+                &mut masks[j * actions..(j + 1) * actions],
+            );
         }
         self.rewind();
     }
 
     /// Check this tree's rows of the evaluator's answer (into `checked`).
-    pub(super) fn check(&mut self, priors: Rows<'_>, values: Rows<'_>, actions: usize, players: usize) {
+    pub(super) fn check(
+        &mut self,
+        priors: Rows<'_>,
+        values: Rows<'_>,
+        actions: usize,
+        players: usize,
+    ) {
         let (first, k) = (self.first, self.leaves.len());
-        let (p, v) = (priors.part(first * actions..(first + k) * actions), values.part(first * players..(first + k) * players));
-        let legal = self.leaves.iter().map(|l| legal_of(&self.legal, self.legal_below, l));
+        let (p, v) = (
+            priors.part(first * actions..(first + k) * actions),
+            values.part(first * players..(first + k) * players),
+        );
+        let legal = self
+            .leaves
+            .iter()
+            .map(|l| legal_of(&self.legal, self.legal_below, l));
         self.sums.clear();
         self.checked = check_rows(p, v, legal, actions, first, &mut self.sums);
     }
@@ -452,7 +536,14 @@ impl<G: BatchGame> TreeSearch<G> {
     /// Float32 priors go into the edges as they came, their sum the
     /// divisor; float64 ones divided by it, then rounded
     /// ([`crate::search::tree::Edge::prior32`]).
-    pub(super) fn finish_wave(&mut self, priors: Rows<'_>, values: Rows<'_>, actions: usize, players: usize, opts: &BatchedOptions) {
+    pub(super) fn finish_wave(
+        &mut self,
+        priors: Rows<'_>,
+        values: Rows<'_>,
+        actions: usize,
+        players: usize,
+        opts: &BatchedOptions,
+    ) {
         self.rewind();
         let leaves = std::mem::take(&mut self.leaves);
         for (j, leaf) in leaves.iter().enumerate() {
@@ -471,8 +562,17 @@ impl<G: BatchGame> TreeSearch<G> {
             let legal = legal_of(&self.legal, self.legal_below, leaf);
             let sum = self.sums[j];
             match priors.part(r * actions..(r + 1) * actions) {
-                Rows::F32(row) => self.tree.expand(leaf.node, legal.ids(), at(row, legal), sum, v[leaf.seat]),
-                Rows::F64(row) => self.tree.expand(leaf.node, legal.ids(), at(row, legal).map(|p| (p / sum) as f32), 1.0, v[leaf.seat]),
+                Rows::F32(row) => {
+                    self.tree
+                        .expand(leaf.node, legal.ids(), at(row, legal), sum, v[leaf.seat])
+                }
+                Rows::F64(row) => self.tree.expand(
+                    leaf.node,
+                    legal.ids(),
+                    at(row, legal).map(|p| (p / sum) as f32),
+                    1.0,
+                    v[leaf.seat],
+                ),
             }
             if leaf.node == 0 {
                 self.root_noise(opts);
@@ -524,24 +624,46 @@ impl<G: BatchGame> TreeSearch<G> {
         for (s, v) in out.values.iter_mut().enumerate() {
             *v = (node.w[s] / node.n.max(1) as f64) as f32;
         }
-        let total: u64 = edges.iter().map(|e| self.tree.child_stats(e, seat).0 as u64).sum();
+        let total: u64 = edges
+            .iter()
+            .map(|e| self.tree.child_stats(e, seat).0 as u64)
+            .sum();
         let (visits, policy, q) = (out.visits, out.policy, out.q);
         for e in edges {
             let (n, w) = self.tree.child_stats(e, seat);
             visits[e.action as usize] = n;
-            q[e.action as usize] = if n > 0 { (w / n as f64) as f32 } else { mixed as f32 };
+            q[e.action as usize] = if n > 0 {
+                (w / n as f64) as f32
+            } else {
+                mixed as f32
+            };
         }
         let d = self.tree.divisor(0);
-        let prior = |i: usize| if self.noisy.is_empty() { edges[i].prior(d) } else { self.noisy[i] };
+        let prior = |i: usize| {
+            if self.noisy.is_empty() {
+                edges[i].prior(d)
+            } else {
+                self.noisy[i]
+            }
+        };
         *out.action = match opts.algorithm {
             Algorithm::Puct => {
                 for (i, e) in edges.iter().enumerate() {
                     let n = self.tree.child_stats(e, seat).0;
-                    policy[e.action as usize] = if total > 0 { (n as f64 / total as f64) as f32 } else { prior(i) as f32 };
+                    policy[e.action as usize] = if total > 0 {
+                        (n as f64 / total as f64) as f32
+                    } else {
+                        prior(i) as f32
+                    };
                 }
                 let best = (0..edges.len()).max_by(|&i, &j| {
-                    let (ni, nj) = (self.tree.child_stats(&edges[i], seat).0, self.tree.child_stats(&edges[j], seat).0);
-                    ni.cmp(&nj).then(prior(i).total_cmp(&prior(j))).then(j.cmp(&i))
+                    let (ni, nj) = (
+                        self.tree.child_stats(&edges[i], seat).0,
+                        self.tree.child_stats(&edges[j], seat).0,
+                    );
+                    ni.cmp(&nj)
+                        .then(prior(i).total_cmp(&prior(j)))
+                        .then(j.cmp(&i))
                 });
                 best.map_or(0, |i| edges[i].action)
             }
@@ -558,9 +680,24 @@ impl<G: BatchGame> TreeSearch<G> {
                     // gives the same edge as the pass over every edge (the
                     // same candidates and sums, in the same order).
                     let (kids, order) = (&self.kids, &self.order);
-                    select::gumbel_root_listed(&self.tree, seat, &self.keys, considered, kids, order, &mut 0, &mut self.cands)
+                    select::gumbel_root_listed(
+                        &self.tree,
+                        seat,
+                        &self.keys,
+                        considered,
+                        kids,
+                        order,
+                        &mut 0,
+                        &mut self.cands,
+                    )
                 } else {
-                    select::gumbel_root(&self.tree, seat, &self.gumbel, &self.logits, &mut self.cands)
+                    select::gumbel_root(
+                        &self.tree,
+                        seat,
+                        &self.gumbel,
+                        &self.logits,
+                        &mut self.cands,
+                    )
                 };
                 edges.get(i).map_or(0, |e| e.action)
             }
@@ -580,7 +717,15 @@ impl<G: Game> TreeSearch<G> {
         fn b<T>(v: &Vec<T>) -> usize {
             v.capacity() * std::mem::size_of::<T>()
         }
-        let floats = [&self.noisy, &self.gumbel, &self.logits, &self.keys, &self.scratch.0, &self.scratch.1, &self.sums];
+        let floats = [
+            &self.noisy,
+            &self.gumbel,
+            &self.logits,
+            &self.keys,
+            &self.scratch.0,
+            &self.scratch.1,
+            &self.sums,
+        ];
         self.tree.capacity_bytes()
             + floats.iter().map(|v| b(v)).sum::<usize>()
             + b(&self.undo)
@@ -632,7 +777,15 @@ impl<G: Game> TreeSearch<G> {
         *rng = rng_for(seed, index as u64);
         work.clone_from(root);
         undo.clear();
-        for v in [noisy, gumbel, logits, keys, &mut scratch.0, &mut scratch.1, sums] {
+        for v in [
+            noisy,
+            gumbel,
+            logits,
+            keys,
+            &mut scratch.0,
+            &mut scratch.1,
+            sums,
+        ] {
             v.clear();
         }
         *noisy_open = NONE;
@@ -679,9 +832,15 @@ pub const SPARE_BYTES: usize = 1 << 27;
 
 /// The kept trees of game type `G` (empty: none).
 pub(super) fn take_spare<G: Game>() -> Vec<TreeSearch<G>> {
-    let Ok(mut spare) = SPARE.lock() else { return Vec::new() };
+    let Ok(mut spare) = SPARE.lock() else {
+        return Vec::new();
+    };
     match spare.iter().position(|b| b.is::<Vec<TreeSearch<G>>>()) {
-        Some(i) => spare.swap_remove(i).downcast::<Vec<TreeSearch<G>>>().map(|b| *b).unwrap_or_default(),
+        Some(i) => spare
+            .swap_remove(i)
+            .downcast::<Vec<TreeSearch<G>>>()
+            .map(|b| *b)
+            .unwrap_or_default(),
         None => Vec::new(),
     }
 }

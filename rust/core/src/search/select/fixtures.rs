@@ -20,7 +20,15 @@ pub(super) fn random_tree(seed: u64, k: usize) -> Tree {
     let mut rng = rng_for(seed, 7);
     let mut t = Tree::new();
     let acts: Vec<u32> = (0..k as u32).collect();
-    let priors: Vec<f32> = (0..k).map(|_| if uniform(&mut rng) < 0.2 { 0.0 } else { uniform(&mut rng) as f32 }).collect();
+    let priors: Vec<f32> = (0..k)
+        .map(|_| {
+            if uniform(&mut rng) < 0.2 {
+                0.0
+            } else {
+                uniform(&mut rng) as f32
+            }
+        })
+        .collect();
     let sum: f64 = priors.iter().map(|&p| f64::from(p)).sum::<f64>().max(1e-9);
     t.visit(&[0]);
     t.expand(0, &acts, priors.iter().copied(), sum, uniform(&mut rng));
@@ -31,7 +39,13 @@ pub(super) fn random_tree(seed: u64, k: usize) -> Tree {
     }
     let kid = t.child(0, 0);
     t.visit(&[0, kid]);
-    t.expand(kid, &acts, priors.iter().rev().map(|&p| (f64::from(p) / sum) as f32), 1.0, uniform(&mut rng));
+    t.expand(
+        kid,
+        &acts,
+        priors.iter().rev().map(|&p| (f64::from(p) / sum) as f32),
+        1.0,
+        uniform(&mut rng),
+    );
     if seed % 3 != 1 {
         t.open(kid);
     }
@@ -47,7 +61,11 @@ pub(super) fn random_tree(seed: u64, k: usize) -> Tree {
                 // A child never visited (its wave failed and was taken back).
                 continue;
             }
-            let path = if node == 0 { vec![0, c] } else { vec![0, kid, c] };
+            let path = if node == 0 {
+                vec![0, c]
+            } else {
+                vec![0, kid, c]
+            };
             for _ in 0..crate::rng::below(&mut rng, 4) + 1 {
                 t.visit(&path);
                 // Values in a few levels, so that ties happen.
@@ -79,10 +97,15 @@ pub(super) fn check_lists(t: &Tree) {
             kid = k.next;
         }
         listed.sort_unstable();
-        let have: Vec<usize> = (0..edges.len()).filter(|&i| edges[i].child != NONE).collect();
+        let have: Vec<usize> = (0..edges.len())
+            .filter(|&i| edges[i].child != NONE)
+            .collect();
         assert_eq!(listed, have);
         if node.open != crate::search::tree::UNKNOWN {
-            assert_eq!(node.open, best_open(edges, |j| edges[j].prior(node.divisor)));
+            assert_eq!(
+                node.open,
+                best_open(edges, |j| edges[j].prior(node.divisor))
+            );
         }
     }
 }

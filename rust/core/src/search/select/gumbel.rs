@@ -53,7 +53,11 @@ pub fn prior_mass(edges: &[Edge], divisor: f64) -> f64 {
             *a += floor(e.prior(divisor));
         }
     }
-    let rest: f64 = chunks.remainder().iter().map(|e| floor(e.prior(divisor))).sum();
+    let rest: f64 = chunks
+        .remainder()
+        .iter()
+        .map(|e| floor(e.prior(divisor)))
+        .sum();
     (acc[0] + acc[1]) + (acc[2] + acc[3]) + rest
 }
 
@@ -73,7 +77,14 @@ fn beats(a: (f64, usize), b: (f64, usize)) -> bool {
 /// visited ones') times one `exp`; the visited edges are the node's
 /// children, walked through its list. `visited` is scratch space.
 /// `mass` is the node's [`prior_mass`] ([`Tree::mass`] keeps it).
-pub fn gumbel_interior(tree: &Tree, node: u32, seat: usize, open: u32, mass: f64, visited: &mut Vec<(usize, u32, f64, f64)>) -> usize {
+pub fn gumbel_interior(
+    tree: &Tree,
+    node: u32,
+    seat: usize,
+    open: u32,
+    mass: f64,
+    visited: &mut Vec<(usize, u32, f64, f64)>,
+) -> usize {
     let edges = tree.edges_of(node);
     let d = tree.divisor(node);
     let floor_at = |i: usize| floor(edges[i].prior(d));
@@ -107,7 +118,11 @@ pub fn gumbel_interior(tree: &Tree, node: u32, seat: usize, open: u32, mass: f64
     sums.unvisited = best_u != usize::MAX;
     let st = sums.stats(tree.nodes[node as usize].raw);
     let s_u = st.sigma(st.mixed);
-    let mut m = if best_u != usize::MAX { s_u } else { f64::NEG_INFINITY };
+    let mut m = if best_u != usize::MAX {
+        s_u
+    } else {
+        f64::NEG_INFINITY
+    };
     for v in visited.iter_mut() {
         v.3 = st.sigma(v.3);
         m = greater(m, v.3);
@@ -156,13 +171,23 @@ pub fn root_logits(tree: &Tree, out: &mut Vec<f64>) {
 /// edges: the unvisited ones share their sigma, so among them the highest
 /// `gumbel + logit` wins. `cands` is scratch space. Once edges have been
 /// visited, [`gumbel_root_listed`] chooses.
-pub fn gumbel_root(tree: &Tree, seat: usize, gumbel: &[f64], logits: &[f64], cands: &mut Vec<(usize, u32, f64, f64)>) -> usize {
+pub fn gumbel_root(
+    tree: &Tree,
+    seat: usize,
+    gumbel: &[f64],
+    logits: &[f64],
+    cands: &mut Vec<(usize, u32, f64, f64)>,
+) -> usize {
     let (edges, d) = (tree.edges_of(0), tree.divisor(0));
     cands.clear();
     let mut sums = Sums::new();
     let (mut best_u, mut best_gu) = (usize::MAX, f64::NEG_INFINITY);
     for (i, e) in edges.iter().enumerate().take(logits.len()) {
-        let (n, w) = if e.child == NONE { (0, 0.0) } else { tree.child_stats(e, seat) };
+        let (n, w) = if e.child == NONE {
+            (0, 0.0)
+        } else {
+            tree.child_stats(e, seat)
+        };
         if n == 0 {
             sums.unvisited = true;
             let g = gumbel[i] + logits[i];
@@ -209,9 +234,25 @@ pub struct RootKid {
 
 impl RootKid {
     /// Root child `node` behind root edge `edge`, its statistics for `seat`.
-    pub fn of(tree: &Tree, edge: u32, node: u32, prior: f64, key: f64, seat: usize, calls: u32) -> RootKid {
+    pub fn of(
+        tree: &Tree,
+        edge: u32,
+        node: u32,
+        prior: f64,
+        key: f64,
+        seat: usize,
+        calls: u32,
+    ) -> RootKid {
         let c = &tree.nodes[node as usize];
-        RootKid { edge, n: c.n, calls, node, prior, key, w: c.w[seat] }
+        RootKid {
+            edge,
+            n: c.n,
+            calls,
+            node,
+            prior,
+            key,
+            w: c.w[seat],
+        }
     }
 }
 
@@ -249,7 +290,10 @@ pub fn gumbel_root_listed(
     // `LOW_LOGIT`): no statistics are needed, as in the first phase of a
     // new search, where no listed child qualifies (half of its root
     // choices).
-    let mut hits = kids.iter().filter(|k| k.calls == considered).map(|k| k.edge as usize);
+    let mut hits = kids
+        .iter()
+        .filter(|k| k.calls == considered)
+        .map(|k| k.edge as usize);
     match (open, hits.next(), hits.next()) {
         (None, None, _) => return 0,
         (Some(i), None, _) | (None, Some(i), None) => return i,
@@ -261,7 +305,13 @@ pub fn gumbel_root_listed(
     for k in kids {
         let i = k.edge as usize;
         let (n, w) = (k.n, k.w);
-        debug_assert_eq!((n, w.to_bits()), (tree.nodes[k.node as usize].n, tree.nodes[k.node as usize].w[seat].to_bits()));
+        debug_assert_eq!(
+            (n, w.to_bits()),
+            (
+                tree.nodes[k.node as usize].n,
+                tree.nodes[k.node as usize].w[seat].to_bits()
+            )
+        );
         let hit = k.calls == considered;
         if n == 0 {
             sums.unvisited = true;
@@ -311,41 +361,94 @@ mod tests {
                 improved_policy(&t, node, &a, &mut b);
                 let edges = t.edges_of(node);
                 let total: u64 = edges.iter().map(|e| t.child_stats(e, seat).0 as u64).sum();
-                let scores: Vec<f64> = edges.iter().zip(&b).map(|(e, &p)| p - t.child_stats(e, seat).0 as f64 / (1.0 + total as f64)).collect();
+                let scores: Vec<f64> = edges
+                    .iter()
+                    .zip(&b)
+                    .map(|(e, &p)| p - t.child_stats(e, seat).0 as f64 / (1.0 + total as f64))
+                    .collect();
                 let best = (0..k).fold(0, |m, i| if scores[i] > scores[m] { i } else { m });
-                let got = gumbel_interior(&t, node, seat, t.nodes[node as usize].open, prior_mass(t.edges_of(node), t.divisor(node)), &mut sc);
-                assert!((scores[got] - scores[best]).abs() < 1e-12, "seed {seed}: {got} vs {best} in {scores:?}");
+                let got = gumbel_interior(
+                    &t,
+                    node,
+                    seat,
+                    t.nodes[node as usize].open,
+                    prior_mass(t.edges_of(node), t.divisor(node)),
+                    &mut sc,
+                );
+                assert!(
+                    (scores[got] - scores[best]).abs() < 1e-12,
+                    "seed {seed}: {got} vs {best} in {scores:?}"
+                );
                 // The root: argmax gumbel + logit + sigma over the edges with
                 // `considered` visits in this search.
                 let mut rng = rng_for(seed, 9);
-                let g: Vec<f64> = (0..k).map(|_| if seed % 3 == 0 { 0.0 } else { gumbel(&mut rng) }).collect();
+                let g: Vec<f64> = (0..k)
+                    .map(|_| if seed % 3 == 0 { 0.0 } else { gumbel(&mut rng) })
+                    .collect();
                 let mut logits = Vec::new();
                 root_logits(&t, &mut logits);
-                let calls: Vec<u32> = (0..k).map(|i| t.child_stats(&t.edges_of(0)[i], seat).0.min(2)).collect();
+                let calls: Vec<u32> = (0..k)
+                    .map(|i| t.child_stats(&t.edges_of(0)[i], seat).0.min(2))
+                    .collect();
                 completed_q(&t, 0, seat, &mut a);
                 // Before any visit of this search: every edge qualifies.
                 let s: Vec<f64> = (0..k).map(|i| g[i] + logits[i] + a[i]).collect();
                 let best = (0..k).fold(0, |m, i| if s[i] > s[m] { i } else { m });
                 let got = gumbel_root(&t, seat, &g, &logits, &mut sc);
-                assert!((s[got] - s[best]).abs() < 1e-9, "seed {seed} root: {got} vs {best} in {s:?}");
+                assert!(
+                    (s[got] - s[best]).abs() < 1e-9,
+                    "seed {seed} root: {got} vs {best} in {s:?}"
+                );
                 for considered in 0..3 {
-                    let s: Vec<f64> = (0..k).map(|i| if calls[i] == considered { g[i] + logits[i] + a[i] } else { f64::NEG_INFINITY }).collect();
+                    let s: Vec<f64> = (0..k)
+                        .map(|i| {
+                            if calls[i] == considered {
+                                g[i] + logits[i] + a[i]
+                            } else {
+                                f64::NEG_INFINITY
+                            }
+                        })
+                        .collect();
                     let best = (0..k).fold(0, |m, i| if s[i] > s[m] { i } else { m });
                     let edges = t.edges_of(0);
                     let kids: Vec<RootKid> = (0..k as u32)
                         .filter(|&i| edges[i as usize].child != NONE)
                         .map(|i| {
                             let (e, key) = (&edges[i as usize], g[i as usize] + logits[i as usize]);
-                            RootKid::of(&t, i, e.child, e.prior(t.divisor(0)), key, seat, calls[i as usize])
+                            RootKid::of(
+                                &t,
+                                i,
+                                e.child,
+                                e.prior(t.divisor(0)),
+                                key,
+                                seat,
+                                calls[i as usize],
+                            )
                         })
                         .collect();
                     let mut order: Vec<u32> = (0..k as u32).collect();
-                    order.sort_by(|&x, &y| (g[y as usize] + logits[y as usize]).total_cmp(&(g[x as usize] + logits[x as usize])).then(x.cmp(&y)));
+                    order.sort_by(|&x, &y| {
+                        (g[y as usize] + logits[y as usize])
+                            .total_cmp(&(g[x as usize] + logits[x as usize]))
+                            .then(x.cmp(&y))
+                    });
                     let mut cursor = 0;
                     let keys: Vec<f64> = (0..k).map(|i| g[i] + logits[i]).collect();
-                    let listed = gumbel_root_listed(&t, seat, &keys, considered, &kids, &order, &mut cursor, &mut sc);
+                    let listed = gumbel_root_listed(
+                        &t,
+                        seat,
+                        &keys,
+                        considered,
+                        &kids,
+                        &order,
+                        &mut cursor,
+                        &mut sc,
+                    );
                     if s[best] > f64::NEG_INFINITY {
-                        assert!((s[listed] - s[best]).abs() < 1e-9, "seed {seed} listed root: {listed} vs {best} in {s:?}");
+                        assert!(
+                            (s[listed] - s[best]).abs() < 1e-9,
+                            "seed {seed} listed root: {listed} vs {best} in {s:?}"
+                        );
                     }
                 }
             }

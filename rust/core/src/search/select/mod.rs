@@ -21,7 +21,10 @@ mod qtransform;
 mod uct;
 
 pub use super::tree::{best_open, next_open};
-pub use gumbel::{gumbel_interior, gumbel_root, gumbel_root_listed, improved_policy, logit, prior_mass, root_logits, RootKid};
+pub use gumbel::{
+    gumbel_interior, gumbel_root, gumbel_root_listed, improved_policy, logit, prior_mass,
+    root_logits, RootKid,
+};
 pub use halving::{considered_visit, considered_visits};
 pub use noise::{dirichlet, gumbel};
 pub use puct::puct;

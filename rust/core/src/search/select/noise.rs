@@ -18,7 +18,9 @@ pub fn dirichlet<R: RngCore>(rng: &mut R, alpha: f64, out: &mut [f64]) {
     } else if !out.is_empty() {
         // Every draw underflowed (a tiny alpha): all the mass on one action.
         let k = crate::rng::below(rng, out.len());
-        out.iter_mut().enumerate().for_each(|(i, x)| *x = f64::from(u8::from(i == k)));
+        out.iter_mut()
+            .enumerate()
+            .for_each(|(i, x)| *x = f64::from(u8::from(i == k)));
     }
 }
 
@@ -59,8 +61,14 @@ mod tests {
             }
             let (mean, var) = (m / 20000.0, m2 / 20000.0 - (m / 20000.0) * (m / 20000.0));
             let want = (1.0 / 7.0) * (6.0 / 7.0) / (7.0 * alpha + 1.0);
-            assert!((mean - 1.0 / 7.0).abs() < 0.01, "alpha {alpha}: mean {mean}");
-            assert!((var / want - 1.0).abs() < 0.1, "alpha {alpha}: variance {var}, want {want}");
+            assert!(
+                (mean - 1.0 / 7.0).abs() < 0.01,
+                "alpha {alpha}: mean {mean}"
+            );
+            assert!(
+                (var / want - 1.0).abs() < 0.1,
+                "alpha {alpha}: variance {var}, want {want}"
+            );
         }
     }
 }

@@ -21,7 +21,14 @@ use crate::search::tree::{Edge, Tree, NONE};
 /// lower prior can round to the same score (the float below its prior
 /// does), when a pass from the front finds it. The choice is
 /// [`puct_reference`]'s: the first edge of the highest score.
-pub fn puct(tree: &Tree, node: u32, seat: usize, c: f64, priors: Option<&[f64]>, open: u32) -> usize {
+pub fn puct(
+    tree: &Tree,
+    node: u32,
+    seat: usize,
+    c: f64,
+    priors: Option<&[f64]>,
+    open: u32,
+) -> usize {
     match priors {
         None => {
             let d = tree.divisor(node);
@@ -35,7 +42,14 @@ pub fn puct(tree: &Tree, node: u32, seat: usize, c: f64, priors: Option<&[f64]>,
 /// of prior, no test per edge) and `open` the edge without a child of the
 /// highest prior.
 #[inline(always)]
-fn puct_with(tree: &Tree, node: u32, seat: usize, c: f64, open: u32, prior: impl Fn(usize, &Edge) -> f64) -> usize {
+fn puct_with(
+    tree: &Tree,
+    node: u32,
+    seat: usize,
+    c: f64,
+    open: u32,
+    prior: impl Fn(usize, &Edge) -> f64,
+) -> usize {
     debug_assert!(c >= 0.0);
     let at = &tree.nodes[node as usize];
     let edges = tree.edges_of(node);
@@ -69,7 +83,9 @@ fn puct_with(tree: &Tree, node: u32, seat: usize, c: f64, open: u32, prior: impl
         // child that scores `target` (`u` does, so the search ends; none
         // for a NaN `target`, as no edge then scores it).
         if unvisited(top.next_down()).partial_cmp(&target) != Some(std::cmp::Ordering::Less) {
-            u = (0..=u).find(|&i| edges[i].child == NONE && unvisited(prior(i, &edges[i])) == target).unwrap_or(usize::MAX);
+            u = (0..=u)
+                .find(|&i| edges[i].child == NONE && unvisited(prior(i, &edges[i])) == target)
+                .unwrap_or(usize::MAX);
         }
         if u != usize::MAX && (target > best_score || (target == best_score && u < best)) {
             best = u;
@@ -155,7 +171,11 @@ mod tests {
                     sub.reroot(Some(node));
                     check_lists(&sub);
                     let open = sub.open(0);
-                    assert_eq!(puct(&sub, 0, seat, c, None, open), puct_reference(&sub, 0, seat, c, None), "seed {seed} rerooted seat {seat} c {c}");
+                    assert_eq!(
+                        puct(&sub, 0, seat, c, None, open),
+                        puct_reference(&sub, 0, seat, c, None),
+                        "seed {seed} rerooted seat {seat} c {c}"
+                    );
                 }
             }
         }

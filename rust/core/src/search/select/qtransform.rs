@@ -68,7 +68,11 @@ pub fn q_stats(tree: &Tree, node: u32, seat: usize) -> QStats {
     let mut sums = Sums::new();
     let d = tree.divisor(node);
     for e in tree.edges_of(node) {
-        let (n, w) = if e.child == NONE { (0, 0.0) } else { tree.child_stats(e, seat) };
+        let (n, w) = if e.child == NONE {
+            (0, 0.0)
+        } else {
+            tree.child_stats(e, seat)
+        };
         if n == 0 {
             sums.unvisited = true;
         } else {
@@ -82,7 +86,11 @@ pub fn q_stats(tree: &Tree, node: u32, seat: usize) -> QStats {
 /// mixed value of `st` when unvisited).
 #[inline]
 fn completed(tree: &Tree, e: &Edge, seat: usize, st: &QStats) -> f64 {
-    let (n, w) = if e.child == NONE { (0, 0.0) } else { tree.child_stats(e, seat) };
+    let (n, w) = if e.child == NONE {
+        (0, 0.0)
+    } else {
+        tree.child_stats(e, seat)
+    };
     if n == 0 {
         st.mixed
     } else {
@@ -96,7 +104,11 @@ fn completed(tree: &Tree, e: &Edge, seat: usize, st: &QStats) -> f64 {
 pub fn completed_q(tree: &Tree, node: u32, seat: usize, out: &mut Vec<f64>) -> f64 {
     let st = q_stats(tree, node, seat);
     out.clear();
-    out.extend(tree.edges_of(node).iter().map(|e| st.sigma(completed(tree, e, seat, &st))));
+    out.extend(
+        tree.edges_of(node)
+            .iter()
+            .map(|e| st.sigma(completed(tree, e, seat, &st))),
+    );
     st.mixed
 }
 
@@ -114,7 +126,11 @@ pub(super) struct Sums {
 
 impl Sums {
     pub(super) fn new() -> Sums {
-        Sums { lo: f64::INFINITY, hi: f64::NEG_INFINITY, ..Default::default() }
+        Sums {
+            lo: f64::INFINITY,
+            hi: f64::NEG_INFINITY,
+            ..Default::default()
+        }
     }
 
     /// A visited edge with prior `p` (floored), `n` visits and mean `q`.
@@ -129,14 +145,24 @@ impl Sums {
     }
 
     pub(super) fn stats(mut self, raw: f64) -> QStats {
-        let weighted = if self.sum_p > 0.0 { self.sum_pq / self.sum_p } else { 0.0 };
+        let weighted = if self.sum_p > 0.0 {
+            self.sum_pq / self.sum_p
+        } else {
+            0.0
+        };
         let mixed = (raw + self.sum_n as f64 * weighted) / (self.sum_n as f64 + 1.0);
         if self.unvisited {
             self.lo = lesser(self.lo, mixed);
             self.hi = greater(self.hi, mixed);
         }
         let scale = (MAXVISIT_INIT + self.max_n as f64) * VALUE_SCALE;
-        QStats { mixed, visits: self.sum_n, lo: self.lo, span: (self.hi - self.lo).max(EPSILON), scale }
+        QStats {
+            mixed,
+            visits: self.sum_n,
+            lo: self.lo,
+            span: (self.hi - self.lo).max(EPSILON),
+            scale,
+        }
     }
 }
 
