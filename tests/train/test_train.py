@@ -823,6 +823,22 @@ def test_resume_may_lower_the_learning_rate(tmp_path: Any) -> None:
     assert load_checkpoint(str(out))["config"]["lr"] == 3e-4
 
 
+def test_resume_may_raise_the_simulations(tmp_path: Any) -> None:
+    """The self-play simulations may change on a resume too: the next
+    generations are searched with the new count, and the checkpoint keeps it."""
+    out = tmp_path / "sims"
+    train(tiny("churn(size=2,pie=false)", out, steps=2, simulations=4, eval_every=0, labelled=0),
+          make_learner=NumpyLearner, log=quiet)
+    lines: list = []
+    train(tiny("churn(size=2,pie=false)", out, steps=4, simulations=8), resume=True, make_learner=NumpyLearner,
+          log=lines.append)
+    assert any("simulations=8 (changed from 4)" in x for x in lines)
+    assert load_checkpoint(str(out))["config"]["simulations"] == 8
+    with pytest.raises(ValueError, match="--games 7 .the run's: 6."):
+        train(tiny("churn(size=2,pie=false)", out, steps=5, games=7, simulations=16), resume=True,
+              make_learner=NumpyLearner, log=quiet)
+
+
 class Interrupted(NumpyLearner):
     """Sends itself Ctrl-C in the middle of its third training step."""
 

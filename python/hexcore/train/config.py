@@ -81,7 +81,8 @@ class TrainConfig:
                                  "as the cluster's CPUs hold)", low=1, whole=True, inherited=False)
     seed: int = _opt(0, LEARNING, "seed of everything random in the run", low=0, whole=True)
     algorithm: str = _opt("gumbel", LEARNING, "self-play search", choices=["gumbel", "puct"])
-    simulations: int = _opt(32, LEARNING, "self-play simulations per action", low=1, whole=True)
+    simulations: int = _opt(32, LEARNING, "self-play simulations per action; with --resume it may change (more for "
+                             "the last stretch of a run)", low=1, whole=True, retunable=True)
     max_considered: int = _opt(16, LEARNING, "Gumbel: root actions considered per search", low=1, whole=True)
     gumbel_scale: float = _opt(1.0, LEARNING, "Gumbel: scale of the self-play root noise", low=0)
     value_mix: float = _opt(0.0, LEARNING, "value target: (1 - x) * outcome + x * the search's root value (0..1)", low=0)

@@ -330,7 +330,7 @@ def resumed_config(cfg: TrainConfig, saved: TrainConfig) -> Tuple[TrainConfig, L
     checkpoint's (``saved``). A learning setting (one that decides the
     weights) that ``cfg`` sets to another value than the checkpoint's is
     refused with a ``ValueError``, except the retunable ones (the learning
-    rate), which ``cfg`` changes. Returns the settings and the list of
+    rate and the self-play simulations), which ``cfg`` changes. Returns the settings and the list of
     the learning settings taken from the checkpoint (those not at their
     default) or changed, for the log."""
     out = replace(saved, out=cfg.out)
