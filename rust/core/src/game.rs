@@ -182,6 +182,15 @@ pub trait Game: Configure + Clone + Send + Sync + 'static {
     fn board(&self) -> &Board;
     fn num_players(&self) -> usize;
     fn num_actions(&self) -> usize;
+    /// A proven upper bound on the number of actions in a game of this
+    /// variant from its start, from the game's facts
+    /// ([`GameFacts::max_actions`](crate::facts::GameFacts::max_actions));
+    /// None when the game has no small one (Churn).
+    fn max_actions(&self) -> Option<usize> {
+        Self::FACTS
+            .max_actions
+            .map(|bound| bound(self.board().num_cells(), self.num_players()))
+    }
     /// 1-based player to move.
     fn to_move(&self) -> usize;
     fn is_over(&self) -> bool;

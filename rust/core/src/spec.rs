@@ -214,7 +214,7 @@ macro_rules! choice {
             pub const NAMES: &'static [&'static str] = &[$($name),+];
 
             /// The name of this value.
-            pub fn name(self) -> &'static str {
+            pub const fn name(self) -> &'static str {
                 match self {
                     $($T::$V => $name,)+
                 }
@@ -278,6 +278,11 @@ pub trait Configure: Sized {
     /// The game's options, each with its kind and its default (declared
     /// here, once: constructors, spec strings and Python read this table).
     const OPTIONS: &'static [OptionInfo];
+
+    /// The game's facts besides its rules and options (player names, pie
+    /// rule, action bound, observation and symmetry facts), declared here,
+    /// once, next to the option table (see [`crate::facts`]).
+    const FACTS: crate::facts::GameFacts;
 
     /// A new game from its options (see [`build`]); errors name the
     /// offending option.
