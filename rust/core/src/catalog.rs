@@ -19,7 +19,7 @@
 //! assert!(catalog::load("chess()", Actions).unwrap_err().message.starts_with("unknown game 'chess'"));
 //! ```
 
-use crate::facts::GameFacts;
+use crate::facts::{Facts, GameFacts};
 use crate::game::Game;
 use crate::spec::{
     build, parse_with, repr_str, spec_error, Configure, OptionInfo, OptionsError, Spec,
@@ -45,7 +45,7 @@ macro_rules! generate_dispatch {
         /// action bound...), if there is one (see [`crate::facts`]).
         pub fn facts(name: &str) -> Option<&'static GameFacts> {
             $(if name == <crate::$Game as Configure>::NAME {
-                return Some(&<crate::$Game as Configure>::FACTS);
+                return Some(&<crate::$Game as Facts>::FACTS);
             })*
             None
         }

@@ -1,6 +1,6 @@
 //! What a game declares about itself besides its rules and options: one
-//! table per game, [`Configure::FACTS`](crate::spec::Configure::FACTS),
-//! written once next to its option table in `games/<game>/options.rs` (as
+//! table per game, [`Facts::FACTS`], written once next to its option table
+//! in `games/<game>/options.rs` (as
 //! OpenSpiel's games each declare a `GameType`). The Python package reads
 //! the tables (`hexcore._core._game_facts`, the games' `max_actions`)
 //! instead of declaring the facts again.
@@ -20,7 +20,14 @@
 
 use crate::spec::Value;
 
-/// One game's facts, declared once (`Configure::FACTS`).
+/// A game's facts table (each game implements it in
+/// `games/<game>/options.rs`, beside its [`Configure`](crate::spec::Configure)).
+pub trait Facts {
+    /// The game's facts, declared here, once.
+    const FACTS: GameFacts;
+}
+
+/// One game's facts, declared once ([`Facts::FACTS`]).
 #[derive(Debug, Clone, Copy)]
 pub struct GameFacts {
     /// The names of the seats' colours, seat 1 first, as many as the most

@@ -19,6 +19,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::board::Board;
+use crate::facts::Facts;
 use crate::rng::below;
 use crate::spec::Configure;
 pub use crate::spec::OptionsError;
@@ -163,7 +164,7 @@ pub fn winners_of(mask: WinnerMask) -> Vec<usize> {
         .collect()
 }
 
-pub trait Game: Configure + Clone + Send + Sync + 'static {
+pub trait Game: Configure + Facts + Clone + Send + Sync + 'static {
     /// What `undo_action` needs to restore the state before an action.
     type Undo: Send;
 

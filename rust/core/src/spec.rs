@@ -279,11 +279,6 @@ pub trait Configure: Sized {
     /// here, once: constructors, spec strings and Python read this table).
     const OPTIONS: &'static [OptionInfo];
 
-    /// The game's facts besides its rules and options (player names, pie
-    /// rule, action bound, observation and symmetry facts), declared here,
-    /// once, next to the option table (see [`crate::facts`]).
-    const FACTS: crate::facts::GameFacts;
-
     /// A new game from its options (see [`build`]); errors name the
     /// offending option.
     fn from_options(options: &Reader<'_>) -> Result<Self, OptionsError>;

@@ -2,12 +2,11 @@
 //! `rows` and `cols` (a rhombus, 1 to [`HEX_MAX_SIZE`] each), and `swap`
 //! (off by default; square boards only).
 
-use crate::facts::{one_stone_an_action, Augment, GameFacts, PieRule, Setting};
+use crate::facts::{one_stone_an_action, Augment, Facts, GameFacts, PieRule, Setting};
 use crate::game::OptionsError;
 use crate::spec::{int_of, Configure, Kind, OptionInfo, Reader, Value};
 
 use super::{Hex, HEX_MAX_SIZE};
-
 
 /// A side of the board: 1 to [`HEX_MAX_SIZE`].
 fn dim(name: &'static str, v: &Value) -> Result<usize, OptionsError> {
@@ -26,16 +25,6 @@ impl Configure for Hex {
         OptionInfo { name: "cols", kind: Kind::Int, default: None, always_printed: true },
         OptionInfo { name: "swap", kind: Kind::Bool, default: Some(|_| Value::Bool(false)), always_printed: false },
     ];
-
-    /// x and o; `swap` is the pie rule; one stone an action and nothing
-    /// removed, besides one swap; stone planes first; no symmetry mapping.
-    const FACTS: GameFacts = GameFacts {
-        player_names: &["x", "o"],
-        pie_rule: Some(PieRule { option: "swap", on: Setting::Bool(true), off: Setting::Bool(false) }),
-        max_actions: Some(one_stone_an_action::<1>),
-        stone_planes: true,
-        augment: Augment::None,
-    };
 
     fn from_options(r: &Reader<'_>) -> Result<Self, OptionsError> {
         let (rows, cols) = match (r.given("size"), r.given("rows"), r.given("cols")) {
@@ -57,4 +46,16 @@ impl Configure for Hex {
         v.push(("swap", Value::Bool(self.swap())));
         v
     }
+}
+
+impl Facts for Hex {
+    /// x and o; `swap` is the pie rule; one stone an action and nothing
+    /// removed, besides one swap; stone planes first; no symmetry mapping.
+    const FACTS: GameFacts = GameFacts {
+        player_names: &["x", "o"],
+        pie_rule: Some(PieRule { option: "swap", on: Setting::Bool(true), off: Setting::Bool(false) }),
+        max_actions: Some(one_stone_an_action::<1>),
+        stone_planes: true,
+        augment: Augment::None,
+    };
 }

@@ -4,7 +4,7 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::board::Board;
-use crate::facts::{Augment, GameFacts, PieRule, Setting};
+use crate::facts::{Augment, Facts, GameFacts, PieRule, Setting};
 use crate::groups::Groups;
 use crate::spec::{Configure, Kind, OptionInfo, Reader, Value};
 
@@ -69,17 +69,6 @@ impl Configure for Wunchunk {
         OptionInfo { name: "balance", kind: Kind::Str, default: Some(|_| Value::Str("ap".into())), always_printed: true },
     ];
 
-    /// Colours 1 to 4; `balance=pie` is the pie rule (off: `none`); the
-    /// action bound [`action_bound`]; stone planes first; a symmetry may map
-    /// the positions before the first action of a turn.
-    const FACTS: GameFacts = GameFacts {
-        player_names: &["colour 1", "colour 2", "colour 3", "colour 4"],
-        pie_rule: Some(PieRule { option: "balance", on: Setting::Str(Balance::Pie.name()), off: Setting::Str(Balance::None.name()) }),
-        max_actions: Some(action_bound),
-        stone_planes: true,
-        augment: Augment::TurnStart,
-    };
-
     fn from_options(r: &Reader<'_>) -> Result<Self, OptionsError> {
         let players = r.int("players")?;
         if !(2..=4).contains(&players) {
@@ -102,6 +91,19 @@ impl Configure for Wunchunk {
             ("balance", Value::Str(self.balance.name().into())),
         ]
     }
+}
+
+impl Facts for Wunchunk {
+    /// Colours 1 to 4; `balance=pie` is the pie rule (off: `none`); the
+    /// action bound [`action_bound`]; stone planes first; a symmetry may map
+    /// the positions before the first action of a turn.
+    const FACTS: GameFacts = GameFacts {
+        player_names: &["colour 1", "colour 2", "colour 3", "colour 4"],
+        pie_rule: Some(PieRule { option: "balance", on: Setting::Str(Balance::Pie.name()), off: Setting::Str(Balance::None.name()) }),
+        max_actions: Some(action_bound),
+        stone_planes: true,
+        augment: Augment::TurnStart,
+    };
 }
 
 /// The same type under its older name.
