@@ -1,9 +1,9 @@
 //! What a game declares about itself besides its rules and options: one
 //! table per game, [`Facts::FACTS`], written once next to its option table
-//! in `games/<game>/options.rs` (as
-//! OpenSpiel's games each declare a `GameType`). The Python package reads
-//! the tables (`hexcore._core._game_facts`, the games' `max_actions`)
-//! instead of declaring the facts again.
+//! in `games/<game>/options.rs` (as OpenSpiel's games each declare a
+//! `GameType`). The Python package reads the tables
+//! (`hexcore._core._game_facts`, the games' `max_actions`) instead of
+//! declaring the facts again.
 //!
 //! ```
 //! use hexcore_core::facts::{Augment, Setting};
@@ -84,7 +84,7 @@ crate::choice! {
         All = "all",
         /// Positions before the first action of a turn.
         TurnStart = "turn_start",
-        /// None.
+        /// No position.
         None = "none",
     }
 }
@@ -104,8 +104,8 @@ mod tests {
     use crate::spec::{build, Kind};
     use crate::{rng_for, Game};
 
-    /// The most actions of `games` random games of the variant, each checked
-    /// against the variant's bound; the bound itself.
+    /// The most actions in `self.0` random games of the variant (each played
+    /// to its end), and the variant's bound.
     struct RandomLengths(u64);
     impl Visitor for RandomLengths {
         type Output = (u64, Option<usize>);
