@@ -12,8 +12,9 @@ Importing this module registers one OpenSpiel game per entry of
 * ``max_game_length`` (int): the most actions a game lasts, reported by
   ``game.max_game_length()`` (AlphaZero and others allocate by it). The
   default (``0``: automatic) is the variant's proven bound where it has one
-  (``GameInfo.max_actions`` in ``hexcore.registry``: Quintun cells + 1,
-  Wunchunk (N+1) * cells + N - 1 ...), else :data:`CUTOFF` (10,000) actions:
+  (the game's ``max_actions``, from its facts table in the engine, as
+  ``GameInfo.max_actions`` in ``hexcore.registry`` gives it: Quintun
+  cells + 1, Wunchunk (N+1) * cells + N ...), else :data:`CUTOFF` (10,000) actions:
   Churn has no small bound (its removals let random games on side 7 run
   about 1.2 million actions). A game that reaches ``max_game_length`` actions
   before its end is cut there: the state is terminal and every return is 0
@@ -98,7 +99,8 @@ def decode_spec(text: str) -> str:
 
 def game_length_bound(game: "_Game") -> Optional[int]:
     """The proven most actions of a game of ``game``'s variant from its start
-    (``GameInfo.max_actions``), or None when the registry knows none."""
+    (``GameInfo.max_actions``: the engine's ``game.max_actions``), or None
+    when the game has none."""
     gi = INFO.get(parse(game.spec)[0])
     if gi is None or gi.max_actions is None:
         return None

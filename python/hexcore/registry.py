@@ -4,6 +4,13 @@ the rest of the package needs (records, pictures, environments, OpenSpiel).
 ``GAMES`` maps a game name (``"churn"``) to its engine class; ``INFO`` maps it
 to a :class:`GameInfo`. Modules look games up here instead of keeping their
 own per-game branches.
+
+The facts about a game's rules (its player names, pie rule, action bound,
+stone planes and which positions a symmetry may map) are declared once, in
+the game's facts table beside its option table
+(``rust/core/src/games/<game>/options.rs``), and read here through
+``hexcore._core._game_facts``; this module declares only the Python-side
+facts (pictures, search and training settings, record shapes).
 """
 from __future__ import annotations
 
@@ -11,7 +18,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
-from ._core import Churn, Havannah, Hex, Quintun, Wunchunk, Y, _game_options
+from ._core import Churn, Havannah, Hex, Quintun, Wunchunk, Y, _game_facts, _game_options
 
 __all__ = ["GameInfo", "GAMES", "INFO", "info", "lookup", "name_of", "of_class"]
 
@@ -25,7 +32,8 @@ class GameInfo:
     cls: Any
     """The engine class (``hexcore.Churn``)."""
     player_names: Tuple[str, ...]
-    """Names of the seats' colours, seat 1 first (as many as the most seats the game has)."""
+    """Names of the seats' colours, seat 1 first (as many as the most seats
+    the game has). From the game's facts table in the engine."""
     stone_colours: Mapping[int, str] = field(default_factory=dict)
     """SVG fill of a stone with cell value ``k`` where it differs from the default palette."""
     shade_ring: bool = False
@@ -38,12 +46,15 @@ class GameInfo:
     """The option that turns the pie (swap) rule on, as ``(option, value
     when on, value when off)``, or None when the game has no such rule: the
     swap map of ``hexcore.analysis`` values the openings with the rule off
-    and states what the rule does to them."""
+    and states what the rule does to them. From the game's facts table in
+    the engine."""
     max_actions: Optional[Callable[[Any], int]] = None
     """``max_actions(game)``: a proven upper bound on the number of actions in
     a game of ``game``'s variant from its start, or None when the game has no
     small one (Churn: removals let games run long; random games on side 7
-    take about 1.2 million actions). OpenSpiel's ``max_game_length`` uses it."""
+    take about 1.2 million actions). OpenSpiel's ``max_game_length`` uses it.
+    The engine computes it (``game.max_actions``) from the game's facts
+    table."""
     edges: Mapping[int, int] = field(default_factory=dict)
     """Sides of the board (``board.sides`` index) that belong to a seat, drawn
     in its colour: ``{side: seat}`` (a connection game's goal edges)."""
@@ -56,7 +67,8 @@ class GameInfo:
     ``"all"``, ``"turn_start"`` (positions before the first action of a turn)
     or ``"none"``. Where it is not ``"none"``, action ``cell * kinds + kind``
     (``kinds = num_actions // num_cells``) places on ``cell`` and the actions
-    after the cell actions name no cell."""
+    after the cell actions name no cell. From the game's facts table in the
+    engine."""
     train_recipe: Callable[[Any], Dict[str, Any]] = lambda game: {}
     """``train_recipe(game)``: the training settings measured for this game
     that differ from the common recipe (``hexcore.train.config.recipe``),
@@ -65,7 +77,8 @@ class GameInfo:
     """The observation's first ``num_players`` planes hold the stones of
     each seat's colour (1 on the cell, 0 elsewhere), the mover's first: what
     the training network's ``features="groups"`` layer reads
-    (``hexcore.train.torchnet``); a game without them refuses that option."""
+    (``hexcore.train.torchnet``); a game without them refuses that option.
+    From the game's facts table in the engine."""
 
     @property
     def options(self) -> Mapping[str, str]:
@@ -92,18 +105,19 @@ class GameInfo:
         return str(self.cls.__name__)
 
 
-def _one_stone_an_action(swap: int) -> Callable[[Any], int]:
-    """``max_actions`` of a game whose every action puts a stone on an empty
-    cell and removes none (Quintun, Hex, Y, Havannah), besides ``swap`` swap
-    actions."""
-    return lambda game: int(game.board.num_cells) + swap
+def _max_actions(game: Any) -> int:
+    """``GameInfo.max_actions`` of a game whose facts table has an action
+    bound: the engine's, for ``game``'s variant."""
+    return int(game.max_actions)
 
 
-def _wunchunk_max_actions(game: Any) -> int:
-    # nothing is removed: at most one stone action per cell, one "end" per turn that
-    # placed stones, fewer than N passes in a row (N end the game) between them, one swap
-    cells, n = int(game.board.num_cells), int(game.num_players)
-    return cells + cells + (n - 1) * (cells + 1) + 1
+def _info(name: str, cls: Any, **python_facts: Any) -> GameInfo:
+    """The :class:`GameInfo` of the game ``name``: the facts of its table in
+    the engine, with the Python-side facts ``python_facts``."""
+    facts = _game_facts(name)
+    return GameInfo(name, cls, facts["player_names"], pie_rule=facts["pie_rule"],
+                    max_actions=_max_actions if facts["bounded"] else None,
+                    stone_planes=facts["stone_planes"], augment=facts["augment"], **python_facts)
 
 
 def _churn_recipe(game: Any) -> Dict[str, Any]:
@@ -113,21 +127,14 @@ def _churn_recipe(game: Any) -> Dict[str, Any]:
 
 
 INFO: Dict[str, GameInfo] = {
-    "churn": GameInfo("churn", Churn, ("Red", "Blue"),
-                      pie_rule=("pie", True, False), abstractplay="moves", augment="all",
-                      stone_planes=True, train_recipe=_churn_recipe),
-    "quintun": GameInfo("quintun", Quintun, ("Black", "White"), stone_colours={1: "#111111", 2: "#f4f4f4"},
-                        shade_ring=True, default_c=0.1, pie_rule=("swap", True, False), max_actions=_one_stone_an_action(1),
-                        stone_planes=True, train_recipe=lambda game: {"random_plies": 20}),
-    "wunchunk": GameInfo("wunchunk", Wunchunk, ("colour 1", "colour 2", "colour 3", "colour 4"),
-                         default_c=0.1, pie_rule=("balance", "pie", "none"), abstractplay="rounds", augment="turn_start",
-                         max_actions=_wunchunk_max_actions, stone_planes=True,
-                         train_recipe=lambda game: {"random_plies": 20}),
-    "hex": GameInfo("hex", Hex, ("x", "o"), edges={0: 1, 3: 1, 1: 2, 4: 2}, pie_rule=("swap", True, False),
-                    max_actions=_one_stone_an_action(1), stone_planes=True),
-    "y": GameInfo("y", Y, ("x", "o"), max_actions=_one_stone_an_action(0), stone_planes=True),
-    "havannah": GameInfo("havannah", Havannah, ("x", "o"), pie_rule=("swap", True, False),
-                         max_actions=_one_stone_an_action(1), stone_planes=True),
+    "churn": _info("churn", Churn, abstractplay="moves", train_recipe=_churn_recipe),
+    "quintun": _info("quintun", Quintun, stone_colours={1: "#111111", 2: "#f4f4f4"}, shade_ring=True, default_c=0.1,
+                     train_recipe=lambda game: {"random_plies": 20}),
+    "wunchunk": _info("wunchunk", Wunchunk, default_c=0.1, abstractplay="rounds",
+                      train_recipe=lambda game: {"random_plies": 20}),
+    "hex": _info("hex", Hex, edges={0: 1, 3: 1, 1: 2, 4: 2}),
+    "y": _info("y", Y),
+    "havannah": _info("havannah", Havannah),
 }
 
 GAMES: Dict[str, Any] = {name: gi.cls for name, gi in INFO.items()}

@@ -1,7 +1,8 @@
-//! The list of games as functions: their names, their option tables, and a
-//! game built from a spec string and handed to a [`Visitor`], whichever game
-//! it is. Generated from [`for_each_game!`](crate::for_each_game); the spec
-//! language itself is [`crate::spec`].
+//! The list of games as functions: their names, their option tables and
+//! facts, and a game built from a spec string and handed to a [`Visitor`],
+//! whichever game it is. Generated from
+//! [`for_each_game!`](crate::for_each_game); the spec language itself is
+//! [`crate::spec`].
 //!
 //! ```
 //! use hexcore_core::catalog::{self, Visitor};
@@ -18,6 +19,7 @@
 //! assert!(catalog::load("chess()", Actions).unwrap_err().message.starts_with("unknown game 'chess'"));
 //! ```
 
+use crate::facts::{Facts, GameFacts};
 use crate::game::Game;
 use crate::spec::{
     build, parse_with, repr_str, spec_error, Configure, OptionInfo, OptionsError, Spec,
@@ -35,6 +37,15 @@ macro_rules! generate_dispatch {
         pub fn option_table(name: &str) -> Option<&'static [OptionInfo]> {
             $(if name == <crate::$Game as Configure>::NAME {
                 return Some(<crate::$Game as Configure>::OPTIONS);
+            })*
+            None
+        }
+
+        /// The facts of the game called `name` (player names, pie rule,
+        /// action bound...), if there is one (see [`crate::facts`]).
+        pub fn facts(name: &str) -> Option<&'static GameFacts> {
+            $(if name == <crate::$Game as Configure>::NAME {
+                return Some(&<crate::$Game as Facts>::FACTS);
             })*
             None
         }

@@ -19,6 +19,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::board::Board;
+use crate::facts::Facts;
 use crate::rng::below;
 use crate::spec::Configure;
 pub use crate::spec::OptionsError;
@@ -163,7 +164,7 @@ pub fn winners_of(mask: WinnerMask) -> Vec<usize> {
         .collect()
 }
 
-pub trait Game: Configure + Clone + Send + Sync + 'static {
+pub trait Game: Configure + Facts + Clone + Send + Sync + 'static {
     /// What `undo_action` needs to restore the state before an action.
     type Undo: Send;
 
@@ -182,6 +183,15 @@ pub trait Game: Configure + Clone + Send + Sync + 'static {
     fn board(&self) -> &Board;
     fn num_players(&self) -> usize;
     fn num_actions(&self) -> usize;
+    /// A proven upper bound on the number of actions in a game of this
+    /// variant from its start, from the game's facts
+    /// ([`GameFacts::max_actions`](crate::facts::GameFacts::max_actions));
+    /// None when the game has no small one (Churn).
+    fn max_actions(&self) -> Option<usize> {
+        Self::FACTS
+            .max_actions
+            .map(|bound| bound(self.board().num_cells(), self.num_players()))
+    }
     /// 1-based player to move.
     fn to_move(&self) -> usize;
     fn is_over(&self) -> bool;

@@ -102,6 +102,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod bitset;
 mod board;
 pub mod catalog;
+pub mod facts;
 mod game;
 mod groups;
 pub mod limits;

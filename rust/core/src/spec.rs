@@ -214,7 +214,7 @@ macro_rules! choice {
             pub const NAMES: &'static [&'static str] = &[$($name),+];
 
             /// The name of this value.
-            pub fn name(self) -> &'static str {
+            pub const fn name(self) -> &'static str {
                 match self {
                     $($T::$V => $name,)+
                 }

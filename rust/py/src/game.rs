@@ -398,6 +398,14 @@ impl PyGame {
         dispatch!(&self.any, s => s.g.num_actions())
     }
 
+    /// A proven upper bound on the number of actions in a game of this
+    /// variant from its start (None: no small one, Churn), from the game's
+    /// facts table in the core.
+    #[getter]
+    fn max_actions(&self) -> Option<usize> {
+        dispatch!(&self.any, s => s.g.max_actions())
+    }
+
     fn legal_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
         let v = dispatch!(&self.any, s => legal_actions_of(&s.g));
         // Action ids are far below 2^31.

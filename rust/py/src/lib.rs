@@ -113,6 +113,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spec::_parse_spec, m)?)?;
     m.add_function(wrap_pyfunction!(spec::_load, m)?)?;
     m.add_function(wrap_pyfunction!(spec::_game_options, m)?)?;
+    m.add_function(wrap_pyfunction!(spec::_game_facts, m)?)?;
     // `Reason = Literal["syntax", ...]` as in the stub (at runtime the union
     // of one Literal per code, which is what the stub's Literal means).
     let typing = m.py().import("typing")?;

@@ -1,12 +1,13 @@
 //! Spec strings in Python: `hexcore._core._parse_spec`, `_load` and
 //! `_game_options`, over the core's one parser and option tables
-//! (`hexcore_core::spec`).
+//! (`hexcore_core::spec`); and `_game_facts`, each game's facts table
+//! (`hexcore_core::facts`).
 
 use hexcore_core::spec::{self, Options, Spec};
 use hexcore_core::OptionsError;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyString, PyTuple};
 
 use crate::errors::{options_error, value_error};
 use crate::game::{wrap, GameClass, PyGame};
@@ -92,4 +93,32 @@ pub fn _game_options<'py>(
             ))
         })
         .collect()
+}
+
+/// The facts of the game `name` (`hexcore_core::facts::GameFacts`, declared
+/// once beside its option table): a dict of `player_names` (a tuple, seat 1
+/// first), `pie_rule` (`(option, value when on, value when off)` or None),
+/// `bounded` (whether `game.max_actions` has a bound), `stone_planes` and
+/// `augment` (`"all"`, `"turn_start"` or `"none"`).
+#[pyfunction]
+pub fn _game_facts<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
+    let f = hexcore_core::catalog::facts(name)
+        .ok_or_else(|| spec_error(hexcore_core::catalog::unknown_game(name)))?;
+    let d = PyDict::new(py);
+    d.set_item("player_names", PyTuple::new(py, f.player_names)?)?;
+    let pie = match f.pie_rule {
+        Some(p) => (
+            p.option,
+            to_python(py, &p.on.value())?,
+            to_python(py, &p.off.value())?,
+        )
+            .into_pyobject(py)?
+            .into_any(),
+        None => py.None().into_bound(py),
+    };
+    d.set_item("pie_rule", pie)?;
+    d.set_item("bounded", f.max_actions.is_some())?;
+    d.set_item("stone_planes", f.stone_planes)?;
+    d.set_item("augment", f.augment.name())?;
+    Ok(d)
 }

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::facts::{Augment, Facts, GameFacts, PieRule, Setting};
 use crate::game::OptionsError;
 use crate::spec::{Configure, read_board, Kind, OptionInfo, Reader, Value, BOARD_NAME, BOARD_SIDES, BOARD_SIZE};
 
@@ -29,4 +30,18 @@ impl Configure for Churn {
         };
         vec![shape, ("pie", Value::Bool(self.pie))]
     }
+}
+
+impl Facts for Churn {
+    /// Red and Blue; `pie` is the pie rule; no small action bound (removals
+    /// let games run long: random games on side 7 take about 1.2 million
+    /// actions); stone planes first; every position may be mapped by a
+    /// symmetry.
+    const FACTS: GameFacts = GameFacts {
+        player_names: &["Red", "Blue"],
+        pie_rule: Some(PieRule { option: "pie", on: Setting::Bool(true), off: Setting::Bool(false) }),
+        max_actions: None,
+        stone_planes: true,
+        augment: Augment::All,
+    };
 }

@@ -2,6 +2,7 @@
 //! [`HAVANNAH_MAX_SIZE`], default 8, OpenSpiel's `board_size`), and `swap`
 //! (off by default).
 
+use crate::facts::{one_stone_an_action, Augment, Facts, GameFacts, PieRule, Setting};
 use crate::game::OptionsError;
 use crate::spec::{int_of, Configure, Kind, OptionInfo, Reader, Value};
 
@@ -26,4 +27,16 @@ impl Configure for Havannah {
     fn option_values(&self) -> Vec<(&'static str, Value)> {
         vec![("size", Value::Int(self.size() as i64)), ("swap", Value::Bool(self.swap()))]
     }
+}
+
+impl Facts for Havannah {
+    /// x and o; `swap` is the pie rule; one stone an action and nothing
+    /// removed, besides one swap; stone planes first; no symmetry mapping.
+    const FACTS: GameFacts = GameFacts {
+        player_names: &["x", "o"],
+        pie_rule: Some(PieRule { option: "swap", on: Setting::Bool(true), off: Setting::Bool(false) }),
+        max_actions: Some(one_stone_an_action::<1>),
+        stone_planes: true,
+        augment: Augment::None,
+    };
 }

@@ -2,11 +2,11 @@
 //! `rows` and `cols` (a rhombus, 1 to [`HEX_MAX_SIZE`] each), and `swap`
 //! (off by default; square boards only).
 
+use crate::facts::{one_stone_an_action, Augment, Facts, GameFacts, PieRule, Setting};
 use crate::game::OptionsError;
 use crate::spec::{int_of, Configure, Kind, OptionInfo, Reader, Value};
 
 use super::{Hex, HEX_MAX_SIZE};
-
 
 /// A side of the board: 1 to [`HEX_MAX_SIZE`].
 fn dim(name: &'static str, v: &Value) -> Result<usize, OptionsError> {
@@ -46,4 +46,16 @@ impl Configure for Hex {
         v.push(("swap", Value::Bool(self.swap())));
         v
     }
+}
+
+impl Facts for Hex {
+    /// x and o; `swap` is the pie rule; one stone an action and nothing
+    /// removed, besides one swap; stone planes first; no symmetry mapping.
+    const FACTS: GameFacts = GameFacts {
+        player_names: &["x", "o"],
+        pie_rule: Some(PieRule { option: "swap", on: Setting::Bool(true), off: Setting::Bool(false) }),
+        max_actions: Some(one_stone_an_action::<1>),
+        stone_planes: true,
+        augment: Augment::None,
+    };
 }

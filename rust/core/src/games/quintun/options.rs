@@ -1,6 +1,7 @@
 //! Quintun's options: `size` (4 to 10, default 7), `placement` ("side" or
 //! "gap", default "side") and `swap` (the pie rule, on by default).
 
+use crate::facts::{one_stone_an_action, Augment, Facts, GameFacts, PieRule, Setting};
 use crate::game::OptionsError;
 use crate::spec::{Configure, Kind, OptionInfo, Reader, Value};
 
@@ -30,4 +31,18 @@ impl Configure for Quintun {
     fn option_values(&self) -> Vec<(&'static str, Value)> {
         vec![("size", Value::Int(self.size() as i64)), ("placement", Value::Str(self.placement().name().into())), ("swap", Value::Bool(self.swap_rule()))]
     }
+}
+
+impl Facts for Quintun {
+    /// Black and White; `swap` is the pie rule; one stone an action and
+    /// nothing removed, besides one swap; stone planes first; no symmetry
+    /// mapping (its actions come in kinds tied to the order of cells: the
+    /// two stones of an EXTEND, a pending first stone).
+    const FACTS: GameFacts = GameFacts {
+        player_names: &["Black", "White"],
+        pie_rule: Some(PieRule { option: "swap", on: Setting::Bool(true), off: Setting::Bool(false) }),
+        max_actions: Some(one_stone_an_action::<1>),
+        stone_planes: true,
+        augment: Augment::None,
+    };
 }

@@ -4,6 +4,7 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::board::Board;
+use crate::facts::{Augment, Facts, GameFacts, PieRule, Setting};
 use crate::groups::Groups;
 use crate::spec::{Configure, Kind, OptionInfo, Reader, Value};
 
@@ -92,8 +93,29 @@ impl Configure for Wunchunk {
     }
 }
 
+impl Facts for Wunchunk {
+    /// Colours 1 to 4; `balance=pie` is the pie rule (off: `none`); the
+    /// action bound [`action_bound`]; stone planes first; a symmetry may map
+    /// the positions before the first action of a turn.
+    const FACTS: GameFacts = GameFacts {
+        player_names: &["colour 1", "colour 2", "colour 3", "colour 4"],
+        pie_rule: Some(PieRule { option: "balance", on: Setting::Str(Balance::Pie.name()), off: Setting::Str(Balance::None.name()) }),
+        max_actions: Some(action_bound),
+        stone_planes: true,
+        augment: Augment::TurnStart,
+    };
+}
+
 /// The same type under its older name.
 pub type OptionError = OptionsError;
+
+/// The most actions a game on `cells` cells with `players` seats can last
+/// from its start: nothing is removed, so at most one stone action per
+/// cell, one "end" per turn that placed stones, fewer than `players` passes
+/// in a row (that many end the game) between them, and one swap.
+fn action_bound(cells: usize, players: usize) -> usize {
+    cells + cells + (players - 1) * (cells + 1) + 1
+}
 
 impl Wunchunk {
     /// A new game; errors name the offending argument.

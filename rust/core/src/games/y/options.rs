@@ -1,6 +1,7 @@
 //! Y's option: `size`, the triangle's side (1 to [`Y_MAX_SIZE`], default
 //! 19, OpenSpiel's `board_size`).
 
+use crate::facts::{one_stone_an_action, Augment, Facts, GameFacts};
 use crate::game::OptionsError;
 use crate::spec::{int_of, Configure, Kind, OptionInfo, Reader, Value};
 
@@ -21,4 +22,10 @@ impl Configure for Y {
     fn option_values(&self) -> Vec<(&'static str, Value)> {
         vec![("size", Value::Int(self.size() as i64))]
     }
+}
+
+impl Facts for Y {
+    /// x and o; no pie rule; one stone an action and nothing removed; stone
+    /// planes first; no symmetry mapping.
+    const FACTS: GameFacts = GameFacts { player_names: &["x", "o"], pie_rule: None, max_actions: Some(one_stone_an_action::<0>), stone_planes: true, augment: Augment::None };
 }
