@@ -47,7 +47,7 @@ from .search import SearchResult, mcts
 from .spec import load
 
 __all__ = ["Player", "Cancelled", "OpenSpielBot", "Record", "MatchResult", "parse_player", "wilson", "play_game", "play_match", "play_loop",
-           "seating"]
+           "seating", "load_agents"]
 
 Z95 = 1.959963984540054
 
@@ -191,6 +191,14 @@ def az_agent(p: Player, spec: Optional[str] = None) -> Any:
         return AZAgent(agents.load(spec), p.simulations)
     assert p.path is not None
     return AZAgent(load_evaluator(p.path), p.simulations)
+
+
+def load_agents(players: Sequence[Player], spec: str) -> Dict[int, Any]:
+    """The loaded agent of every ``az`` and ``agent`` player, by player
+    index (see :func:`az_agent`; ``spec`` is the game played): loaded once
+    for all the games of a match or an analysis, as ``agents`` of
+    :func:`play_game`."""
+    return {i: az_agent(p, spec) for i, p in enumerate(players) if p.kind in ("az", "agent")}
 
 
 class Cancelled(Exception):
@@ -438,20 +446,26 @@ OnTurn = Callable[[Any, Optional[SearchResult]], None]
 
 @keyword_only
 def play_game(start: Any, players: Sequence[Player], seating: Sequence[int], seed: int, index: int, *,
-              threads: int = 1, on_turn: Optional[OnTurn] = None, agents: Optional[Dict[int, Any]] = None) -> Any:
+              threads: int = 1, on_turn: Optional[OnTurn] = None, agents: Optional[Dict[int, Any]] = None,
+              turns: Optional[int] = None) -> Any:
     """Plays game number ``index`` of a match seeded with ``seed`` from the
-    position ``start`` (not changed) to the end: seat ``s + 1`` is taken by
-    ``players[seating[s]]``. Returns the finished game. The seeds depend on
-    ``(seed, index)`` only, so games can be played in any order or at once.
-    ``agents`` maps a player index to its loaded ``az`` agent (loaded per
-    turn when missing)."""
+    position ``start`` (not changed) to the end, or for ``turns`` whole
+    turns when given: seat ``s + 1`` is taken by ``players[seating[s]]``.
+    Returns the game as it is then. The seeds depend on ``(seed, index)``
+    only, so games can be played in any order or at once. ``agents`` maps a
+    player index to its loaded ``az`` agent (loaded per turn when missing;
+    see :func:`load_agents`)."""
+    if turns is not None and (isinstance(turns, bool) or not isinstance(turns, int) or turns < 0):
+        raise ValueError(f"turns must be an int >= 0 or None, got {turns!r}")
     rngs = [random.Random(derive_seed(seed, index, i, 1)) for i in range(len(players))]
     peers = [OpenSpielBot(start.spec, p, derive_seed(seed, index, i, 2)) if p.kind == "openspiel"
              else (agents or {}).get(i) for i, p in enumerate(players)]
     g = start.copy()
     if on_turn is not None:
         on_turn(g, None)
-    while not g.is_over:
+    played = 0
+    while not g.is_over and (turns is None or played < turns):
+        played += 1
         i = seating[g.to_move - 1]
         r = _bot_move(g, players[i], rngs[i], derive_seed(seed, index, g.ply), threads, peers[i])
         if on_turn is not None:
@@ -498,7 +512,7 @@ def play_match(spec: str, players: Sequence[str], *, games: int = 200, seed: int
     if g0.is_over:
         raise ValueError(f"{g0.spec} is already over at the start")
     names = [f"P{i + 1} {p.name}" for i, p in enumerate(parsed)]
-    agents = {i: az_agent(p, g0.spec) for i, p in enumerate(parsed) if p.kind in ("az", "agent")}
+    agents = load_agents(parsed, g0.spec)
     result = MatchResult(spec=g0.spec, player_specs=[p.name for p in parsed], games=games, seed=seed,
                          players=[Record(n) for n in names], seats=[Record(f"seat {s + 1}") for s in range(seats)])
     t0 = time.perf_counter()

@@ -228,3 +228,33 @@ def test_a_cancelled_bot_stops_and_leaves_the_game(spec, player):
     with pytest.raises(Cancelled):
         _bot_move(g, parse_player(player), random.Random(0), 0, 1, cancelled=lambda: time.perf_counter() - t0 > 0.2)
     assert time.perf_counter() - t0 < 5 and g == hc.load(spec) and not g.history
+
+
+def test_load_agents_loads_each_agent_player_once():
+    """The one loader of agent players (match and analysis): the ``agent``
+    and ``az`` players by index, nothing for the others."""
+    from hexcore import agents
+    from hexcore.match import load_agents
+    from hexcore.train.agent import AZAgent
+
+    spec = agents.available()[0]
+    got = load_agents([parse_player("random"), parse_player("agent:sims=4"), parse_player("mcts:10")], spec)
+    assert list(got) == [1] and isinstance(got[1], AZAgent) and got[1].simulations == 4
+    assert load_agents([parse_player("random")], spec) == {}
+
+
+def test_play_game_stops_after_the_turns_asked():
+    """``turns=N`` plays N whole turns of the same seeded game that
+    ``play_game`` plays to the end."""
+    import hexcore as hc
+    from hexcore.match import play_game
+
+    g0 = hc.load("churn(size=3)")
+    players = [parse_player("mcts:20"), parse_player("random")]
+    full = play_game(g0, players, [0, 1], 7, 3)
+    for n in (0, 1, 3):
+        part = play_game(g0, players, [0, 1], 7, 3, turns=n)
+        assert part.history == full.history[:n]
+    assert not g0.history
+    with pytest.raises(ValueError, match="turns must be an int >= 0"):
+        play_game(g0, players, [0, 1], 7, 3, turns=-1)

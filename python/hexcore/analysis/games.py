@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import TooManyMovesError
-from ..match import Player, az_agent, play_game, seating
+from ..match import Player, load_agents, play_game, seating
 from ..search import SearchResult
 
 __all__ = ["GameLog", "Interrupted", "play_games"]
@@ -135,7 +135,7 @@ def play_games(start: Any, players: Sequence[Player], games: int, seed: int, thr
     stop = threading.Event()
     done: Dict[int, GameLog] = {}
     # loaded once for every game here (a Ray worker loads its own)
-    agents = {i: az_agent(p, start.spec) for i, p in enumerate(players) if p.kind in ("az", "agent")}
+    agents = load_agents(players, start.spec)
     one = functools.partial(_play_one, agents=agents)
     if ray:
         from .. import distributed

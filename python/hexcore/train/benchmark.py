@@ -107,15 +107,19 @@ def player_mistakes(player: str, positions: Sequence[LabelledPosition], seed: in
                     threads: int = 1) -> List[bool]:
     """For each position, whether the match player ``player`` (a
     :func:`hexcore.match.parse_player` spec such as ``"mcts:1000"``) turns
-    its win into a loss; position ``i``'s move is seeded with
-    ``derive_seed(seed, i)``."""
-    from ..match import _bot_move, derive_seed, parse_player
+    its win into a loss; position ``i``'s move is the first turn of game
+    ``i`` of a match seeded with ``seed`` (:func:`hexcore.match.play_game`)."""
+    from ..match import load_agents, parse_player, play_game
 
     p = parse_player(player)
     out = []
+    agents: Dict[str, Dict[int, Any]] = {}  # loaded once per game spec
     for i, pos in enumerate(positions):
-        g = pos.game.copy()
-        _bot_move(g, p, random.Random(derive_seed(seed, i, 1)), derive_seed(seed, i), threads)
+        spec = pos.game.spec
+        if spec not in agents:
+            agents[spec] = load_agents([p], spec)
+        seats = [0] * int(pos.game.num_players)
+        g = play_game(pos.game, [p], seats, seed, i, threads=threads, agents=agents[spec], turns=1)
         out.append(pos.moves.get(g.history[-1]) == "loss")
     return out
 
