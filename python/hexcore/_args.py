@@ -41,6 +41,13 @@ def number_arg(name: str, value: Any) -> float:
     return float(value)
 
 
+#: What ``--threads`` means in every command (and ``threads`` in the Python
+#: functions behind them): the CPU threads it may use, None meaning one per
+#: core the process may use (the core's ``default_threads()``), at most
+#: ``MAX_THREADS``. Each command's help adds how it uses them.
+THREADS_HELP = "CPU threads to use (default: one per core)"
+
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 

@@ -27,8 +27,9 @@ takes seat ``(i + g) % seats + 1``. A game counts as a win for a player when
 it is the only winner; a shared win or a game without a winner counts as a
 draw for every player. Everything is seeded: the random players draw from a
 ``random.Random`` seeded from ``(seed, game, player)`` and every MCTS search
-gets a seed derived from ``(seed, game, ply)``, so one match seed (and one
-thread) gives the same games every time.
+gets a seed derived from ``(seed, game, ply)`` and runs on one thread, so
+one match seed gives the same games every time, however many games
+:func:`play_match` plays at once.
 """
 from __future__ import annotations
 
@@ -36,9 +37,11 @@ import hashlib
 import math
 import os
 import random
+import threading
 import time
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple, TypeVar
 
 from . import _core
 from ._args import keyword_only
@@ -47,7 +50,7 @@ from .search import SearchResult, mcts
 from .spec import load
 
 __all__ = ["Player", "Cancelled", "OpenSpielBot", "Record", "MatchResult", "parse_player", "wilson", "play_game", "play_match", "play_loop",
-           "seating", "load_agents"]
+           "seating", "load_agents", "play_at_once"]
 
 Z95 = 1.959963984540054
 
@@ -218,7 +221,7 @@ def _canceller(cancelled: Optional[Callable[[], bool]]) -> Optional[Callable[...
     return check
 
 
-def solver_move(g: Any, seconds: float, threads: int, seed: int,
+def solver_move(g: Any, seconds: float, threads: Optional[int], seed: int,
                 cancelled: Optional[Callable[[], bool]] = None) -> Optional[SearchResult]:
     """Plays the ``solver`` player's turn on ``g``: a move proved best by
     :func:`hexcore.solve` within about 60% of ``seconds`` (the quickest win,
@@ -411,7 +414,7 @@ def _random_turn(g: Any, rng: random.Random) -> None:
             return
 
 
-def _bot_move(g: Any, p: Player, rng: random.Random, seed: int, threads: int,
+def _bot_move(g: Any, p: Player, rng: random.Random, seed: int, threads: Optional[int],
               peer: Optional[Any] = None, cancelled: Optional[Callable[[], bool]] = None) -> Optional[SearchResult]:
     """Plays one whole turn of ``p`` on ``g``; returns the search that chose
     it for an ``mcts`` player (None otherwise). ``peer`` is the player's
@@ -473,6 +476,61 @@ def play_game(start: Any, players: Sequence[Player], seating: Sequence[int], see
     return g
 
 
+T = TypeVar("T")
+
+
+def play_at_once(play_one: Callable[[int, threading.Event], T], games: int, threads: Optional[int] = None,
+                 progress: Optional[Callable[[int], None]] = None) -> Tuple[Dict[int, T], bool]:
+    """The one runner of indexed games: ``play_one(index, stop)`` for every
+    index in ``range(games)``, ``threads`` at once (None: one per core, as
+    the core resolves it; see :func:`hexcore._core.check_threads`).
+    ``progress(1)`` is called after each game. Ctrl-C sets ``stop`` (a
+    game polls it between turns and ends by raising) and keeps the finished
+    games. Returns the results by index and whether every game finished."""
+    threads = int(_core.check_threads(threads))
+    done: Dict[int, T] = {}
+    stop = threading.Event()
+    if threads <= 1 or games <= 1:
+        try:
+            for i in range(games):
+                done[i] = play_one(i, stop)
+                if progress is not None:
+                    progress(1)
+        except KeyboardInterrupt:
+            return done, False
+        return done, True
+    pool = ThreadPoolExecutor(max_workers=threads)
+    pending: Dict[Future[T], int] = {}
+    next_index = 0
+    complete = True
+    try:
+        while next_index < games or pending:
+            while next_index < games and len(pending) < 2 * threads:
+                pending[pool.submit(play_one, next_index, stop)] = next_index
+                next_index += 1
+            finished, _ = wait(list(pending), timeout=0.2, return_when=FIRST_COMPLETED)
+            for f in finished:
+                i = pending.pop(f)
+                done[i] = f.result()
+                if progress is not None:
+                    progress(1)
+    except KeyboardInterrupt:
+        complete = False
+        stop.set()
+    finally:
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+    if not complete:
+        for f, i in pending.items():
+            if f.done() and not f.cancelled() and f.exception() is None:
+                done[i] = f.result()
+    return done, complete
+
+
+class _Stopped(Exception):
+    """Ends a match's game between turns after a stop request."""
+
+
 def seating(index: int, seats: int) -> List[int]:
     """The player (index into the match's players) in each seat of game
     ``index``: seats rotate game by game."""
@@ -488,21 +546,23 @@ def _outcome(winners: Sequence[int], seat: int) -> str:
 
 
 @keyword_only
-def play_match(spec: str, players: Sequence[str], *, games: int = 200, seed: int = 0, threads: int = 1,
+def play_match(spec: str, players: Sequence[str], *, games: int = 200, seed: int = 0, threads: Optional[int] = None,
                progress: Optional[Callable[[int, int], None]] = None) -> MatchResult:
     """Plays ``games`` seeded games of ``spec`` between the ``players``
     (specs such as ``"mcts:1000"`` and ``"random"``, one per seat), rotating
-    the seats game by game. ``progress(done, games)`` is called after each
-    game. Raises ``ValueError`` / ``TypeError`` for bad arguments."""
-    import time
-
+    the seats game by game, ``threads`` games at once (None: one per core;
+    every search runs on one thread, so the results are the same for any
+    ``threads``). ``progress(done, games)`` is called after each game.
+    Raises ``ValueError`` / ``TypeError`` for bad arguments and
+    ``KeyboardInterrupt`` on Ctrl-C (after the games in play end their
+    turn)."""
     if isinstance(games, bool) or not isinstance(games, int):
         raise TypeError(f"games must be an int, got {type(games).__name__}")
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be an int >= 0, got {seed!r}")
-    _core.check_threads(threads)  # the core's check (1..MAX_THREADS), before any game is played
+    threads = int(_core.check_threads(threads))  # the core's check and default, before any game is played
     parsed = [parse_player(s) for s in players]
     g0 = load(spec)
     seats = g0.num_players
@@ -516,10 +576,27 @@ def play_match(spec: str, players: Sequence[str], *, games: int = 200, seed: int
     result = MatchResult(spec=g0.spec, player_specs=[p.name for p in parsed], games=games, seed=seed,
                          players=[Record(n) for n in names], seats=[Record(f"seat {s + 1}") for s in range(seats)])
     t0 = time.perf_counter()
+    played = 0
+
+    def one(gi: int, stop: threading.Event) -> Any:
+        def check(g: Any, r: Optional[SearchResult]) -> None:
+            if stop.is_set():
+                raise _Stopped()
+        return play_game(g0, parsed, seating(gi, seats), seed, gi, threads=1, agents=agents, on_turn=check)
+
+    def tick(k: int) -> None:
+        nonlocal played
+        played += k
+        if progress is not None:
+            progress(played, games)
+
+    finished, complete = play_at_once(one, games, threads, tick)
+    if not complete:
+        raise KeyboardInterrupt
     for gi in range(games):
-        # seat s + 1 is taken by player seating[s]
+        g = finished[gi]
+        # seat s + 1 is taken by player seats_of[s]
         seats_of = seating(gi, seats)
-        g = play_game(g0, parsed, seats_of, seed, gi, threads=threads, agents=agents)
         winners = list(g.winners)
         for s in range(seats):
             o = _outcome(winners, s + 1)
@@ -528,8 +605,6 @@ def play_match(spec: str, players: Sequence[str], *, games: int = 200, seed: int
         result.winners.append(winners)
         result.seating.append(seats_of)
         result.plies.append(g.ply)
-        if progress is not None:
-            progress(gi + 1, games)
     result.seconds = time.perf_counter() - t0
     return result
 
@@ -540,9 +615,11 @@ HELP = ("type a move in the game's notation, or: hint (the bot's suggestion), un
 
 @keyword_only
 def play_loop(spec: str, *, bot: str = "mcts:2000", human: int = 1, seed: int = 0, inp: Optional[TextIO] = None,
-              out: Optional[TextIO] = None, threads: int = 1) -> int:
+              out: Optional[TextIO] = None, threads: Optional[int] = None) -> int:
     """A person (seat ``human``) plays the bot (every other seat) on the
-    streams ``inp`` / ``out`` (default stdin / stdout). Returns 0 when the
+    streams ``inp`` / ``out`` (default stdin / stdout); the bot searches on
+    ``threads`` threads (None: one per core; 1: the same game for the same
+    seed). Returns 0 when the
     game ends, on ``quit`` or at end of input."""
     import sys
 

@@ -108,7 +108,7 @@ class _Progress:
 
 @keyword_only
 def analyze(spec: str, *, games: int = 100, ladder: Optional[Union[str, Sequence[str]]] = None,
-            swap_map: Optional[str] = None, threads: int = 1, ray: bool = False, seed: int = 0,
+            swap_map: Optional[str] = None, threads: Optional[int] = None, ray: bool = False, seed: int = 0,
             playouts: int = 10_000, solver_nodes: Optional[int] = None, progress: Optional[bool] = None,
             callback: Optional[Callable[[int, int, str], None]] = None) -> Report:
     """Analyses the game ``spec`` for its designer.
@@ -118,8 +118,8 @@ def analyze(spec: str, *, games: int = 100, ladder: Optional[Union[str, Sequence
     ``"random,mcts:100"``; default :func:`default_ladder`: random, mcts:10,
     mcts:100, mcts:1000 and the shipped agent where there is one). ``swap_map``: ``"exact"``, ``"mcts:N"``,
     ``"off"`` or None (exact where the solver applies, else ``mcts:100``).
-    ``threads``: games played at once (every search runs on one thread, so
-    the results do not depend on it); ``ray``: the random playouts and the
+    ``threads``: games played at once (None: one per core; every search
+    runs on one thread, so the results do not depend on it); ``ray``: the random playouts and the
     games (levels, ladder matches, an ``mcts`` swap map) go to Ray
     (``hexcore.distributed``), with the same results. ``playouts``: random games (in Rust) for the
     outcome and duration of random play. ``solver_nodes``: a node budget
@@ -135,9 +135,7 @@ def analyze(spec: str, *, games: int = 100, ladder: Optional[Union[str, Sequence
         spec = getattr(spec, "spec", spec)
     g = load(spec)
     games = int_arg("games", games, 1, 10**9)
-    if threads is None or isinstance(threads, bool) or not isinstance(threads, int):
-        raise TypeError(f"threads must be an int, got {type(threads).__name__}")
-    check_threads(threads)  # the core's check (1..MAX_THREADS)
+    threads = int(check_threads(threads))  # the core's check (1..MAX_THREADS) and default (one per core)
     seed = int_arg("seed", seed, 0, 2**63 - 1)
     playouts = int_arg("playouts", playouts, 1, MAX_PLAYOUTS)
     if solver_nodes is not None:
