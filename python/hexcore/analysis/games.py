@@ -15,6 +15,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from .._types import Game
 from ..errors import TooManyMovesError
 from ..match import Player, load_agents, play_at_once, play_game, seating
 from ..search import SearchResult
@@ -94,7 +95,7 @@ class _Recorder:
             self.log.branching.append(_count(g))
 
 
-def _play_one(start: Any, players: Sequence[Player], seed: int, index: int, stop: threading.Event,
+def _play_one(start: Game, players: Sequence[Player], seed: int, index: int, stop: threading.Event,
               seats: Optional[Callable[[int], List[int]]], agents: Optional[Dict[int, Any]] = None) -> GameLog:
     n = start.num_players
     seat_of = seats(index) if seats is not None else seating(index, n) if len(players) == n else [0] * n
@@ -111,13 +112,13 @@ def _play_one(start: Any, players: Sequence[Player], seed: int, index: int, stop
     return log
 
 
-def _play_anywhere(start: Any, players: Sequence[Player], seed: int, seats: Optional[Callable[[int], List[int]]],
+def _play_anywhere(start: Game, players: Sequence[Player], seed: int, seats: Optional[Callable[[int], List[int]]],
                    index: int) -> GameLog:
     """One game on a Ray worker (no stop request reaches it there: Ray cancels the task)."""
     return _play_one(start, players, seed, index, threading.Event(), seats)
 
 
-def play_games(start: Any, players: Sequence[Player], games: int, seed: int, threads: Optional[int] = 1,
+def play_games(start: Game, players: Sequence[Player], games: int, seed: int, threads: Optional[int] = 1,
                progress: Optional[Callable[[int], None]] = None,
                seats: Optional[Callable[[int], List[int]]] = None, ray: bool = False) -> Tuple[List[GameLog], bool]:
     """Plays ``games`` games from ``start`` with ``threads`` games at once

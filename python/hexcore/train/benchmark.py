@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 from .._args import keyword_only
+from .._types import Evaluator
 from ..solving import solve
 from ..spec import load
 from .agent import choose_actions
@@ -83,7 +84,7 @@ def labelled_positions(spec: str, n: int, seed: int = 0, *, max_nodes: int = 1_0
 
 
 @keyword_only
-def mistakes(evaluator: Callable[..., Tuple[Any, Any]], positions: Sequence[LabelledPosition],
+def mistakes(evaluator: Evaluator, positions: Sequence[LabelledPosition],
              simulations: int = 0, *, seed: int = 0, threads: int = 1) -> List[bool]:
     """For each position, whether the agent's move turns its win into a loss.
     The moves are chosen for all positions at once (see :func:`choose_actions`)."""
@@ -125,7 +126,7 @@ def player_mistakes(player: str, positions: Sequence[LabelledPosition], seed: in
 
 
 @keyword_only
-def mistake_rate(evaluator: Union[str, Callable[..., Tuple[Any, Any]]], positions: Sequence[LabelledPosition],
+def mistake_rate(evaluator: Union[str, Evaluator], positions: Sequence[LabelledPosition],
                  simulations: int = 0, *, seed: int = 0, threads: int = 1) -> float:
     """The share of ``positions`` where the agent (``evaluator`` alone with
     ``simulations=0``: its highest legal prior; else that many simulations
@@ -144,7 +145,7 @@ def mistake_rate(evaluator: Union[str, Callable[..., Tuple[Any, Any]]], position
     return sum(m) / len(m)
 
 
-def value_accuracy(evaluator: Callable[..., Tuple[Any, Any]], positions: Sequence[LabelledPosition]) -> float:
+def value_accuracy(evaluator: Evaluator, positions: Sequence[LabelledPosition]) -> float:
     """How often the evaluator's value head knows the solver's answer: over
     the positions after each labelled move (not finished, between turns),
     the share where the value of the player who moved is above an equal
