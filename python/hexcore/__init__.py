@@ -21,7 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import records, render, search  # noqa: F401 (render gives the games _repr_svg_)
-from ._core import MAX_DEPTH, MAX_PLAYOUTS, MAX_THREADS, Board, Churn, Havannah, Hex, Quintun, Wunchunk, Y, __version__, _Game
+from ._core import MAX_DEPTH, MAX_PLAYOUTS, MAX_THREADS, Board, Churn, Havannah, Hex, Quintun, Wunchunk, Y, __version__
+from ._types import Game
 from .engine import Playouts, perft, random_playouts
 from .errors import GameOverError, HexcoreError, IllegalMoveError, NotationError, TooManyMovesError
 from .records import from_json, to_json
@@ -30,9 +31,6 @@ from .search import BatchedSearchResult, SearchResult, batched_search, mcts
 from .solving import Solution, solve
 from .spec import load
 from .summary import PlayoutSummary
-
-Game = _Game
-
 
 
 def __getattr__(name: str) -> Any:

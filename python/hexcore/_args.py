@@ -41,6 +41,13 @@ def number_arg(name: str, value: Any) -> float:
     return float(value)
 
 
+#: What ``--threads`` means in every command (and ``threads`` in the Python
+#: functions behind them): the CPU threads it may use, None meaning one per
+#: core the process may use (the core's ``default_threads()``), at most
+#: ``MAX_THREADS``. Each command's help adds how it uses them.
+THREADS_HELP = "CPU threads to use (default: one per core)"
+
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -73,3 +80,27 @@ def keyword_only(func: F) -> F:
         return func(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
+
+
+def renamed(**old_to_new: str) -> Callable[[F], F]:
+    """Renames keyword arguments of ``func`` (``old="new"``) while still
+    taking the old keyword for one more release: it is passed on under
+    the new name and a ``FutureWarning`` names the keyword to write
+    instead; both at once is a ``TypeError``."""
+
+    def rename(func: F) -> F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            for old, new in old_to_new.items():
+                if old not in kwargs:
+                    continue
+                if new in kwargs:
+                    raise TypeError(f"{func.__qualname__}() got both {old}= and {new}=; pass {new}= only")
+                warnings.warn(f"{func.__qualname__}(): {old}= is renamed {new}=; the old name is deprecated and "
+                              "will be refused in a later release", FutureWarning, stacklevel=2)
+                kwargs[new] = kwargs.pop(old)
+            return func(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return rename

@@ -159,8 +159,30 @@ class _Game:
     def legal_actions(self) -> npt.NDArray[np.int32]: ...
     def legal_action_mask(self) -> npt.NDArray[np.bool_]: ...
     def apply_action(self, action: int) -> None: ...
-    def action_to_string(self, action: int) -> str: ...
-    def string_to_action(self, text: str) -> int: ...
+    def action_to_string(self, action: int) -> str:
+        """The text of an action; :meth:`string_to_action` is its inverse.
+
+        Args:
+            action: an action id in ``0..num_actions``.
+
+        Returns:
+            The action's text in the game's notation.
+
+        Raises:
+            IllegalMoveError: ``action`` out of range (reason ``action_out_of_range``).
+        """
+    def string_to_action(self, text: str) -> int:
+        """The action id whose text is ``text``; the inverse of :meth:`action_to_string`.
+
+        Args:
+            text: an action's text, as :meth:`action_to_string` writes it.
+
+        Returns:
+            The action id.
+
+        Raises:
+            NotationError: no action has that text (reason ``syntax``).
+        """
     def observation(self) -> npt.NDArray[np.float32]: ...
     @property
     def observation_shape(self) -> Tuple[int, int, int]: ...

@@ -56,6 +56,7 @@ import numpy as np
 from ._args import int_arg as _int
 from ._args import keyword_only
 from ._core import MAX_DEPTH, MAX_PLAYOUTS, __version__
+from ._types import Game
 from .engine import Playouts
 from .progress import Bar
 from .records import to_json
@@ -403,7 +404,7 @@ def _int_in(value: Any, lo: int, hi: int) -> bool:
 
 
 @keyword_only
-def perft(game: Any, depth: int, *, unit: str = "move", divide: bool = False, threads: Optional[int] = None,
+def perft(game: Game, depth: int, *, unit: str = "move", divide: bool = False, threads: Optional[int] = None,
           tasks: Optional[int] = None, checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
           progress: Optional[bool] = None, callback: Optional[Callable[[Progress], None]] = None,
           address: Optional[str] = None, ray_options: Optional[Dict[str, Any]] = None) -> Union[int, List[Tuple[str, int]]]:
@@ -420,7 +421,7 @@ def perft(game: Any, depth: int, *, unit: str = "move", divide: bool = False, th
     game._perft(0, unit, t, divide)  # the local checks: unit, threads, a turn in progress
     n_tasks, path, opts = _job_args(tasks, checkpoint, progress, callback, address, ray_options, t)
     if depth == 0 or (game.is_over and not game.pending_actions):
-        return game._perft(depth, unit, t, divide)  # type: ignore[no-any-return]
+        return game._perft(depth, unit, t, divide)
     job = {"kind": "perft", "game": json.loads(to_json(game)), "depth": depth, "unit": unit, "divide": divide,
            "version": __version__}
     ckpt = _Checkpoint(path, job, n_tasks)
@@ -467,7 +468,7 @@ def _decode_cols(data: Iterable[str]) -> Tuple[np.ndarray, ...]:
 
 
 @overload
-def random_playouts(game: Any, n: int, *, seed: int = ..., threads: Optional[int] = ..., max_plies: Optional[int] = ...,
+def random_playouts(game: Game, n: int, *, seed: int = ..., threads: Optional[int] = ..., max_plies: Optional[int] = ...,
                     chunk: Optional[int] = ..., summary: Literal[True], tasks: Optional[int] = ...,
                     checkpoint: Optional[Union[str, "os.PathLike[str]"]] = ..., progress: Optional[bool] = ...,
                     callback: Optional[Callable[[Progress], None]] = ..., address: Optional[str] = ...,
@@ -475,7 +476,7 @@ def random_playouts(game: Any, n: int, *, seed: int = ..., threads: Optional[int
 
 
 @overload
-def random_playouts(game: Any, n: int, *, seed: int = ..., threads: Optional[int] = ..., max_plies: Optional[int] = ...,
+def random_playouts(game: Game, n: int, *, seed: int = ..., threads: Optional[int] = ..., max_plies: Optional[int] = ...,
                     chunk: Optional[int] = ..., summary: Literal[False], tasks: Optional[int] = ...,
                     checkpoint: Optional[Union[str, "os.PathLike[str]"]] = ..., progress: Optional[bool] = ...,
                     callback: Optional[Callable[[Progress], None]] = ..., address: Optional[str] = ...,
@@ -483,7 +484,7 @@ def random_playouts(game: Any, n: int, *, seed: int = ..., threads: Optional[int
 
 
 @overload
-def random_playouts(game: Any, n: int, *, seed: int = ..., threads: Optional[int] = ..., max_plies: Optional[int] = ...,
+def random_playouts(game: Game, n: int, *, seed: int = ..., threads: Optional[int] = ..., max_plies: Optional[int] = ...,
                     chunk: Optional[int] = ..., summary: None = ..., tasks: Optional[int] = ...,
                     checkpoint: Optional[Union[str, "os.PathLike[str]"]] = ..., progress: Optional[bool] = ...,
                     callback: Optional[Callable[[Progress], None]] = ..., address: Optional[str] = ...,
@@ -491,7 +492,7 @@ def random_playouts(game: Any, n: int, *, seed: int = ..., threads: Optional[int
 
 
 @keyword_only
-def random_playouts(game: Any, n: int, *, seed: int = 0, threads: Optional[int] = None, max_plies: Optional[int] = None,
+def random_playouts(game: Game, n: int, *, seed: int = 0, threads: Optional[int] = None, max_plies: Optional[int] = None,
                     chunk: Optional[int] = None, summary: Optional[bool] = None, tasks: Optional[int] = None,
                     checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None, progress: Optional[bool] = None,
                     callback: Optional[Callable[[Progress], None]] = None, address: Optional[str] = None,

@@ -10,7 +10,7 @@ import numpy as np
 
 from ._args import bool_arg as _bool
 from ._args import keyword_only
-from ._core import _Game as Game
+from ._types import Game
 from .summary import PlayoutSummary
 
 __all__ = ["perft", "random_playouts", "Playouts"]

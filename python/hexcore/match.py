@@ -27,8 +27,9 @@ takes seat ``(i + g) % seats + 1``. A game counts as a win for a player when
 it is the only winner; a shared win or a game without a winner counts as a
 draw for every player. Everything is seeded: the random players draw from a
 ``random.Random`` seeded from ``(seed, game, player)`` and every MCTS search
-gets a seed derived from ``(seed, game, ply)``, so one match seed (and one
-thread) gives the same games every time.
+gets a seed derived from ``(seed, game, ply)`` and runs on one thread, so
+one match seed gives the same games every time, however many games
+:func:`play_match` plays at once.
 """
 from __future__ import annotations
 
@@ -36,26 +37,37 @@ import hashlib
 import math
 import os
 import random
+import threading
 import time
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple, TypeVar
 
 from . import _core
 from ._args import keyword_only
+from ._types import Game
 from .errors import HexcoreError
 from .search import SearchResult, mcts
 from .spec import load
 
 __all__ = ["Player", "Cancelled", "OpenSpielBot", "Record", "MatchResult", "parse_player", "wilson", "play_game", "play_match", "play_loop",
-           "seating"]
+           "seating", "load_agents", "play_at_once"]
 
 Z95 = 1.959963984540054
 
 
 @keyword_only
 def wilson(wins: int, n: int, *, z: float = Z95) -> Tuple[float, float]:
-    """The Wilson score interval for ``wins`` successes in ``n`` trials
-    (95% by default); ``(0.0, 1.0)`` when ``n`` is 0."""
+    """The Wilson score interval of a success rate.
+
+    Args:
+        wins: successes.
+        n: trials.
+        z: the normal quantile of the interval (95% by default).
+
+    Returns:
+        ``(low, high)``; ``(0.0, 1.0)`` when ``n`` is 0.
+    """
     if n <= 0:
         return (0.0, 1.0)
     p = wins / n
@@ -103,12 +115,23 @@ _SPEC_HELP = f"use one of: {PLAYER_SPECS}"
 
 
 def parse_player(spec: str) -> Player:
-    """``random``, ``mcts:N`` / ``openspiel:N`` (N >= 1 simulations) or
-    ``mcts:time=S`` / ``openspiel:time=S`` (S > 0 seconds, at most a day);
-    ``mcts`` also takes ``,c=X`` (X >= 0, e.g. ``mcts:1000,c=0.1``);
-    ``az:PATH`` or ``az:PATH,sims=N`` (N >= 0; the path keeps its case);
-    ``agent`` or ``agent:sims=N`` (N >= 0); ``solver`` or ``solver:time=S``
-    (S > 0, default 1). ``ValueError`` otherwise."""
+    """Reads a player spec.
+
+    Args:
+        spec: ``random``, ``mcts:N`` / ``openspiel:N`` (N >= 1 simulations)
+            or ``mcts:time=S`` / ``openspiel:time=S`` (S > 0 seconds, at
+            most a day); ``mcts`` also takes ``,c=X`` (X >= 0, e.g.
+            ``mcts:1000,c=0.1``); ``az:PATH`` or ``az:PATH,sims=N`` (N >= 0;
+            the path keeps its case); ``agent`` or ``agent:sims=N`` (N >= 0);
+            ``solver`` or ``solver:time=S`` (S > 0, default 1).
+
+    Returns:
+        The :class:`Player`.
+
+    Raises:
+        ValueError: not one of those specs.
+        TypeError: ``spec`` is not a string.
+    """
     if not isinstance(spec, str):
         raise TypeError(f"a player spec must be a string, got {type(spec).__name__}")
     if spec.strip()[:3].lower() == "az:":
@@ -178,9 +201,20 @@ def _parse_az(spec: str) -> Player:
 
 
 def az_agent(p: Player, spec: Optional[str] = None) -> Any:
-    """The :class:`hexcore.train.AZAgent` of an ``az`` player spec (loads its
-    checkpoint or exported network), or of an ``agent`` spec (the shipped
-    agent of the game ``spec``)."""
+    """The agent of an ``az`` or ``agent`` player.
+
+    Args:
+        p: an ``az`` player (its checkpoint or exported network is loaded)
+            or an ``agent`` player (the shipped agent of the game ``spec``).
+        spec: the game played (needed for ``agent``).
+
+    Returns:
+        The :class:`hexcore.train.agent.AZAgent`.
+
+    Raises:
+        ValueError: an ``agent`` player without ``spec``, or a game without
+            a shipped agent.
+    """
     from .train.agent import AZAgent, load_evaluator
 
     if p.kind == "agent":
@@ -191,6 +225,21 @@ def az_agent(p: Player, spec: Optional[str] = None) -> Any:
         return AZAgent(agents.load(spec), p.simulations)
     assert p.path is not None
     return AZAgent(load_evaluator(p.path), p.simulations)
+
+
+def load_agents(players: Sequence[Player], spec: str) -> Dict[int, Any]:
+    """Loads every ``az`` and ``agent`` player once, for all the games of a
+    match or an analysis (the ``agents`` of :func:`play_game`).
+
+    Args:
+        players: the players, by index.
+        spec: the game played.
+
+    Returns:
+        The agent of each ``az`` and ``agent`` player (:func:`az_agent`) by
+        player index.
+    """
+    return {i: az_agent(p, spec) for i, p in enumerate(players) if p.kind in ("az", "agent")}
 
 
 class Cancelled(Exception):
@@ -210,16 +259,28 @@ def _canceller(cancelled: Optional[Callable[[], bool]]) -> Optional[Callable[...
     return check
 
 
-def solver_move(g: Any, seconds: float, threads: int, seed: int,
+def solver_move(g: Game, seconds: float, threads: Optional[int], seed: int,
                 cancelled: Optional[Callable[[], bool]] = None) -> Optional[SearchResult]:
     """Plays the ``solver`` player's turn on ``g``: a move proved best by
     :func:`hexcore.solve` within about 60% of ``seconds`` (the quickest win,
     or a proven win; in a lost position the slowest loss), else the move of
     UCT search in the time left (MCTS-Solver, ``solver=True``, in two-player
     games). Positions the solver does not take (more than two players) go
-    to the search at once. Returns the search's result
-    when it chose. ``cancelled`` (optional) is polled while it thinks: once
-    true, :class:`Cancelled` is raised and ``g`` is left as it was."""
+    to the search at once.
+
+    Args:
+        g: the game, played on in place.
+        seconds: the time budget of the turn.
+        threads: threads of the solver and the search.
+        seed: the search's seed.
+        cancelled: polled while it thinks.
+
+    Returns:
+        The search's result when the search chose, else None.
+
+    Raises:
+        Cancelled: ``cancelled()`` turned true (``g`` is left as it was).
+    """
     from .solving import solve
 
     t0 = time.perf_counter()
@@ -291,8 +352,12 @@ class OpenSpielBot:
             self.bot = osm.MCTSBot(self.game, uct_c=2.0, max_simulations=player.simulations, evaluator=evaluator,
                                    random_state=rng)
 
-    def play_turn(self, g: Any) -> None:
-        """Play one whole turn on the hexcore game ``g``."""
+    def play_turn(self, g: Game) -> None:
+        """Plays one whole turn.
+
+        Args:
+            g: the hexcore game, played on in place.
+        """
         state = self.game.state_from_hexcore(g)
         while True:
             a = int(self.bot.step(state))
@@ -333,6 +398,11 @@ class Record:
         return wilson(self.draws, self.games)
 
     def add(self, outcome: str) -> None:
+        """Counts one game.
+
+        Args:
+            outcome: ``"win"``, ``"draw"`` or ``"loss"``.
+        """
         self.games += 1
         if outcome == "win":
             self.wins += 1
@@ -342,6 +412,11 @@ class Record:
             self.losses += 1
 
     def to_dict(self) -> Dict[str, Any]:
+        """The record as JSON data.
+
+        Returns:
+            Its counts, rates and 95% intervals.
+        """
         d = asdict(self)
         d.update(win_rate=self.win_rate, win_ci95=list(self.win_interval),
                  draw_rate=self.draw_rate, draw_ci95=list(self.draw_interval))
@@ -367,13 +442,23 @@ class MatchResult:
     seconds: float = 0.0
 
     def to_dict(self) -> Dict[str, Any]:
+        """The result as JSON data.
+
+        Returns:
+            The settings, each player's and seat's record, and each game's
+            winners, seating and length.
+        """
         return {"spec": self.spec, "players_specs": self.player_specs, "games": self.games, "seed": self.seed,
                 "seconds": self.seconds, "players": [r.to_dict() for r in self.players],
                 "seats": [r.to_dict() for r in self.seats], "winners": self.winners, "seating": self.seating,
                 "plies": self.plies}
 
     def table(self) -> str:
-        """A plain-text report, one line per player and per seat."""
+        """The result as text.
+
+        Returns:
+            A plain-text report, one line per player and per seat.
+        """
         lines = [f"{self.spec}: {self.games} games, seed {self.seed}, {self.seconds:.1f} s"]
 
         def row(r: Record) -> str:
@@ -389,12 +474,19 @@ class MatchResult:
 
 
 def derive_seed(*parts: int) -> int:
-    """A 64-bit seed from a tuple of integers (stable across runs and platforms)."""
+    """A 64-bit seed from integers, stable across runs and platforms.
+
+    Args:
+        *parts: the integers.
+
+    Returns:
+        The seed, in ``0..2**64``.
+    """
     text = ":".join(str(int(p)) for p in parts).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
 
 
-def _random_turn(g: Any, rng: random.Random) -> None:
+def _random_turn(g: Game, rng: random.Random) -> None:
     """Plays one whole turn of uniformly random actions."""
     while True:
         acts = g.legal_actions()
@@ -403,7 +495,7 @@ def _random_turn(g: Any, rng: random.Random) -> None:
             return
 
 
-def _bot_move(g: Any, p: Player, rng: random.Random, seed: int, threads: int,
+def _bot_move(g: Game, p: Player, rng: random.Random, seed: int, threads: Optional[int],
               peer: Optional[Any] = None, cancelled: Optional[Callable[[], bool]] = None) -> Optional[SearchResult]:
     """Plays one whole turn of ``p`` on ``g``; returns the search that chose
     it for an ``mcts`` player (None otherwise). ``peer`` is the player's
@@ -433,25 +525,48 @@ def _bot_move(g: Any, p: Player, rng: random.Random, seed: int, threads: int,
 #: ``on_turn(game, search)``: called by :func:`play_game` once before the
 #: first turn (``search`` None) and after every turn (``search`` is the
 #: :class:`SearchResult` that chose an ``mcts`` player's turn, else None).
-OnTurn = Callable[[Any, Optional[SearchResult]], None]
+OnTurn = Callable[[Game, Optional[SearchResult]], None]
 
 
 @keyword_only
-def play_game(start: Any, players: Sequence[Player], seating: Sequence[int], seed: int, index: int, *,
-              threads: int = 1, on_turn: Optional[OnTurn] = None, agents: Optional[Dict[int, Any]] = None) -> Any:
-    """Plays game number ``index`` of a match seeded with ``seed`` from the
-    position ``start`` (not changed) to the end: seat ``s + 1`` is taken by
-    ``players[seating[s]]``. Returns the finished game. The seeds depend on
-    ``(seed, index)`` only, so games can be played in any order or at once.
-    ``agents`` maps a player index to its loaded ``az`` agent (loaded per
-    turn when missing)."""
+def play_game(start: Game, players: Sequence[Player], seating: Sequence[int], seed: int, index: int, *,
+              threads: int = 1, on_turn: Optional[OnTurn] = None, agents: Optional[Dict[int, Any]] = None,
+              turns: Optional[int] = None) -> Game:
+    """Plays game number ``index`` of a match seeded with ``seed``. The
+    seeds depend on ``(seed, index)`` only, so games can be played in any
+    order or at once.
+
+    Args:
+        start: the starting position (not changed).
+        players: the match's players.
+        seating: the player index of each seat: seat ``s + 1`` is taken by
+            ``players[seating[s]]``.
+        seed: the match's seed.
+        index: the game's number in the match.
+        threads: threads of each search.
+        on_turn: called before the first turn and after every turn
+            (``on_turn(game, search)``, see ``OnTurn``).
+        agents: the loaded agent of each ``az`` / ``agent`` player, by index
+            (:func:`load_agents`; loaded per turn when missing).
+        turns: stop after this many whole turns (None: at the end).
+
+    Returns:
+        The game as it is then (a copy of ``start`` played on).
+
+    Raises:
+        ValueError: ``turns`` is not an int >= 0 or None.
+    """
+    if turns is not None and (isinstance(turns, bool) or not isinstance(turns, int) or turns < 0):
+        raise ValueError(f"turns must be an int >= 0 or None, got {turns!r}")
     rngs = [random.Random(derive_seed(seed, index, i, 1)) for i in range(len(players))]
     peers = [OpenSpielBot(start.spec, p, derive_seed(seed, index, i, 2)) if p.kind == "openspiel"
              else (agents or {}).get(i) for i, p in enumerate(players)]
     g = start.copy()
     if on_turn is not None:
         on_turn(g, None)
-    while not g.is_over:
+    played = 0
+    while not g.is_over and (turns is None or played < turns):
+        played += 1
         i = seating[g.to_move - 1]
         r = _bot_move(g, players[i], rngs[i], derive_seed(seed, index, g.ply), threads, peers[i])
         if on_turn is not None:
@@ -459,9 +574,81 @@ def play_game(start: Any, players: Sequence[Player], seating: Sequence[int], see
     return g
 
 
+T = TypeVar("T")
+
+
+def play_at_once(play_one: Callable[[int, threading.Event], T], games: int, threads: Optional[int] = None,
+                 progress: Optional[Callable[[int], None]] = None) -> Tuple[Dict[int, T], bool]:
+    """The one runner of indexed games, several at once. Ctrl-C sets
+    ``stop`` (a game polls it between turns and ends by raising) and keeps
+    the finished games.
+
+    Args:
+        play_one: ``play_one(index, stop)`` plays game ``index``.
+        games: the games to play, ``range(games)``.
+        threads: games at once (None: one per core, as the engine counts them).
+        progress: ``progress(1)`` after each game.
+
+    Returns:
+        The results by index, and whether every game finished.
+
+    Raises:
+        ValueError: ``threads`` out of range.
+    """
+    threads = int(_core.check_threads(threads))
+    done: Dict[int, T] = {}
+    stop = threading.Event()
+    if threads <= 1 or games <= 1:
+        try:
+            for i in range(games):
+                done[i] = play_one(i, stop)
+                if progress is not None:
+                    progress(1)
+        except KeyboardInterrupt:
+            return done, False
+        return done, True
+    pool = ThreadPoolExecutor(max_workers=threads)
+    pending: Dict[Future[T], int] = {}
+    next_index = 0
+    complete = True
+    try:
+        while next_index < games or pending:
+            while next_index < games and len(pending) < 2 * threads:
+                pending[pool.submit(play_one, next_index, stop)] = next_index
+                next_index += 1
+            finished, _ = wait(list(pending), timeout=0.2, return_when=FIRST_COMPLETED)
+            for f in finished:
+                i = pending.pop(f)
+                done[i] = f.result()
+                if progress is not None:
+                    progress(1)
+    except KeyboardInterrupt:
+        complete = False
+        stop.set()
+    finally:
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+    if not complete:
+        for f, i in pending.items():
+            if f.done() and not f.cancelled() and f.exception() is None:
+                done[i] = f.result()
+    return done, complete
+
+
+class _Stopped(Exception):
+    """Ends a match's game between turns after a stop request."""
+
+
 def seating(index: int, seats: int) -> List[int]:
-    """The player (index into the match's players) in each seat of game
-    ``index``: seats rotate game by game."""
+    """The seating of a match's game: seats rotate game by game.
+
+    Args:
+        index: the game's number in the match.
+        seats: the game's number of seats.
+
+    Returns:
+        The player (index into the match's players) in each seat.
+    """
     return [(s - index) % seats for s in range(seats)]
 
 
@@ -474,21 +661,36 @@ def _outcome(winners: Sequence[int], seat: int) -> str:
 
 
 @keyword_only
-def play_match(spec: str, players: Sequence[str], *, games: int = 200, seed: int = 0, threads: int = 1,
+def play_match(spec: str, players: Sequence[str], *, games: int = 200, seed: int = 0, threads: Optional[int] = None,
                progress: Optional[Callable[[int, int], None]] = None) -> MatchResult:
-    """Plays ``games`` seeded games of ``spec`` between the ``players``
-    (specs such as ``"mcts:1000"`` and ``"random"``, one per seat), rotating
-    the seats game by game. ``progress(done, games)`` is called after each
-    game. Raises ``ValueError`` / ``TypeError`` for bad arguments."""
-    import time
+    """Plays a seeded match, rotating the seats game by game. Every search
+    runs on one thread, so the results are the same for any ``threads``.
 
+    Args:
+        spec: the game.
+        players: player specs such as ``"mcts:1000"`` and ``"random"``,
+            one per seat (:func:`parse_player`).
+        games: the number of games.
+        seed: the match's seed.
+        threads: games played at once (None: one per core).
+        progress: ``progress(done, games)`` after each game.
+
+    Returns:
+        The records per player and per seat, as a :class:`MatchResult`.
+
+    Raises:
+        ValueError: a bad spec, player spec, count or seed, or not one
+            player per seat.
+        TypeError: an argument of the wrong type.
+        KeyboardInterrupt: Ctrl-C (after the games in play end their turn).
+    """
     if isinstance(games, bool) or not isinstance(games, int):
         raise TypeError(f"games must be an int, got {type(games).__name__}")
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be an int >= 0, got {seed!r}")
-    _core.check_threads(threads)  # the core's check (1..MAX_THREADS), before any game is played
+    threads = int(_core.check_threads(threads))  # the core's check and default, before any game is played
     parsed = [parse_player(s) for s in players]
     g0 = load(spec)
     seats = g0.num_players
@@ -498,14 +700,31 @@ def play_match(spec: str, players: Sequence[str], *, games: int = 200, seed: int
     if g0.is_over:
         raise ValueError(f"{g0.spec} is already over at the start")
     names = [f"P{i + 1} {p.name}" for i, p in enumerate(parsed)]
-    agents = {i: az_agent(p, g0.spec) for i, p in enumerate(parsed) if p.kind in ("az", "agent")}
+    agents = load_agents(parsed, g0.spec)
     result = MatchResult(spec=g0.spec, player_specs=[p.name for p in parsed], games=games, seed=seed,
                          players=[Record(n) for n in names], seats=[Record(f"seat {s + 1}") for s in range(seats)])
     t0 = time.perf_counter()
+    played = 0
+
+    def one(gi: int, stop: threading.Event) -> Game:
+        def check(g: Game, r: Optional[SearchResult]) -> None:
+            if stop.is_set():
+                raise _Stopped()
+        return play_game(g0, parsed, seating(gi, seats), seed, gi, threads=1, agents=agents, on_turn=check)
+
+    def tick(k: int) -> None:
+        nonlocal played
+        played += k
+        if progress is not None:
+            progress(played, games)
+
+    finished, complete = play_at_once(one, games, threads, tick)
+    if not complete:
+        raise KeyboardInterrupt
     for gi in range(games):
-        # seat s + 1 is taken by player seating[s]
+        g = finished[gi]
+        # seat s + 1 is taken by player seats_of[s]
         seats_of = seating(gi, seats)
-        g = play_game(g0, parsed, seats_of, seed, gi, threads=threads, agents=agents)
         winners = list(g.winners)
         for s in range(seats):
             o = _outcome(winners, s + 1)
@@ -514,8 +733,6 @@ def play_match(spec: str, players: Sequence[str], *, games: int = 200, seed: int
         result.winners.append(winners)
         result.seating.append(seats_of)
         result.plies.append(g.ply)
-        if progress is not None:
-            progress(gi + 1, games)
     result.seconds = time.perf_counter() - t0
     return result
 
@@ -526,10 +743,25 @@ HELP = ("type a move in the game's notation, or: hint (the bot's suggestion), un
 
 @keyword_only
 def play_loop(spec: str, *, bot: str = "mcts:2000", human: int = 1, seed: int = 0, inp: Optional[TextIO] = None,
-              out: Optional[TextIO] = None, threads: int = 1) -> int:
-    """A person (seat ``human``) plays the bot (every other seat) on the
-    streams ``inp`` / ``out`` (default stdin / stdout). Returns 0 when the
-    game ends, on ``quit`` or at end of input."""
+              out: Optional[TextIO] = None, threads: Optional[int] = None) -> int:
+    """A person plays the bot in a terminal (or on any text streams).
+
+    Args:
+        spec: the game.
+        bot: the bot's player spec (:func:`parse_player`), in every other seat.
+        human: the person's seat.
+        seed: the bot's seed.
+        inp: the person's input (default stdin).
+        out: where the game is shown (default stdout).
+        threads: the bot's search threads (None: one per core; 1: the same
+            game for the same seed).
+
+    Returns:
+        0 when the game ends, on ``quit`` or at end of input.
+
+    Raises:
+        ValueError: a bad spec, bot or seat.
+    """
     import sys
 
     inp = sys.stdin if inp is None else inp

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Union
 
+from ._args import renamed
 from .spec import load
 
 
@@ -80,15 +81,16 @@ def load_suite(path: Union[str, Path]) -> List[Entry]:
     return parse_suite(Path(path).read_text())
 
 
-def run_suite(entries: Iterable[Entry], node_limit: int = 10**7, threads: Optional[int] = None) -> List[Result]:
-    """Check every count not above ``node_limit``; move and action level."""
+@renamed(node_limit="max_nodes")
+def run_suite(entries: Iterable[Entry], max_nodes: int = 10**7, threads: Optional[int] = None) -> List[Result]:
+    """Check every count not above ``max_nodes``; move and action level."""
     from .engine import perft
 
     out = []
     for e in entries:
         g = e.game()
         for d, n in sorted(e.counts.items()):
-            if n > node_limit:
+            if n > max_nodes:
                 continue
             by_move = perft(g, d, threads=threads)
             by_action = perft(g, d, unit="action", threads=threads)

@@ -43,11 +43,10 @@ from ._args import bool_arg as _bool
 from ._args import callback_arg, keyword_only
 from ._args import int_arg as _int
 from ._args import number_arg as _number
+from ._types import Evaluator, Game
 from .registry import INFO, of_class
 
 __all__ = ["MCTS", "SearchResult", "mcts", "default_c", "DEFAULT_C"]
-
-Game = _core._Game
 
 
 @dataclass(frozen=True)
@@ -97,13 +96,20 @@ class SearchResult:
 DEFAULT_C: Dict[str, float] = {gi.title: gi.default_c for gi in INFO.values()}
 
 
-def default_c(game: Any) -> float:
-    """The exploration constant ``mcts`` and ``MCTS`` use for ``game`` when ``c`` is not given."""
+def default_c(game: Game) -> float:
+    """The exploration constant ``mcts`` and ``MCTS`` use for ``game`` when ``c`` is not given.
+
+    Args:
+        game: a game of any type.
+
+    Returns:
+        The game's UCB1 constant: sqrt(2) where its registry entry gives none.
+    """
     gi = of_class(type(game))
     return math.sqrt(2) if gi is None else gi.default_c
 
 
-def _c_arg(game: Any, c: Optional[float]) -> float:
+def _c_arg(game: Game, c: Optional[float]) -> float:
     c = default_c(game) if c is None else _number("c", c)
     if not (math.isfinite(c) and c >= 0):
         raise ValueError(f"c must be a finite number >= 0, got {c}")
@@ -139,10 +145,27 @@ def mcts(game: Game, *, simulations: Optional[int] = None, seconds: Optional[flo
     exception it raises stops the search at once and propagates (the way to
     cancel a search from another thread: raise when a flag is set).
 
-    Raises ``GameOverError`` on a finished game, ``IllegalMoveError``
-    (reason ``mid_turn``) in the middle of a turn and ``ValueError`` /
-    ``TypeError`` for bad arguments (``ValueError`` for ``solver=True`` on a
-    game of three or four players).
+    Args:
+        game: the position to search (not changed).
+        simulations: the simulation budget, total over the threads.
+        seconds: the time budget in seconds.
+        threads: independent trees grown at once (None: one per core).
+        seed: the seed the trees' seeds derive from.
+        c: the UCB1 exploration constant (None: :func:`default_c`).
+        max_rollout_plies: the longest random rollout, in plies.
+        max_nodes: the most nodes the trees hold together.
+        solver: MCTS-Solver's proven values (two-player games only).
+        progress: ``progress(seconds)``, called about every 20 ms.
+
+    Returns:
+        The root's statistics and the chosen move, as a :class:`SearchResult`.
+
+    Raises:
+        GameOverError: the game is over.
+        IllegalMoveError: a turn is in progress (reason ``mid_turn``).
+        ValueError: a bad budget or option, or ``solver=True`` on a game of
+            three or four players.
+        TypeError: an argument of the wrong type.
     """
     simulations, seconds = _budget(simulations, seconds)
     r = _core._mcts(game, simulations, seconds, threads,
@@ -233,20 +256,43 @@ class MCTS:
     def search(self, simulations: Optional[int] = None, *, seconds: Optional[float] = None,
                progress: Optional[Callable[[float], None]] = None) -> SearchResult:
         """Add ``simulations`` (total over the threads) or ``seconds`` of
-        search, whichever ends first (at least one simulation per tree), and report the root. Raises
-        ``GameOverError`` when the game is over and ``ValueError`` /
-        ``TypeError`` for a bad budget. The GIL is released and Ctrl-C
+        search, whichever ends first (at least one simulation per tree), and report the root.
+        The GIL is released and Ctrl-C
         interrupts (the simulations done so far stay in the tree), as does
-        an exception of ``progress`` (see :func:`mcts`)."""
+        an exception of ``progress`` (see :func:`mcts`).
+
+        Args:
+            simulations: the simulation budget of this call.
+            seconds: the time budget of this call.
+            progress: ``progress(seconds)``, called about every 20 ms.
+
+        Returns:
+            The root of the kept tree, as a :class:`SearchResult`.
+
+        Raises:
+            GameOverError: the game is over.
+            ValueError: a bad budget.
+            TypeError: a budget of the wrong type.
+        """
         simulations, seconds = _budget(simulations, seconds)
         return _result(self._m.search(simulations, seconds, _progress(progress)))
 
     def advance(self, move: Union[str, int]) -> str:
-        """Play ``move`` (a whole move in the game's notation, as
-        ``game.play()`` takes it, or an action id that is a whole turn) and
-        keep its subtree; returns the move's text. A bad move raises the
-        engine's ``NotationError`` / ``IllegalMoveError`` /
-        ``GameOverError`` and changes nothing."""
+        """Play ``move`` on the search's own game and keep its subtree. A
+        bad move changes nothing.
+
+        Args:
+            move: a whole move in the game's notation, as ``game.play()``
+                takes it, or an action id that is a whole turn.
+
+        Returns:
+            The move's text.
+
+        Raises:
+            NotationError: ``move`` is not a move's text.
+            IllegalMoveError: ``move`` is not legal here.
+            GameOverError: the game is over.
+        """
         if isinstance(move, np.integer):
             move = int(move)
         return self._m.advance(move)
@@ -281,7 +327,6 @@ class MCTS:
 #: float64, exactly ``p / p.sum()``, other dtypes are normalised in float64
 #: and then kept as float32) and values ``(L, num_players)`` (finite, seat
 #: ``k`` in column ``k - 1``), any numeric dtype.
-Evaluator = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], Tuple[Any, Any]]
 
 
 @dataclass(frozen=True)
@@ -350,24 +395,48 @@ class BatchedMCTS:
 
     def search(self, simulations: int) -> BatchedSearchResult:
         """Run ``simulations`` more simulations in every tree (one evaluator
-        call per wave for all trees). Raises ``GameOverError`` when a root
-        is finished, ``ValueError`` for a bad evaluator answer; an exception
-        of the evaluator (KeyboardInterrupt included) comes out unchanged.
-        A failed search keeps the waves finished before the failure."""
+        call per wave for all trees). An exception of the evaluator
+        (KeyboardInterrupt included) comes out unchanged. A failed search
+        keeps the waves finished before the failure.
+
+        Args:
+            simulations: simulations to add to each tree.
+
+        Returns:
+            The roots, as a :class:`BatchedSearchResult`.
+
+        Raises:
+            GameOverError: a root is finished.
+            ValueError: a bad evaluator answer or ``simulations``.
+        """
         return BatchedSearchResult(*self._m.search(simulations))
 
     def advance(self, actions: Union[Sequence[int], npt.NDArray[np.integer[Any]]]) -> None:
-        """Play ``actions[i]`` on root ``i`` and keep the subtrees below them.
-        Not one action per game raises ``ValueError``, an illegal action
-        ``IllegalMoveError`` (naming the game); either changes nothing."""
+        """Play ``actions[i]`` on root ``i`` and keep the subtrees below
+        them. A failed call changes nothing.
+
+        Args:
+            actions: one action id per game.
+
+        Raises:
+            ValueError: not one action per game.
+            IllegalMoveError: an illegal action (the message names the game).
+        """
         self._m.advance([int(a) if isinstance(a, np.integer) else a for a in actions])
 
     def replace(self, index: int, game: Game) -> None:
         """Put a copy of ``game`` in place of game ``index`` with a fresh
         tree; the other trees stay (self-play starts a new game where one
-        finished). ``ValueError`` for an index out of range or a game of
-        another type or spec, ``GameOverError`` for a finished game; a
-        failed call changes nothing."""
+        finished). A failed call changes nothing.
+
+        Args:
+            index: the game to replace.
+            game: the new root (copied).
+
+        Raises:
+            ValueError: an index out of range, or a game of another type or spec.
+            GameOverError: ``game`` is over.
+        """
         self._m.replace(index, game)
 
     @property
@@ -415,12 +484,36 @@ def batched_search(games: Sequence[Game], evaluator: Evaluator, simulations: int
     interrupts. The same ``seed`` gives the same result for any thread
     count. The games are not changed.
 
-    Raises ``TypeError`` / ``ValueError`` for bad arguments (no games, games
-    of different types or specs, ``simulations < 1``, bad constants), a
-    ``ValueError`` for a bad evaluator answer (shapes, dtypes, NaN or
-    infinity, negative priors, priors all zero on the legal actions),
-    ``GameOverError`` for a finished game; an exception raised by the
-    evaluator propagates unchanged.
+    An exception raised by the evaluator propagates unchanged.
+
+    Args:
+        games: the roots (at least one, all of one type and spec, none
+            finished; a turn may be in progress).
+        evaluator: ``evaluator(observations, masks) -> (priors, values)``.
+        simulations: simulations per tree (the first evaluates the root).
+        algorithm: ``"puct"`` or ``"gumbel"``.
+        c_puct: PUCT's exploration constant.
+        dirichlet_alpha: the root noise's Dirichlet parameter (``"puct"``).
+        dirichlet_fraction: the root noise's weight (``"puct"``; 0: none).
+        max_considered: root actions Gumbel-top-k keeps (``"gumbel"``).
+        gumbel_scale: the Gumbel noise's scale (0: a deterministic root).
+        leaves_per_tree: leaves selected per tree per wave.
+        threads: threads of the Rust work (None: one per core).
+        seed: the seed of the noise; the same for any thread count.
+        relative_values: whether the evaluator's values start at the
+            player to move (None: its ``relative_values`` attribute).
+
+    Returns:
+        Each root's action, policy, visits and values, as a
+        :class:`BatchedSearchResult`.
+
+    Raises:
+        TypeError: an argument of the wrong type.
+        ValueError: bad arguments (no games, games of different types or
+            specs, ``simulations < 1``, bad constants) or a bad evaluator
+            answer (shapes, dtypes, NaN or infinity, negative priors, priors
+            all zero on the legal actions).
+        GameOverError: a game is over.
 
     >>> import numpy as np
     >>> import hexcore as hc

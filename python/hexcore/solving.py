@@ -23,6 +23,7 @@ import numpy as np
 from . import _core
 from ._args import bool_arg, callback_arg, int_arg, keyword_only
 from ._files import new_file
+from ._types import Game
 
 __all__ = ["Solution", "solve"]
 
@@ -93,7 +94,7 @@ def _certificate_trailer(r: Dict[str, Any]) -> Dict[str, Any]:
 
 
 @keyword_only
-def solve(game: Any, *, max_seconds: Optional[float] = None, max_nodes: Optional[int] = None,
+def solve(game: Game, *, max_seconds: Optional[float] = None, max_nodes: Optional[int] = None,
           threads: Optional[int] = None, table_mb: int = 256,
           progress: Optional[Progress] = None, distances: bool = True,
           certificate: Optional[Union[str, "os.PathLike[str]"]] = None,

@@ -203,3 +203,18 @@ def test_cumulative_elo_interval_is_made_of_the_steps_intervals():
     # in a report: the first level above the weakest shows its step's interval
     r = analyze("churn(size=2)", swap_map="off", **TINY)
     assert r.ladder[1]["ci"] == r.ladder[1]["step"]["ci"] and r.ladder[1]["elo"] == r.ladder[1]["step"]["elo"]
+
+
+def test_solver_nodes_is_the_old_name_of_max_nodes():
+    """``analyze(max_nodes=...)`` (the node budget's name everywhere) is the
+    new name of ``solver_nodes``, which still works with a FutureWarning;
+    both at once is a TypeError."""
+    kw = dict(games=1, ladder="random", playouts=10, progress=False, swap_map="exact", threads=1)
+    new = analyze("churn(size=2,pie=false)", max_nodes=50, **kw)
+    assert new.about["settings"]["max_nodes"] == 50
+    with pytest.warns(FutureWarning, match=r"solver_nodes= is renamed max_nodes="):
+        old = analyze("churn(size=2,pie=false)", solver_nodes=50, **kw)
+    assert old.about["settings"]["max_nodes"] == 50
+    assert old.swap_map == new.swap_map
+    with pytest.raises(TypeError, match="got both solver_nodes= and max_nodes="):
+        analyze("churn(size=2,pie=false)", solver_nodes=50, max_nodes=50, **kw)

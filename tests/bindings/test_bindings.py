@@ -307,3 +307,27 @@ def test_string_to_action_inverts_action_to_string(game):
     assert e.value.reason == "syntax"
     with pytest.raises(TypeError):
         g.string_to_action(3)
+
+
+@pytest.mark.parametrize("spec", ["churn(size=3)", "churn(size=3,pie=false)", "wunchunk(size=7,players=3)",
+                                  "wunchunk(size=6,start=open)", "quintun(size=5)", "hex(size=5,swap=true)",
+                                  "havannah(size=4,swap=true)", "y(size=7)"])
+def test_string_to_action_inverts_every_legal_action_of_random_positions(spec):
+    """``action_to_string`` and ``string_to_action`` are inverses on every
+    legal action of seeded random positions (mid-turn, after a swap or pie,
+    near the end), not only at the start: each legal action's text reads
+    back as that action, in that position."""
+    import random
+
+    rng = random.Random(spec)
+    checked = 0
+    for _ in range(4):
+        g = hc.load(spec)
+        stop = rng.randrange(1, 40)
+        while not g.is_over and len(g.actions) < stop:
+            for a in g.legal_actions():
+                text = g.action_to_string(int(a))
+                assert g.string_to_action(text) == a, (g.history, int(a), text)
+                checked += 1
+            g.apply_action(int(rng.choice(list(g.legal_actions()))))
+    assert checked > 0

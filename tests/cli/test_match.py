@@ -228,3 +228,74 @@ def test_a_cancelled_bot_stops_and_leaves_the_game(spec, player):
     with pytest.raises(Cancelled):
         _bot_move(g, parse_player(player), random.Random(0), 0, 1, cancelled=lambda: time.perf_counter() - t0 > 0.2)
     assert time.perf_counter() - t0 < 5 and g == hc.load(spec) and not g.history
+
+
+def test_load_agents_loads_each_agent_player_once():
+    """The one loader of agent players (match and analysis): the ``agent``
+    and ``az`` players by index, nothing for the others."""
+    from hexcore import agents
+    from hexcore.match import load_agents
+    from hexcore.train.agent import AZAgent
+
+    spec = agents.available()[0]
+    got = load_agents([parse_player("random"), parse_player("agent:sims=4"), parse_player("mcts:10")], spec)
+    assert list(got) == [1] and isinstance(got[1], AZAgent) and got[1].simulations == 4
+    assert load_agents([parse_player("random")], spec) == {}
+
+
+def test_play_game_stops_after_the_turns_asked():
+    """``turns=N`` plays N whole turns of the same seeded game that
+    ``play_game`` plays to the end."""
+    import hexcore as hc
+    from hexcore.match import play_game
+
+    g0 = hc.load("churn(size=3)")
+    players = [parse_player("mcts:20"), parse_player("random")]
+    full = play_game(g0, players, [0, 1], 7, 3)
+    for n in (0, 1, 3):
+        part = play_game(g0, players, [0, 1], 7, 3, turns=n)
+        assert part.history == full.history[:n]
+    assert not g0.history
+    with pytest.raises(ValueError, match="turns must be an int >= 0"):
+        play_game(g0, players, [0, 1], 7, 3, turns=-1)
+
+
+def test_match_results_do_not_depend_on_threads():
+    """``threads`` plays games at once, each search on one thread: the
+    same seed gives the same match on 1 and 2 threads and by default."""
+    kw = dict(games=5, seed=3)
+    one = play_match("churn(size=3)", ["mcts:20", "random"], threads=1, **kw).to_dict()
+    two = play_match("churn(size=3)", ["mcts:20", "random"], threads=2, **kw).to_dict()
+    default = play_match("churn(size=3)", ["mcts:20", "random"], **kw).to_dict()
+    assert one | {"seconds": 0} == two | {"seconds": 0} == default | {"seconds": 0}
+    with pytest.raises(ValueError, match="threads"):
+        play_match("churn(size=3)", ["random", "random"], games=1, threads=0)
+
+
+def test_threads_flag_means_the_same_in_every_command():
+    """Every command with ``--threads`` gives it the one help text and the
+    one default (None: one per core, resolved by the engine)."""
+    import argparse
+
+    from hexcore._args import THREADS_HELP
+    from hexcore.cli import COMMANDS
+
+    top = argparse.ArgumentParser()
+    sub = top.add_subparsers(dest="cmd")
+    for module in COMMANDS.values():
+        module.add_parser(sub)
+    with_threads = []
+    for name, p in sub.choices.items():
+        for action in p._actions:
+            if "--threads" in action.option_strings:
+                with_threads.append(name)
+                assert action.help.startswith(THREADS_HELP + ": "), (name, action.help)
+                if name != "train":  # train's flags default to the recipe, resolved when the run starts
+                    assert p.parse_args(_minimal_args(name)).threads is None, name
+    assert {"perft", "stats", "solve", "match", "play", "analyze", "train"} <= set(with_threads)
+
+
+def _minimal_args(name):
+    """The least a command's parser accepts (its required arguments)."""
+    return {"perft": ["churn(size=2)", "--depth", "1"], "match": ["churn(size=2)", "--players", "random", "random"],
+            "analyze": ["churn(size=2)", "--out", "x.html"]}.get(name, ["churn(size=2)"])

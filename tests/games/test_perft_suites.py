@@ -24,7 +24,7 @@ def test_suite(path):
     assert entries
     for e in entries:
         assert e.spec.split("(")[0] in hc.GAMES, f"{path.name}: unknown game in {e.spec}"
-    results = run_suite(entries, node_limit=LIMIT, threads=2)
+    results = run_suite(entries, max_nodes=LIMIT, threads=2)
     assert results, f"{path.name}: nothing under the node limit"
     bad = [r for r in results if not r.ok]
     assert not bad, bad
@@ -59,3 +59,13 @@ def test_suite_against_reference(path):
                 assert ref_perft(r, d, bulk=True) == n, (e.id, d)
                 checked += 1
     assert checked
+
+
+def test_node_limit_is_the_old_name_of_max_nodes():
+    """``run_suite(max_nodes=...)`` is the new name of ``node_limit``, which
+    still works with a FutureWarning."""
+    entries = load_suite(SEEDS / "perft" / "churn.perft")
+    new = run_suite(entries, max_nodes=5000, threads=1)
+    with pytest.warns(FutureWarning, match=r"node_limit= is renamed max_nodes="):
+        old = run_suite(entries, node_limit=5000, threads=1)
+    assert old == new and new and len(new) < len(run_suite(entries, max_nodes=50_000, threads=1))

@@ -45,6 +45,7 @@ STRICT_FILES = [
     "python/hexcore/spec.py",
     "python/hexcore/reference/churn.py",
     "python/hexcore/_pickle.py",
+    "python/hexcore/_types.py",
     "python/hexcore/bench.py",
     "python/hexcore/distributed.py",
     "python/hexcore/summary.py",

@@ -991,3 +991,20 @@ def test_device_cuda_trains_and_loads_on_cpu(tmp_path: Any) -> None:
     g = hc.Churn(size=2, pie=False)
     p, v = ev(g.observation()[None], g.legal_action_mask()[None])
     assert ev.device.type == "cpu" and p.shape == (1, g.num_actions) and v.shape == (1, 2)
+
+
+def test_train_command_threads_default_is_one_per_core(tmp_path: Any, monkeypatch: Any) -> None:
+    """A new run without ``--threads`` takes one thread per core, as every
+    command resolves ``--threads`` (the engine's count, made 3 here so that
+    it differs from ``TrainConfig``'s 2), and stores the number in the run."""
+    from hexcore import _core
+    from hexcore.__main__ import main
+
+    check = _core.check_threads
+    monkeypatch.setattr(_core, "check_threads", lambda threads=None: 3 if threads is None else check(threads))
+
+    out = tmp_path / "t"
+    assert main(["train", "churn(size=2,pie=false)", "--out", str(out), "--steps", "1", "--net", "mlp",
+                 "--channels", "8", "--blocks", "1", "--games", "2", "--simulations", "4",
+                 "--eval-every", "0", "--labelled", "0"]) == 0
+    assert load_checkpoint(str(out))["config"]["threads"] == 3

@@ -23,10 +23,11 @@ from __future__ import annotations
 import json
 import os
 from functools import lru_cache
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Union
 
 import numpy as np
 
+from .._types import Game
 from ..spec import load as load_game
 from .network import NumpyNetwork
 
@@ -34,7 +35,11 @@ __all__ = ["NumpyNetwork", "available", "load", "info", "weights_dir"]
 
 
 def weights_dir() -> str:
-    """The folder of the shipped networks (``.npz`` files)."""
+    """The folder of the shipped networks.
+
+    Returns:
+        The path of the folder that holds the ``.npz`` files.
+    """
     return os.path.join(os.path.dirname(__file__), "weights")
 
 
@@ -64,8 +69,11 @@ def _canonical(spec: Any) -> str:
 
 
 def available() -> List[str]:
-    """The game specs (canonical, as ``hc.load(spec).spec`` prints them)
-    that have a shipped agent."""
+    """The games that have a shipped agent.
+
+    Returns:
+        Their specs, canonical (as ``hc.load(spec).spec`` prints them), sorted.
+    """
     return sorted(_index())
 
 
@@ -78,14 +86,20 @@ def _path(spec: Any) -> str:
     return path
 
 
-def load(spec: Any) -> NumpyNetwork:
-    """The shipped agent of ``spec`` (a spec string or a game), an evaluator
-    for :func:`hexcore.search.batched_search`, :class:`hexcore.search.BatchedMCTS`
-    and :func:`hexcore.train.mistake_rate`.
+def load(spec: Union[str, Game]) -> NumpyNetwork:
+    """The shipped agent of a game.
+
+    Args:
+        spec: a game spec string or a game.
+
+    Returns:
+        Its network, an evaluator for :func:`hexcore.search.batched_search`,
+        :class:`hexcore.search.BatchedMCTS` and :func:`hexcore.train.mistake_rate`.
 
     Raises:
         ValueError: when no agent is shipped for the game (the message
             lists those that are), or the spec is not a game.
+        TypeError: ``spec`` is neither a string nor a game.
     """
     return _loaded(_path(spec))
 
@@ -96,9 +110,19 @@ def _loaded(path: str) -> NumpyNetwork:
     return NumpyNetwork.load(path)
 
 
-def info(spec: Any) -> Dict[str, Any]:
-    """What is known of the shipped agent of ``spec``: its architecture, the
-    training command, CPU time, training steps and measured strength (the
-    network's ``meta``)."""
+def info(spec: Union[str, Game]) -> Dict[str, Any]:
+    """What is known of the shipped agent of a game.
+
+    Args:
+        spec: a game spec string or a game.
+
+    Returns:
+        The network's ``meta``: its architecture, the training command, CPU
+        time, training steps and measured strength.
+
+    Raises:
+        ValueError: when no agent is shipped for the game.
+        TypeError: ``spec`` is neither a string nor a game.
+    """
     with np.load(_path(spec), allow_pickle=False) as f:
         return json.loads(str(f["meta"]))  # type: ignore[no-any-return]

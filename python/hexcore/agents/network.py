@@ -119,12 +119,33 @@ class NumpyNetwork:
 
     @classmethod
     def load(cls, path: str) -> "NumpyNetwork":
-        """Reads an exported network (``.npz``)."""
+        """Reads an exported network.
+
+        Args:
+            path: the ``.npz`` file.
+
+        Returns:
+            The network.
+
+        Raises:
+            ValueError: not an exported hexcore network.
+            OSError: the file cannot be read.
+        """
         with np.load(path, allow_pickle=False) as f:
             return cls({k: f[k] for k in f.files})
 
     def logits(self, obs: npt.ArrayLike) -> Tuple[F32, F32]:
-        """The policy and value logits of a batch of observations."""
+        """The policy and value logits of a batch of observations.
+
+        Args:
+            obs: observations, ``(batch, C, H, W)``.
+
+        Returns:
+            ``(policy logits (batch, A), value logits (batch, players))``.
+
+        Raises:
+            ValueError: observations of another shape than the network's.
+        """
         x = np.ascontiguousarray(obs, np.float32)
         if x.ndim != 4 or tuple(x.shape[1:]) != self.shape:
             raise ValueError(f"observations must have shape (batch, {', '.join(map(str, self.shape))}), got {x.shape}")
@@ -146,6 +167,19 @@ class NumpyNetwork:
         return p @ w["policy.weight"].T + w["policy.bias"], v @ w["value.weight"].T + w["value.bias"]
 
     def __call__(self, obs: npt.ArrayLike, masks: npt.ArrayLike) -> Tuple[F32, F32]:
+        """Evaluates a batch of positions.
+
+        Args:
+            obs: observations, ``(batch, C, H, W)``.
+            masks: legal actions, ``(batch, A)``.
+
+        Returns:
+            ``(priors, values)``: float32 priors over the legal actions and
+            values per seat, the mover's first.
+
+        Raises:
+            ValueError: inputs of another shape than the network's.
+        """
         m = np.asarray(masks, bool)
         pl, vl = self.logits(obs)
         if m.shape != pl.shape:

@@ -12,12 +12,12 @@ from __future__ import annotations
 import functools
 import math
 import threading
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from .._types import Game
 from ..errors import TooManyMovesError
-from ..match import Player, az_agent, play_game, seating
+from ..match import Player, load_agents, play_at_once, play_game, seating
 from ..search import SearchResult
 
 __all__ = ["GameLog", "Interrupted", "play_games"]
@@ -95,7 +95,7 @@ class _Recorder:
             self.log.branching.append(_count(g))
 
 
-def _play_one(start: Any, players: Sequence[Player], seed: int, index: int, stop: threading.Event,
+def _play_one(start: Game, players: Sequence[Player], seed: int, index: int, stop: threading.Event,
               seats: Optional[Callable[[int], List[int]]], agents: Optional[Dict[int, Any]] = None) -> GameLog:
     n = start.num_players
     seat_of = seats(index) if seats is not None else seating(index, n) if len(players) == n else [0] * n
@@ -112,17 +112,17 @@ def _play_one(start: Any, players: Sequence[Player], seed: int, index: int, stop
     return log
 
 
-def _play_anywhere(start: Any, players: Sequence[Player], seed: int, seats: Optional[Callable[[int], List[int]]],
+def _play_anywhere(start: Game, players: Sequence[Player], seed: int, seats: Optional[Callable[[int], List[int]]],
                    index: int) -> GameLog:
     """One game on a Ray worker (no stop request reaches it there: Ray cancels the task)."""
     return _play_one(start, players, seed, index, threading.Event(), seats)
 
 
-def play_games(start: Any, players: Sequence[Player], games: int, seed: int, threads: int = 1,
+def play_games(start: Game, players: Sequence[Player], games: int, seed: int, threads: Optional[int] = 1,
                progress: Optional[Callable[[int], None]] = None,
                seats: Optional[Callable[[int], List[int]]] = None, ray: bool = False) -> Tuple[List[GameLog], bool]:
-    """Plays ``games`` games from ``start`` with ``threads`` games at once,
-    or on Ray's workers with ``ray=True`` (:func:`hexcore.distributed.map_games`;
+    """Plays ``games`` games from ``start`` with ``threads`` games at once
+    (:func:`hexcore.match.play_at_once`; None: one per core), or on Ray's workers with ``ray=True`` (:func:`hexcore.distributed.map_games`;
     the same games, since each is seeded by its index).
 
     With as many ``players`` as seats they rotate seats game by game; with one
@@ -132,10 +132,9 @@ def play_games(start: Any, players: Sequence[Player], games: int, seed: int, thr
     every game was played: Ctrl-C stops the games after their current turn
     and returns the finished ones with False.
     """
-    stop = threading.Event()
     done: Dict[int, GameLog] = {}
     # loaded once for every game here (a Ray worker loads its own)
-    agents = {i: az_agent(p, start.spec) for i, p in enumerate(players) if p.kind in ("az", "agent")}
+    agents = load_agents(players, start.spec)
     one = functools.partial(_play_one, agents=agents)
     if ray:
         from .. import distributed
@@ -151,38 +150,6 @@ def play_games(start: Any, players: Sequence[Player], games: int, seed: int, thr
         except KeyboardInterrupt:
             return [done[i] for i in sorted(done)], False
         return [done[i] for i in range(games)], True
-    if threads <= 1:
-        try:
-            for i in range(games):
-                done[i] = one(start, players, seed, i, stop, seats)
-                if progress is not None:
-                    progress(1)
-        except KeyboardInterrupt:
-            return [done[i] for i in sorted(done)], False
-        return [done[i] for i in range(games)], True
-    pool = ThreadPoolExecutor(max_workers=threads)
-    pending: Dict[Future[GameLog], int] = {}
-    next_index = 0
-    complete = True
-    try:
-        while next_index < games or pending:
-            while next_index < games and len(pending) < 2 * threads:
-                pending[pool.submit(one, start, players, seed, next_index, stop, seats)] = next_index
-                next_index += 1
-            finished, _ = wait(list(pending), timeout=0.2, return_when=FIRST_COMPLETED)
-            for f in finished:
-                i = pending.pop(f)
-                done[i] = f.result()
-                if progress is not None:
-                    progress(1)
-    except KeyboardInterrupt:
-        complete = False
-        stop.set()
-    finally:
-        stop.set()
-        pool.shutdown(wait=True, cancel_futures=True)
-    if not complete:
-        for f, i in pending.items():
-            if f.done() and not f.cancelled() and f.exception() is None:
-                done[i] = f.result()
-    return [done[i] for i in sorted(done)], complete
+    found, complete = play_at_once(lambda i, stop_: one(start, players, seed, i, stop_, seats), games, threads,
+                                   progress)
+    return [found[i] for i in sorted(found)], complete

@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from .._args import int_arg, keyword_only
+from .._args import int_arg, keyword_only, renamed
 from .._core import MAX_PLAYOUTS, check_threads
 from ..engine import random_playouts
 from ..match import Player, derive_seed, parse_player
@@ -106,10 +106,11 @@ class _Progress:
             self.callback(self.done, self.total, self.phase)
 
 
+@renamed(solver_nodes="max_nodes")
 @keyword_only
 def analyze(spec: str, *, games: int = 100, ladder: Optional[Union[str, Sequence[str]]] = None,
-            swap_map: Optional[str] = None, threads: int = 1, ray: bool = False, seed: int = 0,
-            playouts: int = 10_000, solver_nodes: Optional[int] = None, progress: Optional[bool] = None,
+            swap_map: Optional[str] = None, threads: Optional[int] = None, ray: bool = False, seed: int = 0,
+            playouts: int = 10_000, max_nodes: Optional[int] = None, progress: Optional[bool] = None,
             callback: Optional[Callable[[int, int, str], None]] = None) -> Report:
     """Analyses the game ``spec`` for its designer.
 
@@ -118,11 +119,11 @@ def analyze(spec: str, *, games: int = 100, ladder: Optional[Union[str, Sequence
     ``"random,mcts:100"``; default :func:`default_ladder`: random, mcts:10,
     mcts:100, mcts:1000 and the shipped agent where there is one). ``swap_map``: ``"exact"``, ``"mcts:N"``,
     ``"off"`` or None (exact where the solver applies, else ``mcts:100``).
-    ``threads``: games played at once (every search runs on one thread, so
-    the results do not depend on it); ``ray``: the random playouts and the
+    ``threads``: games played at once (None: one per core; every search
+    runs on one thread, so the results do not depend on it); ``ray``: the random playouts and the
     games (levels, ladder matches, an ``mcts`` swap map) go to Ray
     (``hexcore.distributed``), with the same results. ``playouts``: random games (in Rust) for the
-    outcome and duration of random play. ``solver_nodes``: a node budget
+    outcome and duration of random play. ``max_nodes``: a node budget
     for the exact swap map (openings not proved within it get the value
     None; default: no limit). ``progress``: show a progress bar
     (default: on a terminal); ``callback(done, total, phase)`` after each unit.
@@ -135,13 +136,11 @@ def analyze(spec: str, *, games: int = 100, ladder: Optional[Union[str, Sequence
         spec = getattr(spec, "spec", spec)
     g = load(spec)
     games = int_arg("games", games, 1, 10**9)
-    if threads is None or isinstance(threads, bool) or not isinstance(threads, int):
-        raise TypeError(f"threads must be an int, got {type(threads).__name__}")
-    check_threads(threads)  # the core's check (1..MAX_THREADS)
+    threads = int(check_threads(threads))  # the core's check (1..MAX_THREADS) and default (one per core)
     seed = int_arg("seed", seed, 0, 2**63 - 1)
     playouts = int_arg("playouts", playouts, 1, MAX_PLAYOUTS)
-    if solver_nodes is not None:
-        solver_nodes = int_arg("solver_nodes", solver_nodes, 1, 2**63 - 1)
+    if max_nodes is not None:
+        max_nodes = int_arg("max_nodes", max_nodes, 1, 2**63 - 1)
     levels = _ladder_arg(default_ladder(g.spec) if ladder is None else ladder)
     sp = _swap.plan(g, swap_map)
     if not isinstance(ray, bool):
@@ -159,7 +158,7 @@ def analyze(spec: str, *, games: int = 100, ladder: Optional[Union[str, Sequence
     rep.about = {
         "settings": {"games": games, "ladder": [n for n, _ in levels], "swap_map": sp.mode, "threads": threads,
                      "ray": ray, "seed": seed, "playouts": playouts,
-                     "solver_nodes": solver_nodes},
+                     "max_nodes": max_nodes},
         "num_players": g.num_players, "cells": int(g.board.num_cells),
         "swap": {"mode": sp.mode, "player": None if sp.player is None else sp.player.name, "spec": sp.base.spec,
                  "pie_rule": sp.pie, "reason": sp.reason},
@@ -198,7 +197,7 @@ def analyze(spec: str, *, games: int = 100, ladder: Optional[Union[str, Sequence
         if sp.mode == "exact":
             t = time.perf_counter()
             bar.phase = "swap map (solver)"
-            rep.swap_map, done = _swap.run(sp, games, seed, threads, solver_nodes, bar)
+            rep.swap_map, done = _swap.run(sp, games, seed, threads, max_nodes, bar)
             rep.about["swap"]["complete"] = done
             seconds["swap map"] = time.perf_counter() - t
         for k, (name, p) in enumerate(levels):
@@ -214,7 +213,7 @@ def analyze(spec: str, *, games: int = 100, ladder: Optional[Union[str, Sequence
         if sp.mode == "mcts":
             t = time.perf_counter()
             bar.phase = f"swap map ({sp.player.name if sp.player else ''})"
-            rep.swap_map, done = _swap.run(sp, games, seed, threads, solver_nodes, bar, ray)
+            rep.swap_map, done = _swap.run(sp, games, seed, threads, max_nodes, bar, ray)
             rep.about["swap"]["complete"] = done
             seconds["swap map"] = time.perf_counter() - t
             if not done:

@@ -108,15 +108,15 @@ def _first_score(winners: List[int]) -> float:
     return 1 / len(winners) if 1 in winners else 0.0
 
 
-def run(sp: SwapPlan, games: int, seed: int, threads: int, solver_nodes: Optional[int] = None,
+def run(sp: SwapPlan, games: int, seed: int, threads: int, max_nodes: Optional[int] = None,
         progress: Optional[Callable[[int], None]] = None, ray: bool = False) -> Tuple[Dict[str, Dict[str, Any]], bool]:
     """The swap map (opening text -> entry) and whether it is complete.
-    ``solver_nodes`` bounds the exact solve (openings it does not prove get
+    ``max_nodes`` bounds the exact solve (openings it does not prove get
     the value None); it runs on ``threads`` threads (its values do not
     depend on them)."""
     out: Dict[str, Dict[str, Any]] = {}
     if sp.mode == "exact":
-        s = solve(sp.base, max_nodes=solver_nodes, threads=threads, distances=False)
+        s = solve(sp.base, max_nodes=max_nodes, threads=threads, distances=False)
         for m in sp.openings:
             v = s.moves.get(m)
             e: Dict[str, Any] = {"value": v}

@@ -9,6 +9,7 @@ import os
 import tempfile
 from typing import Any, Dict, List, Optional, Sequence
 
+from .._args import THREADS_HELP
 from .._files import new_file
 from ..errors import TooManyMovesError
 from ..spec import load
@@ -102,6 +103,13 @@ def write_json(path: str, data: Any) -> None:
     :func:`save_output`) and say where."""
     save_output(path, json.dumps(data, indent=1), suffix=".json")
     print(f"results written to {path}")
+
+
+def add_threads_argument(p: argparse.ArgumentParser, use: str) -> None:
+    """The ``--threads`` flag of a command: the CPU threads it may use
+    (:data:`hexcore._args.THREADS_HELP`; not given: one per core, as the
+    core resolves it); ``use`` says how the command spends them."""
+    p.add_argument("--threads", type=int, default=None, metavar="N", help=f"{THREADS_HELP}: {use}")
 
 
 def add_ray_arguments(p: argparse.ArgumentParser, split: str) -> None:

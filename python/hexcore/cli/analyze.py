@@ -5,7 +5,7 @@ import sys
 from typing import Any
 
 from ..analysis import DEFAULT_LADDER, AnalysisInterrupted, Report, analyze
-from ._common import CommandError, OutputSaved, check_output, save_output
+from ._common import CommandError, OutputSaved, add_threads_argument, check_output, save_output
 
 __all__ = ["add_parser", "run"]
 
@@ -21,8 +21,8 @@ def add_parser(sub: Any) -> None:
     pa.add_argument("--swap-map", default=None,
                     help="exact, mcts:N or off (default: exact where the solver applies, else mcts:100)")
     pa.add_argument("--playouts", type=int, default=10_000, help="random playouts for random play's outcome and duration")
-    pa.add_argument("--threads", type=int, default=1, help="games played at once (results do not depend on it)")
-    pa.add_argument("--ray", action="store_true", help="run the random playouts and the games on Ray (the same report)")
+    add_threads_argument(pa, "games played at once, each search on one thread (the report does not depend on it)")
+    pa.add_argument("--ray", action="store_true", help="run on a Ray cluster (the random playouts and the games; the same report)")
     pa.add_argument("--seed", type=int, default=0)
     pa.add_argument("--out", required=True, help="the HTML page to write")
     pa.add_argument("--json", help="also write the report as JSON")

@@ -5,7 +5,7 @@ import argparse
 from typing import Any
 
 from ..progress import Bar
-from ._common import check_output, write_json
+from ._common import add_threads_argument, check_output, write_json
 
 
 def add_parser(sub: Any) -> None:
@@ -14,7 +14,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--players", nargs="+", required=True,
                     help="one spec per seat: random, mcts:N, mcts:time=S (either with ,c=X), openspiel:N, openspiel:time=S, az:PATH[,sims=N]")
     p.add_argument("--games", "-n", type=int, default=200)
-    p.add_argument("--threads", type=int, default=1, help="search threads per move (1: deterministic)")
+    add_threads_argument(p, "games played at once, each search on one thread (the results do not depend on it)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", help="write the results as JSON")
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..engine import perft
 from ..progress import Bar
-from ._common import add_ray_arguments, game, ray_job, ray_module, root_moves, use_ray
+from ._common import add_ray_arguments, add_threads_argument, game, ray_job, ray_module, root_moves, use_ray
 
 
 def add_parser(sub: Any) -> None:
@@ -18,7 +18,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--moves", nargs="*", default=[], help="moves to play first")
     p.add_argument("--divide", action="store_true", help="one line per first step")
     p.add_argument("--unit", choices=["move", "action"], default="move")
-    p.add_argument("--threads", type=int, default=None)
+    add_threads_argument(p, "subtrees counted at once")
     add_ray_arguments(p, "subtrees split into tasks")
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ._common import add_threads_argument
+
 
 def add_parser(sub: Any) -> None:
     from ..match import PLAYER_SPECS
@@ -14,7 +16,7 @@ def add_parser(sub: Any) -> None:
                     help="the bot: " + PLAYER_SPECS)
     p.add_argument("--human", type=int, default=1, help="your seat (1 moves first)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, default=1)
+    add_threads_argument(p, "the bot's search threads (1: the same game for the same seed)")
 
 
 def run(args: argparse.Namespace) -> int:

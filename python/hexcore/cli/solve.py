@@ -6,7 +6,7 @@ from typing import Any
 
 from ..progress import Bar
 from ..solving import solve
-from ._common import game
+from ._common import add_threads_argument, game
 
 
 def add_parser(sub: Any) -> None:
@@ -15,7 +15,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--moves", nargs="*", default=[], help="moves to play first")
     p.add_argument("--seconds", type=float, default=None, help="time budget")
     p.add_argument("--nodes", type=int, default=None, help="node budget")
-    p.add_argument("--threads", type=int, default=None)
+    add_threads_argument(p, "the solver's search threads")
     p.add_argument("--table-mb", type=int, default=256, help="transposition table size (MB)")
     p.add_argument("--no-distances", action="store_true", help="values only: skip the distance pass")
     p.add_argument("--algorithm", choices=["alphabeta", "dfpn"], default=None,

@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from ..engine import random_playouts
-from ._common import CommandError, add_ray_arguments, game, ray_job, ray_module, use_ray
+from ._common import CommandError, add_ray_arguments, add_threads_argument, game, ray_job, ray_module, use_ray
 
 
 def add_parser(sub: Any) -> None:
@@ -15,7 +15,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("spec")
     p.add_argument("--games", "-n", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, default=None)
+    add_threads_argument(p, "playouts run at once (the statistics do not depend on it)")
     p.add_argument("--moves", nargs="*", default=[])
     p.add_argument("--plot", help="write a histogram of game lengths (needs matplotlib)")
     add_ray_arguments(p, "ranges of games summed on the workers")

@@ -46,6 +46,7 @@ def add_parser(sub: Any) -> None:
 def run(args: Any) -> int:
     import os
 
+    from .._core import check_threads
     from ..spec import load
     from ..train.checkpoint import list_checkpoints, load_checkpoint
     from ..train.config import BUDGET, TrainConfig, check_config, default_of, option_fields, recipe
@@ -66,7 +67,8 @@ def run(args: Any) -> int:
             raise ValueError("--resume needs a budget for this invocation: --cpu-minutes M, --minutes M or --steps N "
                              "(in all)")
     else:
-        settings = {**recipe(game), **given}
+        # --threads not given: one per core, as every command resolves it (stored in the run)
+        settings = {**recipe(game), "threads": int(check_threads(None)), **given}
         cfg = TrainConfig(spec=args.spec, out=out, **settings)
         if cfg.minutes is None and cfg.steps is None and cfg.cpu_minutes is None:
             cfg.minutes = 10.0

@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import importlib
 import os
-from typing import Any, Callable, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence
 
 import numpy as np
 
 from .._args import keyword_only
+from .._types import Evaluator, Game
 from ..search import batched_search
 from ..spec import load
 from .checkpoint import CheckpointError, load_checkpoint
 
 __all__ = ["load_evaluator", "learner_name", "learner_from_checkpoint", "choose_actions", "play_turns", "AZAgent"]
 
-Evaluator = Callable[..., Tuple[Any, Any]]
 
 
 def learner_name(learner: Any) -> str:
@@ -73,7 +73,7 @@ def load_evaluator(path: str) -> Evaluator:
 
 
 @keyword_only
-def choose_actions(games: Sequence[Any], evaluator: Evaluator, simulations: int = 0, *, seed: int = 0,
+def choose_actions(games: Sequence[Game], evaluator: Evaluator, simulations: int = 0, *, seed: int = 0,
                    threads: int = 1) -> List[int]:
     """One action per game (all between or within turns, none finished)."""
     if simulations <= 0:
@@ -88,7 +88,7 @@ def choose_actions(games: Sequence[Any], evaluator: Evaluator, simulations: int 
 
 
 @keyword_only
-def play_turns(games: Sequence[Any], evaluator: Evaluator, simulations: int = 0, *, seed: int = 0,
+def play_turns(games: Sequence[Game], evaluator: Evaluator, simulations: int = 0, *, seed: int = 0,
                threads: int = 1) -> None:
     """Plays one whole turn in each game (in place), all games at once."""
     todo = [g for g in games if not g.is_over]
@@ -108,7 +108,7 @@ class AZAgent:
         self.simulations = simulations
 
     @keyword_only
-    def play_turn(self, g: Any, *, seed: int = 0, threads: int = 1) -> None:
+    def play_turn(self, g: Game, *, seed: int = 0, threads: int = 1) -> None:
         spec = getattr(self.evaluator, "spec", None)
         # the game's printed spec is canonical; the trained one is as the user wrote it
         if spec is not None and g.spec != load(spec).spec:

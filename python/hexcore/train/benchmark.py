@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 from .._args import keyword_only
+from .._types import Evaluator
 from ..solving import solve
 from ..spec import load
 from .agent import choose_actions
@@ -83,7 +84,7 @@ def labelled_positions(spec: str, n: int, seed: int = 0, *, max_nodes: int = 1_0
 
 
 @keyword_only
-def mistakes(evaluator: Callable[..., Tuple[Any, Any]], positions: Sequence[LabelledPosition],
+def mistakes(evaluator: Evaluator, positions: Sequence[LabelledPosition],
              simulations: int = 0, *, seed: int = 0, threads: int = 1) -> List[bool]:
     """For each position, whether the agent's move turns its win into a loss.
     The moves are chosen for all positions at once (see :func:`choose_actions`)."""
@@ -107,21 +108,25 @@ def player_mistakes(player: str, positions: Sequence[LabelledPosition], seed: in
                     threads: int = 1) -> List[bool]:
     """For each position, whether the match player ``player`` (a
     :func:`hexcore.match.parse_player` spec such as ``"mcts:1000"``) turns
-    its win into a loss; position ``i``'s move is seeded with
-    ``derive_seed(seed, i)``."""
-    from ..match import _bot_move, derive_seed, parse_player
+    its win into a loss; position ``i``'s move is the first turn of game
+    ``i`` of a match seeded with ``seed`` (:func:`hexcore.match.play_game`)."""
+    from ..match import load_agents, parse_player, play_game
 
     p = parse_player(player)
     out = []
+    agents: Dict[str, Dict[int, Any]] = {}  # loaded once per game spec
     for i, pos in enumerate(positions):
-        g = pos.game.copy()
-        _bot_move(g, p, random.Random(derive_seed(seed, i, 1)), derive_seed(seed, i), threads)
+        spec = pos.game.spec
+        if spec not in agents:
+            agents[spec] = load_agents([p], spec)
+        seats = [0] * int(pos.game.num_players)
+        g = play_game(pos.game, [p], seats, seed, i, threads=threads, agents=agents[spec], turns=1)
         out.append(pos.moves.get(g.history[-1]) == "loss")
     return out
 
 
 @keyword_only
-def mistake_rate(evaluator: Union[str, Callable[..., Tuple[Any, Any]]], positions: Sequence[LabelledPosition],
+def mistake_rate(evaluator: Union[str, Evaluator], positions: Sequence[LabelledPosition],
                  simulations: int = 0, *, seed: int = 0, threads: int = 1) -> float:
     """The share of ``positions`` where the agent (``evaluator`` alone with
     ``simulations=0``: its highest legal prior; else that many simulations
@@ -140,7 +145,7 @@ def mistake_rate(evaluator: Union[str, Callable[..., Tuple[Any, Any]]], position
     return sum(m) / len(m)
 
 
-def value_accuracy(evaluator: Callable[..., Tuple[Any, Any]], positions: Sequence[LabelledPosition]) -> float:
+def value_accuracy(evaluator: Evaluator, positions: Sequence[LabelledPosition]) -> float:
     """How often the evaluator's value head knows the solver's answer: over
     the positions after each labelled move (not finished, between turns),
     the share where the value of the player who moved is above an equal

@@ -27,6 +27,8 @@ import os
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Dict, List, Optional
 
+from .._args import THREADS_HELP
+
 __all__ = ["TrainConfig", "recipe", "check_config", "LEARNING", "CONTROL", "BUDGET"]
 
 BUDGET, CONTROL, LEARNING = "budget", "control", "learning"
@@ -69,7 +71,8 @@ class TrainConfig:
                                         "invocation; 2 idle cores give 2 a minute)", low=0)
     steps: Optional[int] = _opt(None, BUDGET, "training steps in all, counted over every --resume (reproducible)",
                                 low=1, whole=True)
-    threads: int = _opt(2, CONTROL, "search and network threads (with --ray: per actor)", low=1, whole=True)
+    threads: int = _opt(2, CONTROL, f"{THREADS_HELP}: self-play's search and the network (with --ray: per actor); "
+                        "stored in the run", low=1, whole=True)
     device: str = _opt("auto", CONTROL, "where the learner's network trains and plays self-play (the search runs on CPU "
                        "threads): cuda where PyTorch sees a GPU (auto), cpu or cuda", choices=["auto", "cpu", "cuda"],
                        inherited=False)

@@ -1,14 +1,13 @@
 """Games of an agent against fixed opponents (for the training curves)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Tuple
-
+from .._types import Evaluator, Game
 from .agent import AZAgent
 
 __all__ = ["win_rate"]
 
 
-def win_rate(game: Any, evaluator: Callable[..., Tuple[Any, Any]], simulations: int, opponent: str, games: int,
+def win_rate(game: Game, evaluator: Evaluator, simulations: int, opponent: str, games: int,
              seed: int, threads: int = 1) -> float:
     """The share of ``games`` games from ``game`` that the agent (see
     :class:`~hexcore.train.agent.AZAgent`) wins alone against ``opponent``

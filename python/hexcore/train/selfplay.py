@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
 
+from .._types import Evaluator, Game
 from ..match import derive_seed
 from ..search import BatchedMCTS
 from .symmetry import augment_mode, augmentable
@@ -94,7 +95,7 @@ class TimedEvaluator:
     ``relative_values`` included (the search reads that attribute to
     know whose value comes first)."""
 
-    def __init__(self, evaluator: Callable[..., Tuple[Any, Any]]) -> None:
+    def __init__(self, evaluator: Evaluator) -> None:
         self.evaluator = evaluator
         self.relative_values = bool(getattr(evaluator, "relative_values", False))
         self.seconds = 0.0
@@ -143,7 +144,7 @@ def _random_start(game: Any, plies: int, rng: np.random.Generator) -> Any:
     return g
 
 
-def play_generation(game: Any, evaluator: Callable[..., Tuple[Any, Any]], games: int, simulations: int,
+def play_generation(game: Game, evaluator: Evaluator, games: int, simulations: int,
                     seed: int, algorithm: str = "gumbel", threads: Optional[int] = None,
                     sample_plies: int = 8, max_considered: int = 16, slots: Optional[int] = None,
                     random_plies: int = 0, value_mix: float = 0.0,

@@ -430,6 +430,8 @@ impl PyGame {
         dispatch!(&mut this.any, s => s.apply_action(a)).map_err(|e| e.into_pyerr(py))
     }
 
+    /// The text of action id `action` in the game's notation (the inverse of
+    /// `string_to_action`); raises IllegalMoveError out of range.
     fn action_to_string(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<String> {
         let py = slf.py();
         let a = action_id(py, action)?;
