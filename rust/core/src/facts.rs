@@ -57,6 +57,17 @@ pub struct PieRule {
     pub off: Setting,
 }
 
+impl PieRule {
+    /// The rule turned on by the bool option `option` (`swap=true`, `pie=true`).
+    pub const fn bool_option(option: &'static str) -> PieRule {
+        PieRule {
+            option,
+            on: Setting::Bool(true),
+            off: Setting::Bool(false),
+        }
+    }
+}
+
 /// An option value a table can hold as a constant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Setting {

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::facts::{Augment, Facts, GameFacts, PieRule, Setting};
+use crate::facts::{Augment, Facts, GameFacts, PieRule};
 use crate::game::OptionsError;
 use crate::spec::{Configure, read_board, Kind, OptionInfo, Reader, Value, BOARD_NAME, BOARD_SIDES, BOARD_SIZE};
 
@@ -39,7 +39,7 @@ impl Facts for Churn {
     /// symmetry.
     const FACTS: GameFacts = GameFacts {
         player_names: &["Red", "Blue"],
-        pie_rule: Some(PieRule { option: "pie", on: Setting::Bool(true), off: Setting::Bool(false) }),
+        pie_rule: Some(PieRule::bool_option("pie")),
         max_actions: None,
         stone_planes: true,
         augment: Augment::All,

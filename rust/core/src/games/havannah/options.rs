@@ -2,7 +2,7 @@
 //! [`HAVANNAH_MAX_SIZE`], default 8, OpenSpiel's `board_size`), and `swap`
 //! (off by default).
 
-use crate::facts::{one_stone_an_action, Augment, Facts, GameFacts, PieRule, Setting};
+use crate::facts::{one_stone_an_action, Augment, Facts, GameFacts, PieRule};
 use crate::game::OptionsError;
 use crate::spec::{int_of, Configure, Kind, OptionInfo, Reader, Value};
 
@@ -34,7 +34,7 @@ impl Facts for Havannah {
     /// removed, besides one swap; stone planes first; no symmetry mapping.
     const FACTS: GameFacts = GameFacts {
         player_names: &["x", "o"],
-        pie_rule: Some(PieRule { option: "swap", on: Setting::Bool(true), off: Setting::Bool(false) }),
+        pie_rule: Some(PieRule::bool_option("swap")),
         max_actions: Some(one_stone_an_action::<1>),
         stone_planes: true,
         augment: Augment::None,

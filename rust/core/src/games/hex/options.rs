@@ -2,7 +2,7 @@
 //! `rows` and `cols` (a rhombus, 1 to [`HEX_MAX_SIZE`] each), and `swap`
 //! (off by default; square boards only).
 
-use crate::facts::{one_stone_an_action, Augment, Facts, GameFacts, PieRule, Setting};
+use crate::facts::{one_stone_an_action, Augment, Facts, GameFacts, PieRule};
 use crate::game::OptionsError;
 use crate::spec::{int_of, Configure, Kind, OptionInfo, Reader, Value};
 
@@ -53,7 +53,7 @@ impl Facts for Hex {
     /// removed, besides one swap; stone planes first; no symmetry mapping.
     const FACTS: GameFacts = GameFacts {
         player_names: &["x", "o"],
-        pie_rule: Some(PieRule { option: "swap", on: Setting::Bool(true), off: Setting::Bool(false) }),
+        pie_rule: Some(PieRule::bool_option("swap")),
         max_actions: Some(one_stone_an_action::<1>),
         stone_planes: true,
         augment: Augment::None,

@@ -1,7 +1,7 @@
 //! Quintun's options: `size` (4 to 10, default 7), `placement` ("side" or
 //! "gap", default "side") and `swap` (the pie rule, on by default).
 
-use crate::facts::{one_stone_an_action, Augment, Facts, GameFacts, PieRule, Setting};
+use crate::facts::{one_stone_an_action, Augment, Facts, GameFacts, PieRule};
 use crate::game::OptionsError;
 use crate::spec::{Configure, Kind, OptionInfo, Reader, Value};
 
@@ -40,7 +40,7 @@ impl Facts for Quintun {
     /// two stones of an EXTEND, a pending first stone).
     const FACTS: GameFacts = GameFacts {
         player_names: &["Black", "White"],
-        pie_rule: Some(PieRule { option: "swap", on: Setting::Bool(true), off: Setting::Bool(false) }),
+        pie_rule: Some(PieRule::bool_option("swap")),
         max_actions: Some(one_stone_an_action::<1>),
         stone_planes: true,
         augment: Augment::None,
