@@ -2,11 +2,14 @@
 //! solve every opening of Hex on the empty n x n board (no swap), or only
 //! the named ones (`c3 d2`), one after another on one thread, and print
 //! each opening's value for x and the totals; stops starting new openings
-//! after `seconds` (default 600).
+//! after `seconds` (default 600). `ALGORITHM=dfpn` solves with df-pn
+//! (alpha-beta by default); `HEX_KNOWLEDGE=MASK` switches the values pass's
+//! Hex knowledge (bits: 1 the mustplay, 2 dead cells, 4 captured pairs;
+//! default 7, all) to measure what each rule saves.
 use std::time::Instant;
 
-use hexcore_core::solve::{solve, Monitor, SolveOptions};
-use hexcore_core::{Game, Hex};
+use hexcore_core::solve::{solve, Algorithm, Monitor, SolveOptions};
+use hexcore_core::{set_hex_knowledge, Game, Hex};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -16,6 +19,16 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1024);
+    let algorithm = match std::env::var("ALGORITHM").as_deref() {
+        Ok("dfpn") => Some(Algorithm::Dfpn),
+        _ => Some(Algorithm::AlphaBeta),
+    };
+    if let Some(mask) = std::env::var("HEX_KNOWLEDGE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+    {
+        set_hex_knowledge(mask);
+    }
     let g = Hex::new(n, n, false).unwrap();
     let t0 = Instant::now();
     let (mut solved, mut nodes, mut wins) = (0, 0u64, 0);
@@ -37,6 +50,7 @@ fn main() {
             table_bytes: mb << 20,
             distances: false,
             max_seconds: Some(left),
+            algorithm,
             ..Default::default()
         };
         let s = solve(&c, &opts, &Monitor::default()).unwrap();

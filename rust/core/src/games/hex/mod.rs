@@ -36,6 +36,7 @@
 //! generator.
 
 mod game;
+mod inferior;
 mod observation;
 mod options;
 mod solver;
@@ -56,6 +57,7 @@ use crate::zobrist;
 
 /// What the crate root re-exports.
 pub mod public {
+    pub use super::solver::{hex_knowledge, set_hex_knowledge, HEX_KNOW_ALL, HEX_KNOW_CAPTURED, HEX_KNOW_DEAD, HEX_KNOW_MUSTPLAY};
     pub use super::{Hex, HexUndo, HEX_MAX_SIZE, HEX_OBSERVATION_PLANES};
 }
 

@@ -31,51 +31,90 @@
 //! keeps the chain, whoever moves first, so that player wins
 //! ([`Hex::virtual_winner`]).
 //!
-//! When no such chain is found, the values pass runs H-search (`vc.rs`)
-//! for both players: a full connection between a player's edges wins for
-//! them, a semi connection wins for the player to move; and the player to
-//! move must play in every carrier of the opponent's semi connections
-//! between their edges (the *mustplay*: any other move leaves one of them
-//! whole, and its key wins for the opponent). The mustplay may drop a move
-//! of the best value that takes longer, so the distance pass does without
-//! it.
+//! Before that, the values pass fills in the position's inferior cells
+//! (`inferior.rs`: dead cells, captured pairs), which keeps the value of
+//! the position and of every move left, and reads the filled board: a game
+//! that filling ends is decided, and only the cells left empty are
+//! searched. When no chain is found on it, the values pass runs H-search
+//! (`vc.rs`) for both players: a full connection between a player's edges
+//! wins for them, a semi connection wins for the player to move; and the
+//! player to move must play in every carrier of the opponent's semi
+//! connections between their edges (the *mustplay*: any other move leaves
+//! one of them whole, and its key wins for the opponent); an empty mustplay
+//! is a loss. Filling in and the mustplay may drop a move of the best
+//! value that takes longer, so the distance pass does without them. Each
+//! rule can be switched off ([`set_hex_knowledge`]) for the tests that
+//! compare the solver with and without it.
 //!
 //! What is left is searched centre first (the cells nearest the middle of
 //! the rhombus), where strong Hex moves lie; the search's history scores
 //! reorder them from there. Cuts 2-4 are skipped while the swap is on
 //! offer (it changes the stones), and on boards over 64 cells.
 
+use std::sync::atomic::{AtomicU8, Ordering};
+
 use crate::game::{Action, Game};
 use crate::solve::{Outcome, Solvable};
 
 use super::{Hex, BOTH_EDGES, O, X};
 
-/// Mustplays remembered per thread (a power of two).
-const MUSTPLAY_SLOTS: usize = 1 << 16;
+/// The knowledge the values pass uses, one bit a rule (all on by default;
+/// the tests compare the solver with and without each): the mustplay, the
+/// dead cells, the captured pairs ([`super::inferior`]).
+pub const HEX_KNOW_MUSTPLAY: u8 = 1;
+pub const HEX_KNOW_DEAD: u8 = 2;
+pub const HEX_KNOW_CAPTURED: u8 = 4;
+pub const HEX_KNOW_ALL: u8 = 7;
+
+static KNOWLEDGE: AtomicU8 = AtomicU8::new(HEX_KNOW_ALL);
+
+/// Switch the values pass's Hex knowledge (a mask of the `KNOW_*` bits, for
+/// tests and measurements); returns the mask it replaces.
+pub fn set_hex_knowledge(mask: u8) -> u8 {
+    KNOWLEDGE.swap(mask & HEX_KNOW_ALL, Ordering::Relaxed)
+}
+
+/// The values pass's Hex knowledge now on.
+pub fn hex_knowledge() -> u8 {
+    KNOWLEDGE.load(Ordering::Relaxed)
+}
+
+/// Analyses remembered per thread (a power of two).
+const ANALYSIS_SLOTS: usize = 1 << 16;
+
+/// The exact position and the knowledge used: empty cells, x's stones,
+/// the player to move with the board's shape and the knowledge mask.
+type PositionKey = (u64, u64, u32);
+
+/// What the values pass knows of a position without search: its value
+/// for the player to move, if decided, and the empty cells worth a move.
+type Analysis = (Option<Outcome>, u64);
 
 thread_local! {
-    /// The mustplays found by [`Hex::virtual_outcome`], by position (direct
+    /// The analyses made by [`Hex::analysis`], by position (direct
     /// mapped): a search that comes back to a position (df-pn does, often)
     /// finds it without a second H-search.
-    static MUSTPLAY: std::cell::RefCell<Vec<((u64, u64, u16), u64)>> = const { std::cell::RefCell::new(Vec::new()) };
+    static ANALYSES: std::cell::RefCell<Vec<(PositionKey, Analysis)>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The position with its inferior cells filled in (reused).
+    static FILLED: std::cell::RefCell<Option<Hex>> = const { std::cell::RefCell::new(None) };
 }
 
-fn mustplay_slot(key: (u64, u64, u16)) -> usize {
-    crate::zobrist::mix(key.0 ^ key.1.rotate_left(23) ^ (key.2 as u64) << 40) as usize & (MUSTPLAY_SLOTS - 1)
+fn analysis_slot(key: PositionKey) -> usize {
+    crate::zobrist::mix(key.0 ^ key.1.rotate_left(23) ^ (key.2 as u64) << 40) as usize & (ANALYSIS_SLOTS - 1)
 }
 
-fn remember_mustplay(key: (u64, u64, u16), must: u64) {
-    MUSTPLAY.with(|m| {
+fn remember_analysis(key: PositionKey, a: Analysis) {
+    ANALYSES.with(|m| {
         let mut m = m.borrow_mut();
         if m.is_empty() {
-            m.resize(MUSTPLAY_SLOTS, ((0, 0, 0), 0));
+            m.resize(ANALYSIS_SLOTS, ((0, 0, 0), (None, 0)));
         }
-        m[mustplay_slot(key)] = (key, must);
+        m[analysis_slot(key)] = (key, a);
     })
 }
 
-fn recall_mustplay(key: (u64, u64, u16)) -> Option<u64> {
-    MUSTPLAY.with(|m| m.borrow().get(mustplay_slot(key)).and_then(|&(k, must)| (k == key).then_some(must)))
+fn recall_analysis(key: PositionKey) -> Option<Analysis> {
+    ANALYSES.with(|m| m.borrow().get(analysis_slot(key)).and_then(|&(k, a)| (k == key).then_some(a)))
 }
 
 /// Per player, what a stone on each empty cell would reach (boards of at
@@ -155,33 +194,72 @@ impl Hex {
         w
     }
 
-    /// The player to move's outcome when one player is virtually
-    /// connected (see the module documentation); boards of at most 64
-    /// cells, not while the swap is on offer.
+    /// The player to move's outcome when it is known without search (see
+    /// the module documentation); boards of at most 64 cells, not while the
+    /// swap is on offer.
     pub(super) fn virtual_outcome(&self) -> Option<Outcome> {
         if self.swap_available || self.board.num_cells() > 64 || self.winners != 0 {
             return None;
         }
+        self.analysis().0
+    }
+
+    /// The position's [`Analysis`], remembered from an earlier call for
+    /// the same position: the inferior cells filled in, then the virtual
+    /// connections and the mustplay on the filled board.
+    fn analysis(&self) -> Analysis {
+        let mask = hex_knowledge();
+        let key = self.position_key(mask);
+        if let Some(a) = recall_analysis(key) {
+            return a;
+        }
+        let a = if mask & (HEX_KNOW_DEAD | HEX_KNOW_CAPTURED) == 0 {
+            self.analyse_filled(mask, self.empty.words()[0])
+        } else {
+            FILLED.with(|f| {
+                let mut f = f.borrow_mut();
+                let f = f.get_or_insert_with(|| self.clone());
+                f.clone_from(self);
+                f.fill_inferior(mask & HEX_KNOW_DEAD != 0, mask & HEX_KNOW_CAPTURED != 0);
+                f.analyse_filled(mask, self.empty.words()[0])
+            })
+        };
+        remember_analysis(key, a);
+        a
+    }
+
+    /// The [`Analysis`] of this position, which is `original` (its empty
+    /// cells) with inferior cells filled in.
+    fn analyse_filled(&self, mask: u8, original: u64) -> Analysis {
+        if self.winners != 0 {
+            // filling in ended the game: its winner wins the original
+            let o = if self.winners >> (self.to_move - 1) & 1 != 0 { Outcome::Win } else { Outcome::Loss };
+            return (Some(o), original);
+        }
+        let empty = self.empty.words()[0];
         match self.virtual_winner() {
-            Some(c) if c == self.to_move => return Some(Outcome::Win),
-            Some(_) => return Some(Outcome::Loss),
+            Some(c) if c == self.to_move => return (Some(Outcome::Win), empty),
+            Some(_) => return (Some(Outcome::Loss), empty),
             None => {}
         }
         let mine = self.edge_links(self.to_move, true);
         if mine.full || mine.semi {
-            return Some(Outcome::Win);
+            return (Some(Outcome::Win), empty);
         }
         let theirs = self.edge_links(3 - self.to_move, false);
         if theirs.full {
-            return Some(Outcome::Loss);
+            return (Some(Outcome::Loss), empty);
         }
-        remember_mustplay(self.position_key(), theirs.must);
-        None
+        let allowed = if mask & HEX_KNOW_MUSTPLAY != 0 { empty & theirs.must } else { empty };
+        // an empty mustplay: every move leaves one of the opponent's
+        // winning threats whole
+        ((allowed == 0).then_some(Outcome::Loss), allowed)
     }
 
-    /// The exact position (boards of at most 64 cells): the empty cells,
-    /// x's stones, and the player to move with the board's shape.
-    fn position_key(&self) -> (u64, u64, u16) {
+    /// The exact position (boards of at most 64 cells) with the knowledge
+    /// `mask`: the empty cells, x's stones, and the player to move with
+    /// the board's shape and the mask.
+    fn position_key(&self, mask: u8) -> PositionKey {
         let empty = self.empty.words()[0];
         let mut full = !empty & (u64::MAX >> (64 - self.board.num_cells()));
         let mut xs = 0;
@@ -192,20 +270,13 @@ impl Hex {
                 xs |= 1 << c;
             }
         }
-        (empty, xs, self.to_move as u16 | self.rows << 2 | self.cols << 9)
+        (empty, xs, self.to_move as u32 | (self.rows as u32) << 2 | (self.cols as u32) << 9 | (mask as u32) << 16)
     }
 
-    /// The mustplay of the player to move: the cells that lie in every
-    /// carrier of the opponent's SCs between their edges (see `vc.rs`);
-    /// remembered from [`Hex::virtual_outcome`] or an earlier call for the
-    /// same position.
+    /// The empty cells worth a move (values only): those the inferior
+    /// cells and the mustplay leave (see [`Hex::analysis`]).
     fn mustplay(&self) -> u64 {
-        let key = self.position_key();
-        recall_mustplay(key).unwrap_or_else(|| {
-            let must = self.edge_links(3 - self.to_move, false).must;
-            remember_mustplay(key, must);
-            must
-        })
+        self.analysis().1
     }
 
     /// A player whose edges are joined by a chain of groups and bridges
@@ -487,6 +558,105 @@ mod tests {
         }
         // the sample exercises both: cuts made, wins and losses decided
         assert!(cut > 100 && decided[0] > 10 && decided[1] > 10, "{cut} {decided:?}");
+    }
+
+    /// Serialises the tests that switch the knowledge (the others pass
+    /// with any mask: each rule is sound).
+    static KNOWLEDGE_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    /// Filling in dead cells, captured pairs or both keeps the value of the
+    /// position and of every move left on the filled board, against plain
+    /// minimax; each rule fills cells in the sample.
+    #[test]
+    fn filling_inferior_cells_keeps_every_value() {
+        let mut filled = [0usize; 3];
+        for (rows, cols, empty) in [(3, 3, 6), (4, 4, 9), (4, 4, 11), (3, 5, 10), (5, 5, 10)] {
+            let mut memo = HashMap::new();
+            for mut g in positions(rows, cols, empty, 120) {
+                let best = minimax(&mut g, &mut memo);
+                for (i, (dead, captured)) in [(true, false), (false, true), (true, true)].into_iter().enumerate() {
+                    let mut f = g.clone();
+                    f.fill_inferior(dead, captured);
+                    assert_eq!(f.to_move, g.to_move);
+                    filled[i] += (g.num_empty - f.num_empty) as usize;
+                    let at = format!("{:?} to move {}: filled {:?} ({dead} {captured})", g.colours(), g.to_move, f.colours());
+                    if f.is_over() {
+                        assert_eq!(f.winners >> (g.to_move - 1) & 1 != 0, best.0, "{at}");
+                        continue;
+                    }
+                    assert_eq!(minimax(&mut f, &mut memo).0, best.0, "{at}");
+                    let mut e = f.empty.words()[0];
+                    while e != 0 {
+                        let m = e.trailing_zeros() as Action;
+                        e &= e - 1;
+                        assert_eq!(move_result(&mut g, m, &mut memo).0, move_result(&mut f, m, &mut memo).0, "{at} move {m}");
+                    }
+                }
+            }
+        }
+        assert!(filled.iter().all(|&n| n > 50), "{filled:?}");
+    }
+
+    /// With each rule alone (and none, and all), the values pass's action
+    /// list keeps a move of the best value and a decided position has the
+    /// minimax's value; the rules drop moves or decide positions that the
+    /// plain virtual connections do not.
+    #[test]
+    fn each_rule_alone_agrees_with_minimax() {
+        let _lock = KNOWLEDGE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let masks = [0, HEX_KNOW_MUSTPLAY, HEX_KNOW_DEAD, HEX_KNOW_CAPTURED, HEX_KNOW_ALL];
+        let mut acted = [0usize; 5];
+        for (i, &mask) in masks.iter().enumerate() {
+            let old = set_hex_knowledge(mask);
+            for (rows, cols, empty) in [(3, 3, 7), (4, 4, 9), (4, 4, 11), (5, 5, 10)] {
+                let mut memo = HashMap::new();
+                for mut g in positions(rows, cols, empty, 80) {
+                    let mut all = Vec::new();
+                    g.legal_actions(&mut all);
+                    let best = minimax(&mut g, &mut memo);
+                    let mut acts = all.clone();
+                    g.solver_action_list(&mut acts, true);
+                    let kept = acts.iter().any(|&a| move_result(&mut g, a, &mut memo).0 == best.0);
+                    assert!(kept, "mask {mask}: {:?} to move {}: kept {acts:?}", g.colours(), g.to_move);
+                    let outcome = g.virtual_outcome();
+                    if let Some(o) = outcome {
+                        assert_eq!(o == Outcome::Win, best.0, "mask {mask}: {:?} to move {}", g.colours(), g.to_move);
+                    }
+                    acted[i] += acts.len() + outcome.is_some() as usize * 100;
+                }
+            }
+            set_hex_knowledge(old);
+        }
+        // fewer moves kept or more positions decided than with no rule
+        assert!(acted[1..].iter().all(|&n| n != acted[0]), "{acted:?}");
+    }
+
+    /// Every opening of Hex 3x3 to 5x5 solved by df-pn with each rule
+    /// alone and all of them: the values without any of them.
+    #[test]
+    fn every_opening_with_each_rule_equals_none() {
+        let _lock = KNOWLEDGE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        for n in [3, 4, 5] {
+            let g = Hex::new(n, n, false).unwrap();
+            let opts = SolveOptions { threads: 1, table_bytes: 16 << 20, distances: false, algorithm: Some(crate::solve::Algorithm::Dfpn), ..Default::default() };
+            let values = |mask: u8| {
+                let old = set_hex_knowledge(mask);
+                let s = solve(&g, &opts, &Monitor::default()).unwrap();
+                set_hex_knowledge(old);
+                assert!(s.complete);
+                (s.moves.iter().map(|m| m.value).collect::<Vec<_>>(), s.nodes)
+            };
+            let (want, plain) = values(0);
+            for mask in [HEX_KNOW_MUSTPLAY, HEX_KNOW_DEAD, HEX_KNOW_CAPTURED, HEX_KNOW_ALL] {
+                let (got, nodes) = values(mask);
+                assert_eq!(got, want, "{n}x{n} mask {mask}");
+                if n == 5 && mask == HEX_KNOW_ALL {
+                    // the rules pay (the `solve_hex` example, openings one by one:
+                    // 87,305 nodes without, 2,858 with)
+                    assert!(nodes * 4 < plain, "{nodes} {plain}");
+                }
+            }
+        }
     }
 
     /// Whether the player to move wins, by plain minimax over every move
