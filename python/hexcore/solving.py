@@ -128,9 +128,10 @@ def solve(game: Game, *, max_seconds: Optional[float] = None, max_nodes: Optiona
     ``algorithm`` picks how the values are proved: ``"alphabeta"`` (negamax
     with alpha-beta and a shared table), ``"dfpn"`` (depth-first
     proof-number search; values only: ``plies_to_end`` is ``None`` and
-    ``best_move`` is any move of the best value), or ``None``, the game's
-    own choice (``"alphabeta"`` for every game today; ``"dfpn"`` is far
-    faster on Hex, see ``docs/solved.md``). With ``"dfpn"`` each thread has its own table, a
+    ``best_move`` is any move of the best value), or ``None``: alpha-beta
+    when ``distances`` is true, else the game's own choice (``"dfpn"`` on
+    Hex, where it is far faster, ``"alphabeta"`` on every other game; see
+    ``docs/solved.md``). With ``"dfpn"`` each thread has its own table, a
     ``threads``-th of ``table_mb``; the certificate's proofs come from a
     fresh single-thread search.
 

@@ -185,6 +185,9 @@ def test_every_4x4_opening_solved_as_published():
     # tests also check every 4x4 opening against a plain minimax)
     s = hc.solve(hc.Hex(size=4), threads=1, distances=False)
     assert s.complete and s.value == "win"
+    assert s.algorithm == "dfpn"  # Hex's choice for a values-only solve; distances are alpha-beta's
+    assert hc.solve(hc.Hex(size=3), threads=1).algorithm == "alphabeta"
+    assert hc.solve(hc.Churn(size=2, pie=False), threads=1, distances=False).algorithm == "alphabeta"
     assert sorted(m for m, v in s.moves.items() if v == "win") == ["a4", "b3", "c2", "d1"]
 
 

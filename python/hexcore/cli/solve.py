@@ -20,7 +20,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--no-distances", action="store_true", help="values only: skip the distance pass")
     p.add_argument("--algorithm", choices=["alphabeta", "dfpn"], default=None,
                    help="alphabeta (negamax) or dfpn (depth-first proof-number search, values only); "
-                        "default: the game's choice")
+                        "default: alphabeta, or with --no-distances the game's choice (dfpn on Hex)")
     p.add_argument("--certificate", metavar="PATH", default=None,
                    help="write a proof of the value to PATH (JSON lines, gzip if it ends in .gz); "
                         "check it with: python -m hexcore.reference PATH")

@@ -43,9 +43,10 @@ pub trait Solvable: Game {
         None
     }
 
-    /// The algorithm `solve` uses when none is asked for: alpha-beta (it
-    /// also proves distances, and the callers' node budgets were sized for
-    /// it); a game may choose depth-first proof-number search instead.
+    /// The algorithm `solve` uses for the values when none is asked for
+    /// and no distances are (alpha-beta proves those): alpha-beta by
+    /// default; a game where depth-first proof-number search is faster
+    /// chooses it (docs/solved.md has the measurements).
     fn solver_algorithm(&self) -> super::Algorithm {
         super::Algorithm::AlphaBeta
     }

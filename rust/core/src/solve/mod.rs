@@ -113,7 +113,8 @@ pub struct SolveOptions {
     /// Prove distances for the best moves after their values (alpha-beta
     /// only).
     pub distances: bool,
-    /// `None`: the game's choice ([`Solvable::solver_algorithm`]).
+    /// `None`: alpha-beta with distances, else the game's choice
+    /// ([`Solvable::solver_algorithm`]).
     pub algorithm: Option<Algorithm>,
 }
 
@@ -331,7 +332,14 @@ pub fn solve_and_certify<G: Solvable>(
     let children: Vec<(G, bool)> = seqs.iter().map(|s| after(g, s)).collect();
     let nthreads = opts.threads.min(seqs.len()).max(1);
     let mut nsym = 1;
-    let algorithm = opts.algorithm.unwrap_or_else(|| g.solver_algorithm());
+    // distances are alpha-beta's; the game chooses for a values-only solve
+    let algorithm = opts.algorithm.unwrap_or_else(|| {
+        if opts.distances {
+            Algorithm::AlphaBeta
+        } else {
+            g.solver_algorithm()
+        }
+    });
     let dfpn = algorithm == Algorithm::Dfpn;
     // df-pn: one table per thread, the memory shared out among them
     let dfpn_bytes = opts.table_bytes / nthreads;
