@@ -159,6 +159,12 @@ pub fn max_plies(n: impl Into<IntArg>) -> Result<u64, OptionsError> {
     in_wide_range("max_plies", n, 1, u64::MAX.into()).map(|n| n as u64)
 }
 
+/// A random playout's ply limit (`random_playouts`' `max_plies`), in
+/// `0..=u64::MAX`.
+pub fn playout_plies(n: impl Into<IntArg>) -> Result<u64, OptionsError> {
+    in_wide_range("max_plies", n, 0, u64::MAX.into()).map(|n| n as u64)
+}
+
 /// The solver's node budget, `max_nodes`, in `1..=i64::MAX`.
 pub fn node_budget(n: impl Into<IntArg>) -> Result<u64, OptionsError> {
     in_range("max_nodes", n, 1, i64::MAX).map(|n| n as u64)
@@ -244,6 +250,7 @@ mod tests {
             seed(-1i64).unwrap_err().message,
             "seed must be between 0 and 18446744073709551615, got -1"
         );
+        assert_eq!(playout_plies(0i64), Ok(0));
         assert_eq!(
             max_plies(0i64).unwrap_err().message,
             "max_plies must be between 1 and 18446744073709551615, got 0"

@@ -147,19 +147,6 @@ pub fn int_of(name: &str, v: &Bound<'_, PyAny>) -> PyResult<crate::errors::Int> 
     v.extract()
 }
 
-/// A non-negative int of up to 64 bits (a ply limit) from any Python int:
-/// a TypeError for another type, a ValueError naming the argument and its
-/// range when out of `lo..=u64::MAX`.
-pub fn u64_arg(name: &str, v: &Bound<'_, PyAny>, lo: u64) -> PyResult<u64> {
-    let i = int_of(name, v)?;
-    v.extract::<u64>().ok().filter(|&x| x >= lo).ok_or_else(|| {
-        value_error(format!(
-            "{name} must be between {lo} and {}, got {i}",
-            u64::MAX
-        ))
-    })
-}
-
 /// A seed, as every call that takes one reads it: any int of
 /// `0..=2**64-1` (a TypeError for another type, the core's ValueError,
 /// `limits::seed`, otherwise). Python passes seeds through unchecked.
