@@ -14,13 +14,20 @@ MAX_DEPTH: int
 """The deepest perft."""
 MAX_PLAYOUTS: int
 """The most games one ``random_playouts`` call plays."""
+MAX_ENVS: int
+"""The most envs one ``VecGame`` holds."""
+MAX_TABLE_MB: int
+"""The largest solver table, in MiB."""
+MAX_GAMES: int
+"""The most games a match, or each part of an analysis, plays."""
 
 def default_threads() -> int: ...
 def check_threads(threads: Optional[int] = ...) -> int: ...
+def check_arg(name: str, value: int) -> int: ...
 __all__ = ["Board", "Churn", "GameOverError", "Havannah", "Hex", "HexcoreError", "IllegalMoveError", "NotationError", "Quintun", "Reason",
            "TooManyMovesError", "Wunchunk", "Y", "_Game", "__version__", "_reason_codes", "_parse_spec", "_load", "_restore", "_game_options",
-           "_game_facts", "MAX_THREADS", "MAX_DEPTH", "MAX_PLAYOUTS", "default_threads",
-           "check_threads"]
+           "_game_facts", "MAX_THREADS", "MAX_DEPTH", "MAX_PLAYOUTS", "MAX_ENVS", "MAX_TABLE_MB",
+           "MAX_GAMES", "default_threads", "check_threads", "check_arg"]
 
 _G = TypeVar("_G", bound="_Game")
 
@@ -311,7 +318,8 @@ __all__ += ["_VecGame", "_terminal_rewards"]
 class _VecGame:
     """N games of one type stepped together; see ``hexcore.vector.VecGame``."""
 
-    def __new__(cls, games: List[_Game], seed: int = ..., threads: Optional[int] = ..., max_plies: int = ...) -> Self: ...
+    def __new__(cls, games: Union[List[_Game], _Game], seed: int = ..., threads: Optional[int] = ...,
+                max_plies: Optional[int] = ..., num_envs: Optional[int] = ...) -> Self: ...
     threads: int
     autoplay: Optional[int]
     @property

@@ -684,13 +684,10 @@ def play_match(spec: str, players: Sequence[str], *, games: int = 200, seed: int
         TypeError: an argument of the wrong type.
         KeyboardInterrupt: Ctrl-C (after the games in play end their turn).
     """
-    if isinstance(games, bool) or not isinstance(games, int):
-        raise TypeError(f"games must be an int, got {type(games).__name__}")
-    if games < 1:
-        raise ValueError(f"games must be at least 1, got {games}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be an int >= 0, got {seed!r}")
-    threads = int(_core.check_threads(threads))  # the core's check and default, before any game is played
+    # the core's checks and default threads, before any game is played
+    games = int(_core.check_arg("games", games))
+    seed = int(_core.check_arg("seed", seed))
+    threads = int(_core.check_threads(threads))
     parsed = [parse_player(s) for s in players]
     g0 = load(spec)
     seats = g0.num_players
@@ -760,7 +757,8 @@ def play_loop(spec: str, *, bot: str = "mcts:2000", human: int = 1, seed: int = 
         0 when the game ends, on ``quit`` or at end of input.
 
     Raises:
-        ValueError: a bad spec, bot or seat.
+        ValueError: a bad spec, bot, seat or seed.
+        TypeError: a seed that is not an int.
     """
     import sys
 
@@ -770,6 +768,7 @@ def play_loop(spec: str, *, bot: str = "mcts:2000", human: int = 1, seed: int = 
     g = load(spec)
     if isinstance(human, bool) or not isinstance(human, int) or not 1 <= human <= g.num_players:
         raise ValueError(f"--human must be a seat between 1 and {g.num_players}, got {human!r}")
+    seed = int(_core.check_arg("seed", seed))  # the core's check
     rng = random.Random(derive_seed(seed, 0, 0, 1))
     peer = (OpenSpielBot(g.spec, p, derive_seed(seed, 0, 0, 2)) if p.kind == "openspiel"
             else az_agent(p, g.spec) if p.kind in ("az", "agent") else None)

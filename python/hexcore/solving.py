@@ -21,7 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Union
 import numpy as np
 
 from . import _core
-from ._args import bool_arg, callback_arg, int_arg, keyword_only
+from ._args import bool_arg, callback_arg, keyword_only
 from ._files import new_file
 from ._types import Game
 
@@ -152,9 +152,6 @@ def solve(game: Game, *, max_seconds: Optional[float] = None, max_nodes: Optiona
         if not (math.isfinite(max_seconds) and max_seconds > 0):
             raise ValueError(f"max_seconds must be a positive number, got {max_seconds}")
         max_seconds = float(max_seconds)
-    if max_nodes is not None:
-        max_nodes = int_arg("max_nodes", max_nodes, 1, 2**63 - 1)
-    table_mb = int_arg("table_mb", table_mb, 1, 1 << 20)
     progress = callback_arg("progress", progress, "(nodes, table_entries, table_capacity, seconds)")
     distances = bool_arg("distances", distances)
     part = None
@@ -168,6 +165,7 @@ def solve(game: Game, *, max_seconds: Optional[float] = None, max_nodes: Optiona
         if part is not None:
             with open(part, "w", encoding="utf-8") as f:
                 f.write(json.dumps(header) + "\n")
+        # the core checks max_nodes, threads and table_mb
         r = _core._solve(game, max_seconds, max_nodes, threads, table_mb, progress, distances,
                          None if part is None else str(part), algorithm)
         written = None

@@ -52,7 +52,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, 
 import numpy as np
 import numpy.typing as npt
 
-from ._args import bool_arg, int_arg, keyword_only
+from ._args import bool_arg, keyword_only
+from ._core import MAX_ENVS as _MAX_ENVS
 from ._core import _Game, _VecGame
 from .errors import IllegalMoveError
 from .spec import load
@@ -88,7 +89,7 @@ def _game(spec: Any) -> Any:
     raise TypeError(f"a game is a spec string or a hexcore game, got {type(spec).__name__}")
 
 
-MAX_ENVS = 1 << 24
+MAX_ENVS = _MAX_ENVS  # the most envs a VecGame holds: the core's limit
 
 
 def as_dtype(planes: npt.NDArray[np.float32], dtype: Any) -> npt.NDArray[Any]:
@@ -128,19 +129,13 @@ class VecGame:
                  threads: Optional[int] = None, observation_dtype: Any = "bool", max_plies: Optional[int] = None,
                  copy: bool = False, player: Optional[int] = None) -> None:
         copy = bool_arg("copy", copy)
+        starts: Any  # a game per env, or the one game every env starts from
         if isinstance(spec, (list, tuple)):
-            if num_envs is None:
-                num_envs = len(spec)
-            n = int_arg("num_envs", num_envs, 1, MAX_ENVS)
-            if len(spec) != n:
-                raise ValueError(f"got {len(spec)} specs for num_envs={n}; give one spec or one per env")
             starts = [_game(s) for s in spec]
         else:
             if num_envs is None:
                 raise TypeError("num_envs is required with a single spec")
-            n = int_arg("num_envs", num_envs, 1, MAX_ENVS)
-            start = _game(spec)
-            starts = [start] * n
+            starts = _game(spec)
         dtype: Optional[np.dtype[Any]] = None
         if observation_dtype is not None:
             try:
@@ -150,8 +145,9 @@ class VecGame:
             if dtype not in _DTYPES:
                 raise ValueError("observation_dtype must be 'bool', 'uint8', 'float32' or None (no observations), "
                                  f"got {observation_dtype!r}")
-        limit = 2**64 - 1 if max_plies is None else int_arg("max_plies", max_plies, 1, 2**64 - 1)
-        self._v = _VecGame(starts, seed, threads, limit)  # the core checks seed and threads
+        # the core checks num_envs (and that a list has one game per env), max_plies, seed and threads
+        self._v = _VecGame(starts, seed, threads, max_plies, num_envs)
+        n = int(self._v.num_envs)
         if player is not None:
             if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
                 raise TypeError(f"player must be an int seat or None, got {type(player).__name__}")

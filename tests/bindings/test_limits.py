@@ -43,6 +43,7 @@ def test_limits_are_the_core_constants():
     assert hc.MAX_THREADS == _core.MAX_THREADS == 256
     assert hc.MAX_DEPTH == _core.MAX_DEPTH == 100_000
     assert hc.MAX_PLAYOUTS == _core.MAX_PLAYOUTS == 2**40
+    assert _core.MAX_ENVS == 2**24 and _core.MAX_TABLE_MB == 2**20 and _core.MAX_GAMES == 10**9
     assert 1 <= _core.default_threads() <= hc.MAX_THREADS
 
 
@@ -75,6 +76,59 @@ def test_depth_and_counts_checked_by_the_core():
     assert len(hc.random_playouts(g, 3, seed=2**64 - 1, max_plies=2**64 - 1)) == 3
 
 
+def _moved_checks():
+    """Each argument a Python wrapper checked itself before, now checked by
+    the core: (call, bad value, the core's message)."""
+    from hexcore.analysis import analyze
+    from hexcore.match import play_loop, play_match
+    from hexcore.vector import VecGame
+
+    g = hc.Churn(size=2, pie=False)
+    spec = "churn(size=2,pie=false)"
+    top = 2**64 - 1
+    return [
+        (lambda v: VecGame("hex(size=5)", num_envs=v), 1 << 25,
+         f"num_envs must be between 1 and {2**24}, got {1 << 25}"),
+        (lambda v: VecGame(["churn(size=2)"], num_envs=v), 0, f"num_envs must be between 1 and {2**24}, got 0"),
+        (lambda v: VecGame("churn(size=2)", 2, max_plies=v), 0, f"max_plies must be between 1 and {top}, got 0"),
+        (lambda v: hc.solve(g, max_nodes=v), 0, f"max_nodes must be between 1 and {2**63 - 1}, got 0"),
+        (lambda v: hc.solve(g, table_mb=v), 2**20 + 1, f"table_mb must be between 1 and {2**20}, got {2**20 + 1}"),
+        (lambda v: analyze(spec, games=v, progress=False), 0, f"games must be between 1 and {10**9}, got 0"),
+        (lambda v: analyze(spec, seed=v, progress=False), -1, f"seed must be between 0 and {top}, got -1"),
+        (lambda v: analyze(spec, playouts=v, progress=False), 0, f"playouts must be between 1 and {2**40}, got 0"),
+        (lambda v: analyze(spec, max_nodes=v, progress=False), 2**63,
+         f"max_nodes must be between 1 and {2**63 - 1}, got {2**63}"),
+        (lambda v: play_match(spec, ["random", "random"], games=v), 0, f"games must be between 1 and {10**9}, got 0"),
+        (lambda v: play_match(spec, ["random", "random"], games=1, seed=v), 2**64,
+         f"seed must be between 0 and {top}, got {2**64}"),
+        (lambda v: play_loop(spec, bot="random", seed=v), -5, f"seed must be between 0 and {top}, got -5"),
+    ]
+
+
+@pytest.mark.parametrize("index", range(len(_moved_checks())))
+def test_moved_checks_give_the_core_message(index):
+    call, bad, message = _moved_checks()[index]
+    with pytest.raises(ValueError) as err:
+        call(bad)
+    assert str(err.value) == message
+    name = message.split()[0]
+    with pytest.raises(TypeError) as err:
+        call("3")
+    assert str(err.value) == f"{name} must be an int, got str"
+    assert _core.check_arg(name, 1) == 1
+    with pytest.raises(ValueError) as err:
+        _core.check_arg(name, bad)
+    assert str(err.value) == message
+
+
+def test_check_arg_knows_only_the_core_checks():
+    with pytest.raises(ValueError, match='no check for an argument named "size"'):
+        _core.check_arg("size", 3)
+    with pytest.raises(TypeError, match="^seed must be an int, got bool$"):
+        _core.check_arg("seed", True)
+    assert _core.check_arg("seed", 2**64 - 1) == 2**64 - 1
+
+
 def test_python_wrappers_do_not_retype_the_limits():
     """The numbers live in the core; the wrappers pass the arguments on."""
     offenders = []
@@ -82,7 +136,8 @@ def test_python_wrappers_do_not_retype_the_limits():
         text = path.read_text()
         for pat in (r"MAX_THREADS\s*=\s*\d", r"MAX_DEPTH\s*=\s*\d", r'int_arg\("threads"', r'_int\("threads"',
                     r'"depth", depth, 0, 100_000', r"os\.cpu_count\(\)", r"threads\s*<=\s*256\b", r"between 1 and 256",
-                    r"2\s*\*\*\s*40\b", r"1\s*<<\s*40\b"):
+                    r"2\s*\*\*\s*40\b", r"1\s*<<\s*40\b", r"1\s*<<\s*2[04]\b", r"10\s*\*\*\s*9\b",
+                    r'int_arg\("(num_envs|max_plies|max_nodes|table_mb|games|seed|playouts)"'):
             if re.search(pat, text):
                 offenders.append((path.relative_to(ROOT).as_posix(), pat))
     assert not offenders, offenders

@@ -9,8 +9,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from .._args import int_arg, keyword_only, renamed
-from .._core import MAX_PLAYOUTS, check_threads
+from .._args import keyword_only, renamed
+from .._core import check_arg, check_threads
 from ..engine import random_playouts
 from ..match import Player, derive_seed, parse_player
 from ..spec import load
@@ -135,12 +135,13 @@ def analyze(spec: str, *, games: int = 100, ladder: Optional[Union[str, Sequence
     if not isinstance(spec, str):
         spec = getattr(spec, "spec", spec)
     g = load(spec)
-    games = int_arg("games", games, 1, 10**9)
-    threads = int(check_threads(threads))  # the core's check (1..MAX_THREADS) and default (one per core)
-    seed = int_arg("seed", seed, 0, 2**63 - 1)
-    playouts = int_arg("playouts", playouts, 1, MAX_PLAYOUTS)
+    # the core's checks and the default threads (one per core)
+    games = int(check_arg("games", games))
+    threads = int(check_threads(threads))
+    seed = int(check_arg("seed", seed))
+    playouts = int(check_arg("playouts", playouts))
     if max_nodes is not None:
-        max_nodes = int_arg("max_nodes", max_nodes, 1, 2**63 - 1)
+        max_nodes = int(check_arg("max_nodes", max_nodes))
     levels = _ladder_arg(default_ladder(g.spec) if ladder is None else ladder)
     sp = _swap.plan(g, swap_map)
     if not isinstance(ray, bool):

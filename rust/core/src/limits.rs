@@ -22,6 +22,15 @@ pub const MAX_LEAVES_PER_TREE: usize = 4096;
 /// The most simulations per tree in one batched search (visit counts are `u32`).
 pub const MAX_SIMULATIONS: u64 = 1 << 30;
 
+/// The most envs one `VecGame` holds.
+pub const MAX_ENVS: usize = 1 << 24;
+
+/// The largest solver table, in MiB.
+pub const MAX_TABLE_MB: usize = 1 << 20;
+
+/// The most games a match or an analysis plays (per level, match or opening).
+pub const MAX_GAMES: u64 = 1_000_000_000;
+
 /// The number of threads a call uses when none is asked for: one per core
 /// the process may use, at most [`MAX_THREADS`].
 pub fn default_threads() -> usize {
@@ -32,8 +41,8 @@ pub fn default_threads() -> usize {
 
 /// An integer argument as the caller gave it: a value within 64 bits, or
 /// (a Python int has no width) the digits of one beyond, so that the error
-/// for it shows the value given. Every limit lies within 64 bits, so a
-/// `Wide` value is out of every range.
+/// for it shows the value given. Every limit lies within 64 bits (signed or
+/// unsigned), so a `Wide` value beyond them is out of every range.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IntArg {
     Int(i64),
@@ -85,11 +94,26 @@ pub fn in_range(
     lo: i64,
     hi: i64,
 ) -> Result<i64, OptionsError> {
-    match value.into() {
-        IntArg::Int(v) if (lo..=hi).contains(&v) => Ok(v),
-        v => Err(OptionsError::new(
+    in_wide_range(name, value, lo.into(), hi.into()).map(|v| v as i64)
+}
+
+/// [`in_range`] for the ranges that reach beyond `i64` (up to `u64::MAX`).
+fn in_wide_range(
+    name: &'static str,
+    value: impl Into<IntArg>,
+    lo: i128,
+    hi: i128,
+) -> Result<i128, OptionsError> {
+    let value = value.into();
+    let v = match &value {
+        IntArg::Int(v) => Some(i128::from(*v)),
+        IntArg::Wide(digits) => digits.parse::<i128>().ok(),
+    };
+    match v {
+        Some(v) if (lo..=hi).contains(&v) => Ok(v),
+        _ => Err(OptionsError::new(
             name,
-            format!("{name} must be between {lo} and {hi}, got {v}"),
+            format!("{name} must be between {lo} and {hi}, got {value}"),
         )),
     }
 }
@@ -114,15 +138,64 @@ pub fn leaves_per_tree(n: impl Into<IntArg>) -> Result<usize, OptionsError> {
     in_range("leaves_per_tree", n, 1, MAX_LEAVES_PER_TREE as i64).map(|n| n as usize)
 }
 
-/// Gumbel's root actions considered, `>= 1`.
+/// Gumbel's root actions considered, `>= 1` (more than the legal actions
+/// considers them all).
 pub fn max_considered(n: impl Into<IntArg>) -> Result<usize, OptionsError> {
-    match n.into() {
-        IntArg::Int(v) if v >= 1 => Ok(usize::try_from(v).unwrap_or(usize::MAX)),
-        v => Err(OptionsError::new(
-            "max_considered",
-            format!("max_considered must be >= 1, got {v}"),
-        )),
-    }
+    in_range("max_considered", n, 1, i64::MAX).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+/// A seed: any unsigned 64-bit int.
+pub fn seed(seed: impl Into<IntArg>) -> Result<u64, OptionsError> {
+    in_wide_range("seed", seed, 0, u64::MAX.into()).map(|s| s as u64)
+}
+
+/// The envs of a `VecGame`, in `1..=MAX_ENVS`.
+pub fn num_envs(n: impl Into<IntArg>) -> Result<usize, OptionsError> {
+    in_range("num_envs", n, 1, MAX_ENVS as i64).map(|n| n as usize)
+}
+
+/// A `VecGame`'s episode limit in complete moves, in `1..=u64::MAX`.
+pub fn max_plies(n: impl Into<IntArg>) -> Result<u64, OptionsError> {
+    in_wide_range("max_plies", n, 1, u64::MAX.into()).map(|n| n as u64)
+}
+
+/// A random playout's ply limit (`random_playouts`' `max_plies`), in
+/// `0..=u64::MAX`.
+pub fn playout_plies(n: impl Into<IntArg>) -> Result<u64, OptionsError> {
+    in_wide_range("max_plies", n, 0, u64::MAX.into()).map(|n| n as u64)
+}
+
+/// The solver's node budget, `max_nodes`, in `1..=i64::MAX`.
+pub fn node_budget(n: impl Into<IntArg>) -> Result<u64, OptionsError> {
+    in_range("max_nodes", n, 1, i64::MAX).map(|n| n as u64)
+}
+
+/// The solver's table size in MiB, in `1..=MAX_TABLE_MB`.
+pub fn table_mb(mb: impl Into<IntArg>) -> Result<usize, OptionsError> {
+    in_range("table_mb", mb, 1, MAX_TABLE_MB as i64).map(|mb| mb as usize)
+}
+
+/// The games of a match, or of each part of an analysis, in `1..=MAX_GAMES`.
+pub fn games(n: impl Into<IntArg>) -> Result<u64, OptionsError> {
+    in_range("games", n, 1, MAX_GAMES as i64).map(|n| n as u64)
+}
+
+/// The checks of the arguments that functions written in Python check
+/// before any work, by the argument's name (`hexcore._core.check_arg`):
+/// `None` for a name with no check here. Besides the checks above, an
+/// analysis's `playouts`: `1..=MAX_PLAYOUTS` random games.
+pub fn check(name: &str, value: impl Into<IntArg>) -> Option<Result<u64, OptionsError>> {
+    let value = value.into();
+    Some(match name {
+        "games" => games(value),
+        "seed" => seed(value),
+        "playouts" => in_range("playouts", value, 1, MAX_PLAYOUTS as i64).map(|n| n as u64),
+        "max_nodes" => node_budget(value),
+        "num_envs" => num_envs(value).map(|n| n as u64),
+        "max_plies" => max_plies(value),
+        "table_mb" => table_mb(value).map(|mb| mb as u64),
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -160,5 +233,51 @@ mod tests {
             depth(wide).unwrap_err().message,
             "depth must be between 0 and 100000, got -1180591620717411303424"
         );
+    }
+
+    #[test]
+    fn unsigned_ranges_take_every_u64() {
+        let top = IntArg::from(u64::MAX);
+        assert_eq!(seed(top.clone()), Ok(u64::MAX));
+        assert_eq!(max_plies(top), Ok(u64::MAX));
+        assert_eq!(seed(0i64), Ok(0));
+        let over = IntArg::Wide("18446744073709551616".into());
+        assert_eq!(
+            seed(over).unwrap_err().message,
+            "seed must be between 0 and 18446744073709551615, got 18446744073709551616"
+        );
+        assert_eq!(
+            seed(-1i64).unwrap_err().message,
+            "seed must be between 0 and 18446744073709551615, got -1"
+        );
+        assert_eq!(playout_plies(0i64), Ok(0));
+        assert_eq!(
+            max_plies(0i64).unwrap_err().message,
+            "max_plies must be between 1 and 18446744073709551615, got 0"
+        );
+    }
+
+    #[test]
+    fn each_limit_in_the_one_message_style() {
+        for (name, bad, range) in [
+            ("num_envs", 1i64 << 25, "1 and 16777216"),
+            ("max_nodes", 0, "1 and 9223372036854775807"),
+            ("table_mb", (1 << 20) + 1, "1 and 1048576"),
+            ("games", 0, "1 and 1000000000"),
+            ("playouts", 0, "1 and 1099511627776"),
+        ] {
+            let e = check(name, bad).expect("a checked name").unwrap_err();
+            assert_eq!(
+                e.message,
+                format!("{name} must be between {range}, got {bad}")
+            );
+        }
+        assert_eq!(
+            max_considered(0i64).unwrap_err().message,
+            "max_considered must be between 1 and 9223372036854775807, got 0"
+        );
+        assert_eq!(max_considered(7i64), Ok(7));
+        assert_eq!(check("games", 3i64), Some(Ok(3)));
+        assert!(check("size", 3i64).is_none());
     }
 }

@@ -683,7 +683,10 @@ impl PyGame {
         let seed = seed.map_or(0, |s| s.0);
         let max_plies = max_plies
             .filter(|v| !v.is_none())
-            .map(|v| crate::options::u64_arg("max_plies", v, 0))
+            .map(|v| {
+                hexcore_core::limits::playout_plies(crate::options::int_of("max_plies", v)?)
+                    .map_err(options_error)
+            })
             .transpose()?
             .unwrap_or(u64::MAX);
         let threads = crate::options::threads(threads)?;

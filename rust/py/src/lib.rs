@@ -103,6 +103,16 @@ fn check_threads(threads: Option<errors::Int>) -> PyResult<usize> {
     options::threads(threads)
 }
 
+/// `value` checked by the core's check of the argument `name` (`games`,
+/// `seed`, `playouts`, `max_nodes`, `num_envs`, `max_plies`, `table_mb`):
+/// a TypeError for a value that is not an int, a ValueError naming the
+/// argument and its range otherwise. For the functions written in Python;
+/// the bindings check the arguments they take themselves.
+#[pyfunction]
+fn check_arg(name: &str, value: &Bound<'_, PyAny>) -> PyResult<u64> {
+    options::check_arg(name, value)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
@@ -140,7 +150,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_THREADS", hexcore_core::limits::MAX_THREADS)?;
     m.add("MAX_DEPTH", hexcore_core::limits::MAX_DEPTH)?;
     m.add("MAX_PLAYOUTS", hexcore_core::limits::MAX_PLAYOUTS)?;
+    m.add("MAX_ENVS", hexcore_core::limits::MAX_ENVS)?;
+    m.add("MAX_TABLE_MB", hexcore_core::limits::MAX_TABLE_MB)?;
+    m.add("MAX_GAMES", hexcore_core::limits::MAX_GAMES)?;
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     m.add_function(wrap_pyfunction!(check_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(check_arg, m)?)?;
     Ok(())
 }

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use hexcore_core::spec::{self, Options, Reader, Value, BOARD_OPTIONS};
-use hexcore_core::{Board, Game};
+use hexcore_core::{limits, Board, Game};
 use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString, PyTuple};
@@ -127,14 +127,14 @@ pub fn threads(threads: Option<crate::errors::Int>) -> PyResult<usize> {
     hexcore_core::limits::threads(threads).map_err(options_error)
 }
 
-/// A non-negative int of up to 64 bits (a seed, a ply limit) from any
-/// Python int: a TypeError for another type, a ValueError naming the
-/// argument and its range when out of `lo..=u64::MAX`.
-pub fn u64_arg(name: &str, v: &Bound<'_, PyAny>, lo: u64) -> PyResult<u64> {
-    if v.is_instance_of::<PyBool>()
+/// An int argument as given (any width), for the core's checks: a
+/// TypeError naming the argument for anything but an int (bools and floats
+/// included).
+pub fn int_of(name: &str, v: &Bound<'_, PyAny>) -> PyResult<crate::errors::Int> {
+    let not_int = v.is_instance_of::<PyBool>()
         || v.extract::<pyo3::Bound<'_, pyo3::types::PyInt>>().is_err()
-            && v.call_method0("__index__").is_err()
-    {
+            && v.call_method0("__index__").is_err();
+    if not_int {
         let t = v
             .get_type()
             .name()
@@ -144,26 +144,30 @@ pub fn u64_arg(name: &str, v: &Bound<'_, PyAny>, lo: u64) -> PyResult<u64> {
             "{name} must be an int, got {t}"
         )));
     }
-    v.extract::<u64>().ok().filter(|&x| x >= lo).ok_or_else(|| {
-        value_error(format!(
-            "{name} must be between {lo} and {}, got {}",
-            u64::MAX,
-            repr(v)
-        ))
-    })
+    v.extract()
 }
 
 /// A seed, as every call that takes one reads it: any int of
-/// `0..=2**64-1` (a TypeError for another type, a ValueError naming `seed`
-/// and its range otherwise). Python passes seeds through unchecked.
+/// `0..=2**64-1` (a TypeError for another type, the core's ValueError,
+/// `limits::seed`, otherwise). Python passes seeds through unchecked.
 pub struct Seed(pub u64);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
     type Error = PyErr;
 
     fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        u64_arg("seed", &obj, 0).map(Seed)
+        let i = int_of("seed", &obj)?;
+        limits::seed(i).map(Seed).map_err(options_error)
     }
+}
+
+/// An argument checked by the core's check of that name
+/// (`limits::check`); for `hexcore._core.check_arg`.
+pub fn check_arg(name: &str, v: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let i = int_of(name, v)?;
+    limits::check(name, i)
+        .ok_or_else(|| value_error(format!("no check for an argument named {name:?}")))?
+        .map_err(options_error)
 }
 
 /// A board from `size`, `sides` or `board` (at most one of them).

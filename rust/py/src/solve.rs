@@ -11,12 +11,12 @@ use std::io::{BufWriter, Write};
 use hexcore_core::solve::{
     solve_and_certify, Algorithm, Monitor, Solution, Solvable, SolveError, SolveOptions,
 };
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::errors::IntoPyErr;
 use crate::game::AnyGame;
+use hexcore_core::limits;
 
 fn run<G: Solvable>(
     py: Python<'_>,
@@ -62,26 +62,50 @@ fn run<G: Solvable>(
 /// goal, root)]}`, or None when the budget ran out first (see
 /// `hexcore_core::solve::certificate`; the Python layer writes the header
 /// and trailer lines).
+/// `max_nodes`, checked by the core (`limits::node_budget`).
+pub struct NodeBudget(u64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for NodeBudget {
+    type Error = PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let n = crate::options::int_of("max_nodes", &obj)?;
+        limits::node_budget(n)
+            .map(NodeBudget)
+            .map_err(crate::errors::options_error)
+    }
+}
+
+/// `table_mb`, checked by the core (`limits::table_mb`).
+pub struct TableMb(usize);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for TableMb {
+    type Error = PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let mb = crate::options::int_of("table_mb", &obj)?;
+        limits::table_mb(mb)
+            .map(TableMb)
+            .map_err(crate::errors::options_error)
+    }
+}
+
 #[pyfunction]
-#[pyo3(signature = (game, max_seconds=None, max_nodes=None, threads=None, table_mb=256, progress=None, distances=true, certificate=None, algorithm=None))]
+#[pyo3(signature = (game, max_seconds=None, max_nodes=None, threads=None, table_mb=TableMb(256), progress=None, distances=true, certificate=None, algorithm=None))]
 pub fn _solve<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
     max_seconds: Option<f64>,
-    max_nodes: Option<u64>,
+    max_nodes: Option<NodeBudget>,
     threads: Option<crate::errors::Int>,
-    table_mb: usize,
+    table_mb: TableMb,
     progress: Option<Bound<'py, PyAny>>,
     distances: bool,
     certificate: Option<std::path::PathBuf>,
     algorithm: Option<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let (max_nodes, table_mb) = (max_nodes.map(|n| n.0), table_mb.0);
     let threads = crate::options::threads(threads)?;
-    if !(1..=1 << 20).contains(&table_mb) {
-        return Err(PyValueError::new_err(format!(
-            "table_mb must be between 1 and 1048576, got {table_mb}"
-        )));
-    }
     let algorithm = algorithm
         .map(|a| Algorithm::from_name(&a))
         .transpose()

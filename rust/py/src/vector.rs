@@ -8,8 +8,8 @@
 use std::sync::atomic::AtomicBool;
 
 use hexcore_core::session::{Batch, Session};
-use hexcore_core::vector::{BatchError, Obs, Out};
-use hexcore_core::Game;
+use hexcore_core::vector::{Obs, Out};
+use hexcore_core::{limits, Game};
 use numpy::{
     PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1,
     PyReadwriteArray2, PyReadwriteArray4,
@@ -21,7 +21,7 @@ use crate::any::{Any, Member, PerGame};
 use crate::errors::{cancelled, options_error, value_error, Int, IntoPyErr};
 use crate::game::{wrap, AnyGame, PyGame};
 use crate::interrupt::run_with;
-use crate::options::Seed;
+use crate::options::{int_of, Seed};
 
 /// Batches of at least this many envs are built, reset and stepped on a
 /// worker thread while this one waits for Ctrl-C (smaller ones take well
@@ -215,41 +215,72 @@ pub struct PyVecGame {
 
 #[pymethods]
 impl PyVecGame {
-    /// One env per start position (game objects, all of one type; one
-    /// object given for many envs is read, and kept, once).
+    /// One env per start position: `games` is a list of game objects, all
+    /// of one type, one per env (`num_envs`, when given, must be its
+    /// length), or one game object every env of `num_envs` starts from (one
+    /// object given for many envs is read, and kept, once). The core checks
+    /// `num_envs`, `max_plies` (None: no limit), `seed` and `threads`.
     #[new]
-    #[pyo3(signature = (games, seed=Seed(0), threads=None, max_plies=u64::MAX))]
+    #[pyo3(signature = (games, seed=Seed(0), threads=None, max_plies=None, num_envs=None))]
     fn new(
         py: Python<'_>,
-        games: Vec<Bound<'_, PyAny>>,
+        games: Bound<'_, PyAny>,
         seed: Seed,
         threads: Option<Int>,
-        max_plies: u64,
+        max_plies: Option<Bound<'_, PyAny>>,
+        num_envs: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let num_envs = num_envs
+            .map(|n| limits::num_envs(int_of("num_envs", &n)?).map_err(options_error))
+            .transpose()?;
+        let list = games.cast::<pyo3::types::PyList>().ok().cloned();
+        let n = match (&list, num_envs) {
+            (Some(list), Some(n)) if list.len() != n => {
+                return Err(value_error(format!(
+                    "got {} specs for num_envs={n}; give one spec or one per env",
+                    list.len()
+                )))
+            }
+            (Some(list), None) => limits::num_envs(list.len()).map_err(options_error)?,
+            (_, Some(n)) => n,
+            (None, None) => {
+                return Err(PyTypeError::new_err(
+                    "num_envs is required with a single spec",
+                ))
+            }
+        };
+        let max_plies = max_plies
+            .map(|m| limits::max_plies(int_of("max_plies", &m)?).map_err(options_error))
+            .transpose()?
+            .unwrap_or(u64::MAX);
         let threads = threads_arg(threads)?;
-        if games.is_empty() {
-            return Err(BatchError::NoEnvs.into_pyerr(py));
-        }
         // The distinct objects (and the first env of each), and each env's.
         let (mut distinct, mut first_env) = (Vec::new(), Vec::new());
-        let mut index: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
         let mut start_of: Vec<u32> = Vec::new();
-        start_of.try_reserve_exact(games.len()).map_err(|_| {
-            pyo3::exceptions::PyMemoryError::new_err(format!(
-                "cannot allocate a batch of {} envs",
-                games.len()
-            ))
+        start_of.try_reserve_exact(n).map_err(|_| {
+            pyo3::exceptions::PyMemoryError::new_err(format!("cannot allocate a batch of {n} envs"))
         })?;
-        for (i, g) in games.iter().enumerate() {
-            let k = *index.entry(g.as_ptr() as usize).or_insert_with(|| {
-                distinct.push(g);
-                first_env.push(i);
-                distinct.len() as u32 - 1
-            });
-            start_of.push(k);
+        match &list {
+            Some(list) => {
+                let mut index: std::collections::HashMap<usize, u32> =
+                    std::collections::HashMap::new();
+                for (i, g) in list.iter().enumerate() {
+                    let k = *index.entry(g.as_ptr() as usize).or_insert_with(|| {
+                        distinct.push(g);
+                        first_env.push(i);
+                        distinct.len() as u32 - 1
+                    });
+                    start_of.push(k);
+                }
+            }
+            None => {
+                distinct.push(games);
+                first_env.push(0);
+                start_of.resize(n, 0);
+            }
         }
         let games = distinct
-            .into_iter()
+            .iter()
             .map(session_of)
             .collect::<PyResult<Vec<_>>>()?;
         let kind = games[0].class_name();
