@@ -88,12 +88,3 @@ def test_hex5_from_the_empty_board(tmp_path):
     c = check_certificate(s.certificate)
     assert c.value == s.value == "win" and c.positions == s.certificate_positions and c.pairing_leaves > 0
 
-
-@pytest.mark.slow
-@pytest.mark.parametrize("opening, value", [("a1", "win"), ("c3", "loss"), ("f6", "win")])
-def test_hex6_openings(tmp_path, opening, value):
-    # the value for o, to move after x's opening: a1 and f6 lose for x, c3 wins
-    s = hc.solve(hc.Hex.replay([opening], size=6), threads=2, algorithm="dfpn",
-                 certificate=tmp_path / "hex6.jsonl.gz")
-    c = check_certificate(s.certificate)
-    assert c.value == s.value == value and c.positions == s.certificate_positions
