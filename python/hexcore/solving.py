@@ -81,7 +81,7 @@ def _certificate_header(game: Any) -> Dict[str, Any]:
         board = game.board
         setup = {"position": {board.label(i): int(v) for i, v in enumerate(cells) if v != 0},
                  "to_move": int(to_move), "options": dict(extra)}
-    return {"format": "hexcore-certificate", "version": 1, "game": name, "options": options, "setup": setup,
+    return {"format": "hexcore-certificate", "version": 2, "game": name, "options": options, "setup": setup,
             "moves": list(game.history), "to_move": int(game.to_move)}
 
 

@@ -2,10 +2,10 @@
 (``hc.solve(..., certificate=path)``): it replays the proof with the
 pure-Python reference games of this package, and nothing of the Rust engine.
 
-The file (version 1) is JSON lines, gzip-compressed when its name ends in
-``.gz``:
+The file (version 2; version 1, the same without pairing leaves, is read
+too) is JSON lines, gzip-compressed when its name ends in ``.gz``:
 
-* a header: ``{"format": "hexcore-certificate", "version": 1, "game": "churn",
+* a header: ``{"format": "hexcore-certificate", "version": 2, "game": "churn",
   "options": {...}, "setup": null, "moves": [...], "to_move": 1}`` -- the
   position is the reference game built with ``options`` (from
   ``setup = {"position": {label: value}, "to_move": k, "options": {...}}``
@@ -14,6 +14,14 @@ The file (version 1) is JSON lines, gzip-compressed when its name ends in
   moves (the one move they play there), ``[id, {"move": next, ...}]`` where
   the opponent moves (every legal move); ``next`` is the node after the move,
   or ``null`` when the game is over after it;
+* pairing leaves (version 2, Hex): ``[id, {"pairs": [[cell, cell], ...]}]`` at
+  a position the strategy's player has won against any play, whoever is to
+  move (and the swap not on offer): the player's two edges and each group of
+  their stones are nodes; each pair is two empty cells that both touch the
+  same two nodes (a bridge, or a two-cell edge template), so it links them
+  (when the opponent takes one cell the player takes the other); no cell is
+  in two pairs; and the links join the player's two edges. The player then
+  holds a chain on the full board, so the opponent never wins;
 * a trailer: ``{"end": true, "value": "win", "strategies": [{"player": 1,
   "goal": "win", "root": 0}], "positions": n, ...}``.
 
@@ -25,7 +33,7 @@ player among the winners or nobody winning alone against them).
 The check walks each strategy from the position: at the strategy player's
 nodes it plays the move given (it must be legal), at the opponent's it plays
 every legal move (none may be missing), and every line must end in a finished
-game that meets the goal. A node is a position: every way of reaching it must
+game that meets the goal or a pairing leaf that checks on the board alone. A node is a position: every way of reaching it must
 give the same position (compared on the reference's own state: stones, player
 to move and every rule flag), which is what lets a transposition be written
 once; a node reached again from itself is refused (a strategy must end). So a
@@ -52,7 +60,8 @@ from .wunchunk import Wunchunk
 __all__ = ["CertificateError", "CheckedCertificate", "check_certificate", "FORMAT", "VERSION"]
 
 FORMAT = "hexcore-certificate"
-VERSION = 1
+VERSION = 2
+"""The version written; the checker reads this one and version 1."""
 
 _GAMES: Dict[str, Any] = {"churn": Churn, "hex": Hex, "quintun": Quintun, "wunchunk": Wunchunk}
 
@@ -74,6 +83,8 @@ class CheckedCertificate:
     """Nodes checked (each a position of one strategy)."""
     finished_games: int
     """Moves checked that end the game."""
+    pairing_leaves: int = 0
+    """Nodes checked that are pairing leaves (counted in ``positions`` too)."""
 
 
 def _position_key(g: Any) -> Tuple[Any, ...]:
@@ -110,8 +121,8 @@ def _read(path: Union[str, "os.PathLike[str]"]) -> Tuple[Dict[str, Any], Dict[in
         if header is None:
             if not (isinstance(item, dict) and item.get("format") == FORMAT):
                 raise CertificateError(f"line {n}: not a hexcore certificate (no {FORMAT!r} header)")
-            if item.get("version") != VERSION:
-                raise CertificateError(f"certificate version {item.get('version')!r}; this checker reads version {VERSION}")
+            if item.get("version") not in (1, VERSION) or isinstance(item.get("version"), bool):
+                raise CertificateError(f"certificate version {item.get('version')!r}; this checker reads versions 1 and {VERSION}")
             header = item
         elif trailer is not None:
             raise CertificateError(f"line {n}: lines after the trailer")
@@ -151,17 +162,88 @@ def _start(header: Dict[str, Any]) -> Any:
     return g
 
 
+def _pairing_error(g: Any, player: int, item: Dict[str, Any]) -> Optional[str]:
+    """Why ``item`` (``{"pairs": [...]}``) does not prove that ``player`` wins
+    ``g`` against any play; ``None`` when it does."""
+    if not isinstance(g, Hex):
+        return "pairing leaves are for Hex only"
+    if len(item) != 1:
+        return "the node must hold only its pairs"
+    if g.swap_allowed():
+        return "the swap is on offer, which would change the stones"
+    pairs = item["pairs"]
+    if not isinstance(pairs, list):
+        return "the pairs must be a list of [cell, cell]"
+    rows, cols = g.rows, g.cols
+    parent: Dict[Any, Any] = {}
+
+    def find(x: Any) -> Any:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def edges(c: int) -> Set[str]:
+        r, q = divmod(c, cols)
+        i = r if player == 1 else q
+        n = rows if player == 1 else cols
+        return {e for e, on in (("first", i == 0), ("second", i == n - 1)) if on}
+
+    # the player's stones: each joined to its neighbours and its edges
+    for c in range(g.num_cells):
+        if g.cell[c] == player:
+            for e in edges(c):
+                parent[find(c)] = find(e)
+            for nb in g.adjacent[c]:
+                if g.cell[nb] == player:
+                    parent[find(nb)] = find(c)
+    seen: Set[int] = set()
+    for pair in pairs:
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
+            return f"{pair!r} is not a pair of cells"
+        if pair[0] == pair[1]:
+            return f"the pair {pair[0]}-{pair[1]} is one cell twice"
+        cells = []
+        for label in pair:
+            if label not in g.labels:
+                return f"{label!r} is not a cell of this board"
+            c = g.labels.index(label)
+            if g.cell[c] != 0:
+                return f"{label} is not empty"
+            if c in seen:
+                return f"{label} is in two pairs"
+            seen.add(c)
+            cells.append(c)
+
+        def touched(c: int) -> Set[Any]:
+            return {find(e) for e in edges(c)} | {find(nb) for nb in g.adjacent[c] if g.cell[nb] == player}
+
+        common = touched(cells[0]) & touched(cells[1])
+        if len(common) < 2:
+            return (f"the pair {pair[0]}-{pair[1]} does not touch the same two of player {player}'s "
+                    "stone groups and edges")
+        first, *rest = common
+        for x in rest:
+            parent[find(x)] = find(first)
+    if find("first") != find("second"):
+        return f"the pairs do not join player {player}'s two edges"
+    return None
+
+
 class _Walk:
     """One strategy's check."""
 
-    def __init__(self, nodes: Dict[int, Any], player: int, goal: str) -> None:
+    def __init__(self, nodes: Dict[int, Any], player: int, goal: str, pairs: bool = False) -> None:
         self.nodes = nodes
+        self.pairs = pairs
         self.player = player
         self.goal = goal
         self.key: Dict[int, Tuple[Any, ...]] = {}
         self.via: Dict[int, Optional[Tuple[int, str]]] = {}
         self.done: Set[int] = set()
         self.ends = 0
+        self.leaves = 0
 
     def path(self, node: Optional[int], move: Optional[str] = None) -> str:
         moves = [] if move is None else [move]
@@ -202,6 +284,15 @@ class _Walk:
         self.via[node] = via
         if item is None:
             raise self.fail(node, "the node is not in the certificate")
+        if len(item) == 2 and isinstance(item[1], dict) and "pairs" in item[1]:
+            if not self.pairs:
+                raise self.fail(node, "a pairing leaf needs a version 2 certificate")
+            error = _pairing_error(g, self.player, item[1])
+            if error is not None:
+                raise self.fail(node, f"not a pairing leaf: {error}")
+            self.done.add(node)
+            self.leaves += 1
+            return
         legal = g.legal_moves()
         if g.to_move == self.player:
             if len(item) != 3 or not isinstance(item[1], str):
@@ -270,15 +361,18 @@ def check_certificate(path: Union[str, "os.PathLike[str]"]) -> CheckedCertificat
     roots = {(s.get("player"), s.get("goal")): s.get("root") for s in given}
     walked = 0
     ends = 0
+    leaves = 0
     for player, goal in expected:
         if (player, goal) not in roots:
             raise CertificateError(f"a {value} needs player {player}'s strategy for a {goal}; the certificate has none")
-        w = _Walk(nodes, player, goal)
+        w = _Walk(nodes, player, goal, pairs=header.get("version") == 2)
         w.run(g.copy(), roots[(player, goal)])
         walked += len(w.done)
         ends += w.ends
+        leaves += w.leaves
     return CheckedCertificate(game=header["game"], options=dict(header.get("options") or {}), moves=list(header.get("moves") or []),
-                              to_move=g.to_move, value=value, positions=walked, finished_games=ends)
+                              to_move=g.to_move, value=value, positions=walked, finished_games=ends,
+                              pairing_leaves=leaves)
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -292,5 +386,5 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"{args[0]}: NOT a proof: {e}", file=sys.stderr)
         return 1
     print(f"{args[0]}: proves {c.game}{c.options} after {len(c.moves)} moves, player {c.to_move} to move: a {c.value} "
-          f"({c.positions:,} positions, {c.finished_games:,} finished games checked)")
+          f"({c.positions:,} positions, {c.finished_games:,} finished games, {c.pairing_leaves:,} pairing leaves checked)")
     return 0

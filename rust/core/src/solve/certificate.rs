@@ -16,13 +16,18 @@
 //! * `[id, "move", next]` at a position where `P` moves;
 //! * `[id, {"reply": next, ...}]` at a position where the opponent moves,
 //!   one entry per legal move;
+//! * `[id, {"pairs": [[cell, cell], ...]}]` (version 2) at a position `P`
+//!   has won against any play by a pairing strategy
+//!   ([`Solvable::pairing`]: Hex's disjoint pairs of empty cells joining
+//!   `P`'s edges), whoever is to move: a leaf;
 //!
 //! where `next` is the number of the node after the move, or `null` when the
 //! game is over after it. Children are written before their parents. The
 //! Python layer adds the header and trailer lines (`hexcore.solving`).
 //!
 //! `P`'s move is chosen, in this order: one that ends the game meeting the
-//! goal; one leading to a position already in the certificate; then the
+//! goal; one leading to a position already in the certificate; one leading
+//! to a pairing leaf; then the
 //! first in the game hook's order that keeps the goal (never the table's
 //! best move, which depends on the thread count: the file does not). Each is proved by a search (a
 //! table hit, mostly) before it is written. Memory: the index of written
@@ -280,10 +285,27 @@ impl<'w, G: Solvable> Writer<'w, G> {
             return Ok(Next::Node(id));
         }
         if self.index.len() >= self.max_positions {
-            return Err(SolveError::Certificate(format!(
-                "the certificate needs more than {} positions, more than its index may hold in table_mb; give a larger table_mb",
-                self.max_positions
-            )));
+            return Err(self.full());
+        }
+        if let Some(pairs) = pos.pairing(player) {
+            // a pairing leaf: proved without search, written at once
+            let id = self.next_id;
+            self.next_id += 1;
+            let board = pos.board();
+            let items: Vec<String> = pairs
+                .iter()
+                .map(|&[a, b]| {
+                    format!(
+                        "[{},{}]",
+                        json_str(board.label(a)),
+                        json_str(board.label(b))
+                    )
+                })
+                .collect();
+            let line = format!("[{id},{{\"pairs\":[{}]}}]\n", items.join(","));
+            self.out.write_all(line.as_bytes()).map_err(io_err)?;
+            self.index.insert(key, id);
+            return Ok(Next::Node(id));
         }
         let moves = if pos.to_move() == player {
             vec![self.choose(pos, player, goal)?]
@@ -300,6 +322,13 @@ impl<'w, G: Solvable> Writer<'w, G> {
             moves,
         });
         Ok(Next::Node(id))
+    }
+
+    fn full(&self) -> SolveError {
+        SolveError::Certificate(format!(
+            "the certificate needs more than {} positions, more than its index may hold in table_mb; give a larger table_mb",
+            self.max_positions
+        ))
     }
 
     /// Whether the position after `m` is proved to meet `goal` for `player`
@@ -350,6 +379,12 @@ impl<'w, G: Solvable> Writer<'w, G> {
             if self.index.get(&k).is_some_and(|&id| id & OPEN == 0) {
                 return Ok(moves[i].clone());
             }
+        }
+        // a position won by a pairing strategy (a leaf, no search)
+        if let Some(i) =
+            (0..moves.len()).find(|&i| !after[i].is_over() && after[i].pairing(player).is_some())
+        {
+            return Ok(moves[i].clone());
         }
         // the table's best first action, then the hook's order, then the rest
         let proved = if pos.to_move() == player {

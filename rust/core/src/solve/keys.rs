@@ -58,6 +58,14 @@ pub trait Solvable: Game {
     fn symmetries(&self) -> Vec<Vec<u16>> {
         symmetries(self.board())
     }
+
+    /// A proof without search that `player` wins the unfinished position
+    /// against any play, for the certificates' pairing leaves: disjoint
+    /// pairs of empty cells (Hex's pairing strategies); `None` (the
+    /// default) when the game has none or finds none.
+    fn pairing(&self, _player: usize) -> Option<Vec<[usize; 2]>> {
+        None
+    }
 }
 
 /// A cell value as the games' Zobrist keys number it: 0 empty, k for

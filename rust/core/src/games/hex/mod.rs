@@ -39,6 +39,7 @@ mod game;
 mod inferior;
 mod observation;
 mod options;
+mod pairing;
 mod solver;
 #[cfg(test)]
 mod tests;

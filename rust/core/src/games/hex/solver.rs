@@ -456,6 +456,11 @@ impl Solvable for Hex {
         self.virtual_outcome()
     }
 
+    /// Disjoint pairs joining the player's edges (`pairing.rs`).
+    fn pairing(&self, player: usize) -> Option<Vec<[usize; 2]>> {
+        self.pairing_strategy(player)
+    }
+
     /// Only the half turn maps the rhombus onto itself with each player's
     /// edges kept: the reflections of a square board exchange x's edges
     /// with o's.
