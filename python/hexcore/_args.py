@@ -11,7 +11,8 @@ import numpy as np
 
 
 def int_arg(name: str, value: Any, lo: int, hi: int) -> int:
-    """``value`` as an int in ``lo..=hi`` (bools are not ints here)."""
+    """``value`` as an int in ``lo..=hi`` (bools are not ints here); for
+    web input (``serve/``): the engine's int arguments are the core's to check."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an int, got {type(value).__name__}")
     if not lo <= value <= hi:

@@ -20,6 +20,8 @@ MAX_TABLE_MB: int
 """The largest solver table, in MiB."""
 MAX_GAMES: int
 """The most games a match, or each part of an analysis, plays."""
+MAX_JOB_TASKS: int
+"""The most units one distributed job is split into."""
 
 def default_threads() -> int: ...
 def check_threads(threads: Optional[int] = ...) -> int: ...
@@ -27,7 +29,7 @@ def check_arg(name: str, value: int) -> int: ...
 __all__ = ["Board", "Churn", "GameOverError", "Havannah", "Hex", "HexcoreError", "IllegalMoveError", "NotationError", "Quintun", "Reason",
            "TooManyMovesError", "Wunchunk", "Y", "_Game", "__version__", "_reason_codes", "_parse_spec", "_load", "_restore", "_game_options",
            "_game_facts", "MAX_THREADS", "MAX_DEPTH", "MAX_PLAYOUTS", "MAX_ENVS", "MAX_TABLE_MB",
-           "MAX_GAMES", "default_threads", "check_threads", "check_arg"]
+           "MAX_GAMES", "MAX_JOB_TASKS", "default_threads", "check_threads", "check_arg"]
 
 _G = TypeVar("_G", bound="_Game")
 

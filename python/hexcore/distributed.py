@@ -53,9 +53,8 @@ from typing import Any, Callable, Dict, Iterable, List, Literal, Optional, Seque
 
 import numpy as np
 
-from ._args import int_arg as _int
 from ._args import keyword_only
-from ._core import MAX_DEPTH, MAX_PLAYOUTS, __version__
+from ._core import MAX_DEPTH, MAX_JOB_TASKS, MAX_PLAYOUTS, __version__, check_arg
 from ._types import Game
 from .engine import Playouts
 from .progress import Bar
@@ -66,8 +65,8 @@ __all__ = ["perft", "random_playouts", "map_games", "Progress", "JobError", "MAX
 
 #: Most tasks a job is split into unless ``tasks=`` asks for more.
 MAX_TASKS = 1000
-#: Most tasks any job may have (``tasks=`` and ``chunk=`` are checked against it).
-MAX_JOB_TASKS = 1_000_000
+# MAX_JOB_TASKS, the most tasks any job may have (``tasks=`` and ``chunk=``
+# are checked against it), is the core's (``limits.rs``), as are those checks.
 #: Perft subtrees aimed at per task, so that the tasks come out even.
 UNITS_PER_TASK = 8
 #: Most subtrees the driver lists while splitting a perft.
@@ -131,7 +130,7 @@ def _threads(threads: Optional[int]) -> Any:
 def _job_args(tasks: Optional[int], checkpoint: Any, progress: Any, callback: Any, address: Any,
               ray_options: Any, threads: int) -> Tuple[Optional[int], Optional[str], Dict[str, Any]]:
     """Check the job-control arguments; returns (tasks, checkpoint path, task options)."""
-    t = None if tasks is None else _int("tasks", tasks, 1, MAX_JOB_TASKS)
+    t = None if tasks is None else int(check_arg("tasks", tasks))
     if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
         raise TypeError(f"checkpoint must be a path, got {type(checkpoint).__name__}")
     if progress is not None and not isinstance(progress, bool):
@@ -319,7 +318,8 @@ def map_games(play: Callable[[int], Any], games: int, *, tasks: Optional[int] = 
     driver for each finished game. Ctrl-C cancels the units still running and
     raises ``KeyboardInterrupt``; the games finished by then have been
     passed to ``on_game``."""
-    games = _int("games", games, 0, MAX_JOB_TASKS)
+    empty = isinstance(games, (int, np.integer)) and not isinstance(games, bool) and games == 0
+    games = 0 if empty else int(check_arg("games", games))  # the core's check above 0
     t, _, opts = _job_args(tasks, None, None, None, address, None, 1)
     if games == 0:
         return []
@@ -512,7 +512,7 @@ def random_playouts(game: Game, n: int, *, seed: int = 0, threads: Optional[int]
     seed, limit = int(seed), 2**64 - 1 if max_plies is None else int(max_plies)
     if summary is not None and not isinstance(summary, bool):
         raise TypeError(f"summary must be None, True or False, got {type(summary).__name__}")
-    size = None if chunk is None else _int("chunk", chunk, 1, MAX_PLAYOUTS)
+    size = None if chunk is None else int(check_arg("chunk", chunk))
     if size is not None and math.ceil(n / size) > MAX_JOB_TASKS:
         raise ValueError(f"chunk={size} makes {math.ceil(n / size):,} tasks of {n:,} games; at most {MAX_JOB_TASKS:,} "
                          "are allowed, give a larger chunk")

@@ -41,7 +41,6 @@ import numpy.typing as npt
 from . import _core
 from ._args import bool_arg as _bool
 from ._args import callback_arg, keyword_only
-from ._args import int_arg as _int
 from ._args import number_arg as _number
 from ._types import Evaluator, Game
 from .registry import INFO, of_class
@@ -181,13 +180,12 @@ def _progress(progress: Optional[Callable[[float], None]]) -> Optional[Callable[
 
 def _options(game: Game, seed: int, c: Optional[float], max_rollout_plies: int,
              max_nodes: int, solver: bool) -> Tuple[int, float, int, int, bool]:
-    """The checked search options shared by ``mcts`` and ``MCTS``:
-    (seed, c, max_rollout_plies, max_nodes, solver). ``threads`` and
-    ``seed`` go to the core as given: they are checked there, as for every
-    call, and so is whether the game has two players for ``solver``."""
-    return (seed, _c_arg(game, c),
-            _int("max_rollout_plies", max_rollout_plies, 0, 2**64 - 1), _int("max_nodes", max_nodes, 1, 2**32 - 1),
-            _bool("solver", solver))
+    """The search options shared by ``mcts`` and ``MCTS``: (seed, c,
+    max_rollout_plies, max_nodes, solver). The ints go to the core as
+    given: ``threads``, ``seed``, ``max_rollout_plies`` and ``max_nodes``
+    are checked where they enter it (``limits.rs``), as for every call, and
+    so is whether the game has two players for ``solver``."""
+    return (seed, _c_arg(game, c), max_rollout_plies, max_nodes, _bool("solver", solver))
 
 
 def _result(r: Dict[str, Any]) -> SearchResult:
@@ -208,8 +206,6 @@ def _result(r: Dict[str, Any]) -> SearchResult:
 def _budget(simulations: Optional[int], seconds: Optional[float]) -> Tuple[Optional[int], Optional[float]]:
     if simulations is None and seconds is None:
         raise ValueError("give a budget: simulations, seconds or both")
-    if simulations is not None:
-        simulations = _int("simulations", simulations, 1, 2**63 - 1)
     if seconds is not None:
         seconds = _number("seconds", seconds)
         if not (math.isfinite(seconds) and seconds > 0):

@@ -105,6 +105,51 @@ def _moved_checks():
     ]
 
 
+def _binding_checks():
+    """Each argument that ``search`` and ``distributed`` checked in Python
+    before, now checked where it enters the core: (call, bad value, the
+    core's message)."""
+    from hexcore import distributed
+    from hexcore.search import MCTS, mcts
+
+    g = hc.Churn(size=2, pie=False)
+    i63, top = 2**63 - 1, 2**64 - 1
+    return [
+        (lambda v: mcts(g, simulations=v, threads=1), 0, f"simulations must be between 1 and {i63}, got 0"),
+        (lambda v: MCTS(g, threads=1).search(v), 2**63, f"simulations must be between 1 and {i63}, got {2**63}"),
+        (lambda v: mcts(g, simulations=2, max_rollout_plies=v), -1,
+         f"max_rollout_plies must be between 0 and {top}, got -1"),
+        (lambda v: MCTS(g, max_rollout_plies=v), 2**64, f"max_rollout_plies must be between 0 and {top}, got {2**64}"),
+        (lambda v: mcts(g, simulations=2, max_nodes=v), 0, f"max_nodes must be between 1 and {2**32 - 1}, got 0"),
+        (lambda v: MCTS(g, max_nodes=v), 2**32, f"max_nodes must be between 1 and {2**32 - 1}, got {2**32}"),
+        (lambda v: distributed.perft(g, 1, tasks=v), 0, f"tasks must be between 1 and {10**6}, got 0"),
+        (lambda v: distributed.random_playouts(g, 3, chunk=v), 2**40 + 1,
+         f"chunk must be between 1 and {2**40}, got {2**40 + 1}"),
+        (lambda v: distributed.map_games(str, v), -1, f"games must be between 1 and {10**9}, got -1"),
+    ]
+
+
+@pytest.mark.parametrize("index", range(len(_binding_checks())))
+def test_binding_checks_give_the_core_message(index):
+    call, bad, message = _binding_checks()[index]
+    with pytest.raises(ValueError) as err:
+        call(bad)
+    assert str(err.value) == message
+    name = message.split()[0]
+    for wrong, kind in (("3", "str"), (1.5, "float"), (True, "bool")):
+        with pytest.raises(TypeError) as err:
+            call(wrong)
+        assert str(err.value) == f"{name} must be an int, got {kind}"
+
+
+def test_job_limits_are_the_core_constant():
+    from hexcore import distributed
+
+    assert distributed.MAX_JOB_TASKS == _core.MAX_JOB_TASKS == 10**6
+    assert _core.check_arg("tasks", 10**6) == 10**6 and _core.check_arg("chunk", 2**40) == 2**40
+    assert distributed.map_games(str, 0) == []
+
+
 @pytest.mark.parametrize("index", range(len(_moved_checks())))
 def test_moved_checks_give_the_core_message(index):
     call, bad, message = _moved_checks()[index]
@@ -137,7 +182,16 @@ def test_python_wrappers_do_not_retype_the_limits():
         for pat in (r"MAX_THREADS\s*=\s*\d", r"MAX_DEPTH\s*=\s*\d", r'int_arg\("threads"', r'_int\("threads"',
                     r'"depth", depth, 0, 100_000', r"os\.cpu_count\(\)", r"threads\s*<=\s*256\b", r"between 1 and 256",
                     r"2\s*\*\*\s*40\b", r"1\s*<<\s*40\b", r"1\s*<<\s*2[04]\b", r"10\s*\*\*\s*9\b",
-                    r'int_arg\("(num_envs|max_plies|max_nodes|table_mb|games|seed|playouts)"'):
+                    r'int_arg\("(num_envs|max_plies|max_nodes|table_mb|games|seed|playouts)"',
+                    r"MAX_JOB_TASKS\s*=\s*\d", r"2\s*\*\*\s*32\s*-\s*1"):
             if re.search(pat, text):
                 offenders.append((path.relative_to(ROOT).as_posix(), pat))
     assert not offenders, offenders
+
+
+def test_int_arg_only_for_web_input():
+    """Int arguments are the core's to check: only the web app's query
+    strings (``serve/``) still read ints with ``_args.int_arg``."""
+    users = [path.relative_to(ROOT).as_posix() for path in sorted((ROOT / "python" / "hexcore").rglob("*.py"))
+             if "serve" not in path.parts and path.name != "_args.py" and re.search(r"\bint_arg\b", path.read_text())]
+    assert not users, users

@@ -31,6 +31,9 @@ pub const MAX_TABLE_MB: usize = 1 << 20;
 /// The most games a match or an analysis plays (per level, match or opening).
 pub const MAX_GAMES: u64 = 1_000_000_000;
 
+/// The most units one distributed job (`hexcore.distributed`) is split into.
+pub const MAX_JOB_TASKS: u64 = 1_000_000;
+
 /// The number of threads a call uses when none is asked for: one per core
 /// the process may use, at most [`MAX_THREADS`].
 pub fn default_threads() -> usize {
@@ -133,6 +136,24 @@ pub fn simulations(n: impl Into<IntArg>) -> Result<u64, OptionsError> {
     in_range("simulations", n, 1, MAX_SIMULATIONS as i64).map(|n| n as u64)
 }
 
+/// UCT's simulation budget (`mcts`, `MCTS.search`), total over the
+/// threads, in `1..=i64::MAX`.
+pub fn search_simulations(n: impl Into<IntArg>) -> Result<u64, OptionsError> {
+    in_range("simulations", n, 1, i64::MAX).map(|n| n as u64)
+}
+
+/// UCT's longest random rollout in whole moves, `max_rollout_plies`, in
+/// `0..=u64::MAX`.
+pub fn rollout_plies(n: impl Into<IntArg>) -> Result<u64, OptionsError> {
+    in_wide_range("max_rollout_plies", n, 0, u64::MAX.into()).map(|n| n as u64)
+}
+
+/// UCT's node budget, the trees together, `max_nodes`, in `1..=u32::MAX`
+/// (node ids are `u32`).
+pub fn tree_nodes(n: impl Into<IntArg>) -> Result<usize, OptionsError> {
+    in_range("max_nodes", n, 1, u32::MAX as i64).map(|n| n as usize)
+}
+
 /// The batched search's leaves per tree and wave, in `1..=MAX_LEAVES_PER_TREE`.
 pub fn leaves_per_tree(n: impl Into<IntArg>) -> Result<usize, OptionsError> {
     in_range("leaves_per_tree", n, 1, MAX_LEAVES_PER_TREE as i64).map(|n| n as usize)
@@ -183,7 +204,9 @@ pub fn games(n: impl Into<IntArg>) -> Result<u64, OptionsError> {
 /// The checks of the arguments that functions written in Python check
 /// before any work, by the argument's name (`hexcore._core.check_arg`):
 /// `None` for a name with no check here. Besides the checks above, an
-/// analysis's `playouts`: `1..=MAX_PLAYOUTS` random games.
+/// analysis's `playouts`: `1..=MAX_PLAYOUTS` random games; a distributed
+/// job's `tasks`, `1..=MAX_JOB_TASKS`, and its `chunk` of playouts per
+/// task, `1..=MAX_PLAYOUTS`.
 pub fn check(name: &str, value: impl Into<IntArg>) -> Option<Result<u64, OptionsError>> {
     let value = value.into();
     Some(match name {
@@ -194,6 +217,8 @@ pub fn check(name: &str, value: impl Into<IntArg>) -> Option<Result<u64, Options
         "num_envs" => num_envs(value).map(|n| n as u64),
         "max_plies" => max_plies(value),
         "table_mb" => table_mb(value).map(|mb| mb as u64),
+        "tasks" => in_range("tasks", value, 1, MAX_JOB_TASKS as i64).map(|n| n as u64),
+        "chunk" => in_range("chunk", value, 1, MAX_PLAYOUTS as i64).map(|n| n as u64),
         _ => return None,
     })
 }
@@ -265,6 +290,8 @@ mod tests {
             ("table_mb", (1 << 20) + 1, "1 and 1048576"),
             ("games", 0, "1 and 1000000000"),
             ("playouts", 0, "1 and 1099511627776"),
+            ("tasks", 1_000_001, "1 and 1000000"),
+            ("chunk", 0, "1 and 1099511627776"),
         ] {
             let e = check(name, bad).expect("a checked name").unwrap_err();
             assert_eq!(
@@ -277,6 +304,16 @@ mod tests {
             "max_considered must be between 1 and 9223372036854775807, got 0"
         );
         assert_eq!(max_considered(7i64), Ok(7));
+        assert_eq!(
+            search_simulations(0i64).unwrap_err().message,
+            "simulations must be between 1 and 9223372036854775807, got 0"
+        );
+        assert_eq!(
+            tree_nodes(1i64 << 32).unwrap_err().message,
+            "max_nodes must be between 1 and 4294967295, got 4294967296"
+        );
+        assert_eq!(rollout_plies(u64::MAX), Ok(u64::MAX));
+        assert!(rollout_plies(-1i64).is_err());
         assert_eq!(check("games", 3i64), Some(Ok(3)));
         assert!(check("size", 3i64).is_none());
     }

@@ -104,7 +104,8 @@ fn check_threads(threads: Option<errors::Int>) -> PyResult<usize> {
 }
 
 /// `value` checked by the core's check of the argument `name` (`games`,
-/// `seed`, `playouts`, `max_nodes`, `num_envs`, `max_plies`, `table_mb`):
+/// `seed`, `playouts`, `max_nodes`, `num_envs`, `max_plies`, `table_mb`,
+/// `tasks`, `chunk`):
 /// a TypeError for a value that is not an int, a ValueError naming the
 /// argument and its range otherwise. For the functions written in Python;
 /// the bindings check the arguments they take themselves.
@@ -153,6 +154,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_ENVS", hexcore_core::limits::MAX_ENVS)?;
     m.add("MAX_TABLE_MB", hexcore_core::limits::MAX_TABLE_MB)?;
     m.add("MAX_GAMES", hexcore_core::limits::MAX_GAMES)?;
+    m.add("MAX_JOB_TASKS", hexcore_core::limits::MAX_JOB_TASKS)?;
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     m.add_function(wrap_pyfunction!(check_threads, m)?)?;
     m.add_function(wrap_pyfunction!(check_arg, m)?)?;

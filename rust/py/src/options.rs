@@ -161,6 +161,38 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
     }
 }
 
+/// Declares an int argument type read as given (`int_of`) and checked by
+/// the core's check for it, so that the binding where the value enters
+/// Rust holds the one check.
+macro_rules! checked_int {
+    ($(#[$doc:meta])* $ty:ident($inner:ty) = $name:literal, $check:path) => {
+        $(#[$doc])*
+        pub struct $ty(pub $inner);
+
+        impl<'a, 'py> FromPyObject<'a, 'py> for $ty {
+            type Error = PyErr;
+
+            fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+                let i = int_of($name, &obj)?;
+                $check(i).map($ty).map_err(options_error)
+            }
+        }
+    };
+}
+
+checked_int!(
+    /// UCT's `simulations` (`limits::search_simulations`).
+    Simulations(u64) = "simulations", limits::search_simulations
+);
+checked_int!(
+    /// UCT's `max_rollout_plies` (`limits::rollout_plies`).
+    RolloutPlies(u64) = "max_rollout_plies", limits::rollout_plies
+);
+checked_int!(
+    /// UCT's `max_nodes` (`limits::tree_nodes`).
+    TreeNodes(usize) = "max_nodes", limits::tree_nodes
+);
+
 /// An argument checked by the core's check of that name
 /// (`limits::check`); for `hexcore._core.check_arg`.
 pub fn check_arg(name: &str, v: &Bound<'_, PyAny>) -> PyResult<u64> {

@@ -20,7 +20,7 @@ use crate::any::{Any, Member, PerGame};
 use crate::errors::{illegal, mid_turn_error, move_text, Int, IntoPyErr};
 use crate::game::{wrap, AnyGame, PyGame};
 use crate::interrupt::run_with;
-use crate::options::Seed;
+use crate::options::{RolloutPlies, Seed, Simulations, TreeNodes};
 use crate::session::Session;
 
 /// The wait loop's tick: `progress(seconds)` (the seconds since the search
@@ -105,31 +105,31 @@ fn searchable(py: Python<'_>, game: &Bound<'_, PyAny>, what: &str) -> PyResult<A
 /// and propagates.
 #[pyfunction]
 #[pyo3(signature = (game, simulations=None, seconds=None, threads=None, seed=Seed(0), c=std::f64::consts::SQRT_2,
-                    max_rollout_plies=1000, max_nodes=10_000_000, solver=false, progress=None))]
+                    max_rollout_plies=RolloutPlies(1000), max_nodes=TreeNodes(10_000_000), solver=false, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn _mcts<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
-    simulations: Option<u64>,
+    simulations: Option<Simulations>,
     seconds: Option<f64>,
     threads: Option<Int>,
     seed: Seed,
     c: f64,
-    max_rollout_plies: u64,
-    max_nodes: usize,
+    max_rollout_plies: RolloutPlies,
+    max_nodes: TreeNodes,
     solver: bool,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = crate::options::threads(threads)?;
     let any = searchable(py, game, "mcts")?;
     let opts = SearchOptions {
-        simulations,
+        simulations: simulations.map(|s| s.0),
         seconds,
         threads,
         seed: seed.0,
         c,
-        max_rollout_plies,
-        max_nodes,
+        max_rollout_plies: max_rollout_plies.0,
+        max_nodes: max_nodes.0,
         solver,
     };
     dispatch!(any, s => {
@@ -227,8 +227,8 @@ where
 #[pymethods]
 impl PyMcts {
     #[new]
-    #[pyo3(signature = (game, threads=None, seed=Seed(0), c=std::f64::consts::SQRT_2, max_rollout_plies=1000, max_nodes=10_000_000,
-                        solver=false))]
+    #[pyo3(signature = (game, threads=None, seed=Seed(0), c=std::f64::consts::SQRT_2, max_rollout_plies=RolloutPlies(1000),
+                        max_nodes=TreeNodes(10_000_000), solver=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -236,8 +236,8 @@ impl PyMcts {
         threads: Option<Int>,
         seed: Seed,
         c: f64,
-        max_rollout_plies: u64,
-        max_nodes: usize,
+        max_rollout_plies: RolloutPlies,
+        max_nodes: TreeNodes,
         solver: bool,
     ) -> PyResult<Self> {
         let threads = crate::options::threads(threads)?;
@@ -248,8 +248,8 @@ impl PyMcts {
             threads,
             seed: seed.0,
             c,
-            max_rollout_plies,
-            max_nodes,
+            max_rollout_plies: max_rollout_plies.0,
+            max_nodes: max_nodes.0,
             solver,
         };
         let err = |e: SearchError| e.into_pyerr(py);
@@ -266,10 +266,11 @@ impl PyMcts {
     fn search<'py>(
         &mut self,
         py: Python<'py>,
-        simulations: Option<u64>,
+        simulations: Option<Simulations>,
         seconds: Option<f64>,
         progress: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let simulations = simulations.map(|s| s.0);
         dispatch!(&mut self.inner, (_s, m) => mcts_search(py, m, simulations, seconds, progress.as_ref()))
     }
 

@@ -401,11 +401,8 @@ fn check_budget(simulations: Option<u64>, seconds: Option<f64>) -> Result<(), Se
     if simulations.is_none() && seconds.is_none() {
         return Err(SearchError::NoBudget);
     }
-    if simulations == Some(0) {
-        return Err(SearchError::Invalid(OptionsError::new(
-            "simulations",
-            "simulations must be positive, got 0",
-        )));
+    if let Some(s) = simulations {
+        crate::limits::search_simulations(s).map_err(SearchError::Invalid)?;
     }
     if let Some(s) = seconds {
         if !(s.is_finite() && s > 0.0) {
@@ -546,8 +543,7 @@ impl<G: Game> Mcts<G> {
             )));
         }
         crate::limits::threads(Some(opts.threads)).map_err(SearchError::Invalid)?;
-        crate::limits::in_range("max_nodes", opts.max_nodes, 1, u32::MAX as i64)
-            .map_err(SearchError::Invalid)?;
+        crate::limits::tree_nodes(opts.max_nodes).map_err(SearchError::Invalid)?;
         let t = opts.threads;
         let per_tree_nodes = (opts.max_nodes / t).max(1);
         let workers = (0..t)
