@@ -17,6 +17,8 @@ if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 
     rustup component add rustfmt clippy
 fi
 cargo fmt --all --check
+# the games' folders are declared through a macro (lib.rs, for_each_game!), where cargo fmt does not look
+rustfmt --edition 2021 --check rust/core/src/games/*/mod.rs rust/py/src/games/*.rs
 cargo clippy --release --quiet --all-targets -p hexcore-core -p hexcore-py -- -D warnings
 cargo test --release --quiet -p hexcore-core
 python3 -m ruff check python tests benches scripts docs

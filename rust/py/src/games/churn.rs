@@ -5,9 +5,9 @@ use std::sync::Arc;
 use hexcore_core::{Churn, Game};
 use pyo3::prelude::*;
 
-use crate::options::{build, Arg};
 use crate::errors::{options_error, Int};
 use crate::game::{wrap, AnyGame, PyGame, TextValue};
+use crate::options::{build, Arg};
 use crate::session::Session;
 
 #[pyclass(name = "Churn", module = "hexcore._core", extends = PyGame, subclass)]
@@ -27,8 +27,18 @@ fn game<R>(slf: &PyRef<'_, PyChurn>, f: impl FnOnce(&Churn) -> R) -> PyResult<R>
 }
 
 /// A new game from the constructor's arguments.
-fn options(size: Arg<'_, '_>, sides: Arg<'_, '_>, board: Arg<'_, '_>, pie: Arg<'_, '_>) -> PyResult<Churn> {
-    build(&[("size", size), ("sides", sides), ("board", board), ("pie", pie)])
+fn options(
+    size: Arg<'_, '_>,
+    sides: Arg<'_, '_>,
+    board: Arg<'_, '_>,
+    pie: Arg<'_, '_>,
+) -> PyResult<Churn> {
+    build(&[
+        ("size", size),
+        ("sides", sides),
+        ("board", board),
+        ("pie", pie),
+    ])
 }
 
 #[pymethods]
@@ -43,7 +53,10 @@ impl PyChurn {
         board: Option<&Bound<'_, PyAny>>,
         pie: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
-        let g = PyGame::new(AnyGame::Churn(Session::new(options(size, sides, board, pie)?, None)));
+        let g = PyGame::new(AnyGame::Churn(Session::new(
+            options(size, sides, board, pie)?,
+            None,
+        )));
         Ok(PyClassInitializer::from(g).add_subclass(PyChurn))
     }
 
@@ -63,14 +76,30 @@ impl PyChurn {
         let (given, to_move) = (&to_move, to_move.value);
         let cells = crate::errors::small_cells(&cells)?;
         if !(1..=2).contains(&to_move) {
-            return Err(crate::errors::value_error(format!("to_move must be 1 or 2, got {given}")));
+            return Err(crate::errors::value_error(format!(
+                "to_move must be 1 or 2, got {given}"
+            )));
         }
         if let Some(v) = cells.iter().find(|&&v| !(0..=2).contains(&v)) {
-            return Err(crate::errors::value_error(format!("position: cell value {v} is not 0 (empty), 1 (red) or 2 (blue)")));
+            return Err(crate::errors::value_error(format!(
+                "position: cell value {v} is not 0 (empty), 1 (red) or 2 (blue)"
+            )));
         }
         let raw: Vec<u8> = cells.iter().map(|&v| v as u8).collect();
-        let g = Churn::from_cells(Arc::new(start.board().clone()), start.pie(), &raw, to_move as u8).map_err(options_error)?;
-        wrap(py, PyGame::new(AnyGame::Churn(Session::new(g, Some((cells, to_move as usize, Vec::new()))))))
+        let g = Churn::from_cells(
+            Arc::new(start.board().clone()),
+            start.pie(),
+            &raw,
+            to_move as u8,
+        )
+        .map_err(options_error)?;
+        wrap(
+            py,
+            PyGame::new(AnyGame::Churn(Session::new(
+                g,
+                Some((cells, to_move as usize, Vec::new())),
+            ))),
+        )
     }
 
     #[getter]

@@ -20,7 +20,9 @@ pub const TEXT_VALUE: Option<TextValue> = None;
 fn game<R>(slf: &PyRef<'_, PyHavannah>, f: impl FnOnce(&Havannah) -> R) -> PyResult<R> {
     match &slf.as_super().any {
         AnyGame::Havannah(s) => Ok(f(&s.g)),
-        _ => Err(pyo3::exceptions::PyTypeError::new_err("not a Havannah game")),
+        _ => Err(pyo3::exceptions::PyTypeError::new_err(
+            "not a Havannah game",
+        )),
     }
 }
 
@@ -33,14 +35,23 @@ impl PyHavannah {
     #[pyo3(signature = (size=None, *, swap=None))]
     fn new(size: Arg<'_, '_>, swap: Arg<'_, '_>) -> PyResult<PyClassInitializer<Self>> {
         let g: Havannah = build(&[("size", size), ("swap", swap)])?;
-        Ok(PyClassInitializer::from(PyGame::new(AnyGame::Havannah(Session::new(g, None)))).add_subclass(PyHavannah))
+        Ok(
+            PyClassInitializer::from(PyGame::new(AnyGame::Havannah(Session::new(g, None))))
+                .add_subclass(PyHavannah),
+        )
     }
 
     /// A position from cell values (0 empty, 1 x, 2 o) in cell order; no
     /// swap is offered.
     #[staticmethod]
     #[pyo3(signature = (cells, to_move, size=None, *, swap=None))]
-    fn _from_cells(py: Python<'_>, cells: Vec<Int>, to_move: Int, size: Arg<'_, '_>, swap: Arg<'_, '_>) -> PyResult<Py<PyAny>> {
+    fn _from_cells(
+        py: Python<'_>,
+        cells: Vec<Int>,
+        to_move: Int,
+        size: Arg<'_, '_>,
+        swap: Arg<'_, '_>,
+    ) -> PyResult<Py<PyAny>> {
         let start: Havannah = build(&[("size", size), ("swap", swap)])?;
         let (given, to_move) = (&to_move, to_move.value);
         let cells = crate::errors::small_cells(&cells)?;
@@ -48,11 +59,20 @@ impl PyHavannah {
             return Err(value_error(format!("to_move must be 1 or 2, got {given}")));
         }
         if let Some(v) = cells.iter().find(|&&v| !(0..=2).contains(&v)) {
-            return Err(value_error(format!("position: cell value {v} is not 0 (empty), 1 (x) or 2 (o)")));
+            return Err(value_error(format!(
+                "position: cell value {v} is not 0 (empty), 1 (x) or 2 (o)"
+            )));
         }
         let raw: Vec<u8> = cells.iter().map(|&v| v as u8).collect();
-        let g = Havannah::from_cells(start.size(), start.swap(), &raw, to_move as u8).map_err(options_error)?;
-        wrap(py, PyGame::new(AnyGame::Havannah(Session::new(g, Some((cells, to_move as usize, Vec::new()))))))
+        let g = Havannah::from_cells(start.size(), start.swap(), &raw, to_move as u8)
+            .map_err(options_error)?;
+        wrap(
+            py,
+            PyGame::new(AnyGame::Havannah(Session::new(
+                g,
+                Some((cells, to_move as usize, Vec::new())),
+            ))),
+        )
     }
 
     #[getter]

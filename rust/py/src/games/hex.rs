@@ -25,8 +25,18 @@ fn game<R>(slf: &PyRef<'_, PyHex>, f: impl FnOnce(&Hex) -> R) -> PyResult<R> {
 }
 
 /// A new game from the constructor's arguments.
-fn options(size: Arg<'_, '_>, rows: Arg<'_, '_>, cols: Arg<'_, '_>, swap: Arg<'_, '_>) -> PyResult<Hex> {
-    build(&[("size", size), ("rows", rows), ("cols", cols), ("swap", swap)])
+fn options(
+    size: Arg<'_, '_>,
+    rows: Arg<'_, '_>,
+    cols: Arg<'_, '_>,
+    swap: Arg<'_, '_>,
+) -> PyResult<Hex> {
+    build(&[
+        ("size", size),
+        ("rows", rows),
+        ("cols", cols),
+        ("swap", swap),
+    ])
 }
 
 #[pymethods]
@@ -37,9 +47,17 @@ impl PyHex {
     /// (square boards only).
     #[new]
     #[pyo3(signature = (size=None, *, rows=None, cols=None, swap=None))]
-    fn new(size: Arg<'_, '_>, rows: Arg<'_, '_>, cols: Arg<'_, '_>, swap: Arg<'_, '_>) -> PyResult<PyClassInitializer<Self>> {
+    fn new(
+        size: Arg<'_, '_>,
+        rows: Arg<'_, '_>,
+        cols: Arg<'_, '_>,
+        swap: Arg<'_, '_>,
+    ) -> PyResult<PyClassInitializer<Self>> {
         let g = options(size, rows, cols, swap)?;
-        Ok(PyClassInitializer::from(PyGame::new(AnyGame::Hex(Session::new(g, None)))).add_subclass(PyHex))
+        Ok(
+            PyClassInitializer::from(PyGame::new(AnyGame::Hex(Session::new(g, None))))
+                .add_subclass(PyHex),
+        )
     }
 
     /// A position from cell values (0 empty, 1 x, 2 o) in cell order; no
@@ -62,11 +80,26 @@ impl PyHex {
             return Err(value_error(format!("to_move must be 1 or 2, got {given}")));
         }
         if let Some(v) = cells.iter().find(|&&v| !(0..=2).contains(&v)) {
-            return Err(value_error(format!("position: cell value {v} is not 0 (empty), 1 (x) or 2 (o)")));
+            return Err(value_error(format!(
+                "position: cell value {v} is not 0 (empty), 1 (x) or 2 (o)"
+            )));
         }
         let raw: Vec<u8> = cells.iter().map(|&v| v as u8).collect();
-        let g = Hex::from_cells(start.rows(), start.cols(), start.swap(), &raw, to_move as u8).map_err(options_error)?;
-        wrap(py, PyGame::new(AnyGame::Hex(Session::new(g, Some((cells, to_move as usize, Vec::new()))))))
+        let g = Hex::from_cells(
+            start.rows(),
+            start.cols(),
+            start.swap(),
+            &raw,
+            to_move as u8,
+        )
+        .map_err(options_error)?;
+        wrap(
+            py,
+            PyGame::new(AnyGame::Hex(Session::new(
+                g,
+                Some((cells, to_move as usize, Vec::new())),
+            ))),
+        )
     }
 
     #[getter]

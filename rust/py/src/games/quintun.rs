@@ -4,9 +4,9 @@ use hexcore_core::{quintun_record_moves, Quintun, QuintunBoard};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyType};
 
-use crate::options::{build, Arg};
 use crate::errors::{options_error, value_error, Int, IntoPyErr};
 use crate::game::{wrap, AnyGame, PyGame, TextValue};
+use crate::options::{build, Arg};
 use crate::session::Session;
 
 #[pyclass(name = "Quintun", module = "hexcore._core", extends = PyGame, subclass)]
@@ -52,7 +52,10 @@ impl PyQuintun {
         placement: Option<&Bound<'_, PyAny>>,
         swap: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
-        let g = PyGame::new(AnyGame::Quintun(Session::new(options(size, placement, swap)?, None)));
+        let g = PyGame::new(AnyGame::Quintun(Session::new(
+            options(size, placement, swap)?,
+            None,
+        )));
         Ok(PyClassInitializer::from(g).add_subclass(PyQuintun))
     }
 
@@ -74,8 +77,21 @@ impl PyQuintun {
         if !(1..=2).contains(&to_move) {
             return Err(value_error(format!("to_move must be 1 or 2, got {given}")));
         }
-        let g = Quintun::from_cells(QuintunBoard::shared(start.size()).map_err(options_error)?, start.placement(), start.swap_rule(), &cells, to_move as u8).map_err(options_error)?;
-        wrap(py, PyGame::new(AnyGame::Quintun(Session::new(g, Some((cells, to_move as usize, Vec::new()))))))
+        let g = Quintun::from_cells(
+            QuintunBoard::shared(start.size()).map_err(options_error)?,
+            start.placement(),
+            start.swap_rule(),
+            &cells,
+            to_move as u8,
+        )
+        .map_err(options_error)?;
+        wrap(
+            py,
+            PyGame::new(AnyGame::Quintun(Session::new(
+                g,
+                Some((cells, to_move as usize, Vec::new())),
+            ))),
+        )
     }
 
     #[getter]
@@ -109,9 +125,16 @@ impl PyQuintun {
     /// `resign`).
     #[classmethod]
     #[pyo3(signature = (moves, **options))]
-    fn replay<'py>(cls: &Bound<'py, PyType>, moves: &Bound<'py, PyAny>, options: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+    fn replay<'py>(
+        cls: &Bound<'py, PyType>,
+        moves: &Bound<'py, PyAny>,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         if let Ok(text) = moves.extract::<String>() {
-            let list = PyList::new(cls.py(), quintun_record_moves(&text).map_err(|e| e.into_pyerr(cls.py()))?)?;
+            let list = PyList::new(
+                cls.py(),
+                quintun_record_moves(&text).map_err(|e| e.into_pyerr(cls.py()))?,
+            )?;
             return PyGame::replay(cls, list.as_any(), options);
         }
         PyGame::replay(cls, moves, options)

@@ -4,9 +4,9 @@ use hexcore_core::Wunchunk;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::options::{build, Arg};
 use crate::errors::{options_error, value_error};
 use crate::game::{wrap, AnyGame, PyGame, TextValue};
+use crate::options::{build, Arg};
 use crate::session::Session;
 
 #[pyclass(name = "Wunchunk", module = "hexcore._core", extends = PyGame, subclass)]
@@ -21,13 +21,25 @@ pub const TEXT_VALUE: Option<TextValue> = None;
 fn game<R>(slf: &PyRef<'_, PyWunchunk>, f: impl FnOnce(&Wunchunk) -> R) -> PyResult<R> {
     match &slf.as_super().any {
         AnyGame::Wunchunk(s) => Ok(f(&s.g)),
-        _ => Err(pyo3::exceptions::PyTypeError::new_err("not a Wunchunk game")),
+        _ => Err(pyo3::exceptions::PyTypeError::new_err(
+            "not a Wunchunk game",
+        )),
     }
 }
 
 /// A new game from the constructor's arguments.
-fn options(size: Arg<'_, '_>, players: Arg<'_, '_>, start: Arg<'_, '_>, balance: Arg<'_, '_>) -> PyResult<Wunchunk> {
-    build(&[("size", size), ("players", players), ("start", start), ("balance", balance)])
+fn options(
+    size: Arg<'_, '_>,
+    players: Arg<'_, '_>,
+    start: Arg<'_, '_>,
+    balance: Arg<'_, '_>,
+) -> PyResult<Wunchunk> {
+    build(&[
+        ("size", size),
+        ("players", players),
+        ("start", start),
+        ("balance", balance),
+    ])
 }
 
 #[pymethods]
@@ -49,7 +61,10 @@ impl PyWunchunk {
         balance: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
         let g = options(size, players, start, balance)?;
-        Ok(PyClassInitializer::from(PyGame::new(AnyGame::Wunchunk(Session::new(g, None)))).add_subclass(PyWunchunk))
+        Ok(
+            PyClassInitializer::from(PyGame::new(AnyGame::Wunchunk(Session::new(g, None))))
+                .add_subclass(PyWunchunk),
+        )
     }
 
     /// A position from cell values (0 empty, k colour k) in cell order, in
@@ -73,25 +88,44 @@ impl PyWunchunk {
         passes: crate::errors::Int,
     ) -> PyResult<Py<PyAny>> {
         let base = options(size, players, start, balance)?;
-        let (size, players, start, balance) = (base.size(), base.players(), base.start(), base.balance());
+        let (size, players, start, balance) =
+            (base.size(), base.players(), base.start(), base.balance());
         let (given, to_move) = (&to_move, to_move.value);
         let cells = crate::errors::small_cells(&cells)?;
         if let Some(v) = cells.iter().find(|&&v| v < 0 || v as usize > players) {
-            return Err(value_error(format!("position value {v} is not a colour 1..{players} (or 0 for empty)")));
+            return Err(value_error(format!(
+                "position value {v} is not a colour 1..{players} (or 0 for empty)"
+            )));
         }
         if !(1..=players as i64).contains(&to_move) {
-            return Err(value_error(format!("to_move must be in 1..{players}, got {given}")));
+            return Err(value_error(format!(
+                "to_move must be in 1..{players}, got {given}"
+            )));
         }
         let (c1, passes_given, passes) = (colour1_turns.value, &passes, passes.value);
         if c1 < 0 {
-            return Err(value_error(format!("colour1_turns must be a non-negative int, got {colour1_turns}")));
+            return Err(value_error(format!(
+                "colour1_turns must be a non-negative int, got {colour1_turns}"
+            )));
         }
         if !(0..players as i64).contains(&passes) {
-            return Err(value_error(format!("passes must be in 0..{}, got {passes_given}", players - 1)));
+            return Err(value_error(format!(
+                "passes must be in 0..{}, got {passes_given}",
+                players - 1
+            )));
         }
         let raw: Vec<u8> = cells.iter().map(|&v| v as u8).collect();
-        let g = Wunchunk::from_cells_with_turns(size, players, start, balance, &raw, to_move as usize, c1.min(2) as u8, passes as u8)
-            .map_err(options_error)?;
+        let g = Wunchunk::from_cells_with_turns(
+            size,
+            players,
+            start,
+            balance,
+            &raw,
+            to_move as usize,
+            c1.min(2) as u8,
+            passes as u8,
+        )
+        .map_err(options_error)?;
         let mut extra = Vec::new();
         if c1 < 2 {
             extra.push(("colour1_turns", c1));
@@ -99,7 +133,13 @@ impl PyWunchunk {
         if passes != 0 {
             extra.push(("passes", passes));
         }
-        wrap(py, PyGame::new(AnyGame::Wunchunk(Session::new(g, Some((cells, to_move as usize, extra))))))
+        wrap(
+            py,
+            PyGame::new(AnyGame::Wunchunk(Session::new(
+                g,
+                Some((cells, to_move as usize, extra)),
+            ))),
+        )
     }
 
     #[getter]
@@ -139,7 +179,11 @@ impl PyWunchunk {
     /// The colour each seat plays: {seat: colour}.
     #[getter]
     fn seat_colour<'py>(slf: PyRef<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
-        let pairs: Vec<(usize, usize)> = game(&slf, |g| (1..=g.players()).map(|seat| (seat, g.seat_colour(seat))).collect())?;
+        let pairs: Vec<(usize, usize)> = game(&slf, |g| {
+            (1..=g.players())
+                .map(|seat| (seat, g.seat_colour(seat)))
+                .collect()
+        })?;
         let d = PyDict::new(slf.py());
         for (seat, colour) in pairs {
             d.set_item(seat, colour)?;

@@ -32,13 +32,21 @@ impl PyY {
     #[pyo3(signature = (size=None))]
     fn new(size: Arg<'_, '_>) -> PyResult<PyClassInitializer<Self>> {
         let g: Y = build(&[("size", size)])?;
-        Ok(PyClassInitializer::from(PyGame::new(AnyGame::Y(Session::new(g, None)))).add_subclass(PyY))
+        Ok(
+            PyClassInitializer::from(PyGame::new(AnyGame::Y(Session::new(g, None))))
+                .add_subclass(PyY),
+        )
     }
 
     /// A position from cell values (0 empty, 1 x, 2 o) in cell order.
     #[staticmethod]
     #[pyo3(signature = (cells, to_move, size=None))]
-    fn _from_cells(py: Python<'_>, cells: Vec<Int>, to_move: Int, size: Arg<'_, '_>) -> PyResult<Py<PyAny>> {
+    fn _from_cells(
+        py: Python<'_>,
+        cells: Vec<Int>,
+        to_move: Int,
+        size: Arg<'_, '_>,
+    ) -> PyResult<Py<PyAny>> {
         let start: Y = build(&[("size", size)])?;
         let (given, to_move) = (&to_move, to_move.value);
         let cells = crate::errors::small_cells(&cells)?;
@@ -46,11 +54,19 @@ impl PyY {
             return Err(value_error(format!("to_move must be 1 or 2, got {given}")));
         }
         if let Some(v) = cells.iter().find(|&&v| !(0..=2).contains(&v)) {
-            return Err(value_error(format!("position: cell value {v} is not 0 (empty), 1 (x) or 2 (o)")));
+            return Err(value_error(format!(
+                "position: cell value {v} is not 0 (empty), 1 (x) or 2 (o)"
+            )));
         }
         let raw: Vec<u8> = cells.iter().map(|&v| v as u8).collect();
         let g = Y::from_cells(start.size(), &raw, to_move as u8).map_err(options_error)?;
-        wrap(py, PyGame::new(AnyGame::Y(Session::new(g, Some((cells, to_move as usize, Vec::new()))))))
+        wrap(
+            py,
+            PyGame::new(AnyGame::Y(Session::new(
+                g,
+                Some((cells, to_move as usize, Vec::new())),
+            ))),
+        )
     }
 
     #[getter]

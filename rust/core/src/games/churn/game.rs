@@ -59,7 +59,11 @@ impl Game for Churn {
     }
 
     fn apply_action_undoable(&mut self, action: Action) -> ChurnUndo {
-        let mut undo = ChurnUndo { action, removed: 0, swap_available: self.swap_available };
+        let mut undo = ChurnUndo {
+            action,
+            removed: 0,
+            swap_available: self.swap_available,
+        };
         if action as usize == self.board.num_cells() {
             self.do_swap();
         } else {
@@ -93,11 +97,16 @@ impl Game for Churn {
             self.to_move = mover;
         } else {
             let cell = undo.action as usize;
-            let group: smallvec::SmallVec<[u16; 64]> = self.groups.members(cell).map(|c| c as u16).collect();
+            let group: smallvec::SmallVec<[u16; 64]> =
+                self.groups.members(cell).map(|c| c as u16).collect();
             self.take_group(cell, mover, None);
             let mut log = std::mem::take(&mut self.removal_log);
             let from = log.len() - undo.removed as usize;
-            for &c in group.iter().filter(|&&c| c as usize != cell).chain(&log[from..]) {
+            for &c in group
+                .iter()
+                .filter(|&&c| c as usize != cell)
+                .chain(&log[from..])
+            {
                 self.put(c as usize, mover);
             }
             log.truncate(from);
@@ -152,7 +161,11 @@ impl Game for Churn {
         let count = iso.len();
         if count > 0 {
             let i = below(rng, count + extra);
-            return Some(if i == count { self.board.num_cells() as Action } else { iso.select(i).unwrap() as Action });
+            return Some(if i == count {
+                self.board.num_cells() as Action
+            } else {
+                iso.select(i).unwrap() as Action
+            });
         }
         buf.clear();
         if !self.pair_cells(buf) {
@@ -189,7 +202,8 @@ impl Game for Churn {
         // The groups the stone joins (every run of friendly neighbours has a
         // head), and the other mover groups smaller than the group formed.
         // SAFETY: as above.
-        let joined = unsafe { head_roots(&self.nmask[k], cyt, &self.groups, cell) }.unwrap_or([NO_CELL; 3]);
+        let joined =
+            unsafe { head_roots(&self.nmask[k], cyt, &self.groups, cell) }.unwrap_or([NO_CELL; 3]);
         let mut removed: smallvec::SmallVec<[u16; 64]> = smallvec::SmallVec::new();
         if s > 1 {
             for r in self.groups.roots_of(colour) {
@@ -206,13 +220,18 @@ impl Game for Churn {
         // Opponent's isolated cells: theirs now but `cell`, and freed cells
         // with no opponent neighbour.
         let nm_o = &self.nmask[o];
-        let iso = self.iso[o].len() - self.iso[o].contains(cell) as usize + removed.iter().filter(|&&c| nm_o[c as usize] == 0).count();
+        let iso = self.iso[o].len() - self.iso[o].contains(cell) as usize
+            + removed.iter().filter(|&&c| nm_o[c as usize] == 0).count();
         if iso > 0 {
             return Some(iso as u128 + swap);
         }
         // Otherwise the smallest group the opponent can form, over the empty
         // cells after the move (the opponent's groups are unchanged).
-        let others = self.empty.iter().filter(|&c| c != cell).chain(removed.iter().map(|&c| c as usize));
+        let others = self
+            .empty
+            .iter()
+            .filter(|&c| c != cell)
+            .chain(removed.iter().map(|&c| c as usize));
         // SAFETY: empty and removed cells are cells.
         let count = unsafe { count_smallest(nm_o, cyt, &self.groups, others) };
         Some(count as u128 + swap)
@@ -227,7 +246,14 @@ impl Game for Churn {
             self.iso[k].len()
         } else {
             // SAFETY: members of `empty` are cells.
-            unsafe { count_smallest(&self.nmask[k], self.board.cyclic_padded_table(), &self.groups, self.empty.iter()) }
+            unsafe {
+                count_smallest(
+                    &self.nmask[k],
+                    self.board.cyclic_padded_table(),
+                    &self.groups,
+                    self.empty.iter(),
+                )
+            }
         };
         (n + self.swap_available() as usize) as u128
     }
@@ -235,20 +261,33 @@ impl Game for Churn {
     fn parse_move(&self, text: &str) -> Result<MoveActions, MoveError> {
         let t = text.trim().to_ascii_lowercase();
         if self.over {
-            return Err(MoveError::new(crate::game::Reason::GameOver, format!("the game is over; {t:?} cannot be played")));
+            return Err(MoveError::new(
+                crate::game::Reason::GameOver,
+                format!("the game is over; {t:?} cannot be played"),
+            ));
         }
         if t == "swap" {
             if self.swap_available() {
                 return Ok(smallvec![self.board.num_cells() as Action]);
             }
-            let why = if !self.pie { "the pie rule is off" } else { "swap is only allowed as Blue's first move" };
-            return Err(MoveError::new(crate::game::Reason::SwapNotAllowed, format!("swap is not allowed here: {why}")));
+            let why = if !self.pie {
+                "the pie rule is off"
+            } else {
+                "swap is only allowed as Blue's first move"
+            };
+            return Err(MoveError::new(
+                crate::game::Reason::SwapNotAllowed,
+                format!("swap is not allowed here: {why}"),
+            ));
         }
         let cell = self.board.index(&t).ok_or_else(|| {
             if t.is_empty() {
                 MoveError::new(crate::game::Reason::Syntax, "empty move")
             } else {
-                MoveError::new(crate::game::Reason::UnknownCell, format!("{t:?} is not a cell of this board"))
+                MoveError::new(
+                    crate::game::Reason::UnknownCell,
+                    format!("{t:?} is not a cell of this board"),
+                )
             }
         })?;
         match self.cell_error(cell) {
@@ -258,7 +297,11 @@ impl Game for Churn {
     }
 
     fn format_move(&self, actions: &[Action]) -> String {
-        actions.iter().map(|&a| self.action_to_string(a)).collect::<Vec<_>>().join(",")
+        actions
+            .iter()
+            .map(|&a| self.action_to_string(a))
+            .collect::<Vec<_>>()
+            .join(",")
     }
 
     fn observation_shape(&self) -> [usize; 3] {

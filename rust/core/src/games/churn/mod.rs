@@ -155,7 +155,14 @@ static HEADS: [[u8; 3]; 64] = {
 /// in the groups); a cell's isolation is settled at its own turn or at a
 /// later neighbour's.
 #[inline(always)]
-fn lift(board: &Board, nmask: &mut [Vec<u8>; 2], iso: &mut [BitSet; 2], empty: &mut BitSet, cell: usize, k: usize) {
+fn lift(
+    board: &Board,
+    nmask: &mut [Vec<u8>; 2],
+    iso: &mut [BitSet; 2],
+    empty: &mut BitSet,
+    cell: usize,
+    k: usize,
+) {
     // Checked: `cell` is a cell, so every index below is at most `n`, which
     // the tables and bit sets (sized `n + 1`) hold.
     let cy = board.cyclic_neighbors_padded(cell);
@@ -196,7 +203,12 @@ fn lift(board: &Board, nmask: &mut [Vec<u8>; 2], iso: &mut [BitSet; 2], empty: &
 /// # Safety
 /// `cell` is a cell of the board the tables belong to.
 #[inline(always)]
-unsafe fn head_roots(nmask: &[u8], cyt: &[[u16; 6]], groups: &Groups, cell: usize) -> Option<[u16; 3]> {
+unsafe fn head_roots(
+    nmask: &[u8],
+    cyt: &[[u16; 6]],
+    groups: &Groups,
+    cell: usize,
+) -> Option<[u16; 3]> {
     // SAFETY: `cell` is a cell of the tables' board (this function's
     // contract); `HEADS` has 64 entries; directions are below 6.
     unsafe {
@@ -221,7 +233,9 @@ unsafe fn formed_size_at(nmask: &[u8], cyt: &[[u16; 6]], groups: &Groups, cell: 
     // SAFETY: `cell` is a cell (this function's contract), and the roots
     // `head_roots` gives are cells.
     unsafe {
-        let Some([r0, r1, r2]) = head_roots(nmask, cyt, groups, cell) else { return 1 };
+        let Some([r0, r1, r2]) = head_roots(nmask, cyt, groups, cell) else {
+            return 1;
+        };
         let sizes = groups.size_table();
         // Load all three sizes and mask out repeats: no data-dependent branch.
         let keep1 = 0u32.wrapping_sub((r1 != r0) as u32);
@@ -239,7 +253,12 @@ unsafe fn formed_size_at(nmask: &[u8], cyt: &[[u16; 6]], groups: &Groups, cell: 
 /// # Safety
 /// Every item of `cells` is a cell of the board the tables belong to.
 #[inline]
-unsafe fn count_smallest(nmask: &[u8], cyt: &[[u16; 6]], groups: &Groups, cells: impl Iterator<Item = usize>) -> usize {
+unsafe fn count_smallest(
+    nmask: &[u8],
+    cyt: &[[u16; 6]],
+    groups: &Groups,
+    cells: impl Iterator<Item = usize>,
+) -> usize {
     let (mut best, mut count) = (usize::MAX, 0);
     for cell in cells {
         // SAFETY: every item of `cells` is a cell (this function's contract).
@@ -278,16 +297,30 @@ impl Churn {
 
     /// A position from cell colours (0 empty, 1 red, 2 blue) and the player
     /// to move. A set-up position never offers the pie swap.
-    pub fn from_cells(board: Arc<Board>, pie: bool, cells: &[u8], to_move: u8) -> Result<Churn, crate::game::OptionsError> {
+    pub fn from_cells(
+        board: Arc<Board>,
+        pie: bool,
+        cells: &[u8],
+        to_move: u8,
+    ) -> Result<Churn, crate::game::OptionsError> {
         let n = board.num_cells();
         if cells.len() != n {
-            return Err(crate::game::OptionsError::new("position", format!("expected {n} cells, got {}", cells.len())));
+            return Err(crate::game::OptionsError::new(
+                "position",
+                format!("expected {n} cells, got {}", cells.len()),
+            ));
         }
         if let Some(c) = cells.iter().find(|&&c| c > 2) {
-            return Err(crate::game::OptionsError::new("position", format!("cell value {c} is not 0, 1 or 2")));
+            return Err(crate::game::OptionsError::new(
+                "position",
+                format!("cell value {c} is not 0, 1 or 2"),
+            ));
         }
         if !(1..=2).contains(&to_move) {
-            return Err(crate::game::OptionsError::new("to_move", format!("to_move must be 1 or 2, got {to_move}")));
+            return Err(crate::game::OptionsError::new(
+                "to_move",
+                format!("to_move must be 1 or 2, got {to_move}"),
+            ));
         }
         let mut g = Churn::new(board, pie);
         for (cell, &c) in cells.iter().enumerate() {
@@ -331,7 +364,9 @@ impl Churn {
         let n = board.num_cells();
         let colours: Vec<u8> = self.groups.colours().to_vec();
         self.groups.rebuild(&board, &colours);
-        self.nmask.iter_mut().for_each(|v| v.iter_mut().for_each(|x| *x = 0));
+        self.nmask
+            .iter_mut()
+            .for_each(|v| v.iter_mut().for_each(|x| *x = 0));
         self.empty.clear();
         self.iso[0].clear();
         self.iso[1].clear();
@@ -417,7 +452,14 @@ impl Churn {
         assert!(cell < self.board.num_cells());
         let k = self.to_move as usize - 1;
         // SAFETY: `cell` is a cell.
-        unsafe { formed_size_at(&self.nmask[k], self.board.cyclic_padded_table(), &self.groups, cell) }
+        unsafe {
+            formed_size_at(
+                &self.nmask[k],
+                self.board.cyclic_padded_table(),
+                &self.groups,
+                cell,
+            )
+        }
     }
 
     /// Remove every group of `colour` strictly smaller than `size`; the
@@ -535,7 +577,13 @@ impl Churn {
         let sizes = self.groups.size_table();
         let dst = &mut out[start..];
         let mut len = 0;
-        for (wi, &w) in self.groups.root_set(self.to_move).words().iter().enumerate() {
+        for (wi, &w) in self
+            .groups
+            .root_set(self.to_move)
+            .words()
+            .iter()
+            .enumerate()
+        {
             let mut lone = 0u64;
             for t in BitIter(w) {
                 // SAFETY: roots are cells.
@@ -570,7 +618,10 @@ impl Churn {
     fn cell_error(&self, cell: usize) -> Option<MoveError> {
         let label = self.board.label(cell);
         if self.groups.colour(cell) != 0 {
-            return Some(MoveError::new(crate::game::Reason::Occupied, format!("cell {label} is occupied")));
+            return Some(MoveError::new(
+                crate::game::Reason::Occupied,
+                format!("cell {label} is occupied"),
+            ));
         }
         let k = self.to_move as usize - 1;
         if !self.iso[k].is_empty() {
@@ -609,7 +660,9 @@ impl Churn {
 
     fn do_swap(&mut self) {
         let n = self.board.num_cells();
-        let cell = (0..n).find(|&c| self.groups.colour(c) == 1).expect("swap needs the red stone");
+        let cell = (0..n)
+            .find(|&c| self.groups.colour(c) == 1)
+            .expect("swap needs the red stone");
         let mut colours = self.groups.colours().to_vec();
         colours[cell] = 2;
         let board = self.board.clone();

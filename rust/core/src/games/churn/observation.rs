@@ -3,7 +3,9 @@
 //! (float32, through [`crate::vector::write_f32_observation`]).
 
 use crate::game::Game;
-use crate::vector::{fill_plane, mask_where, write_masks, write_plane, BatchGame, CellLayout, ObsElem};
+use crate::vector::{
+    fill_plane, mask_where, write_masks, write_plane, BatchGame, CellLayout, ObsElem,
+};
 
 use super::Churn;
 
@@ -14,7 +16,12 @@ impl BatchGame for Churn {
 
     /// The planes of [`Game::observation`] (described there), in any
     /// element type.
-    fn write_observation<T: ObsElem>(&self, layout: &CellLayout, out: &mut [T], scratch: &mut Vec<u8>) {
+    fn write_observation<T: ObsElem>(
+        &self,
+        layout: &CellLayout,
+        out: &mut [T],
+        scratch: &mut Vec<u8>,
+    ) {
         let plane = layout.plane;
         let (stones, rest) = out.split_at_mut(2 * plane);
         let (cells, blue) = rest.split_at_mut(plane);

@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use crate::facts::{Augment, Facts, GameFacts, PieRule};
 use crate::game::OptionsError;
-use crate::spec::{Configure, read_board, Kind, OptionInfo, Reader, Value, BOARD_NAME, BOARD_SIDES, BOARD_SIZE};
+use crate::spec::{
+    read_board, Configure, Kind, OptionInfo, Reader, Value, BOARD_NAME, BOARD_SIDES, BOARD_SIZE,
+};
 
 use super::Churn;
 
@@ -13,8 +15,17 @@ impl Configure for Churn {
     const NAME: &'static str = "churn";
 
     /// The board options, then `pie` (on by default).
-    const OPTIONS: &'static [OptionInfo] =
-        &[BOARD_SIZE, BOARD_SIDES, BOARD_NAME, OptionInfo { name: "pie", kind: Kind::Bool, default: Some(|_| Value::Bool(true)), always_printed: false }];
+    const OPTIONS: &'static [OptionInfo] = &[
+        BOARD_SIZE,
+        BOARD_SIDES,
+        BOARD_NAME,
+        OptionInfo {
+            name: "pie",
+            kind: Kind::Bool,
+            default: Some(|_| Value::Bool(true)),
+            always_printed: false,
+        },
+    ];
 
     fn from_options(r: &Reader<'_>) -> Result<Self, OptionsError> {
         let board = read_board(r)?;
@@ -26,7 +37,15 @@ impl Configure for Churn {
         let shape = if b.is_hexhex() {
             ("size", Value::Int(b.side_lengths()[0] as i64))
         } else {
-            ("sides", Value::Tuple(b.side_lengths().iter().map(|&x| Value::Int(x as i64)).collect()))
+            (
+                "sides",
+                Value::Tuple(
+                    b.side_lengths()
+                        .iter()
+                        .map(|&x| Value::Int(x as i64))
+                        .collect(),
+                ),
+            )
         };
         vec![shape, ("pie", Value::Bool(self.pie))]
     }

@@ -72,7 +72,12 @@ impl Game for Havannah {
     fn apply_action_undoable(&mut self, action: Action) -> HavannahUndo {
         let (swap_available, first) = (self.swap_available, self.first);
         let (cell, placed) = self.apply(action, true);
-        HavannahUndo { cell: cell as u16, placed, swap_available, first }
+        HavannahUndo {
+            cell: cell as u16,
+            placed,
+            swap_available,
+            first,
+        }
     }
 
     fn undo_action(&mut self, undo: HavannahUndo) {
@@ -81,7 +86,8 @@ impl Game for Havannah {
             Some(placed) => self.take(cell, placed),
             None => {
                 // The swap: the stone is x's again.
-                self.hash ^= self.board.zobrist_key(cell, X as usize) ^ self.board.zobrist_key(cell, O as usize);
+                self.hash ^= self.board.zobrist_key(cell, X as usize)
+                    ^ self.board.zobrist_key(cell, O as usize);
                 self.colour[cell] = X;
             }
         }
@@ -94,11 +100,18 @@ impl Game for Havannah {
     /// OpenSpiel's text: column letter and 1-based row of the id's square.
     fn action_to_string(&self, action: Action) -> String {
         let d = 2 * self.size as usize - 1;
-        format!("{}{}", row_name(action as usize % d), action as usize / d + 1)
+        format!(
+            "{}{}",
+            row_name(action as usize % d),
+            action as usize / d + 1
+        )
     }
 
     fn is_legal_action(&self, action: Action) -> bool {
-        self.winners == 0 && self.action_to_cell(action).is_some_and(|c| self.empty.contains(c) || (self.swap_available && c == self.first as usize))
+        self.winners == 0
+            && self.action_to_cell(action).is_some_and(|c| {
+                self.empty.contains(c) || (self.swap_available && c == self.first as usize)
+            })
     }
 
     fn single_action_turns(&self) -> bool {
@@ -126,12 +139,21 @@ impl Game for Havannah {
             }
         }
         let i = below(rng, count + self.swap_available as usize);
-        let c = if i == count { self.first as usize } else { self.empty.select(i).expect("i < number of empty cells") };
+        let c = if i == count {
+            self.first as usize
+        } else {
+            self.empty.select(i).expect("i < number of empty cells")
+        };
         Some(self.actions[c] as Action)
     }
 
     /// [`Havannah::random_action`]'s draws, played at the cell level.
-    fn random_rollout<R: Rng>(&mut self, rng: &mut R, max_plies: u64, _buf: &mut Vec<Action>) -> bool {
+    fn random_rollout<R: Rng>(
+        &mut self,
+        rng: &mut R,
+        max_plies: u64,
+        _buf: &mut Vec<Action>,
+    ) -> bool {
         let n = self.board.num_cells();
         let mut plies = 0u64;
         while self.winners == 0 {
@@ -168,7 +190,13 @@ impl Game for Havannah {
     /// (in cell order) and shrunk by swap-remove: uniform over the legal
     /// actions at every ply. A game lasts at most `num_cells + 1` moves,
     /// so `stop` is not polled.
-    fn play_random<R: Rng>(&mut self, rng: &mut R, max_plies: u64, buf: &mut Vec<Action>, _stop: &AtomicBool) -> Option<(u64, u64)> {
+    fn play_random<R: Rng>(
+        &mut self,
+        rng: &mut R,
+        max_plies: u64,
+        buf: &mut Vec<Action>,
+        _stop: &AtomicBool,
+    ) -> Option<(u64, u64)> {
         buf.clear();
         for (wi, &w) in self.empty.words().iter().enumerate() {
             buf.extend(BitIter(w).map(|t| (wi * 64 + t as usize) as Action));
@@ -205,25 +233,43 @@ impl Game for Havannah {
     fn parse_move(&self, text: &str) -> Result<MoveActions, MoveError> {
         let t = text.trim().to_ascii_lowercase();
         if self.winners != 0 {
-            return Err(MoveError::new(Reason::GameOver, format!("the game is over; {t:?} cannot be played")));
+            return Err(MoveError::new(
+                Reason::GameOver,
+                format!("the game is over; {t:?} cannot be played"),
+            ));
         }
         let cell = self.board.index(&t).ok_or_else(|| {
             let letters = t.bytes().take_while(|b| b.is_ascii_lowercase()).count();
-            let looks_like_cell = letters > 0 && letters < t.len() && t[letters..].bytes().all(|b| b.is_ascii_digit());
+            let looks_like_cell = letters > 0
+                && letters < t.len()
+                && t[letters..].bytes().all(|b| b.is_ascii_digit());
             if looks_like_cell {
-                MoveError::new(Reason::UnknownCell, format!("{t:?} is not a cell of this size-{} board", self.size))
+                MoveError::new(
+                    Reason::UnknownCell,
+                    format!("{t:?} is not a cell of this size-{} board", self.size),
+                )
             } else {
-                MoveError::new(Reason::Syntax, format!("{t:?} is not a Havannah move: a cell such as \"a1\""))
+                MoveError::new(
+                    Reason::Syntax,
+                    format!("{t:?} is not a Havannah move: a cell such as \"a1\""),
+                )
             }
         })?;
         if !(self.empty.contains(cell) || self.swap_available && cell == self.first as usize) {
-            return Err(MoveError::new(Reason::Occupied, format!("cell {t} is occupied")));
+            return Err(MoveError::new(
+                Reason::Occupied,
+                format!("cell {t} is occupied"),
+            ));
         }
         Ok(smallvec![self.actions[cell] as Action])
     }
 
     fn format_move(&self, actions: &[Action]) -> String {
-        actions.iter().map(|&a| self.action_to_string(a)).collect::<Vec<_>>().join(",")
+        actions
+            .iter()
+            .map(|&a| self.action_to_string(a))
+            .collect::<Vec<_>>()
+            .join(",")
     }
 
     fn observation_shape(&self) -> [usize; 3] {

@@ -41,15 +41,17 @@ use std::sync::Arc;
 
 use crate::bitset::BitSet;
 use crate::board::{row_name, Board, NO_CELL};
-use crate::game::{Action, OptionsError, WinnerMask};
 #[cfg(doc)]
 use crate::game::Game;
+use crate::game::{Action, OptionsError, WinnerMask};
 use crate::union_find::{ring_cells, ring_friends, ring_trigger, ring_walk, Placed, UnionFind};
 use crate::zobrist;
 
 /// What the crate root re-exports.
 pub mod public {
-    pub use super::{Havannah, HavannahUndo, WinKind, HAVANNAH_MAX_SIZE, HAVANNAH_OBSERVATION_PLANES};
+    pub use super::{
+        Havannah, HavannahUndo, WinKind, HAVANNAH_MAX_SIZE, HAVANNAH_OBSERVATION_PLANES,
+    };
 }
 
 /// Largest side of the hexagon (its columns are lettered `a` to `y`).
@@ -145,9 +147,28 @@ impl Clone for Havannah {
         self.colour.clone_from(&s.colour);
         self.links.clone_from(&s.links);
         self.empty.clone_from(&s.empty);
-        let Havannah { size, swap, num_empty, to_move, ply, first, swap_available, winners, win_kinds, hash, .. } = *s;
-        (self.size, self.swap, self.num_empty, self.to_move, self.ply) = (size, swap, num_empty, to_move, ply);
-        (self.first, self.swap_available, self.winners, self.win_kinds, self.hash) = (first, swap_available, winners, win_kinds, hash);
+        let Havannah {
+            size,
+            swap,
+            num_empty,
+            to_move,
+            ply,
+            first,
+            swap_available,
+            winners,
+            win_kinds,
+            hash,
+            ..
+        } = *s;
+        (self.size, self.swap, self.num_empty, self.to_move, self.ply) =
+            (size, swap, num_empty, to_move, ply);
+        (
+            self.first,
+            self.swap_available,
+            self.winners,
+            self.win_kinds,
+            self.hash,
+        ) = (first, swap_available, winners, win_kinds, hash);
     }
 }
 
@@ -166,10 +187,15 @@ impl Havannah {
     /// lets o's first move take x's stone.
     pub fn new(size: usize, swap: bool) -> Result<Havannah, OptionsError> {
         if !(2..=HAVANNAH_MAX_SIZE).contains(&size) {
-            return Err(OptionsError::new("size", format!("size must be an integer from 2 to {HAVANNAH_MAX_SIZE}, got {size}")));
+            return Err(OptionsError::new(
+                "size",
+                format!("size must be an integer from 2 to {HAVANNAH_MAX_SIZE}, got {size}"),
+            ));
         }
         let (m, d) = (size as i32 - 1, 2 * size as i32 - 1);
-        let plain = Board::hexhex(size).map_err(|e| OptionsError::new("size", e.0))?.top_down();
+        let plain = Board::hexhex(size)
+            .map_err(|e| OptionsError::new("size", e.0))?
+            .top_down();
         let n = plain.num_cells();
         // OpenSpiel's (x, y) of a cell: y the row from the top, x = q + y.
         let xy: Vec<(i32, i32)> = (0..n)
@@ -179,18 +205,28 @@ impl Havannah {
                 (q + y, y)
             })
             .collect();
-        let labels = xy.iter().map(|&(x, y)| format!("{}{}", row_name(x as usize), y + 1)).collect();
+        let labels = xy
+            .iter()
+            .map(|&(x, y)| format!("{}{}", row_name(x as usize), y + 1))
+            .collect();
         let rows = (0..d).rev().map(|y| (y + 1).to_string()).collect();
-        let board = plain.with_labels(labels).and_then(|b| b.with_row_names(rows)).map_err(|e| OptionsError::new("size", e.0))?;
+        let board = plain
+            .with_labels(labels)
+            .and_then(|b| b.with_row_names(rows))
+            .map_err(|e| OptionsError::new("size", e.0))?;
         let e = 2 * m;
         let marks: Arc<[u16]> = xy
             .iter()
             .map(|&(x, y)| {
-                let corner = [(0, 0), (m, 0), (e, m), (e, e), (m, e), (0, m)].iter().position(|&p| p == (x, y));
+                let corner = [(0, 0), (m, 0), (e, m), (e, e), (m, e), (0, m)]
+                    .iter()
+                    .position(|&p| p == (x, y));
                 if let Some(k) = corner {
                     return 1 << k;
                 }
-                let side = [y == 0, x - y == m, x == e, y == e, y - x == m, x == 0].iter().position(|&b| b);
+                let side = [y == 0, x - y == m, x == e, y == e, y - x == m, x == 0]
+                    .iter()
+                    .position(|&b| b);
                 side.map_or(0, |k| 1 << (6 + k))
             })
             .collect();
@@ -226,17 +262,31 @@ impl Havannah {
     /// the player to move. A set-up position never offers the swap; it is
     /// over when a stone completes a structure as the stones are put in
     /// cell order, or when it is full.
-    pub fn from_cells(size: usize, swap: bool, cells: &[u8], to_move: u8) -> Result<Havannah, OptionsError> {
+    pub fn from_cells(
+        size: usize,
+        swap: bool,
+        cells: &[u8],
+        to_move: u8,
+    ) -> Result<Havannah, OptionsError> {
         let mut g = Havannah::new(size, swap)?;
         let n = g.board.num_cells();
         if cells.len() != n {
-            return Err(OptionsError::new("position", format!("expected {n} cells, got {}", cells.len())));
+            return Err(OptionsError::new(
+                "position",
+                format!("expected {n} cells, got {}", cells.len()),
+            ));
         }
         if let Some(c) = cells.iter().find(|&&c| c > 2) {
-            return Err(OptionsError::new("position", format!("cell value {c} is not 0, 1 or 2")));
+            return Err(OptionsError::new(
+                "position",
+                format!("cell value {c} is not 0, 1 or 2"),
+            ));
         }
         if !(1..=2).contains(&to_move) {
-            return Err(OptionsError::new("to_move", format!("to_move must be 1 or 2, got {to_move}")));
+            return Err(OptionsError::new(
+                "to_move",
+                format!("to_move must be 1 or 2, got {to_move}"),
+            ));
         }
         for (cell, &c) in cells.iter().enumerate() {
             if c != 0 {
@@ -275,7 +325,12 @@ impl Havannah {
     /// The structures the winning stone completed (none while the game goes
     /// on or after a draw), ring first.
     pub fn win_kinds(&self) -> Vec<WinKind> {
-        [WinKind::Ring, WinKind::Bridge, WinKind::Fork].into_iter().enumerate().filter(|(k, _)| self.win_kinds >> k & 1 != 0).map(|(_, w)| w).collect()
+        [WinKind::Ring, WinKind::Bridge, WinKind::Fork]
+            .into_iter()
+            .enumerate()
+            .filter(|(k, _)| self.win_kinds >> k & 1 != 0)
+            .map(|(_, w)| w)
+            .collect()
     }
 
     /// The empty cells, 64 a word.
@@ -300,7 +355,10 @@ impl Havannah {
 
     /// The cell of an action id, if it is on the board.
     pub fn action_to_cell(&self, action: Action) -> Option<usize> {
-        self.cells.get(action as usize).filter(|&&c| c != NO_CELL).map(|&c| c as usize)
+        self.cells
+            .get(action as usize)
+            .filter(|&&c| c != NO_CELL)
+            .map(|&c| c as usize)
     }
 
     /// Put a stone of `colour` on empty `cell`, joining its group by
@@ -368,7 +426,8 @@ impl Havannah {
     /// own as before.
     fn do_swap(&mut self) {
         let cell = self.first as usize;
-        self.hash ^= self.board.zobrist_key(cell, X as usize) ^ self.board.zobrist_key(cell, O as usize);
+        self.hash ^=
+            self.board.zobrist_key(cell, X as usize) ^ self.board.zobrist_key(cell, O as usize);
         self.colour[cell] = O;
         self.swap_available = false;
         self.ply += 1;

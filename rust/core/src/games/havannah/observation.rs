@@ -11,7 +11,13 @@ use super::Havannah;
 impl Havannah {
     /// The planes of [`Game::observation`] (described there).
     pub(super) fn write_planes(&self, out: &mut [f32]) {
-        write_planes_by_action(&self.colour, &self.actions, self.to_move, self.num_actions(), out)
+        write_planes_by_action(
+            &self.colour,
+            &self.actions,
+            self.to_move,
+            self.num_actions(),
+            out,
+        )
     }
 }
 
@@ -42,6 +48,9 @@ impl BatchGame for Havannah {
             self.legal_actions(&mut v);
             return v[k];
         }
-        self.cell_to_action(self.empty_select(k).expect("k below the number of legal actions"))
+        self.cell_to_action(
+            self.empty_select(k)
+                .expect("k below the number of legal actions"),
+        )
     }
 }

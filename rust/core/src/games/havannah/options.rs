@@ -12,20 +12,36 @@ impl Configure for Havannah {
     const NAME: &'static str = "havannah";
 
     const OPTIONS: &'static [OptionInfo] = &[
-        OptionInfo { name: "size", kind: Kind::Int, default: Some(|_| Value::Int(8)), always_printed: true },
-        OptionInfo { name: "swap", kind: Kind::Bool, default: Some(|_| Value::Bool(false)), always_printed: false },
+        OptionInfo {
+            name: "size",
+            kind: Kind::Int,
+            default: Some(|_| Value::Int(8)),
+            always_printed: true,
+        },
+        OptionInfo {
+            name: "swap",
+            kind: Kind::Bool,
+            default: Some(|_| Value::Bool(false)),
+            always_printed: false,
+        },
     ];
 
     fn from_options(r: &Reader<'_>) -> Result<Self, OptionsError> {
         let swap = r.bool("swap")?;
         match int_of("size", &r.value("size")?)? {
             n if (2..=HAVANNAH_MAX_SIZE as i64).contains(&n) => Havannah::new(n as usize, swap),
-            n => Err(OptionsError::new("size", format!("size must be an integer from 2 to {HAVANNAH_MAX_SIZE}, got {n}"))),
+            n => Err(OptionsError::new(
+                "size",
+                format!("size must be an integer from 2 to {HAVANNAH_MAX_SIZE}, got {n}"),
+            )),
         }
     }
 
     fn option_values(&self) -> Vec<(&'static str, Value)> {
-        vec![("size", Value::Int(self.size() as i64)), ("swap", Value::Bool(self.swap()))]
+        vec![
+            ("size", Value::Int(self.size() as i64)),
+            ("swap", Value::Bool(self.swap())),
+        ]
     }
 }
 

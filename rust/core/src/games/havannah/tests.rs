@@ -27,11 +27,14 @@ fn structures(g: &Havannah, colour: u8) -> u8 {
                 }
             }
         }
-        out |= (((bits & CORNERS).count_ones() >= 2) as u8) << 1 | (((bits >> 6).count_ones() >= 3) as u8) << 2;
+        out |= (((bits & CORNERS).count_ones() >= 2) as u8) << 1
+            | (((bits >> 6).count_ones() >= 3) as u8) << 2;
     }
     // Cells not of `colour` reachable from the edge through such cells.
     let mut free = vec![false; n];
-    let mut stack: Vec<usize> = (0..n).filter(|&c| b.is_ring(c) && g.colour[c] != colour).collect();
+    let mut stack: Vec<usize> = (0..n)
+        .filter(|&c| b.is_ring(c) && g.colour[c] != colour)
+        .collect();
     stack.iter().for_each(|&c| free[c] = true);
     while let Some(c) = stack.pop() {
         for &nb in b.neighbors(c) {
@@ -79,7 +82,10 @@ fn wins_agree_with_a_recount() {
             }
         }
     }
-    assert!(kinds[1] > 10 && kinds[2] > 10 && kinds[4] > 10, "{kinds:?} {draws}");
+    assert!(
+        kinds[1] > 10 && kinds[2] > 10 && kinds[4] > 10,
+        "{kinds:?} {draws}"
+    );
 }
 
 #[test]
@@ -87,9 +93,15 @@ fn actions_are_openspiel_ids() {
     let g = Havannah::new(3, false).unwrap();
     let mut v = Vec::new();
     g.legal_actions(&mut v);
-    assert_eq!(v, vec![0, 1, 2, 5, 6, 7, 8, 10, 11, 12, 13, 14, 16, 17, 18, 19, 22, 23, 24]);
+    assert_eq!(
+        v,
+        vec![0, 1, 2, 5, 6, 7, 8, 10, 11, 12, 13, 14, 16, 17, 18, 19, 22, 23, 24]
+    );
     let names: Vec<String> = v.iter().map(|&a| g.action_to_string(a)).collect();
-    assert_eq!(names.join(" "), "a1 b1 c1 a2 b2 c2 d2 a3 b3 c3 d3 e3 b4 c4 d4 e4 c5 d5 e5");
+    assert_eq!(
+        names.join(" "),
+        "a1 b1 c1 a2 b2 c2 d2 a3 b3 c3 d3 e3 b4 c4 d4 e4 c5 d5 e5"
+    );
     assert_eq!(perft(&g, 2, Unit::Move, 1), 19 * 18);
     let mut s = Havannah::new(3, true).unwrap();
     s.apply_action(12);
@@ -98,9 +110,23 @@ fn actions_are_openspiel_ids() {
     assert_eq!(v.len(), 19);
     assert!(v.contains(&12) && s.swap_available());
     let u = s.apply_action_undoable(12);
-    assert_eq!((s.colour[s.cells[12] as usize], s.to_move, s.swap_available()), (O, X, false));
+    assert_eq!(
+        (
+            s.colour[s.cells[12] as usize],
+            s.to_move,
+            s.swap_available()
+        ),
+        (O, X, false)
+    );
     s.undo_action(u);
-    assert_eq!((s.colour[s.cells[12] as usize], s.to_move, s.swap_available()), (X, O, true));
+    assert_eq!(
+        (
+            s.colour[s.cells[12] as usize],
+            s.to_move,
+            s.swap_available()
+        ),
+        (X, O, true)
+    );
 }
 
 /// The direct mask writer gives the mask, the count and the order of
@@ -136,13 +162,23 @@ fn direct_mask_matches_legal_actions() {
 impl crate::testing::FreshHash for Havannah {
     fn fresh_zobrist(&self) -> u64 {
         let b = self.board();
-        (0..b.num_cells()).filter(|&c| self.cell_value(c) > 0).fold(self.flags_hash(), |h, c| h ^ b.zobrist_key(c, self.cell_value(c) as usize))
+        (0..b.num_cells())
+            .filter(|&c| self.cell_value(c) > 0)
+            .fold(self.flags_hash(), |h, c| {
+                h ^ b.zobrist_key(c, self.cell_value(c) as usize)
+            })
     }
 }
 
 #[test]
 fn havannah_conforms() {
-    for (size, swap, games) in [(2, true, 20), (3, false, 20), (3, true, 20), (4, true, 10), (8, true, 3)] {
+    for (size, swap, games) in [
+        (2, true, 20),
+        (3, false, 20),
+        (3, true, 20),
+        (4, true, 10),
+        (8, true, 3),
+    ] {
         crate::testing::conformance(&Havannah::new(size, swap).unwrap(), games, 400);
     }
 }

@@ -67,8 +67,15 @@ impl Game for Hex {
 
     fn apply_action_undoable(&mut self, action: Action) -> HexUndo {
         let (swap_available, first) = (self.swap_available, self.first);
-        let placed = self.apply(action, true).expect("an undoable placement returns its record");
-        HexUndo { action, placed, swap_available, first }
+        let placed = self
+            .apply(action, true)
+            .expect("an undoable placement returns its record");
+        HexUndo {
+            action,
+            placed,
+            swap_available,
+            first,
+        }
     }
 
     fn undo_action(&mut self, undo: HexUndo) {
@@ -145,7 +152,11 @@ impl Game for Hex {
             }
         }
         let i = below(rng, count + self.swap_available as usize);
-        Some(if i == count { self.board.num_cells() as Action } else { self.empty.select(i).expect("i < number of empty cells") as Action })
+        Some(if i == count {
+            self.board.num_cells() as Action
+        } else {
+            self.empty.select(i).expect("i < number of empty cells") as Action
+        })
     }
 
     /// Draws from a list of the empty cells built from the position
@@ -153,7 +164,13 @@ impl Game for Hex {
     /// actions at every ply, like `random_action`, with another
     /// mapping from the generator's numbers to cells. A game lasts at most
     /// `num_cells + 1` moves, so `stop` is not polled.
-    fn play_random<R: Rng>(&mut self, rng: &mut R, max_plies: u64, buf: &mut Vec<Action>, _stop: &AtomicBool) -> Option<(u64, u64)> {
+    fn play_random<R: Rng>(
+        &mut self,
+        rng: &mut R,
+        max_plies: u64,
+        buf: &mut Vec<Action>,
+        _stop: &AtomicBool,
+    ) -> Option<(u64, u64)> {
         let fill = |g: &Hex, buf: &mut Vec<Action>| {
             buf.clear();
             g.legal_actions(buf);
@@ -195,32 +212,61 @@ impl Game for Hex {
     fn parse_move(&self, text: &str) -> Result<MoveActions, MoveError> {
         let t = text.trim().to_ascii_lowercase();
         if self.winners != 0 {
-            return Err(MoveError::new(Reason::GameOver, format!("the game is over; {t:?} cannot be played")));
+            return Err(MoveError::new(
+                Reason::GameOver,
+                format!("the game is over; {t:?} cannot be played"),
+            ));
         }
         if t == "swap" {
-            return if self.swap_available { Ok(smallvec![self.board.num_cells() as Action]) } else { Err(self.swap_error()) };
+            return if self.swap_available {
+                Ok(smallvec![self.board.num_cells() as Action])
+            } else {
+                Err(self.swap_error())
+            };
         }
         let cell = self.board.index(&t).ok_or_else(|| {
             let letters = t.bytes().take_while(|b| b.is_ascii_lowercase()).count();
-            let looks_like_cell = letters > 0 && letters < t.len() && t[letters..].bytes().all(|b| b.is_ascii_digit());
+            let looks_like_cell = letters > 0
+                && letters < t.len()
+                && t[letters..].bytes().all(|b| b.is_ascii_digit());
             if looks_like_cell {
-                MoveError::new(Reason::UnknownCell, format!("{t:?} is not a cell of this {}x{} board", self.rows, self.cols))
+                MoveError::new(
+                    Reason::UnknownCell,
+                    format!(
+                        "{t:?} is not a cell of this {}x{} board",
+                        self.rows, self.cols
+                    ),
+                )
             } else {
-                MoveError::new(Reason::Syntax, format!("{t:?} is not a Hex move: a cell such as \"a1\" or \"swap\""))
+                MoveError::new(
+                    Reason::Syntax,
+                    format!("{t:?} is not a Hex move: a cell such as \"a1\" or \"swap\""),
+                )
             }
         })?;
         if !self.empty.contains(cell) {
-            return Err(MoveError::new(Reason::Occupied, format!("cell {t} is occupied")));
+            return Err(MoveError::new(
+                Reason::Occupied,
+                format!("cell {t} is occupied"),
+            ));
         }
         Ok(smallvec![cell as Action])
     }
 
     fn format_move(&self, actions: &[Action]) -> String {
-        actions.iter().map(|&a| self.action_to_string(a)).collect::<Vec<_>>().join(",")
+        actions
+            .iter()
+            .map(|&a| self.action_to_string(a))
+            .collect::<Vec<_>>()
+            .join(",")
     }
 
     fn observation_shape(&self) -> [usize; 3] {
-        [HEX_OBSERVATION_PLANES, self.rows as usize, self.cols as usize]
+        [
+            HEX_OBSERVATION_PLANES,
+            self.rows as usize,
+            self.cols as usize,
+        ]
     }
 
     /// Planes (4, rows, cols), cell `(row, col)` at `[.., row, col]`:
@@ -236,7 +282,9 @@ impl Game for Hex {
     /// Column letters on top, rows numbered down the left, x and o stones.
     fn diagram(&self) -> String {
         let label_w = self.rows.to_string().len();
-        let letters: Vec<String> = (0..self.cols as usize).map(crate::board::row_name).collect();
+        let letters: Vec<String> = (0..self.cols as usize)
+            .map(crate::board::row_name)
+            .collect();
         let mut out = format!("{:w$} {}\n", "", letters.join(" "), w = label_w);
         out.push_str(&self.board.diagram(|c| match self.colour[c] {
             X => 'x',

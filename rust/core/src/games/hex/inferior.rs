@@ -35,7 +35,8 @@ const WALL: u8 = 3;
 const RING: [(i32, i32); 6] = [(0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0)];
 
 /// Per ring (two bits a place, place `j` at bits `2j`): whether the cell is dead.
-static DEAD: std::sync::LazyLock<Vec<bool>> = std::sync::LazyLock::new(|| (0..1 << 12).map(ring_is_dead).collect());
+static DEAD: std::sync::LazyLock<Vec<bool>> =
+    std::sync::LazyLock::new(|| (0..1 << 12).map(ring_is_dead).collect());
 
 /// Whether each colour's places form at most one arc in every filling of
 /// the empty places of `ring`.
@@ -50,7 +51,12 @@ fn ring_is_dead(ring: usize) -> bool {
         for (i, &j) in empties.iter().enumerate() {
             colours[j] = if fill >> i & 1 != 0 { X } else { O };
         }
-        [X, O].into_iter().all(|k| (0..6).filter(|&j| colours[j] == k && colours[(j + 5) % 6] != k).count() <= 1)
+        [X, O].into_iter().all(|k| {
+            (0..6)
+                .filter(|&j| colours[j] == k && colours[(j + 5) % 6] != k)
+                .count()
+                <= 1
+        })
     })
 }
 
@@ -118,7 +124,9 @@ impl Hex {
                     if b < a || self.colour[b] != 0 {
                         continue;
                     }
-                    let owner = [X, O].into_iter().find(|&p| self.dead_with(b, (a, p)) && self.dead_with(a, (b, p)));
+                    let owner = [X, O]
+                        .into_iter()
+                        .find(|&p| self.dead_with(b, (a, p)) && self.dead_with(a, (b, p)));
                     if let Some(p) = owner {
                         self.put(a, p, false);
                         if self.winners == 0 {
@@ -139,7 +147,10 @@ mod tests {
     use crate::game::Game;
 
     fn ring_of(places: [u8; 6]) -> usize {
-        places.iter().enumerate().fold(0, |r, (j, &v)| r | (v as usize) << (2 * j))
+        places
+            .iter()
+            .enumerate()
+            .fold(0, |r, (j, &v)| r | (v as usize) << (2 * j))
     }
 
     #[test]
@@ -166,6 +177,9 @@ mod tests {
         let mut f = g.clone();
         f.fill_inferior(true, true);
         assert_eq!(f.to_move(), g.to_move());
-        assert!(before.iter().zip(f.colours()).all(|(&b, &a)| b == 0 || a == b));
+        assert!(before
+            .iter()
+            .zip(f.colours())
+            .all(|(&b, &a)| b == 0 || a == b));
     }
 }

@@ -49,16 +49,19 @@ use std::sync::Arc;
 
 use crate::bitset::BitSet;
 use crate::board::Board;
-use crate::game::{Action, MoveError, OptionsError, Reason, WinnerMask};
 #[cfg(doc)]
 use crate::game::Game;
-use crate::union_find::{Placed, UnionFind};
+use crate::game::{Action, MoveError, OptionsError, Reason, WinnerMask};
 use crate::unchecked::get;
+use crate::union_find::{Placed, UnionFind};
 use crate::zobrist;
 
 /// What the crate root re-exports.
 pub mod public {
-    pub use super::solver::{hex_knowledge, set_hex_knowledge, HEX_KNOW_ALL, HEX_KNOW_CAPTURED, HEX_KNOW_DEAD, HEX_KNOW_MUSTPLAY};
+    pub use super::solver::{
+        hex_knowledge, set_hex_knowledge, HEX_KNOW_ALL, HEX_KNOW_CAPTURED, HEX_KNOW_DEAD,
+        HEX_KNOW_MUSTPLAY,
+    };
     pub use super::{Hex, HexUndo, HEX_MAX_SIZE, HEX_OBSERVATION_PLANES};
 }
 
@@ -129,9 +132,29 @@ impl Clone for Hex {
         self.colour.clone_from(&s.colour);
         self.links.clone_from(&s.links);
         self.empty.clone_from(&s.empty);
-        let Hex { rows, cols, swap, num_empty, to_move, ply, first, swap_available, winners, hash, .. } = *s;
-        (self.rows, self.cols, self.swap, self.num_empty, self.to_move, self.ply) = (rows, cols, swap, num_empty, to_move, ply);
-        (self.first, self.swap_available, self.winners, self.hash) = (first, swap_available, winners, hash);
+        let Hex {
+            rows,
+            cols,
+            swap,
+            num_empty,
+            to_move,
+            ply,
+            first,
+            swap_available,
+            winners,
+            hash,
+            ..
+        } = *s;
+        (
+            self.rows,
+            self.cols,
+            self.swap,
+            self.num_empty,
+            self.to_move,
+            self.ply,
+        ) = (rows, cols, swap, num_empty, to_move, ply);
+        (self.first, self.swap_available, self.winners, self.hash) =
+            (first, swap_available, winners, hash);
     }
 }
 
@@ -149,7 +172,16 @@ impl Hex {
     /// An empty `rows` x `cols` board (each 1 to [`HEX_MAX_SIZE`]); `swap`
     /// needs a square board.
     pub fn new(rows: usize, cols: usize, swap: bool) -> Result<Hex, OptionsError> {
-        let board = Board::rhombus(rows, cols).map_err(|e| OptionsError::new(if e.0.starts_with("rows") { "rows" } else { "cols" }, e.0))?;
+        let board = Board::rhombus(rows, cols).map_err(|e| {
+            OptionsError::new(
+                if e.0.starts_with("rows") {
+                    "rows"
+                } else {
+                    "cols"
+                },
+                e.0,
+            )
+        })?;
         if swap && rows != cols {
             return Err(OptionsError::new(
                 "swap",
@@ -189,17 +221,32 @@ impl Hex {
     /// A position from cell values (0 empty, 1 x, 2 o, in cell order) and
     /// the player to move. A set-up position never offers the swap; it is
     /// over when it holds a winning chain.
-    pub fn from_cells(rows: usize, cols: usize, swap: bool, cells: &[u8], to_move: u8) -> Result<Hex, OptionsError> {
+    pub fn from_cells(
+        rows: usize,
+        cols: usize,
+        swap: bool,
+        cells: &[u8],
+        to_move: u8,
+    ) -> Result<Hex, OptionsError> {
         let mut g = Hex::new(rows, cols, swap)?;
         let n = rows * cols;
         if cells.len() != n {
-            return Err(OptionsError::new("position", format!("expected {n} cells, got {}", cells.len())));
+            return Err(OptionsError::new(
+                "position",
+                format!("expected {n} cells, got {}", cells.len()),
+            ));
         }
         if let Some(c) = cells.iter().find(|&&c| c > 2) {
-            return Err(OptionsError::new("position", format!("cell value {c} is not 0, 1 or 2")));
+            return Err(OptionsError::new(
+                "position",
+                format!("cell value {c} is not 0, 1 or 2"),
+            ));
         }
         if !(1..=2).contains(&to_move) {
-            return Err(OptionsError::new("to_move", format!("to_move must be 1 or 2, got {to_move}")));
+            return Err(OptionsError::new(
+                "to_move",
+                format!("to_move must be 1 or 2, got {to_move}"),
+            ));
         }
         for (cell, &c) in cells.iter().enumerate() {
             if c != 0 {
@@ -368,8 +415,15 @@ impl Hex {
     }
 
     fn swap_error(&self) -> MoveError {
-        let why = if !self.swap { "the swap rule is off" } else { "swap is only allowed as o's first move" };
-        MoveError::new(Reason::SwapNotAllowed, format!("swap is not allowed here: {why}"))
+        let why = if !self.swap {
+            "the swap rule is off"
+        } else {
+            "swap is only allowed as o's first move"
+        };
+        MoveError::new(
+            Reason::SwapNotAllowed,
+            format!("swap is not allowed here: {why}"),
+        )
     }
 }
 

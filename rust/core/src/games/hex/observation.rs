@@ -17,7 +17,12 @@ impl BatchGame for Hex {
     /// The planes of [`Game::observation`] (described there), in any
     /// element type; the rhombus fills its grid, cell `c` at plane index
     /// `c` (no layout needed).
-    fn write_observation<T: ObsElem>(&self, _layout: &CellLayout, out: &mut [T], _scratch: &mut Vec<u8>) {
+    fn write_observation<T: ObsElem>(
+        &self,
+        _layout: &CellLayout,
+        out: &mut [T],
+        _scratch: &mut Vec<u8>,
+    ) {
         let n = self.board().num_cells();
         let me = self.to_move() as u8;
         let colours = self.colours();

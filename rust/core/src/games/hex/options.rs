@@ -12,7 +12,10 @@ use super::{Hex, HEX_MAX_SIZE};
 fn dim(name: &'static str, v: &Value) -> Result<usize, OptionsError> {
     match int_of(name, v)? {
         n if (1..=HEX_MAX_SIZE as i64).contains(&n) => Ok(n as usize),
-        n => Err(OptionsError::new(name, format!("{name} must be an integer from 1 to {HEX_MAX_SIZE}, got {n}"))),
+        n => Err(OptionsError::new(
+            name,
+            format!("{name} must be an integer from 1 to {HEX_MAX_SIZE}, got {n}"),
+        )),
     }
 }
 
@@ -20,15 +23,40 @@ impl Configure for Hex {
     const NAME: &'static str = "hex";
 
     const OPTIONS: &'static [OptionInfo] = &[
-        OptionInfo { name: "size", kind: Kind::Int, default: Some(|_| Value::Int(11)), always_printed: true },
-        OptionInfo { name: "rows", kind: Kind::Int, default: None, always_printed: true },
-        OptionInfo { name: "cols", kind: Kind::Int, default: None, always_printed: true },
-        OptionInfo { name: "swap", kind: Kind::Bool, default: Some(|_| Value::Bool(false)), always_printed: false },
+        OptionInfo {
+            name: "size",
+            kind: Kind::Int,
+            default: Some(|_| Value::Int(11)),
+            always_printed: true,
+        },
+        OptionInfo {
+            name: "rows",
+            kind: Kind::Int,
+            default: None,
+            always_printed: true,
+        },
+        OptionInfo {
+            name: "cols",
+            kind: Kind::Int,
+            default: None,
+            always_printed: true,
+        },
+        OptionInfo {
+            name: "swap",
+            kind: Kind::Bool,
+            default: Some(|_| Value::Bool(false)),
+            always_printed: false,
+        },
     ];
 
     fn from_options(r: &Reader<'_>) -> Result<Self, OptionsError> {
         let (rows, cols) = match (r.given("size"), r.given("rows"), r.given("cols")) {
-            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => return Err(OptionsError::new("size", "give size, or rows and cols, not both")),
+            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
+                return Err(OptionsError::new(
+                    "size",
+                    "give size, or rows and cols, not both",
+                ))
+            }
             (None, Some(rows), Some(cols)) => (dim("rows", rows)?, dim("cols", cols)?),
             (None, Some(_), None) => return Err(OptionsError::new("cols", "rows needs cols")),
             (None, None, Some(_)) => return Err(OptionsError::new("rows", "cols needs rows")),
@@ -41,8 +69,15 @@ impl Configure for Hex {
     }
 
     fn option_values(&self) -> Vec<(&'static str, Value)> {
-        let (rows, cols) = (Value::Int(self.rows() as i64), Value::Int(self.cols() as i64));
-        let mut v = if self.rows() == self.cols() { vec![("size", rows)] } else { vec![("rows", rows), ("cols", cols)] };
+        let (rows, cols) = (
+            Value::Int(self.rows() as i64),
+            Value::Int(self.cols() as i64),
+        );
+        let mut v = if self.rows() == self.cols() {
+            vec![("size", rows)]
+        } else {
+            vec![("rows", rows), ("cols", cols)]
+        };
         v.push(("swap", Value::Bool(self.swap())));
         v
     }

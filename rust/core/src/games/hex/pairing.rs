@@ -48,7 +48,13 @@ impl Links {
             if self.visited[y] {
                 continue;
             }
-            let free: Vec<u16> = self.links[x][i].1.iter().copied().filter(|&c| !self.used[c as usize]).take(2).collect();
+            let free: Vec<u16> = self.links[x][i]
+                .1
+                .iter()
+                .copied()
+                .filter(|&c| !self.used[c as usize])
+                .take(2)
+                .collect();
             if free.len() < 2 {
                 continue;
             }
@@ -146,7 +152,10 @@ impl Hex {
             }
         }
         let mut links = vec![Vec::new(); nodes];
-        let mut keys: Vec<_> = common.into_iter().filter(|(_, cells)| cells.len() >= 2).collect();
+        let mut keys: Vec<_> = common
+            .into_iter()
+            .filter(|(_, cells)| cells.len() >= 2)
+            .collect();
         keys.sort_unstable();
         for ((a, b), cells) in keys {
             links[a].push((b, cells.clone()));

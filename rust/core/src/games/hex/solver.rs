@@ -100,7 +100,8 @@ thread_local! {
 }
 
 fn analysis_slot(key: PositionKey) -> usize {
-    crate::zobrist::mix(key.0 ^ key.1.rotate_left(23) ^ (key.2 as u64) << 40) as usize & (ANALYSIS_SLOTS - 1)
+    crate::zobrist::mix(key.0 ^ key.1.rotate_left(23) ^ (key.2 as u64) << 40) as usize
+        & (ANALYSIS_SLOTS - 1)
 }
 
 fn remember_analysis(key: PositionKey, a: Analysis) {
@@ -114,7 +115,11 @@ fn remember_analysis(key: PositionKey, a: Analysis) {
 }
 
 fn recall_analysis(key: PositionKey) -> Option<Analysis> {
-    ANALYSES.with(|m| m.borrow().get(analysis_slot(key)).and_then(|&(k, a)| (k == key).then_some(a)))
+    ANALYSES.with(|m| {
+        m.borrow()
+            .get(analysis_slot(key))
+            .and_then(|&(k, a)| (k == key).then_some(a))
+    })
 }
 
 /// Per player, what a stone on each empty cell would reach (boards of at
@@ -148,11 +153,17 @@ impl Hex {
     }
 
     fn neighbour_mask(&self, cell: usize) -> u64 {
-        self.board.neighbors(cell).iter().fold(0, |m, &nb| m | 1 << nb)
+        self.board
+            .neighbors(cell)
+            .iter()
+            .fold(0, |m, &nb| m | 1 << nb)
     }
 
     fn reach(&self, colour: u8, empty: u64) -> Reach {
-        let mut r = Reach { edge: [0; 2], libs: [0; 64] };
+        let mut r = Reach {
+            edge: [0; 2],
+            libs: [0; 64],
+        };
         let mut e = empty;
         while e != 0 {
             let c = e.trailing_zeros() as usize;
@@ -233,7 +244,11 @@ impl Hex {
     fn analyse_filled(&self, mask: u8, original: u64) -> Analysis {
         if self.winners != 0 {
             // filling in ended the game: its winner wins the original
-            let o = if self.winners >> (self.to_move - 1) & 1 != 0 { Outcome::Win } else { Outcome::Loss };
+            let o = if self.winners >> (self.to_move - 1) & 1 != 0 {
+                Outcome::Win
+            } else {
+                Outcome::Loss
+            };
             return (Some(o), original);
         }
         let empty = self.empty.words()[0];
@@ -250,7 +265,11 @@ impl Hex {
         if theirs.full {
             return (Some(Outcome::Loss), empty);
         }
-        let allowed = if mask & HEX_KNOW_MUSTPLAY != 0 { empty & theirs.must } else { empty };
+        let allowed = if mask & HEX_KNOW_MUSTPLAY != 0 {
+            empty & theirs.must
+        } else {
+            empty
+        };
         // an empty mustplay: every move leaves one of the opponent's
         // winning threats whole
         ((allowed == 0).then_some(Outcome::Loss), allowed)
@@ -270,7 +289,14 @@ impl Hex {
                 xs |= 1 << c;
             }
         }
-        (empty, xs, self.to_move as u32 | (self.rows as u32) << 2 | (self.cols as u32) << 9 | (mask as u32) << 16)
+        (
+            empty,
+            xs,
+            self.to_move as u32
+                | (self.rows as u32) << 2
+                | (self.cols as u32) << 9
+                | (mask as u32) << 16,
+        )
     }
 
     /// The empty cells worth a move (values only): those the inferior
@@ -283,7 +309,9 @@ impl Hex {
     /// with disjoint carriers.
     fn virtual_winner(&self) -> Option<u8> {
         let empty = self.empty.words()[0];
-        [X, O].into_iter().find(|&c| self.virtual_chain(c, empty).is_some())
+        [X, O]
+            .into_iter()
+            .find(|&c| self.virtual_chain(c, empty).is_some())
     }
 
     /// The cells of the pairs of a virtual chain of `colour` (see the
@@ -326,7 +354,14 @@ impl Hex {
         // depth-first search for a chain from edge 0 to edge 1; `used`:
         // the cells of the pairs taken on the way. A node is entered once
         // (a chain may be missed, never made up).
-        fn walk(at: usize, nodes: usize, near: &[u64], touch: &[u32], seen: &mut u64, used: u64) -> Option<u64> {
+        fn walk(
+            at: usize,
+            nodes: usize,
+            near: &[u64],
+            touch: &[u32],
+            seen: &mut u64,
+            used: u64,
+        ) -> Option<u64> {
             for next in 1..nodes {
                 if *seen >> next & 1 != 0 {
                     continue;
@@ -367,7 +402,10 @@ impl Hex {
     /// or (1, -1) in (row, col)).
     fn centre_distance(&self, cell: usize) -> u32 {
         let (rows, cols) = (self.rows as i32, self.cols as i32);
-        let (r, c) = ((cell as i32 / cols) * 2 - (rows - 1), (cell as i32 % cols) * 2 - (cols - 1));
+        let (r, c) = (
+            (cell as i32 / cols) * 2 - (rows - 1),
+            (cell as i32 % cols) * 2 - (cols - 1),
+        );
         let s = -r - c;
         (r.abs() + c.abs() + s.abs()) as u32 / 2
     }
@@ -383,7 +421,10 @@ impl Hex {
             acts.clear();
             acts.push(a);
         };
-        if let Some(&a) = acts.iter().find(|&&a| (a as usize) < n && self.would_win(a as usize, me)) {
+        if let Some(&a) = acts
+            .iter()
+            .find(|&&a| (a as usize) < n && self.would_win(a as usize, me))
+        {
             return keep(acts, a);
         }
         if !self.swap_available {
@@ -423,7 +464,16 @@ impl Hex {
                 acts.retain(|&a| must >> a & 1 != 0);
             }
         }
-        acts.sort_unstable_by_key(|&a| (if (a as usize) < n { self.centre_distance(a as usize) } else { 0 }, a));
+        acts.sort_unstable_by_key(|&a| {
+            (
+                if (a as usize) < n {
+                    self.centre_distance(a as usize)
+                } else {
+                    0
+                },
+                a,
+            )
+        });
     }
 }
 
@@ -494,14 +544,21 @@ mod tests {
         }
         let mut acts = Vec::new();
         g.legal_actions(&mut acts);
-        let best = acts.iter().map(|&a| move_result(g, a, memo)).max_by_key(|&(w, d)| if w { -(d as i64) } else { d as i64 - 1000 });
+        let best = acts
+            .iter()
+            .map(|&a| move_result(g, a, memo))
+            .max_by_key(|&(w, d)| if w { -(d as i64) } else { d as i64 - 1000 });
         let v = best.expect("an unfinished game has a move");
         memo.insert(key, v);
         v
     }
 
     /// The result of action `a` for the player making it.
-    fn move_result(g: &mut Hex, a: Action, memo: &mut HashMap<(Vec<u8>, u8), (bool, u32)>) -> (bool, u32) {
+    fn move_result(
+        g: &mut Hex,
+        a: Action,
+        memo: &mut HashMap<(Vec<u8>, u8), (bool, u32)>,
+    ) -> (bool, u32) {
         let u = g.apply_action_undoable(a);
         let r = if g.is_over() {
             (true, 1)
@@ -552,23 +609,51 @@ mod tests {
                     g.solver_action_list(&mut acts, values_only);
                     assert_eq!(g.zobrist(), before);
                     assert!(!acts.is_empty() && acts.iter().all(|a| all.contains(a)));
-                    let kept = acts.iter().map(|&a| move_result(&mut g, a, &mut memo)).max_by_key(|&(w, d)| if w { -(d as i64) } else { d as i64 - 1000 });
+                    let kept = acts
+                        .iter()
+                        .map(|&a| move_result(&mut g, a, &mut memo))
+                        .max_by_key(|&(w, d)| if w { -(d as i64) } else { d as i64 - 1000 });
                     if values_only {
                         // the values pass needs a move of the best value only
-                        assert_eq!(kept.map(|k| k.0), Some(best.0), "{:?} to move {}: kept {:?} of {:?}", g.colours(), g.to_move, acts, all);
+                        assert_eq!(
+                            kept.map(|k| k.0),
+                            Some(best.0),
+                            "{:?} to move {}: kept {:?} of {:?}",
+                            g.colours(),
+                            g.to_move,
+                            acts,
+                            all
+                        );
                     } else {
-                        assert_eq!(kept, Some(best), "{:?} to move {}: kept {:?} of {:?}", g.colours(), g.to_move, acts, all);
+                        assert_eq!(
+                            kept,
+                            Some(best),
+                            "{:?} to move {}: kept {:?} of {:?}",
+                            g.colours(),
+                            g.to_move,
+                            acts,
+                            all
+                        );
                     }
                     cut += (acts.len() < all.len()) as usize;
                 }
                 if let Some(o) = g.virtual_outcome() {
-                    assert_eq!(o == Outcome::Win, best.0, "{:?} to move {}", g.colours(), g.to_move);
+                    assert_eq!(
+                        o == Outcome::Win,
+                        best.0,
+                        "{:?} to move {}",
+                        g.colours(),
+                        g.to_move
+                    );
                     decided[best.0 as usize] += 1;
                 }
             }
         }
         // the sample exercises both: cuts made, wins and losses decided
-        assert!(cut > 100 && decided[0] > 10 && decided[1] > 10, "{cut} {decided:?}");
+        assert!(
+            cut > 100 && decided[0] > 10 && decided[1] > 10,
+            "{cut} {decided:?}"
+        );
     }
 
     /// Serialises the tests that switch the knowledge (the others pass
@@ -585,12 +670,20 @@ mod tests {
             let mut memo = HashMap::new();
             for mut g in positions(rows, cols, empty, 120) {
                 let best = minimax(&mut g, &mut memo);
-                for (i, (dead, captured)) in [(true, false), (false, true), (true, true)].into_iter().enumerate() {
+                for (i, (dead, captured)) in [(true, false), (false, true), (true, true)]
+                    .into_iter()
+                    .enumerate()
+                {
                     let mut f = g.clone();
                     f.fill_inferior(dead, captured);
                     assert_eq!(f.to_move, g.to_move);
                     filled[i] += (g.num_empty - f.num_empty) as usize;
-                    let at = format!("{:?} to move {}: filled {:?} ({dead} {captured})", g.colours(), g.to_move, f.colours());
+                    let at = format!(
+                        "{:?} to move {}: filled {:?} ({dead} {captured})",
+                        g.colours(),
+                        g.to_move,
+                        f.colours()
+                    );
                     if f.is_over() {
                         assert_eq!(f.winners >> (g.to_move - 1) & 1 != 0, best.0, "{at}");
                         continue;
@@ -600,7 +693,11 @@ mod tests {
                     while e != 0 {
                         let m = e.trailing_zeros() as Action;
                         e &= e - 1;
-                        assert_eq!(move_result(&mut g, m, &mut memo).0, move_result(&mut f, m, &mut memo).0, "{at} move {m}");
+                        assert_eq!(
+                            move_result(&mut g, m, &mut memo).0,
+                            move_result(&mut f, m, &mut memo).0,
+                            "{at} move {m}"
+                        );
                     }
                 }
             }
@@ -615,7 +712,13 @@ mod tests {
     #[test]
     fn each_rule_alone_agrees_with_minimax() {
         let _lock = KNOWLEDGE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        let masks = [0, HEX_KNOW_MUSTPLAY, HEX_KNOW_DEAD, HEX_KNOW_CAPTURED, HEX_KNOW_ALL];
+        let masks = [
+            0,
+            HEX_KNOW_MUSTPLAY,
+            HEX_KNOW_DEAD,
+            HEX_KNOW_CAPTURED,
+            HEX_KNOW_ALL,
+        ];
         let mut acted = [0usize; 5];
         for (i, &mask) in masks.iter().enumerate() {
             let old = set_hex_knowledge(mask);
@@ -627,11 +730,24 @@ mod tests {
                     let best = minimax(&mut g, &mut memo);
                     let mut acts = all.clone();
                     g.solver_action_list(&mut acts, true);
-                    let kept = acts.iter().any(|&a| move_result(&mut g, a, &mut memo).0 == best.0);
-                    assert!(kept, "mask {mask}: {:?} to move {}: kept {acts:?}", g.colours(), g.to_move);
+                    let kept = acts
+                        .iter()
+                        .any(|&a| move_result(&mut g, a, &mut memo).0 == best.0);
+                    assert!(
+                        kept,
+                        "mask {mask}: {:?} to move {}: kept {acts:?}",
+                        g.colours(),
+                        g.to_move
+                    );
                     let outcome = g.virtual_outcome();
                     if let Some(o) = outcome {
-                        assert_eq!(o == Outcome::Win, best.0, "mask {mask}: {:?} to move {}", g.colours(), g.to_move);
+                        assert_eq!(
+                            o == Outcome::Win,
+                            best.0,
+                            "mask {mask}: {:?} to move {}",
+                            g.colours(),
+                            g.to_move
+                        );
                     }
                     acted[i] += acts.len() + outcome.is_some() as usize * 100;
                 }
@@ -649,7 +765,13 @@ mod tests {
         let _lock = KNOWLEDGE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         for n in [3, 4, 5] {
             let g = Hex::new(n, n, false).unwrap();
-            let opts = SolveOptions { threads: 1, table_bytes: 16 << 20, distances: false, algorithm: Some(crate::solve::Algorithm::Dfpn), ..Default::default() };
+            let opts = SolveOptions {
+                threads: 1,
+                table_bytes: 16 << 20,
+                distances: false,
+                algorithm: Some(crate::solve::Algorithm::Dfpn),
+                ..Default::default()
+            };
             let values = |mask: u8| {
                 let old = set_hex_knowledge(mask);
                 let s = solve(&g, &opts, &Monitor::default()).unwrap();
@@ -658,7 +780,12 @@ mod tests {
                 (s.moves.iter().map(|m| m.value).collect::<Vec<_>>(), s.nodes)
             };
             let (want, plain) = values(0);
-            for mask in [HEX_KNOW_MUSTPLAY, HEX_KNOW_DEAD, HEX_KNOW_CAPTURED, HEX_KNOW_ALL] {
+            for mask in [
+                HEX_KNOW_MUSTPLAY,
+                HEX_KNOW_DEAD,
+                HEX_KNOW_CAPTURED,
+                HEX_KNOW_ALL,
+            ] {
                 let (got, nodes) = values(mask);
                 assert_eq!(got, want, "{n}x{n} mask {mask}");
                 if n == 5 && mask == HEX_KNOW_ALL {
@@ -694,7 +821,12 @@ mod tests {
     }
 
     fn solved_value(g: &Hex) -> Outcome {
-        let opts = SolveOptions { threads: 1, table_bytes: 1 << 20, distances: false, ..Default::default() };
+        let opts = SolveOptions {
+            threads: 1,
+            table_bytes: 1 << 20,
+            distances: false,
+            ..Default::default()
+        };
         let s = solve(g, &opts, &Monitor::default()).unwrap();
         assert!(s.complete);
         s.value.unwrap()
@@ -713,7 +845,11 @@ mod tests {
                 let mut c = g.clone();
                 c.apply_action(a);
                 let o_wins = wins(&mut c, &mut memo);
-                assert_eq!(solved_value(&c), if o_wins { Outcome::Win } else { Outcome::Loss }, "{rows}x{cols} opening {a}");
+                assert_eq!(
+                    solved_value(&c),
+                    if o_wins { Outcome::Win } else { Outcome::Loss },
+                    "{rows}x{cols} opening {a}"
+                );
                 if !o_wins {
                     winners.push(g.action_to_string(a));
                 }
@@ -733,7 +869,13 @@ mod tests {
             let mut memo = HashMap::new();
             for mut g in positions(rows, cols, empty, count) {
                 let w = wins(&mut g, &mut memo);
-                assert_eq!(solved_value(&g), if w { Outcome::Win } else { Outcome::Loss }, "{:?} to move {}", g.colours(), g.to_move);
+                assert_eq!(
+                    solved_value(&g),
+                    if w { Outcome::Win } else { Outcome::Loss },
+                    "{:?} to move {}",
+                    g.colours(),
+                    g.to_move
+                );
                 seen[w as usize] += 1;
             }
         }

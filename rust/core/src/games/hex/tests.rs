@@ -11,10 +11,23 @@ fn flood_winner(g: &Hex) -> WinnerMask {
     let (rows, cols) = (g.rows(), g.cols());
     let mut mask = 0;
     for colour in [X, O] {
-        let starts: Vec<usize> = if colour == X { (0..cols).collect() } else { (0..rows).map(|r| r * cols).collect() };
-        let at_far = |c: usize| if colour == X { c / cols == rows - 1 } else { c % cols == cols - 1 };
+        let starts: Vec<usize> = if colour == X {
+            (0..cols).collect()
+        } else {
+            (0..rows).map(|r| r * cols).collect()
+        };
+        let at_far = |c: usize| {
+            if colour == X {
+                c / cols == rows - 1
+            } else {
+                c % cols == cols - 1
+            }
+        };
         let mut seen = vec![false; rows * cols];
-        let mut stack: Vec<usize> = starts.into_iter().filter(|&c| g.colour[c] == colour).collect();
+        let mut stack: Vec<usize> = starts
+            .into_iter()
+            .filter(|&c| g.colour[c] == colour)
+            .collect();
         stack.iter().for_each(|&c| seen[c] = true);
         while let Some(c) = stack.pop() {
             if at_far(c) {
@@ -37,9 +50,17 @@ fn flood_winner(g: &Hex) -> WinnerMask {
 fn wins_agree_with_flood_fill() {
     let mut buf = Vec::new();
     let mut ends = [0usize; 3];
-    for (rows, cols, swap) in
-        [(1, 1, false), (1, 3, false), (3, 1, false), (2, 2, true), (3, 4, false), (5, 5, true), (7, 3, false), (11, 11, true), (13, 13, false)]
-    {
+    for (rows, cols, swap) in [
+        (1, 1, false),
+        (1, 3, false),
+        (3, 1, false),
+        (2, 2, true),
+        (3, 4, false),
+        (5, 5, true),
+        (7, 3, false),
+        (11, 11, true),
+        (13, 13, false),
+    ] {
         for i in 0..200 {
             let mut rng = rng_for(rows as u64 * 100 + cols as u64, i);
             let mut g = Hex::new(rows, cols, swap).unwrap();
@@ -78,7 +99,10 @@ fn one_wide_boards_end_with_the_first_stone_across() {
 fn swap_mirrors_and_changes_colour() {
     let mut g = Hex::new(5, 5, true).unwrap();
     assert!(!g.is_legal_action(25));
-    assert_eq!(g.parse_move("swap").unwrap_err().reason, Reason::SwapNotAllowed);
+    assert_eq!(
+        g.parse_move("swap").unwrap_err().reason,
+        Reason::SwapNotAllowed
+    );
     let u1 = g.apply_action_undoable(g.parse_move("b1").unwrap()[0]); // row 0, col 1
     assert!(g.swap_available());
     let mut legal = Vec::new();
@@ -91,13 +115,22 @@ fn swap_mirrors_and_changes_colour() {
     // o's stone on a2 (row 1, col 0), x to move, no more swap.
     assert_eq!(g.cell_value(g.board.index("a2").unwrap()), 2);
     assert_eq!(g.cell_value(g.board.index("b1").unwrap()), 0);
-    assert_eq!((g.to_move(), g.swap_available(), g.count_moves()), (1, false, 24));
-    assert_eq!(g.parse_move("swap").unwrap_err().reason, Reason::SwapNotAllowed);
+    assert_eq!(
+        (g.to_move(), g.swap_available(), g.count_moves()),
+        (1, false, 24)
+    );
+    assert_eq!(
+        g.parse_move("swap").unwrap_err().reason,
+        Reason::SwapNotAllowed
+    );
     // An o stone on a2 touches the left edge: o's group there carries it.
     let a2 = g.board.index("a2").unwrap();
     assert_eq!(g.links.payload(g.links.find(a2)), 1);
     g.undo_action(u2);
-    assert_eq!((g.zobrist(), g.to_move(), g.swap_available()), (before, 2, true));
+    assert_eq!(
+        (g.zobrist(), g.to_move(), g.swap_available()),
+        (before, 2, true)
+    );
     g.undo_action(u1);
     assert_eq!(g.zobrist(), Hex::new(5, 5, true).unwrap().zobrist());
     // Off the diagonal and on it, and no swap without the option.
@@ -108,7 +141,10 @@ fn swap_mirrors_and_changes_colour() {
     let mut g = Hex::new(3, 3, false).unwrap();
     g.try_play("b2").unwrap();
     assert!(!g.is_legal_action(9));
-    assert_eq!(g.parse_move("swap").unwrap_err().reason, Reason::SwapNotAllowed);
+    assert_eq!(
+        g.parse_move("swap").unwrap_err().reason,
+        Reason::SwapNotAllowed
+    );
     assert_eq!(Hex::new(3, 4, true).unwrap_err().argument, "swap");
 }
 
@@ -117,7 +153,10 @@ fn notation_and_options() {
     let g = Hex::new(11, 11, false).unwrap();
     assert_eq!(g.spec(), "hex(size=11)");
     assert_eq!(Hex::new(3, 5, false).unwrap().spec(), "hex(rows=3,cols=5)");
-    assert_eq!(Hex::new(7, 7, true).unwrap().spec(), "hex(size=7,swap=true)");
+    assert_eq!(
+        Hex::new(7, 7, true).unwrap().spec(),
+        "hex(size=7,swap=true)"
+    );
     assert_eq!(g.action_to_string(0), "a1");
     assert_eq!(g.action_to_string(12), "b2");
     assert_eq!(g.action_to_string(120), "k11");
@@ -126,7 +165,10 @@ fn notation_and_options() {
     assert_eq!(g.parse_move("a12").unwrap_err().reason, Reason::UnknownCell);
     assert_eq!(g.parse_move("").unwrap_err().reason, Reason::Syntax);
     assert_eq!(g.parse_move("1a").unwrap_err().reason, Reason::Syntax);
-    assert_eq!(g.parse_move("zz99").unwrap_err().reason, Reason::UnknownCell);
+    assert_eq!(
+        g.parse_move("zz99").unwrap_err().reason,
+        Reason::UnknownCell
+    );
     assert_eq!(g.parse_move("b").unwrap_err().reason, Reason::Syntax);
     assert_eq!(Hex::new(0, 3, false).unwrap_err().argument, "rows");
     assert_eq!(Hex::new(3, 26, false).unwrap_err().argument, "cols");
@@ -194,7 +236,10 @@ fn set_up_positions() {
     // x's chain a1-a2-a3 down the left column wins.
     let cells = [1, 2, 0, 1, 2, 0, 1, 0, 0];
     let g = Hex::from_cells(3, 3, true, &cells, 2).unwrap();
-    assert_eq!((g.is_over(), g.winner_mask(), g.swap_available()), (true, 1, false));
+    assert_eq!(
+        (g.is_over(), g.winner_mask(), g.swap_available()),
+        (true, 1, false)
+    );
     let g = Hex::from_cells(3, 3, true, &[0, 0, 0, 0, 1, 0, 0, 0, 0], 2).unwrap();
     assert!(!g.is_over() && !g.swap_available());
     assert_eq!(g.zobrist(), {
@@ -202,9 +247,24 @@ fn set_up_positions() {
         h.apply_action(4);
         h.zobrist()
     });
-    assert_eq!(Hex::from_cells(3, 3, false, &[0; 8], 1).unwrap_err().argument, "position");
-    assert_eq!(Hex::from_cells(3, 3, false, &[3; 9], 1).unwrap_err().argument, "position");
-    assert_eq!(Hex::from_cells(3, 3, false, &[0; 9], 3).unwrap_err().argument, "to_move");
+    assert_eq!(
+        Hex::from_cells(3, 3, false, &[0; 8], 1)
+            .unwrap_err()
+            .argument,
+        "position"
+    );
+    assert_eq!(
+        Hex::from_cells(3, 3, false, &[3; 9], 1)
+            .unwrap_err()
+            .argument,
+        "position"
+    );
+    assert_eq!(
+        Hex::from_cells(3, 3, false, &[0; 9], 3)
+            .unwrap_err()
+            .argument,
+        "to_move"
+    );
 }
 
 /// Perft counts: without a win before the last ply, the count is the
@@ -228,8 +288,20 @@ fn perft_counts() {
     for ((r, c, s), counts) in small {
         let g = Hex::new(r, c, s).unwrap();
         for (d, &want) in counts.iter().enumerate() {
-            assert_eq!(perft(&g, d as u32 + 1, Unit::Move, 1), want, "{} depth {}", g.spec(), d + 1);
-            assert_eq!(perft(&g, d as u32 + 1, Unit::Action, 2), want, "{} depth {}", g.spec(), d + 1);
+            assert_eq!(
+                perft(&g, d as u32 + 1, Unit::Move, 1),
+                want,
+                "{} depth {}",
+                g.spec(),
+                d + 1
+            );
+            assert_eq!(
+                perft(&g, d as u32 + 1, Unit::Action, 2),
+                want,
+                "{} depth {}",
+                g.spec(),
+                d + 1
+            );
         }
     }
 }
@@ -237,7 +309,11 @@ fn perft_counts() {
 /// Plain minimax with a memo on the cells and the swap offer: true when
 /// the player to move wins.
 fn minimax(g: &mut Hex, memo: &mut HashMap<(u64, bool, u8), bool>) -> bool {
-    let key = (g.colour.iter().fold(0u64, |k, &c| k * 3 + c as u64), g.swap_available(), g.to_move);
+    let key = (
+        g.colour.iter().fold(0u64, |k, &c| k * 3 + c as u64),
+        g.swap_available(),
+        g.to_move,
+    );
     if let Some(&v) = memo.get(&key) {
         return v;
     }
@@ -247,7 +323,8 @@ fn minimax(g: &mut Hex, memo: &mut HashMap<(u64, bool, u8), bool>) -> bool {
     let win = acts.iter().any(|&a| {
         let u = g.apply_action_undoable(a);
         // The mover wins, or the player to move next loses.
-        let w = g.winner_mask() == 1 << (me - 1) || (!g.is_over() && (minimax(g, memo) != (g.to_move != me)));
+        let w = g.winner_mask() == 1 << (me - 1)
+            || (!g.is_over() && (minimax(g, memo) != (g.to_move != me)));
         g.undo_action(u);
         w
     });
@@ -272,14 +349,29 @@ fn solver_matches_minimax() {
             if c.is_over() {
                 continue;
             }
-            let want = if minimax(&mut c.clone(), &mut memo) { Outcome::Win } else { Outcome::Loss };
+            let want = if minimax(&mut c.clone(), &mut memo) {
+                Outcome::Win
+            } else {
+                Outcome::Loss
+            };
             // Without the symmetry on a few 4x4 openings only (time).
             let plain = size < 4 || a < 3;
             for symmetry in [true, false].into_iter().filter(|&s| s || plain) {
-                let opts = SolveOptions { symmetry, distances: false, table_bytes: 8 << 20, ..SolveOptions::default() };
+                let opts = SolveOptions {
+                    symmetry,
+                    distances: false,
+                    table_bytes: 8 << 20,
+                    ..SolveOptions::default()
+                };
                 let s = solve(&c, &opts, &Monitor::default()).unwrap();
                 assert!(s.complete);
-                assert_eq!(s.value, Some(want), "{} after {}", g.spec(), g.action_to_string(a));
+                assert_eq!(
+                    s.value,
+                    Some(want),
+                    "{} after {}",
+                    g.spec(),
+                    g.action_to_string(a)
+                );
                 assert_eq!(s.symmetries, if symmetry { 2 } else { 1 });
             }
             checked += 1;
@@ -301,20 +393,40 @@ fn half_turn_symmetry_and_values() {
         let n = size * size;
         for m in &s.moves {
             let a = m.actions[0] as usize;
-            let twin = &s.moves.iter().find(|o| o.actions[0] as usize == n - 1 - a).unwrap();
+            let twin = &s
+                .moves
+                .iter()
+                .find(|o| o.actions[0] as usize == n - 1 - a)
+                .unwrap();
             assert_eq!(m.value, twin.value);
         }
         let g = Hex::new(size, size, true).unwrap();
         let s = solve(&g, &SolveOptions::default(), &Monitor::default()).unwrap();
-        assert_eq!(s.value, Some(Outcome::Loss), "with swap every opening is answered");
+        assert_eq!(
+            s.value,
+            Some(Outcome::Loss),
+            "with swap every opening is answered"
+        );
     }
 }
 
 /// Everything a Hex state holds, to compare states exactly.
 fn everything(g: &Hex) -> impl PartialEq + std::fmt::Debug {
     (
-        (g.colour.clone(), g.links.clone(), g.empty.iter().collect::<Vec<_>>(), g.num_empty),
-        (g.to_move, g.ply, g.first, g.swap_available, g.winners, g.hash),
+        (
+            g.colour.clone(),
+            g.links.clone(),
+            g.empty.iter().collect::<Vec<_>>(),
+            g.num_empty,
+        ),
+        (
+            g.to_move,
+            g.ply,
+            g.first,
+            g.swap_available,
+            g.winners,
+            g.hash,
+        ),
     )
 }
 
@@ -360,7 +472,11 @@ fn play_random_is_uniform() {
     let trials = 18_000;
     for i in 0..trials {
         let mut g = start.clone();
-        assert_eq!(g.play_random(&mut rng_for(5, i), 1, &mut buf, &stop).unwrap(), (1, 1));
+        assert_eq!(
+            g.play_random(&mut rng_for(5, i), 1, &mut buf, &stop)
+                .unwrap(),
+            (1, 1)
+        );
         let taken = if g.colour[1] == 0 {
             assert_eq!((g.colour[3], g.to_move), (O, X));
             9
@@ -393,11 +509,19 @@ fn play_random_leaves_a_true_state() {
     for m in ["c3", "d4", "a1", "b2"] {
         b.try_play(m).unwrap();
     }
-    for (rows, cols, swap) in [(1, 1, false), (2, 3, false), (5, 5, true), (11, 11, true), (13, 7, false)] {
+    for (rows, cols, swap) in [
+        (1, 1, false),
+        (2, 3, false),
+        (5, 5, true),
+        (11, 11, true),
+        (13, 7, false),
+    ] {
         for i in 0..100 {
             let mut g = Hex::new(rows, cols, swap).unwrap();
             let cap = if i % 3 == 0 { 1 + i / 3 } else { u64::MAX };
-            let (plies, actions) = g.play_random(&mut rng_for(3, i), cap, &mut buf, &stop).unwrap();
+            let (plies, actions) = g
+                .play_random(&mut rng_for(3, i), cap, &mut buf, &stop)
+                .unwrap();
             assert_eq!((plies, actions), (g.ply as u64, g.ply as u64));
             assert!(g.is_over() || plies == cap);
             assert_eq!(g.winner_mask(), flood_winner(&g), "{}", g.diagram());
@@ -409,16 +533,27 @@ fn play_random_leaves_a_true_state() {
     }
     for i in 0..50 {
         let (mut x, mut y) = (a.clone(), b.clone());
-        let rx = x.play_random(&mut rng_for(8, i), u64::MAX, &mut buf, &stop).unwrap();
-        let ry = y.play_random(&mut rng_for(8, i), u64::MAX, &mut buf, &stop).unwrap();
-        assert_eq!((rx, &x.colour, x.winner_mask()), (ry, &y.colour, y.winner_mask()));
+        let rx = x
+            .play_random(&mut rng_for(8, i), u64::MAX, &mut buf, &stop)
+            .unwrap();
+        let ry = y
+            .play_random(&mut rng_for(8, i), u64::MAX, &mut buf, &stop)
+            .unwrap();
+        assert_eq!(
+            (rx, &x.colour, x.winner_mask()),
+            (ry, &y.colour, y.winner_mask())
+        );
     }
 }
 
 impl crate::testing::FreshHash for Hex {
     fn fresh_zobrist(&self) -> u64 {
         let b = self.board();
-        (0..b.num_cells()).filter(|&c| self.cell_value(c) > 0).fold(self.flags_hash(), |h, c| h ^ b.zobrist_key(c, self.cell_value(c) as usize))
+        (0..b.num_cells())
+            .filter(|&c| self.cell_value(c) > 0)
+            .fold(self.flags_hash(), |h, c| {
+                h ^ b.zobrist_key(c, self.cell_value(c) as usize)
+            })
     }
 }
 

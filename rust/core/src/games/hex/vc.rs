@@ -112,19 +112,29 @@ impl Scratch {
 
     fn add_sc(&mut self, a: usize, b: usize, c: u64) {
         let p = self.pair(a, b);
-        if self.vc[p * MAX_VC..p * MAX_VC + self.nvc[p] as usize].iter().any(|&x| subset(x, c)) {
+        if self.vc[p * MAX_VC..p * MAX_VC + self.nvc[p] as usize]
+            .iter()
+            .any(|&x| subset(x, c))
+        {
             return;
         }
         let k = self.nsc[p] as usize;
-        if self.sc[p * MAX_SC..p * MAX_SC + k].iter().any(|&x| subset(x, c)) {
+        if self.sc[p * MAX_SC..p * MAX_SC + k]
+            .iter()
+            .any(|&x| subset(x, c))
+        {
             return;
         }
         // OR rule: the new SC with some of the others, intersection empty
-        let others: [u64; MAX_SC] = std::array::from_fn(|i| if i < k { self.sc[p * MAX_SC + i] } else { 0 });
+        let others: [u64; MAX_SC] =
+            std::array::from_fn(|i| if i < k { self.sc[p * MAX_SC + i] } else { 0 });
         if let Some(u) = or_rule(&others[..k], c, c, 0, 1) {
             self.add_vc(a, b, u);
         }
-        if let Some(x) = self.sc[p * MAX_SC..p * MAX_SC + k].iter_mut().find(|x| subset(c, **x)) {
+        if let Some(x) = self.sc[p * MAX_SC..p * MAX_SC + k]
+            .iter_mut()
+            .find(|x| subset(c, **x))
+        {
             *x = c;
         } else if k < MAX_SC {
             self.sc[p * MAX_SC + k] = c;
@@ -266,7 +276,13 @@ impl Hex {
         let p = s.pair(0, 1);
         let full = s.nvc[p] > 0;
         let k = s.nsc[p] as usize;
-        let must = s.sc[p * MAX_SC..p * MAX_SC + k].iter().fold(empty, |m, &c| m & c);
-        EdgeLinks { full, semi: k > 0, must }
+        let must = s.sc[p * MAX_SC..p * MAX_SC + k]
+            .iter()
+            .fold(empty, |m, &c| m & c);
+        EdgeLinks {
+            full,
+            semi: k > 0,
+            must,
+        }
     }
 }

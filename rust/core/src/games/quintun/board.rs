@@ -37,7 +37,10 @@ impl CellSet {
     }
 
     pub(super) fn iter(self) -> impl Iterator<Item = usize> {
-        self.0.into_iter().enumerate().flat_map(|(wi, w)| BitIter(w).map(move |t| wi * 64 + t as usize))
+        self.0
+            .into_iter()
+            .enumerate()
+            .flat_map(|(wi, w)| BitIter(w).map(move |t| wi * 64 + t as usize))
     }
 }
 
@@ -84,7 +87,8 @@ pub struct QuintunBoard {
 }
 
 /// The board of each size, built once.
-static SHARED: [OnceLock<Arc<QuintunBoard>>; MAX_SIZE + 1] = [const { OnceLock::new() }; MAX_SIZE + 1];
+static SHARED: [OnceLock<Arc<QuintunBoard>>; MAX_SIZE + 1] =
+    [const { OnceLock::new() }; MAX_SIZE + 1];
 
 impl QuintunBoard {
     /// The board of side `n` (a copy of the shared one; see
@@ -97,9 +101,14 @@ impl QuintunBoard {
     /// state of that size.
     pub fn shared(n: usize) -> Result<Arc<QuintunBoard>, OptionsError> {
         if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
-            return Err(OptionsError::new("size", format!("size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {n}")));
+            return Err(OptionsError::new(
+                "size",
+                format!("size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {n}"),
+            ));
         }
-        Ok(SHARED[n].get_or_init(|| Arc::new(QuintunBoard::build(n))).clone())
+        Ok(SHARED[n]
+            .get_or_init(|| Arc::new(QuintunBoard::build(n)))
+            .clone())
     }
 
     fn build(n: usize) -> QuintunBoard {
@@ -116,7 +125,9 @@ impl QuintunBoard {
             xy.push((x, row));
             labels.push(format!("{}{}", column_name(x as usize), row));
         }
-        let board = hexhex.with_labels(labels).expect("record labels are distinct");
+        let board = hexhex
+            .with_labels(labels)
+            .expect("record labels are distinct");
         let ring: Vec<u16> = board.ring().to_vec();
         let ring_len = ring.len() as u32;
         debug_assert!(ring_len <= 64);
@@ -155,15 +166,28 @@ impl QuintunBoard {
                 })
             })
             .collect();
-        let full = if ring_len == 64 { u64::MAX } else { (1u64 << ring_len) - 1 };
-        let later = (0..ring.len()).map(|p| (0..ring.len()).filter(|&q| ring[q] > ring[p]).fold(0u64, |m, q| m | 1u64 << q)).collect();
+        let full = if ring_len == 64 {
+            u64::MAX
+        } else {
+            (1u64 << ring_len) - 1
+        };
+        let later = (0..ring.len())
+            .map(|p| {
+                (0..ring.len())
+                    .filter(|&q| ring[q] > ring[p])
+                    .fold(0u64, |m, q| m | 1u64 << q)
+            })
+            .collect();
         QuintunBoard {
             board: Arc::new(board),
             n,
             xy,
             ring,
             ring_pos,
-            ring_plane_f32: ring_plane.iter().map(|&m| f32::from(u8::from(m != 0))).collect(),
+            ring_plane_f32: ring_plane
+                .iter()
+                .map(|&m| f32::from(u8::from(m != 0)))
+                .collect(),
             ring_plane,
             ring_cells,
             ring_len,
@@ -275,7 +299,12 @@ mod tests {
     #[test]
     fn record_labels() {
         let geo = QuintunBoard::new(7).unwrap();
-        let corners: Vec<&str> = geo.board.corners().iter().map(|&c| geo.label(c as usize)).collect();
+        let corners: Vec<&str> = geo
+            .board
+            .corners()
+            .iter()
+            .map(|&c| geo.label(c as usize))
+            .collect();
         assert_eq!(corners, ["g1", "s1", "y7", "s13", "g13", "a7"]);
         assert_eq!(geo.label(0), "g13");
         assert_eq!(geo.board.label(0), "g13");

@@ -71,12 +71,19 @@ impl Game for Quintun {
             num_kinds += (m != 0) as usize;
         }
         let swap = self.swap_available();
-        let total = (self.num_interior_empty + self.ring.num_new + self.ring.num_first) as usize + swap as usize;
+        let total = (self.num_interior_empty + self.ring.num_new + self.ring.num_first) as usize
+            + swap as usize;
         let start = out.len();
         out.resize(start + total + 8, 0);
         let dst = &mut out[start..];
         let mut i = 0;
-        for (wi, (&inner, &edge)) in self.interior_empty.0.iter().zip(&self.ring.neutral_cells.0).enumerate() {
+        for (wi, (&inner, &edge)) in self
+            .interior_empty
+            .0
+            .iter()
+            .zip(&self.ring.neutral_cells.0)
+            .enumerate()
+        {
             let base = 64 * wi as u32;
             let (mut rest, mut e) = (inner, edge);
             while e != 0 {
@@ -122,7 +129,8 @@ impl Game for Quintun {
                 if k == self.ring.new_colour {
                     self.geo.is_ring(c) && self.ring.new_mask >> self.geo.pos_of(c) & 1 != 0
                 } else {
-                    self.geo.is_ring(c) && self.ring.first[k as usize] >> self.geo.pos_of(c) & 1 != 0
+                    self.geo.is_ring(c)
+                        && self.ring.first[k as usize] >> self.geo.pos_of(c) & 1 != 0
                 }
             }
         }
@@ -261,7 +269,10 @@ impl Game for Quintun {
                 let c = self.ring.first[k].count_ones() as usize;
                 if i < c {
                     let p = select64(self.ring.first[k], i as u32);
-                    return Some(Quintun::neutral_action((self.geo.cell_at(p) as u16, k as u8)));
+                    return Some(Quintun::neutral_action((
+                        self.geo.cell_at(p) as u16,
+                        k as u8,
+                    )));
                 }
                 i -= c;
             }
@@ -274,12 +285,19 @@ impl Game for Quintun {
         if self.over || self.pending.is_some() {
             return Ok(());
         }
-        out.extend(self.interior_empty.iter().map(|c| -> MoveActions { smallvec![(c * KINDS) as Action] }));
+        out.extend(
+            self.interior_empty
+                .iter()
+                .map(|c| -> MoveActions { smallvec![(c * KINDS) as Action] }),
+        );
         let mut m = self.ring.new_mask;
         while m != 0 {
             let p = m.trailing_zeros();
             m &= m - 1;
-            out.push(smallvec![Quintun::neutral_action((self.geo.cell_at(p) as u16, self.ring.new_colour))]);
+            out.push(smallvec![Quintun::neutral_action((
+                self.geo.cell_at(p) as u16,
+                self.ring.new_colour
+            ))]);
         }
         let mut v = SmallVec::new();
         for k in 1..=NUM_COLOURS {
@@ -291,7 +309,10 @@ impl Game for Quintun {
                 v.clear();
                 self.completions(first, &mut v);
                 for &second in &v {
-                    out.push(smallvec![Quintun::neutral_action(first), Quintun::neutral_action(second)]);
+                    out.push(smallvec![
+                        Quintun::neutral_action(first),
+                        Quintun::neutral_action(second)
+                    ]);
                 }
             }
         }
@@ -308,7 +329,10 @@ impl Game for Quintun {
 
     fn parse_move(&self, text: &str) -> Result<MoveActions, MoveError> {
         if self.over {
-            return Err(MoveError::new(crate::game::Reason::GameOver, "the game is over"));
+            return Err(MoveError::new(
+                crate::game::Reason::GameOver,
+                "the game is over",
+            ));
         }
         let mv = self.read_move(text)?;
         // The record's swap: White's first move repeating Black's first cell.
@@ -324,10 +348,20 @@ impl Game for Quintun {
         match actions {
             [a] => self.action_to_string(*a),
             [a, b] => match (self.decode(*a), self.decode(*b)) {
-                (Decoded::Neutral(c1, k1), Decoded::Neutral(c2, k2)) => self.format_extend((c1 as u16, k1), (c2 as u16, k2)),
-                _ => format!("{},{}", self.action_to_string(*a), self.action_to_string(*b)),
+                (Decoded::Neutral(c1, k1), Decoded::Neutral(c2, k2)) => {
+                    self.format_extend((c1 as u16, k1), (c2 as u16, k2))
+                }
+                _ => format!(
+                    "{},{}",
+                    self.action_to_string(*a),
+                    self.action_to_string(*b)
+                ),
             },
-            _ => actions.iter().map(|&a| self.action_to_string(a)).collect::<Vec<_>>().join(","),
+            _ => actions
+                .iter()
+                .map(|&a| self.action_to_string(a))
+                .collect::<Vec<_>>()
+                .join(","),
         }
     }
 

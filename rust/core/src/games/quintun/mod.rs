@@ -70,7 +70,8 @@ mod solver;
 /// The names Quintun adds to the crate root.
 pub mod public {
     pub use super::{
-        column_name as quintun_column_name, record_moves as quintun_record_moves, Placement as QuintunPlacement, Quintun, QuintunBoard, QuintunUndo,
+        column_name as quintun_column_name, record_moves as quintun_record_moves,
+        Placement as QuintunPlacement, Quintun, QuintunBoard, QuintunUndo,
         MAX_SIZE as QUINTUN_MAX_SIZE, MIN_SIZE as QUINTUN_MIN_SIZE,
     };
 }
@@ -228,7 +229,11 @@ impl Clone for Quintun {
 
 impl Quintun {
     /// An empty board of side `size` (4..=10).
-    pub fn new(size: usize, placement: Placement, swap: bool) -> Result<Quintun, crate::game::OptionsError> {
+    pub fn new(
+        size: usize,
+        placement: Placement,
+        swap: bool,
+    ) -> Result<Quintun, crate::game::OptionsError> {
         let geo = QuintunBoard::shared(size)?;
         Ok(Quintun::with_geometry(geo, placement, swap))
     }
@@ -295,20 +300,38 @@ impl Quintun {
     ) -> Result<Quintun, crate::game::OptionsError> {
         let n = geo.board.num_cells();
         if cells.len() != n {
-            return Err(crate::game::OptionsError::new("position", format!("expected {n} cells, got {}", cells.len())));
+            return Err(crate::game::OptionsError::new(
+                "position",
+                format!("expected {n} cells, got {}", cells.len()),
+            ));
         }
         if !(1..=2).contains(&to_move) {
-            return Err(crate::game::OptionsError::new("to_move", format!("to_move must be 1 or 2, got {to_move}")));
+            return Err(crate::game::OptionsError::new(
+                "to_move",
+                format!("to_move must be 1 or 2, got {to_move}"),
+            ));
         }
         for (c, &v) in cells.iter().enumerate() {
             if !(-5..=2).contains(&v) {
-                return Err(crate::game::OptionsError::new("position", format!("cell value {v} at {} is not 0, 1, 2 or -1..-5", geo.label(c))));
+                return Err(crate::game::OptionsError::new(
+                    "position",
+                    format!(
+                        "cell value {v} at {} is not 0, 1, 2 or -1..-5",
+                        geo.label(c)
+                    ),
+                ));
             }
             if v > 0 && geo.is_ring(c) {
-                return Err(crate::game::OptionsError::new("position", format!("player stone on ring cell {}", geo.label(c))));
+                return Err(crate::game::OptionsError::new(
+                    "position",
+                    format!("player stone on ring cell {}", geo.label(c)),
+                ));
             }
             if v < 0 && !geo.is_ring(c) {
-                return Err(crate::game::OptionsError::new("position", format!("neutral stone on interior cell {}", geo.label(c))));
+                return Err(crate::game::OptionsError::new(
+                    "position",
+                    format!("neutral stone on interior cell {}", geo.label(c)),
+                ));
             }
         }
         let mut g = Quintun::with_geometry(geo, placement, swap);
@@ -322,7 +345,13 @@ impl Quintun {
         for k in 1..=NUM_COLOURS {
             let m = g.colour_ring[k];
             if m != 0 && !g.geo.is_arc(m) {
-                return Err(crate::game::OptionsError::new("position", format!("neutral colour {} is split into several blocks", LETTERS[k - 1])));
+                return Err(crate::game::OptionsError::new(
+                    "position",
+                    format!(
+                        "neutral colour {} is split into several blocks",
+                        LETTERS[k - 1]
+                    ),
+                ));
             }
         }
         g.to_move = to_move;
@@ -382,7 +411,12 @@ impl Quintun {
         if self.over || self.pending.is_some() {
             return (0, 0, 0, 0);
         }
-        (self.num_interior_empty as usize, self.ring.num_new as usize, self.ring.num_extends as usize, self.swap_available() as usize)
+        (
+            self.num_interior_empty as usize,
+            self.ring.num_new as usize,
+            self.ring.num_extends as usize,
+            self.swap_available() as usize,
+        )
     }
 
     // ------------------------------------------------------------------ placing
@@ -469,14 +503,22 @@ impl Quintun {
         let geo = &*self.geo;
         let empty = self.ring_empty;
         // NEW
-        self.ring.new_colour = if self.present == 0x1f { 0 } else { (!self.present).trailing_zeros() as u8 + 1 };
+        self.ring.new_colour = if self.present == 0x1f {
+            0
+        } else {
+            (!self.present).trailing_zeros() as u8 + 1
+        };
         self.ring.new_mask = if self.ring.new_colour == 0 || empty == 0 {
             0
         } else {
             let preferred = match self.placement {
                 Placement::Side => {
                     let occupied = geo.full & !empty;
-                    geo.side_masks.iter().filter(|&&s| s & occupied == 0).fold(0, |a, &s| a | s) & empty
+                    geo.side_masks
+                        .iter()
+                        .filter(|&&s| s & occupied == 0)
+                        .fold(0, |a, &s| a | s)
+                        & empty
                 }
                 Placement::Gap => {
                     let neutrals = geo.full & !empty;
@@ -533,7 +575,8 @@ impl Quintun {
                 let p = a.trailing_zeros();
                 a &= a - 1;
                 let later = geo.later[p as usize];
-                let mut starts = self.ring.adj[k] >> p & 1 != 0 && others & later & !(1u64 << p) != 0;
+                let mut starts =
+                    self.ring.adj[k] >> p & 1 != 0 && others & later & !(1u64 << p) != 0;
                 // EXTENDs with one colour, checked as an arc
                 let mut b = self.ring.near[k] & later;
                 while b != 0 {
@@ -552,7 +595,11 @@ impl Quintun {
         }
         self.ring.num_first = num_first;
         self.ring.num_extends = num_extends;
-        let any = self.ring.first.iter().fold(self.ring.new_mask, |a, &m| a | m);
+        let any = self
+            .ring
+            .first
+            .iter()
+            .fold(self.ring.new_mask, |a, &m| a | m);
         self.ring.neutral_cells = geo.cells_at(any);
     }
 
@@ -613,7 +660,10 @@ impl Quintun {
     /// make a legal EXTEND.
     fn extend_ok(&self, a: Neutral, b: Neutral) -> bool {
         let geo = &*self.geo;
-        let (pa, pb) = (1u64 << geo.pos_of(a.0 as usize), 1u64 << geo.pos_of(b.0 as usize));
+        let (pa, pb) = (
+            1u64 << geo.pos_of(a.0 as usize),
+            1u64 << geo.pos_of(b.0 as usize),
+        );
         if a.1 == b.1 {
             geo.is_arc(self.colour_ring[a.1 as usize] | pa | pb)
         } else {
@@ -630,7 +680,10 @@ impl Quintun {
         } else if self.qualifies(other) {
             self.over = true;
             self.winners = 1 << (other - 1);
-        } else if self.num_interior_empty == 0 && self.ring.new_mask == 0 && self.ring.num_extends == 0 {
+        } else if self.num_interior_empty == 0
+            && self.ring.new_mask == 0
+            && self.ring.num_extends == 0
+        {
             // a draw: every seat is a winner (the one rule of `Game::winner_mask`)
             self.over = true;
             self.winners = 0b11;
@@ -650,7 +703,10 @@ impl Quintun {
     }
 
     fn do_swap(&mut self) {
-        let cell = self.swap_cell.take().expect("swap needs Black's first stone") as usize;
+        let cell = self
+            .swap_cell
+            .take()
+            .expect("swap needs Black's first stone") as usize;
         // Black's first stone is the only stone, and no neutral is on the
         // board yet: it becomes a White group of one touching no colour.
         debug_assert_eq!(self.present, 0);

@@ -12,7 +12,11 @@ pub(super) const LETTERS: [char; 5] = ['A', 'B', 'C', 'D', 'E'];
 
 impl Quintun {
     pub(super) fn format_neutral(&self, s: Neutral) -> String {
-        format!("{}{}", LETTERS[s.1 as usize - 1], self.geo.label(s.0 as usize))
+        format!(
+            "{}{}",
+            LETTERS[s.1 as usize - 1],
+            self.geo.label(s.0 as usize)
+        )
     }
 
     /// Canonical text of an EXTEND: reading order, compact when one colour
@@ -21,9 +25,19 @@ impl Quintun {
         let geo = &*self.geo;
         let (xa, ra) = geo.record_xy(a.0 as usize);
         let (xb, rb) = geo.record_xy(b.0 as usize);
-        let (s1, s2, x1, x2) = if (ra, xa) <= (rb, xb) { (a, b, xa, xb) } else { (b, a, xb, xa) };
+        let (s1, s2, x1, x2) = if (ra, xa) <= (rb, xb) {
+            (a, b, xa, xb)
+        } else {
+            (b, a, xb, xa)
+        };
         if s1.1 == s2.1 && ra == rb && geo.compact_extend() {
-            format!("{}{}{}{}", LETTERS[s1.1 as usize - 1], column_name(x1), column_name(x2), ra)
+            format!(
+                "{}{}{}{}",
+                LETTERS[s1.1 as usize - 1],
+                column_name(x1),
+                column_name(x2),
+                ra
+            )
         } else {
             format!("{},{}", self.format_neutral(s1), self.format_neutral(s2))
         }
@@ -35,18 +49,34 @@ impl Quintun {
         let b = text.as_bytes();
         let letters = b.iter().take_while(|c| c.is_ascii_lowercase()).count();
         let digits = &b[letters..];
-        if letters == 0 || digits.is_empty() || !digits.iter().all(|c| c.is_ascii_digit()) || digits[0] == b'0' {
-            return Err(MoveError::new(crate::game::Reason::Syntax, format!("{text:?} is not a cell (column letters, then row number)")));
+        if letters == 0
+            || digits.is_empty()
+            || !digits.iter().all(|c| c.is_ascii_digit())
+            || digits[0] == b'0'
+        {
+            return Err(MoveError::new(
+                crate::game::Reason::Syntax,
+                format!("{text:?} is not a cell (column letters, then row number)"),
+            ));
         }
-        self.geo
-            .index(text)
-            .ok_or_else(|| MoveError::new(crate::game::Reason::UnknownCell, format!("no cell {text:?} on a side-{} board", self.geo.n)))
+        self.geo.index(text).ok_or_else(|| {
+            MoveError::new(
+                crate::game::Reason::UnknownCell,
+                format!("no cell {text:?} on a side-{} board", self.geo.n),
+            )
+        })
     }
 
     fn parse_colour(letter: u8, text: &str) -> Result<u8, MoveError> {
         match letter {
             b'A'..=b'E' => Ok(letter - b'A' + 1),
-            _ => Err(MoveError::new(crate::game::Reason::BadColour, format!("{text:?}: neutral colours are A..E, not {:?}", letter as char))),
+            _ => Err(MoveError::new(
+                crate::game::Reason::BadColour,
+                format!(
+                    "{text:?}: neutral colours are A..E, not {:?}",
+                    letter as char
+                ),
+            )),
         }
     }
 
@@ -73,12 +103,18 @@ impl Quintun {
         if s.contains(',') {
             let parts: Vec<&str> = s.split(',').map(|p| p.trim()).collect();
             if parts.len() != 2 {
-                return Err(MoveError::new(crate::game::Reason::Syntax, format!("{text:?}: EXTEND is two neutral stones, e.g. 'Ag1,Af2'")));
+                return Err(MoveError::new(
+                    crate::game::Reason::Syntax,
+                    format!("{text:?}: EXTEND is two neutral stones, e.g. 'Ag1,Af2'"),
+                ));
             }
             let mut stones: [Neutral; 2] = [(0, 0); 2];
             for (i, p) in parts.iter().enumerate() {
                 let Some((letter, letters, digits)) = Quintun::split_neutral(p) else {
-                    return Err(MoveError::new(crate::game::Reason::Syntax, format!("{text:?}: {p:?} is not a neutral stone like 'Ag1'")));
+                    return Err(MoveError::new(
+                        crate::game::Reason::Syntax,
+                        format!("{text:?}: {p:?} is not a neutral stone like 'Ag1'"),
+                    ));
                 };
                 let cell = self.parse_cell(&format!("{letters}{digits}"))?;
                 let k = Quintun::parse_colour(letter, text)?;
@@ -97,7 +133,10 @@ impl Quintun {
             let label = format!("{letters}{digits}");
             if letters.len() == 2 && self.geo.index(&label).is_none() {
                 let l = letters.as_bytes();
-                let (a, b) = (format!("{}{digits}", l[0] as char), format!("{}{digits}", l[1] as char));
+                let (a, b) = (
+                    format!("{}{digits}", l[0] as char),
+                    format!("{}{digits}", l[1] as char),
+                );
                 if self.geo.index(&a).is_some() && self.geo.index(&b).is_some() {
                     let c = letter as char;
                     return Err(MoveError::new(
@@ -116,12 +155,18 @@ impl Quintun {
                 return Ok(Parsed::Stone(self.parse_cell(s)?));
             }
         }
-        Err(MoveError::new(crate::game::Reason::Syntax, format!("cannot read move {text:?}")))
+        Err(MoveError::new(
+            crate::game::Reason::Syntax,
+            format!("cannot read move {text:?}"),
+        ))
     }
 
     fn extend_of(mut stones: [Neutral; 2], text: &str) -> Result<Parsed, MoveError> {
         if stones[0].0 == stones[1].0 {
-            return Err(MoveError::new(crate::game::Reason::ExtendSameCell, format!("{text:?}: both stones on one cell")));
+            return Err(MoveError::new(
+                crate::game::Reason::ExtendSameCell,
+                format!("{text:?}: both stones on one cell"),
+            ));
         }
         stones.sort_unstable();
         Ok(Parsed::Extend(stones))
@@ -135,7 +180,10 @@ impl Quintun {
                 if self.swap_available() {
                     Ok(smallvec![self.swap_action()])
                 } else {
-                    Err(MoveError::new(crate::game::Reason::SwapNotAllowed, "swap is only White's first move, after a Black STONE, with swap on"))
+                    Err(MoveError::new(
+                        crate::game::Reason::SwapNotAllowed,
+                        "swap is only White's first move, after a Black STONE, with swap on",
+                    ))
                 }
             }
             Parsed::Stone(c) => {
@@ -146,7 +194,10 @@ impl Quintun {
                     ));
                 }
                 if self.cells[c] != 0 {
-                    return Err(MoveError::new(crate::game::Reason::Occupied, format!("{} is occupied", geo.label(c))));
+                    return Err(MoveError::new(
+                        crate::game::Reason::Occupied,
+                        format!("{} is occupied", geo.label(c)),
+                    ));
                 }
                 Ok(smallvec![(c * KINDS) as Action])
             }
@@ -154,7 +205,10 @@ impl Quintun {
                 self.check_ring_cell(c)?;
                 let want = self.ring.new_colour;
                 if want == 0 {
-                    return Err(MoveError::new(crate::game::Reason::WrongNewColour, "all five neutral colours are on the board: no NEW move"));
+                    return Err(MoveError::new(
+                        crate::game::Reason::WrongNewColour,
+                        "all five neutral colours are on the board: no NEW move",
+                    ));
                 }
                 if k != want {
                     let msg = if self.present >> (k - 1) & 1 != 0 {
@@ -164,7 +218,11 @@ impl Quintun {
                             LETTERS[want as usize - 1]
                         )
                     } else {
-                        format!("a NEW move uses the lowest colour not on the board: {}, not {}", LETTERS[want as usize - 1], LETTERS[k as usize - 1])
+                        format!(
+                            "a NEW move uses the lowest colour not on the board: {}, not {}",
+                            LETTERS[want as usize - 1],
+                            LETTERS[k as usize - 1]
+                        )
                     };
                     return Err(MoveError::new(crate::game::Reason::WrongNewColour, msg));
                 }
@@ -193,7 +251,10 @@ impl Quintun {
                     if self.present >> (s.1 - 1) & 1 == 0 {
                         return Err(MoveError::new(
                             crate::game::Reason::ExtendAbsentColour,
-                            format!("EXTEND uses colours already on the board; {} is not", LETTERS[s.1 as usize - 1]),
+                            format!(
+                                "EXTEND uses colours already on the board; {} is not",
+                                LETTERS[s.1 as usize - 1]
+                            ),
                         ));
                     }
                 }
@@ -203,7 +264,10 @@ impl Quintun {
                         "afterwards a neutral colour would not be one connected block",
                     ));
                 }
-                Ok(smallvec![Quintun::neutral_action(stones[0]), Quintun::neutral_action(stones[1])])
+                Ok(smallvec![
+                    Quintun::neutral_action(stones[0]),
+                    Quintun::neutral_action(stones[1])
+                ])
             }
         }
     }
@@ -213,11 +277,17 @@ impl Quintun {
         if !geo.is_ring(c) {
             return Err(MoveError::new(
                 crate::game::Reason::NeutralInInterior,
-                format!("{} is an Interior cell: neutrals go on the Ring", geo.label(c)),
+                format!(
+                    "{} is an Interior cell: neutrals go on the Ring",
+                    geo.label(c)
+                ),
             ));
         }
         if self.cells[c] != 0 {
-            return Err(MoveError::new(crate::game::Reason::Occupied, format!("{} is occupied", geo.label(c))));
+            return Err(MoveError::new(
+                crate::game::Reason::Occupied,
+                format!("{} is occupied", geo.label(c)),
+            ));
         }
         Ok(())
     }
@@ -237,12 +307,18 @@ pub(super) enum Parsed {
 /// record, not a move). Errors ([`Reason::Syntax`]) name the line that is
 /// not a record line.
 pub fn record_moves(text: &str) -> Result<Vec<&str>, MoveError> {
-    let bad = |line: &str| MoveError::new(Reason::Syntax, format!("not a record line (a move number, then one or two moves): {line:?}"));
+    let bad = |line: &str| {
+        MoveError::new(
+            Reason::Syntax,
+            format!("not a record line (a move number, then one or two moves): {line:?}"),
+        )
+    };
     let numbered = |tok: &str| {
         let digits = tok.strip_suffix('.').unwrap_or(tok);
         !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit())
     };
-    let resign = |tok: &str| tok.eq_ignore_ascii_case("resign") || tok.eq_ignore_ascii_case("resigns");
+    let resign =
+        |tok: &str| tok.eq_ignore_ascii_case("resign") || tok.eq_ignore_ascii_case("resigns");
     let mut out = Vec::new();
     if !text.split_whitespace().next().is_some_and(numbered) {
         for tok in text.split_whitespace() {

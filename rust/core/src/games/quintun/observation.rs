@@ -3,7 +3,10 @@
 //! [`crate::game::Game::observation`] (float32, through
 //! [`crate::vector::write_f32_observation`]).
 
-use crate::vector::{fill_plane, mask_equal_each, mask_where, write_masks, write_plane, BatchGame, CellLayout, ObsElem};
+use crate::vector::{
+    fill_plane, mask_equal_each, mask_where, write_masks, write_plane, BatchGame, CellLayout,
+    ObsElem,
+};
 
 use super::Quintun;
 
@@ -15,7 +18,12 @@ impl BatchGame for Quintun {
     /// The planes of [`crate::game::Game::observation`] (described there),
     /// in any element type, straight from its cells spread over the plane
     /// by `layout`.
-    fn write_observation<T: ObsElem>(&self, layout: &CellLayout, out: &mut [T], scratch: &mut Vec<u8>) {
+    fn write_observation<T: ObsElem>(
+        &self,
+        layout: &CellLayout,
+        out: &mut [T],
+        scratch: &mut Vec<u8>,
+    ) {
         let plane = layout.plane;
         let on = &layout.mask[..plane];
         // The stone planes (consecutive) as masks, then out in one write;
@@ -30,7 +38,9 @@ impl BatchGame for Quintun {
         let (grid, m_stones) = layout.spaces(scratch, 7);
         // SAFETY: `i8` and `u8` have the same size and alignment and every
         // bit pattern is valid for both; the slice borrows `self.cells`.
-        let bytes = unsafe { std::slice::from_raw_parts(self.cells.as_ptr().cast::<u8>(), self.cells.len()) };
+        let bytes = unsafe {
+            std::slice::from_raw_parts(self.cells.as_ptr().cast::<u8>(), self.cells.len())
+        };
         layout.spread_into(bytes, grid);
         let me = self.to_move as i8;
         // Off the board the spread bytes are masked to 0 (empty).
@@ -44,7 +54,10 @@ impl BatchGame for Quintun {
         write_masks(m_stones, stones);
         fill_plane(false, &layout.ones, pending);
         if let Some((c, _)) = self.pending {
-            let ((r, col), (_, w)) = (self.geo.board.grid_pos(c as usize), self.geo.board.grid_shape());
+            let ((r, col), (_, w)) = (
+                self.geo.board.grid_pos(c as usize),
+                self.geo.board.grid_shape(),
+            );
             pending[r * w + col] = T::from_bool(true);
         }
         fill_plane(self.to_move == 2, &layout.ones, &mut white[..plane]);

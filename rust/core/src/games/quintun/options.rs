@@ -11,16 +11,39 @@ impl Configure for Quintun {
     const NAME: &'static str = "quintun";
 
     const OPTIONS: &'static [OptionInfo] = &[
-        OptionInfo { name: "size", kind: Kind::Int, default: Some(|_| Value::Int(7)), always_printed: true },
-        OptionInfo { name: "placement", kind: Kind::Str, default: Some(|_| Value::Str("side".into())), always_printed: false },
-        OptionInfo { name: "swap", kind: Kind::Bool, default: Some(|_| Value::Bool(true)), always_printed: false },
+        OptionInfo {
+            name: "size",
+            kind: Kind::Int,
+            default: Some(|_| Value::Int(7)),
+            always_printed: true,
+        },
+        OptionInfo {
+            name: "placement",
+            kind: Kind::Str,
+            default: Some(|_| Value::Str("side".into())),
+            always_printed: false,
+        },
+        OptionInfo {
+            name: "swap",
+            kind: Kind::Bool,
+            default: Some(|_| Value::Bool(true)),
+            always_printed: false,
+        },
     ];
 
     fn from_options(r: &Reader<'_>) -> Result<Self, OptionsError> {
         let size = r.value("size")?;
         let n = match size {
             Value::Int(n) if (MIN_SIZE as i64..=MAX_SIZE as i64).contains(&n) => n as usize,
-            v => return Err(OptionsError::new("size", format!("size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {}", v.repr()))),
+            v => {
+                return Err(OptionsError::new(
+                    "size",
+                    format!(
+                        "size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {}",
+                        v.repr()
+                    ),
+                ))
+            }
         };
         let placement: Placement = r.str("placement")?.parse()?;
         let swap = r.bool("swap")?;
@@ -29,7 +52,11 @@ impl Configure for Quintun {
     }
 
     fn option_values(&self) -> Vec<(&'static str, Value)> {
-        vec![("size", Value::Int(self.size() as i64)), ("placement", Value::Str(self.placement().name().into())), ("swap", Value::Bool(self.swap_rule()))]
+        vec![
+            ("size", Value::Int(self.size() as i64)),
+            ("placement", Value::Str(self.placement().name().into())),
+            ("swap", Value::Bool(self.swap_rule())),
+        ]
     }
 }
 

@@ -11,7 +11,8 @@ impl Solvable for Quintun {
         3
     }
     fn action_cell(&self, action: Action) -> Option<(usize, u32)> {
-        ((action as usize) < 6 * self.board().num_cells()).then_some((action as usize / 6, action % 6))
+        ((action as usize) < 6 * self.board().num_cells())
+            .then_some((action as usize / 6, action % 6))
     }
     fn cell_action(&self, cell: usize, rest: u32) -> Action {
         (cell * 6) as Action + rest

@@ -14,7 +14,11 @@ impl Wunchunk {
         let board = &*self.board;
         let mut mine: [SmallVec<[usize; 3]>; 2] = [SmallVec::new(), SmallVec::new()];
         for c in 0..=x {
-            let col = if c == x { colour } else { self.groups.colour(c) };
+            let col = if c == x {
+                colour
+            } else {
+                self.groups.colour(c)
+            };
             if col == 1 || col == 2 {
                 mine[col as usize - 1].push(c);
             }
@@ -25,10 +29,23 @@ impl Wunchunk {
             }
         }
         let free = |c: usize| c > x && self.empty.contains(c);
-        let open_nbs = |s: usize| -> SmallVec<[usize; 6]> { board.neighbors(s).iter().map(|&w| w as usize).filter(|&w| free(w)).collect() };
+        let open_nbs = |s: usize| -> SmallVec<[usize; 6]> {
+            board
+                .neighbors(s)
+                .iter()
+                .map(|&w| w as usize)
+                .filter(|&w| free(w))
+                .collect()
+        };
         let edge_avoiding = |avoid: usize| -> bool {
-            (x + 1..board.num_cells())
-                .any(|u| free(u) && u != avoid && board.neighbors(u).iter().any(|&w| (w as usize) > u && free(w as usize) && w as usize != avoid))
+            (x + 1..board.num_cells()).any(|u| {
+                free(u)
+                    && u != avoid
+                    && board
+                        .neighbors(u)
+                        .iter()
+                        .any(|&w| (w as usize) > u && free(w as usize) && w as usize != avoid)
+            })
         };
         match (mine[0].len(), mine[1].len()) {
             (2, 2) => true,
@@ -85,11 +102,22 @@ impl Wunchunk {
         let mut colour1 = 0u128;
         for x in self.empty.iter() {
             // a stone touching no colour-1 stone leaves the chunks as they are
-            let touches = board.neighbors(x).iter().any(|&w| self.groups.colour(w as usize) == 1);
-            let after = if touches { self.chunks_after_colour1(x) } else { chunks };
+            let touches = board
+                .neighbors(x)
+                .iter()
+                .any(|&w| self.groups.colour(w as usize) == 1);
+            let after = if touches {
+                self.chunks_after_colour1(x)
+            } else {
+                chunks
+            };
             colour1 += (after <= 1) as u128;
         }
-        let others = if chunks <= 1 { e as u128 * (self.ncol() as u128 - 1) } else { 0 };
+        let others = if chunks <= 1 {
+            e as u128 * (self.ncol() as u128 - 1)
+        } else {
+            0
+        };
         Some(1 + self.swap_legal() as u128 + others + colour1)
     }
 
@@ -117,7 +145,8 @@ impl Wunchunk {
         let chunks = self.groups.chunk_count(1) as usize;
         let board = &*self.board;
         // a joiner touches every chunk, so it lies next to the first one
-        let first = (0..board.num_cells()).find(|&c| self.groups.colour(c) == 1 && self.groups.group_size(c) >= 2)?;
+        let first = (0..board.num_cells())
+            .find(|&c| self.groups.colour(c) == 1 && self.groups.group_size(c) >= 2)?;
         let mut best = None;
         for m in self.groups.members(first) {
             for &y in board.neighbors(m) {
@@ -187,7 +216,9 @@ impl Wunchunk {
         // joinable(r, x) after the stone, without making it: x joins the
         // colour-1 stones and leaves the usable cells (all above x)
         let n = self.board.num_cells();
-        let ones: Vec<bool> = (0..n).map(|c| c == x || self.groups.colour(c) == 1).collect();
+        let ones: Vec<bool> = (0..n)
+            .map(|c| c == x || self.groups.colour(c) == 1)
+            .collect();
         let usable: Vec<bool> = (0..n).map(|c| c > x && self.empty.contains(c)).collect();
         ChunkJoiner::new(&self.board, &ones, &usable).can_join(r)
     }
@@ -209,14 +240,19 @@ impl Wunchunk {
                 }
             }
         }
-        let touched_chunks = touched.iter().filter(|&&r| self.groups.group_size(r) >= 2).count();
+        let touched_chunks = touched
+            .iter()
+            .filter(|&&r| self.groups.group_size(r) >= 2)
+            .count();
         let others = self.groups.chunk_count(1) as usize - touched_chunks;
         let need_m = formed >= 2;
         // y must touch every chunk x leaves alone (there is one: two or more
         // chunks remain), so it lies next to the first of them
-        let Some(other) = (0..board.num_cells())
-            .find(|&c| self.groups.colour(c) == 1 && self.groups.group_size(c) >= 2 && !touched.contains(&self.groups.root(c).expect("stone")))
-        else {
+        let Some(other) = (0..board.num_cells()).find(|&c| {
+            self.groups.colour(c) == 1
+                && self.groups.group_size(c) >= 2
+                && !touched.contains(&self.groups.root(c).expect("stone"))
+        }) else {
             return false;
         };
         let mut seen: SmallVec<[usize; 32]> = SmallVec::new();
@@ -271,7 +307,9 @@ impl Wunchunk {
     }
 
     pub(super) fn end_ok(&self) -> bool {
-        self.st.phase == Phase::Play && self.st.placed > 0 && (!self.balance_turn() || self.groups.chunk_count(1) <= 1)
+        self.st.phase == Phase::Play
+            && self.st.placed > 0
+            && (!self.balance_turn() || self.groups.chunk_count(1) <= 1)
     }
 }
 
@@ -317,7 +355,15 @@ impl<'a> ChunkJoiner<'a> {
         let comp_is_chunk: Vec<bool> = comp_cells.iter().map(|c| c.len() >= 2).collect();
         let num_chunks = comp_is_chunk.iter().filter(|&&b| b).count();
         let root = comp_is_chunk.iter().position(|&b| b);
-        ChunkJoiner { board, usable, comp, comp_cells, comp_is_chunk, num_chunks, root }
+        ChunkJoiner {
+            board,
+            usable,
+            comp,
+            comp_cells,
+            comp_is_chunk,
+            num_chunks,
+            root,
+        }
     }
 
     /// Start state: (region mask, absorbed components, chunks still outside).
@@ -420,7 +466,15 @@ impl<'a> ChunkJoiner<'a> {
         self.search(&mut region, &mut absorbed, left, r, cand, &mut banned)
     }
 
-    fn search(&self, region: &mut [bool], absorbed: &mut [bool], left: usize, r: usize, cand: Vec<usize>, banned: &mut [bool]) -> bool {
+    fn search(
+        &self,
+        region: &mut [bool],
+        absorbed: &mut [bool],
+        left: usize,
+        r: usize,
+        cand: Vec<usize>,
+        banned: &mut [bool],
+    ) -> bool {
         if left == 0 {
             return true;
         }
@@ -460,7 +514,17 @@ impl<'a> ChunkJoiner<'a> {
         let n = region.len();
         let mut t = vec![false; n];
         let mut excluded = vec![false; n];
-        self.grow(&region, &absorbed, left, tmax, 0, &cand, &mut excluded, &mut t, f);
+        self.grow(
+            &region,
+            &absorbed,
+            left,
+            tmax,
+            0,
+            &cand,
+            &mut excluded,
+            &mut t,
+            f,
+        );
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -499,7 +563,17 @@ impl<'a> ChunkJoiner<'a> {
                 }
             }
             t[x] = true;
-            self.grow(&reg, &abs, left - got, tmax, tsize + 1, &next, excluded, t, f);
+            self.grow(
+                &reg,
+                &abs,
+                left - got,
+                tmax,
+                tsize + 1,
+                &next,
+                excluded,
+                t,
+                f,
+            );
             t[x] = false;
         }
         for x in newly {

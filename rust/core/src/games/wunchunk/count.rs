@@ -18,19 +18,41 @@ impl Wunchunk {
     /// The terms of the number of legal moves (between turns).
     fn move_terms(&self) -> Terms {
         if self.st.over {
-            return Terms { extra: 0, sets: Sets::None };
+            return Terms {
+                extra: 0,
+                sets: Sets::None,
+            };
         }
         match self.st.phase {
-            Phase::Choose => return Terms { extra: 2, sets: Sets::None },
-            Phase::Setup => return Terms { extra: self.count_setup(), sets: Sets::None },
+            Phase::Choose => {
+                return Terms {
+                    extra: 2,
+                    sets: Sets::None,
+                }
+            }
+            Phase::Setup => {
+                return Terms {
+                    extra: self.count_setup(),
+                    sets: Sets::None,
+                }
+            }
             Phase::Play => {}
         }
         let e = self.num_empty as usize;
         let kmax = (self.st.allot as usize).min(e);
         let extra = 1 + self.swap_legal() as u128;
         let n = self.ncol() as u32;
-        let sets =
-            if !self.balance_turn() { Sets::Free { e, kmax, n } } else { Sets::Balanced { f: self.colour1_sets(kmax, None), e, kmax, n, from: 1 } };
+        let sets = if !self.balance_turn() {
+            Sets::Free { e, kmax, n }
+        } else {
+            Sets::Balanced {
+                f: self.colour1_sets(kmax, None),
+                e,
+                kmax,
+                n,
+                from: 1,
+            }
+        };
         Terms { extra, sets }
     }
 
@@ -62,10 +84,22 @@ impl Wunchunk {
         let n = self.ncol() as u32;
         let terms = if !self.balance_turn() {
             // END, or k more stones on the cells above
-            Terms { extra: 1, sets: Sets::Free { e, kmax, n } }
+            Terms {
+                extra: 1,
+                sets: Sets::Free { e, kmax, n },
+            }
         } else {
             // k = 0 is END, allowed when colour 1 already has one chunk
-            Terms { extra: 0, sets: Sets::Balanced { f: self.colour1_sets(kmax, Some(self.st.last as usize)), e, kmax, n, from: 0 } }
+            Terms {
+                extra: 0,
+                sets: Sets::Balanced {
+                    f: self.colour1_sets(kmax, Some(self.st.last as usize)),
+                    e,
+                    kmax,
+                    n,
+                    from: 0,
+                },
+            }
         };
         terms.saturating()
     }
@@ -76,7 +110,11 @@ impl Wunchunk {
         let mut edges: u128 = 0;
         let mut sq: u128 = 0;
         for v in self.empty.iter() {
-            let d = board.neighbors(v).iter().filter(|&&w| self.empty.contains(w as usize)).count() as u128;
+            let d = board
+                .neighbors(v)
+                .iter()
+                .filter(|&&w| self.empty.contains(w as usize))
+                .count() as u128;
             edges += d;
             sq += d * d;
         }
@@ -92,7 +130,9 @@ impl Wunchunk {
     fn colour1_sets(&self, jmax: usize, above: Option<usize>) -> Vec<u128> {
         let n = self.board.num_cells();
         let ones: Vec<bool> = (0..n).map(|c| self.groups.colour(c) == 1).collect();
-        let usable: Vec<bool> = (0..n).map(|c| self.empty.contains(c) && above.is_none_or(|a| c > a)).collect();
+        let usable: Vec<bool> = (0..n)
+            .map(|c| self.empty.contains(c) && above.is_none_or(|a| c > a))
+            .collect();
         let mut f = vec![0u128; jmax + 1];
         let joiner = ChunkJoiner::new(&self.board, &ones, &usable);
         let mut add_t = |t: &[bool], tsize: usize| {
@@ -114,7 +154,13 @@ impl Wunchunk {
 
     // ------------------------------------------------------------- moves
 
-    pub(super) fn enumerate_plain(&self, from: usize, k: usize, cur: &mut MoveActions, out: &mut Vec<MoveActions>) {
+    pub(super) fn enumerate_plain(
+        &self,
+        from: usize,
+        k: usize,
+        cur: &mut MoveActions,
+        out: &mut Vec<MoveActions>,
+    ) {
         let n = self.ncol();
         let kmax = self.st.allot as usize;
         for x in self.empty.from(from).iter() {
@@ -163,9 +209,24 @@ impl Wunchunk {
 
 /// `ind[m]` = number of m-sets of pairwise non-adjacent usable cells that are
 /// not in T and have no neighbour that is colour 1 or in T (m = 0..=mmax).
-fn independent_counts(board: &Board, ones: &[bool], usable: &[bool], t: &[bool], mmax: usize) -> Vec<u128> {
+fn independent_counts(
+    board: &Board,
+    ones: &[bool],
+    usable: &[bool],
+    t: &[bool],
+    mmax: usize,
+) -> Vec<u128> {
     let n = board.num_cells();
-    let free: Vec<bool> = (0..n).map(|v| usable[v] && !t[v] && board.neighbors(v).iter().all(|&w| !ones[w as usize] && !t[w as usize])).collect();
+    let free: Vec<bool> = (0..n)
+        .map(|v| {
+            usable[v]
+                && !t[v]
+                && board
+                    .neighbors(v)
+                    .iter()
+                    .all(|&w| !ones[w as usize] && !t[w as usize])
+        })
+        .collect();
     let nf = free.iter().filter(|&&b| b).count() as u128;
     if mmax <= 3 {
         // closed forms: |F|, edges, paths of length two, triangles
@@ -176,7 +237,12 @@ fn independent_counts(board: &Board, ones: &[bool], usable: &[bool], t: &[bool],
             if !free[v] {
                 continue;
             }
-            let nb: SmallVec<[usize; 6]> = board.neighbors(v).iter().map(|&w| w as usize).filter(|&w| free[w]).collect();
+            let nb: SmallVec<[usize; 6]> = board
+                .neighbors(v)
+                .iter()
+                .map(|&w| w as usize)
+                .filter(|&w| free[w])
+                .collect();
             let d = nb.len() as u128;
             edges += d;
             paths2 += d * d.saturating_sub(1) / 2;
@@ -202,10 +268,12 @@ fn independent_counts(board: &Board, ones: &[bool], usable: &[bool], t: &[bool],
     // row-by-row DP: state = chosen cells among the last `win` ones, count
     let win = 2 * board.side_lengths()[0] as usize + 1;
     let wmask: u64 = (1u64 << win) - 1;
-    let mut states: std::collections::HashMap<(u64, usize), u128> = std::collections::HashMap::new();
+    let mut states: std::collections::HashMap<(u64, usize), u128> =
+        std::collections::HashMap::new();
     states.insert((0, 0), 1);
     for v in 0..n {
-        let mut next: std::collections::HashMap<(u64, usize), u128> = std::collections::HashMap::new();
+        let mut next: std::collections::HashMap<(u64, usize), u128> =
+            std::collections::HashMap::new();
         for (&(mask, m), &ways) in &states {
             let skip = (mask << 1) & wmask;
             *next.entry((skip, m)).or_insert(0) += ways;
@@ -258,7 +326,13 @@ impl Terms {
         let sets = match &self.sets {
             Sets::None => T::of(0),
             Sets::Free { e, kmax, n } => free_sets(*e, *kmax, *n)?,
-            Sets::Balanced { f, e, kmax, n, from } => balanced_sets(f, *e, *kmax, *n, *from)?,
+            Sets::Balanced {
+                f,
+                e,
+                kmax,
+                n,
+                from,
+            } => balanced_sets(f, *e, *kmax, *n, *from)?,
         };
         sets.add(&T::of(self.extra))
     }
@@ -270,7 +344,9 @@ impl Terms {
     fn exact(&self) -> BigUint {
         match self.eval::<u128>() {
             Some(n) => BigUint::from(n),
-            None => self.eval::<BigUint>().expect("big integers do not overflow"),
+            None => self
+                .eval::<BigUint>()
+                .expect("big integers do not overflow"),
         }
     }
 }
@@ -373,7 +449,13 @@ mod tests {
 
     #[test]
     fn u128_and_big_agree() {
-        for (e, kmax, n) in [(0, 0, 2), (10, 3, 2), (61, 6, 4), (120, 40, 4), (200, 60, 4)] {
+        for (e, kmax, n) in [
+            (0, 0, 2),
+            (10, 3, 2),
+            (61, 6, 4),
+            (120, 40, 4),
+            (200, 60, 4),
+        ] {
             let big: BigUint = free_sets(e, kmax, n).unwrap();
             match free_sets::<u128>(e, kmax, n) {
                 Some(x) => assert_eq!(BigUint::from(x), big),
@@ -389,7 +471,10 @@ mod tests {
             }
         }
         assert_eq!(binomial::<u128>(10, 3), Some(120));
-        assert_eq!(binomial::<BigUint>(100, 50).unwrap().to_string(), "100891344545564193334812497256");
+        assert_eq!(
+            binomial::<BigUint>(100, 50).unwrap().to_string(),
+            "100891344545564193334812497256"
+        );
         // sum over k=1..3 of C(5,k) 2^k = 10 + 40 + 80
         assert_eq!(free_sets::<u128>(5, 3, 2), Some(130));
     }

@@ -58,7 +58,11 @@ impl Game for Wunchunk {
                 let limit = self.other_colour_limit();
                 for x in self.open_cells().iter() {
                     for c in 1..=n {
-                        if if c == 1 { self.colour1_completable(x) } else { x < limit } {
+                        if if c == 1 {
+                            self.colour1_completable(x)
+                        } else {
+                            x < limit
+                        } {
                             out.push(self.place_action(x, c));
                         }
                     }
@@ -126,7 +130,10 @@ impl Game for Wunchunk {
     }
 
     fn apply_action_undoable(&mut self, action: Action) -> WunchunkUndo {
-        let undo = WunchunkUndo { action, st: self.st };
+        let undo = WunchunkUndo {
+            action,
+            st: self.st,
+        };
         self.apply_action(action);
         undo
     }
@@ -160,7 +167,11 @@ impl Game for Wunchunk {
             format!("action{action}")
         } else {
             let n = self.ncol();
-            format!("{}{}", action as usize % n + 1, self.board.label(action as usize / n))
+            format!(
+                "{}{}",
+                action as usize % n + 1,
+                self.board.label(action as usize / n)
+            )
         }
     }
 
@@ -171,9 +182,17 @@ impl Game for Wunchunk {
         if self.st.phase == Phase::Play && !self.balance_turn() {
             // placements on open cells x colours, then END (mid-turn) or PASS (+ SWAP)
             let n = self.ncol();
-            let open = if self.st.allot > self.st.placed { self.open_cells() } else { Cells::default() };
+            let open = if self.st.allot > self.st.placed {
+                self.open_cells()
+            } else {
+                Cells::default()
+            };
             let places = open.len() * n;
-            let extra = if self.st.placed > 0 { 1 } else { 1 + self.swap_legal() as usize };
+            let extra = if self.st.placed > 0 {
+                1
+            } else {
+                1 + self.swap_legal() as usize
+            };
             let i = below(rng, places + extra);
             if i < places {
                 let (k, c) = self.decode(i);
@@ -192,9 +211,17 @@ impl Game for Wunchunk {
             // balance turn: rejection sampling over the same candidates
             // (uniform over the legal ones), then the full list if unlucky
             let n = self.ncol();
-            let open = if self.st.allot > self.st.placed { self.open_cells() } else { Cells::default() };
+            let open = if self.st.allot > self.st.placed {
+                self.open_cells()
+            } else {
+                Cells::default()
+            };
             let places = open.len() * n;
-            let extra = if self.st.placed > 0 { 1 } else { 1 + self.swap_legal() as usize };
+            let extra = if self.st.placed > 0 {
+                1
+            } else {
+                1 + self.swap_legal() as usize
+            };
             let e = self.end_action();
             for _ in 0..32 {
                 let i = below(rng, places + extra);
@@ -265,9 +292,16 @@ impl Game for Wunchunk {
 
     fn parse_move(&self, text: &str) -> Result<MoveActions, MoveError> {
         if self.st.over {
-            return Err(MoveError::new(crate::game::Reason::GameOver, format!("the game is over; {text:?} cannot be played")));
+            return Err(MoveError::new(
+                crate::game::Reason::GameOver,
+                format!("the game is over; {text:?} cannot be played"),
+            ));
         }
-        let t: String = text.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_lowercase();
+        let t: String = text
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_lowercase();
         if t.is_empty() {
             return Err(MoveError::new(crate::game::Reason::Syntax, "empty move"));
         }
@@ -279,16 +313,25 @@ impl Game for Wunchunk {
                 return Ok(smallvec![self.swap_action()]);
             }
             let why = match (self.balance, self.start) {
-                (_, Start::Open) => "in the open start only the second player's first move may be swap",
-                (Balance::Pie, _) => "swap is only allowed right after the first move placed a stone",
+                (_, Start::Open) => {
+                    "in the open start only the second player's first move may be swap"
+                }
+                (Balance::Pie, _) => {
+                    "swap is only allowed right after the first move placed a stone"
+                }
                 _ => "this game has no swap (use balance='pie' or start='open')",
             };
-            return Err(MoveError::new(crate::game::Reason::SwapNotAllowed, format!("swap is not allowed here: {why}")));
+            return Err(MoveError::new(
+                crate::game::Reason::SwapNotAllowed,
+                format!("swap is not allowed here: {why}"),
+            ));
         }
         if self.st.phase == Phase::Choose {
             return Err(MoveError::new(
                 crate::game::Reason::OpenChoice,
-                format!("{text:?}: in the open start the second player must answer 'pass' or 'swap'"),
+                format!(
+                    "{text:?}: in the open start the second player must answer 'pass' or 'swap'"
+                ),
             ));
         }
         let mut placed = self.parse_placements(&t, text)?;
@@ -308,9 +351,13 @@ impl Game for Wunchunk {
                 ));
             }
         }
-        let mut acts: MoveActions = placed.iter().map(|&(c, col)| self.place_action(c, col as usize)).collect();
+        let mut acts: MoveActions = placed
+            .iter()
+            .map(|&(c, col)| self.place_action(c, col as usize))
+            .collect();
         let last = placed.last().expect("placements").0;
-        let more_room = (last + 1..self.board.num_cells()).any(|c| self.empty.contains(c) && !placed.iter().any(|p| p.0 == c));
+        let more_room = (last + 1..self.board.num_cells())
+            .any(|c| self.empty.contains(c) && !placed.iter().any(|p| p.0 == c));
         if placed.len() < self.st.allot as usize && more_room {
             acts.push(self.end_action());
         }
@@ -319,7 +366,11 @@ impl Game for Wunchunk {
 
     fn format_move(&self, actions: &[Action]) -> String {
         let end = self.end_action();
-        let parts: Vec<String> = actions.iter().filter(|&&a| a != end).map(|&a| self.action_to_string(a)).collect();
+        let parts: Vec<String> = actions
+            .iter()
+            .filter(|&&a| a != end)
+            .map(|&a| self.action_to_string(a))
+            .collect();
         if parts.is_empty() && actions.contains(&end) {
             return "end".into();
         }

@@ -64,7 +64,10 @@ pub use options::{Balance, OptionError, Start};
 
 /// The names Wunchunk adds to the crate root.
 pub mod public {
-    pub use super::{Balance as WunchunkBalance, OptionError as WunchunkOptionError, Start as WunchunkStart, Wunchunk, WunchunkUndo};
+    pub use super::{
+        Balance as WunchunkBalance, OptionError as WunchunkOptionError, Start as WunchunkStart,
+        Wunchunk, WunchunkUndo,
+    };
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -190,7 +193,10 @@ impl Wunchunk {
     /// True on the turn the balance rule checks.
     #[inline]
     pub fn balance_turn(&self) -> bool {
-        self.balance == Balance::Ap && self.st.phase == Phase::Play && self.mover_colour() == 1 && self.st.c1_turns == 1
+        self.balance == Balance::Ap
+            && self.st.phase == Phase::Play
+            && self.mover_colour() == 1
+            && self.st.c1_turns == 1
     }
     pub fn in_setup(&self) -> bool {
         self.st.phase == Phase::Setup
@@ -199,7 +205,9 @@ impl Wunchunk {
         self.st.phase == Phase::Choose
     }
     pub fn swap_legal(&self) -> bool {
-        !self.st.over && self.st.placed == 0 && (self.st.phase == Phase::Choose || self.st.swap_ready)
+        !self.st.over
+            && self.st.placed == 0
+            && (self.st.phase == Phase::Choose || self.st.swap_ready)
     }
     /// `[chunks, #size 1, ..., #size M]` per colour (index 0 = colour 1), M the
     /// largest group on the board.
@@ -218,7 +226,9 @@ impl Wunchunk {
     /// The vector of each seat's colour, in seat order.
     pub fn scores(&self) -> Vec<Vec<u32>> {
         let v = self.colour_vectors();
-        (1..=self.players as usize).map(|s| v[self.seat_colour(s) - 1].clone()).collect()
+        (1..=self.players as usize)
+            .map(|s| v[self.seat_colour(s) - 1].clone())
+            .collect()
     }
 
     #[inline]
@@ -265,7 +275,11 @@ impl Wunchunk {
     fn begin_turn(&mut self) {
         self.st.placed = 0;
         self.st.last = 0;
-        self.st.allot = if self.st.phase == Phase::Setup { 4 } else { self.groups.chunk_count(self.mover_colour()) as u16 };
+        self.st.allot = if self.st.phase == Phase::Setup {
+            4
+        } else {
+            self.groups.chunk_count(self.mover_colour()) as u16
+        };
     }
 
     fn end_turn(&mut self, passed: bool) {
@@ -287,7 +301,8 @@ impl Wunchunk {
     }
 
     fn end_placement_turn(&mut self) {
-        let swap_next = self.balance == Balance::Pie && self.start == Start::Standard && self.st.first_turn;
+        let swap_next =
+            self.balance == Balance::Pie && self.start == Start::Standard && self.st.first_turn;
         self.end_turn(false);
         self.st.swap_ready = swap_next;
     }
@@ -312,7 +327,10 @@ impl Wunchunk {
         self.st.over = true;
         // lexicographic minimum of the seats' vectors, entry by entry
         let n = self.players as usize;
-        let m = (1..=n as u8).map(|c| self.groups.largest(c)).max().unwrap_or(0);
+        let m = (1..=n as u8)
+            .map(|c| self.groups.largest(c))
+            .max()
+            .unwrap_or(0);
         let entry = |seat: usize, i: usize| -> u32 {
             let c = self.seat_colour(seat) as u8;
             if i == 0 {
@@ -323,7 +341,11 @@ impl Wunchunk {
         };
         let mut cand: u8 = (1u8 << n) - 1;
         for i in 0..=m {
-            let low = (1..=n).filter(|&s| cand >> (s - 1) & 1 != 0).map(|s| entry(s, i)).min().expect("a candidate");
+            let low = (1..=n)
+                .filter(|&s| cand >> (s - 1) & 1 != 0)
+                .map(|s| entry(s, i))
+                .min()
+                .expect("a candidate");
             for s in 1..=n {
                 if entry(s, i) != low {
                     cand &= !(1 << (s - 1));

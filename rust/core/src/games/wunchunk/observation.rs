@@ -15,7 +15,8 @@ impl Wunchunk {
         let n = self.ncol();
         out.iter_mut().for_each(|x| *x = 0.0);
         let me = self.mover_colour() as usize;
-        let left = (self.st.allot - self.st.placed.min(self.st.allot)) as f32 / self.board.num_cells() as f32;
+        let left = (self.st.allot - self.st.placed.min(self.st.allot)) as f32
+            / self.board.num_cells() as f32;
         for p in 0..plane {
             out[(n + 1) * plane + p] = left;
         }

@@ -38,14 +38,37 @@ fn start_layout(players: usize, size: usize) -> &'static [(&'static str, u8)] {
         (2, 6) => &[("g5", 1), ("g6", 1), ("e5", 2), ("e6", 2)],
         (2, 7) => &[("h6", 1), ("h7", 1), ("f6", 2), ("f7", 2)],
         (2, 8) => &[("i7", 1), ("i8", 1), ("g7", 2), ("g8", 2)],
-        (3, _) => &[("i7", 1), ("h7", 1), ("g7", 2), ("g8", 2), ("h9", 3), ("i8", 3)],
-        _ => &[("j8", 1), ("i9", 1), ("j6", 2), ("i6", 2), ("g6", 3), ("f6", 3), ("g9", 4), ("f8", 4)],
+        (3, _) => &[
+            ("i7", 1),
+            ("h7", 1),
+            ("g7", 2),
+            ("g8", 2),
+            ("h9", 3),
+            ("i8", 3),
+        ],
+        _ => &[
+            ("j8", 1),
+            ("i9", 1),
+            ("j6", 2),
+            ("i6", 2),
+            ("g6", 3),
+            ("f6", 3),
+            ("g9", 4),
+            ("f8", 4),
+        ],
     }
 }
 
 pub(super) fn shared_board(size: usize) -> Arc<Board> {
-    static BOARDS: [OnceLock<Arc<Board>>; 4] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    BOARDS[size - 5].get_or_init(|| Arc::new(Board::hexhex(size).expect("sizes 5-8 are valid"))).clone()
+    static BOARDS: [OnceLock<Arc<Board>>; 4] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    BOARDS[size - 5]
+        .get_or_init(|| Arc::new(Board::hexhex(size).expect("sizes 5-8 are valid")))
+        .clone()
 }
 
 pub use crate::game::OptionsError;
@@ -61,22 +84,51 @@ impl Configure for Wunchunk {
         OptionInfo {
             name: "size",
             kind: Kind::Int,
-            default: Some(|o| Value::Int(if matches!(o.get("players"), Some(Value::Int(p)) if *p != 2) { 8 } else { 6 })),
+            default: Some(|o| {
+                Value::Int(
+                    if matches!(o.get("players"), Some(Value::Int(p)) if *p != 2) {
+                        8
+                    } else {
+                        6
+                    },
+                )
+            }),
             always_printed: true,
         },
-        OptionInfo { name: "players", kind: Kind::Int, default: Some(|_| Value::Int(2)), always_printed: true },
-        OptionInfo { name: "start", kind: Kind::Str, default: Some(|_| Value::Str("standard".into())), always_printed: true },
-        OptionInfo { name: "balance", kind: Kind::Str, default: Some(|_| Value::Str("ap".into())), always_printed: true },
+        OptionInfo {
+            name: "players",
+            kind: Kind::Int,
+            default: Some(|_| Value::Int(2)),
+            always_printed: true,
+        },
+        OptionInfo {
+            name: "start",
+            kind: Kind::Str,
+            default: Some(|_| Value::Str("standard".into())),
+            always_printed: true,
+        },
+        OptionInfo {
+            name: "balance",
+            kind: Kind::Str,
+            default: Some(|_| Value::Str("ap".into())),
+            always_printed: true,
+        },
     ];
 
     fn from_options(r: &Reader<'_>) -> Result<Self, OptionsError> {
         let players = r.int("players")?;
         if !(2..=4).contains(&players) {
-            return Err(OptionsError::new("players", format!("players must be 2, 3 or 4, got {players}")));
+            return Err(OptionsError::new(
+                "players",
+                format!("players must be 2, 3 or 4, got {players}"),
+            ));
         }
         let size = r.int("size")?;
         if !(5..=8).contains(&size) {
-            return Err(OptionsError::new("size", format!("size must be between 5 and 8, got {size}")));
+            return Err(OptionsError::new(
+                "size",
+                format!("size must be between 5 and 8, got {size}"),
+            ));
         }
         let start: Start = r.str("start")?.parse()?;
         let balance: Balance = r.str("balance")?.parse()?;
@@ -99,7 +151,11 @@ impl Facts for Wunchunk {
     /// the positions before the first action of a turn.
     const FACTS: GameFacts = GameFacts {
         player_names: &["colour 1", "colour 2", "colour 3", "colour 4"],
-        pie_rule: Some(PieRule { option: "balance", on: Setting::Str(Balance::Pie.name()), off: Setting::Str(Balance::None.name()) }),
+        pie_rule: Some(PieRule {
+            option: "balance",
+            on: Setting::Str(Balance::Pie.name()),
+            off: Setting::Str(Balance::None.name()),
+        }),
         max_actions: Some(action_bound),
         stone_planes: true,
         augment: Augment::TurnStart,
@@ -119,19 +175,36 @@ fn action_bound(cells: usize, players: usize) -> usize {
 
 impl Wunchunk {
     /// A new game; errors name the offending argument.
-    pub fn new(size: usize, players: usize, start: Start, balance: Balance) -> Result<Wunchunk, OptionsError> {
+    pub fn new(
+        size: usize,
+        players: usize,
+        start: Start,
+        balance: Balance,
+    ) -> Result<Wunchunk, OptionsError> {
         if !(2..=4).contains(&players) {
-            return Err(OptionsError::new("players", format!("players must be 2, 3 or 4, got {players}")));
+            return Err(OptionsError::new(
+                "players",
+                format!("players must be 2, 3 or 4, got {players}"),
+            ));
         }
         let sizes: &[usize] = if players == 2 { &[5, 6, 7, 8] } else { &[7, 8] };
         if !sizes.contains(&size) {
-            return Err(OptionsError::new("size", format!("size must be one of {sizes:?} for {players} players, got {size}")));
+            return Err(OptionsError::new(
+                "size",
+                format!("size must be one of {sizes:?} for {players} players, got {size}"),
+            ));
         }
         if start == Start::Open && players != 2 {
-            return Err(OptionsError::new("start", "start='open' needs exactly 2 players"));
+            return Err(OptionsError::new(
+                "start",
+                "start='open' needs exactly 2 players",
+            ));
         }
         if balance == Balance::Pie && players != 2 {
-            return Err(OptionsError::new("balance", "balance='pie' needs exactly 2 players"));
+            return Err(OptionsError::new(
+                "balance",
+                "balance='pie' needs exactly 2 players",
+            ));
         }
         let board = shared_board(size);
         let n = board.num_cells();
@@ -142,7 +215,11 @@ impl Wunchunk {
             st: Status {
                 swapped: false,
                 to_move: 1,
-                phase: if start == Start::Open { Phase::Setup } else { Phase::Play },
+                phase: if start == Start::Open {
+                    Phase::Setup
+                } else {
+                    Phase::Play
+                },
                 passes: 0,
                 c1_turns: 0,
                 swap_ready: false,
@@ -174,7 +251,14 @@ impl Wunchunk {
     /// A test position: the given cell colours, regular play, seats owning
     /// their own colours, the balance rule behind (colour 1 has had two
     /// turns), no pass made, no swap on offer. A full board is a finished game.
-    pub fn from_cells(size: usize, players: usize, start: Start, balance: Balance, cells: &[u8], to_move: usize) -> Result<Wunchunk, OptionsError> {
+    pub fn from_cells(
+        size: usize,
+        players: usize,
+        start: Start,
+        balance: Balance,
+        cells: &[u8],
+        to_move: usize,
+    ) -> Result<Wunchunk, OptionsError> {
         Wunchunk::from_cells_with_turns(size, players, start, balance, cells, to_move, 2, 0)
     }
 
@@ -195,18 +279,30 @@ impl Wunchunk {
         let mut g = Wunchunk::new(size, players, start, balance)?;
         let n = g.board.num_cells();
         if cells.len() != n {
-            return Err(OptionsError::new("position", format!("expected {n} cells, got {}", cells.len())));
+            return Err(OptionsError::new(
+                "position",
+                format!("expected {n} cells, got {}", cells.len()),
+            ));
         }
         if let Some(c) = cells.iter().find(|&&c| c as usize > players) {
-            return Err(OptionsError::new("position", format!("cell value {c} is not a colour 0..={players}")));
+            return Err(OptionsError::new(
+                "position",
+                format!("cell value {c} is not a colour 0..={players}"),
+            ));
         }
         if !(1..=players).contains(&to_move) {
-            return Err(OptionsError::new("to_move", format!("to_move must be in 1..={players}, got {to_move}")));
+            return Err(OptionsError::new(
+                "to_move",
+                format!("to_move must be in 1..={players}, got {to_move}"),
+            ));
         }
         g.set_cells(cells);
         g.st.phase = Phase::Play;
         if passes as usize >= players {
-            return Err(OptionsError::new("passes", format!("passes must be in 0..{}, got {passes}", players - 1)));
+            return Err(OptionsError::new(
+                "passes",
+                format!("passes must be in 0..{}, got {passes}", players - 1),
+            ));
         }
         g.st.c1_turns = colour1_turns.min(2);
         g.st.passes = passes;

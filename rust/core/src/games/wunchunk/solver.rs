@@ -17,7 +17,8 @@ impl Solvable for Wunchunk {
     }
     fn action_cell(&self, action: Action) -> Option<(usize, u32)> {
         let n = self.players();
-        ((action as usize) < n * self.board().num_cells()).then(|| (action as usize / n, action % n as u32))
+        ((action as usize) < n * self.board().num_cells())
+            .then(|| (action as usize / n, action % n as u32))
     }
     fn cell_action(&self, cell: usize, rest: u32) -> Action {
         (cell * self.players()) as Action + rest

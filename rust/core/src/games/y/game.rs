@@ -63,7 +63,9 @@ impl Game for Y {
 
     fn apply_action_undoable(&mut self, action: Action) -> YUndo {
         let cell = self.cells[action as usize];
-        let placed = self.do_place(cell as usize, true).expect("an undoable placement returns its record");
+        let placed = self
+            .do_place(cell as usize, true)
+            .expect("an undoable placement returns its record");
         YUndo { cell, placed }
     }
 
@@ -75,11 +77,18 @@ impl Game for Y {
     /// OpenSpiel's text: column letter and 1-based row of the id's square.
     fn action_to_string(&self, action: Action) -> String {
         let n = self.size as usize;
-        format!("{}{}", row_name(action as usize % n), action as usize / n + 1)
+        format!(
+            "{}{}",
+            row_name(action as usize % n),
+            action as usize / n + 1
+        )
     }
 
     fn is_legal_action(&self, action: Action) -> bool {
-        self.winners == 0 && self.action_to_cell(action).is_some_and(|c| self.empty.contains(c))
+        self.winners == 0
+            && self
+                .action_to_cell(action)
+                .is_some_and(|c| self.empty.contains(c))
     }
 
     fn single_action_turns(&self) -> bool {
@@ -95,7 +104,11 @@ impl Game for Y {
         if self.winners != 0 {
             return None;
         }
-        Some(if self.wins_at(cell) { 0 } else { self.num_empty as u128 - 1 })
+        Some(if self.wins_at(cell) {
+            0
+        } else {
+            self.num_empty as u128 - 1
+        })
     }
 
     fn random_action<R: Rng>(&self, rng: &mut R, _buf: &mut Vec<Action>) -> Option<Action> {
@@ -114,7 +127,10 @@ impl Game for Y {
                 }
             }
         }
-        let c = self.empty.select(below(rng, count)).expect("a draw below the number of empty cells");
+        let c = self
+            .empty
+            .select(below(rng, count))
+            .expect("a draw below the number of empty cells");
         Some(self.actions[c] as Action)
     }
 
@@ -122,7 +138,13 @@ impl Game for Y {
     /// cell order) and shrunk by swap-remove: uniform over the legal
     /// actions at every ply. A game lasts at most `num_cells` moves, so
     /// `stop` is not polled.
-    fn play_random<R: Rng>(&mut self, rng: &mut R, max_plies: u64, buf: &mut Vec<Action>, _stop: &AtomicBool) -> Option<(u64, u64)> {
+    fn play_random<R: Rng>(
+        &mut self,
+        rng: &mut R,
+        max_plies: u64,
+        buf: &mut Vec<Action>,
+        _stop: &AtomicBool,
+    ) -> Option<(u64, u64)> {
         buf.clear();
         for (wi, &w) in self.empty.words().iter().enumerate() {
             buf.extend(BitIter(w).map(|t| (wi * 64 + t as usize) as Action));
@@ -153,25 +175,43 @@ impl Game for Y {
     fn parse_move(&self, text: &str) -> Result<MoveActions, MoveError> {
         let t = text.trim().to_ascii_lowercase();
         if self.winners != 0 {
-            return Err(MoveError::new(Reason::GameOver, format!("the game is over; {t:?} cannot be played")));
+            return Err(MoveError::new(
+                Reason::GameOver,
+                format!("the game is over; {t:?} cannot be played"),
+            ));
         }
         let cell = self.board.index(&t).ok_or_else(|| {
             let letters = t.bytes().take_while(|b| b.is_ascii_lowercase()).count();
-            let looks_like_cell = letters > 0 && letters < t.len() && t[letters..].bytes().all(|b| b.is_ascii_digit());
+            let looks_like_cell = letters > 0
+                && letters < t.len()
+                && t[letters..].bytes().all(|b| b.is_ascii_digit());
             if looks_like_cell {
-                MoveError::new(Reason::UnknownCell, format!("{t:?} is not a cell of this size-{} triangle", self.size))
+                MoveError::new(
+                    Reason::UnknownCell,
+                    format!("{t:?} is not a cell of this size-{} triangle", self.size),
+                )
             } else {
-                MoveError::new(Reason::Syntax, format!("{t:?} is not a Y move: a cell such as \"a1\""))
+                MoveError::new(
+                    Reason::Syntax,
+                    format!("{t:?} is not a Y move: a cell such as \"a1\""),
+                )
             }
         })?;
         if !self.empty.contains(cell) {
-            return Err(MoveError::new(Reason::Occupied, format!("cell {t} is occupied")));
+            return Err(MoveError::new(
+                Reason::Occupied,
+                format!("cell {t} is occupied"),
+            ));
         }
         Ok(smallvec![self.actions[cell] as Action])
     }
 
     fn format_move(&self, actions: &[Action]) -> String {
-        actions.iter().map(|&a| self.action_to_string(a)).collect::<Vec<_>>().join(",")
+        actions
+            .iter()
+            .map(|&a| self.action_to_string(a))
+            .collect::<Vec<_>>()
+            .join(",")
     }
 
     fn observation_shape(&self) -> [usize; 3] {

@@ -32,11 +32,11 @@ use std::sync::Arc;
 
 use crate::bitset::BitSet;
 use crate::board::{Board, NO_CELL};
-use crate::game::{Action, OptionsError, WinnerMask};
 #[cfg(doc)]
 use crate::game::Game;
-use crate::union_find::{Placed, UnionFind};
+use crate::game::{Action, OptionsError, WinnerMask};
 use crate::unchecked::get;
+use crate::union_find::{Placed, UnionFind};
 use crate::zobrist;
 
 /// What the crate root re-exports.
@@ -103,7 +103,13 @@ impl Clone for Y {
         self.colour.clone_from(&s.colour);
         self.links.clone_from(&s.links);
         self.empty.clone_from(&s.empty);
-        (self.size, self.num_empty, self.to_move, self.winners, self.hash) = (s.size, s.num_empty, s.to_move, s.winners, s.hash);
+        (
+            self.size,
+            self.num_empty,
+            self.to_move,
+            self.winners,
+            self.hash,
+        ) = (s.size, s.num_empty, s.to_move, s.winners, s.hash);
     }
 }
 
@@ -158,13 +164,22 @@ impl Y {
         let mut g = Y::new(size)?;
         let n = g.board.num_cells();
         if cells.len() != n {
-            return Err(OptionsError::new("position", format!("expected {n} cells, got {}", cells.len())));
+            return Err(OptionsError::new(
+                "position",
+                format!("expected {n} cells, got {}", cells.len()),
+            ));
         }
         if let Some(c) = cells.iter().find(|&&c| c > 2) {
-            return Err(OptionsError::new("position", format!("cell value {c} is not 0, 1 or 2")));
+            return Err(OptionsError::new(
+                "position",
+                format!("cell value {c} is not 0, 1 or 2"),
+            ));
         }
         if !(1..=2).contains(&to_move) {
-            return Err(OptionsError::new("to_move", format!("to_move must be 1 or 2, got {to_move}")));
+            return Err(OptionsError::new(
+                "to_move",
+                format!("to_move must be 1 or 2, got {to_move}"),
+            ));
         }
         for (cell, &c) in cells.iter().enumerate() {
             if c != 0 {
@@ -201,7 +216,10 @@ impl Y {
 
     /// The cell of an action id, if it is on the triangle.
     pub fn action_to_cell(&self, action: Action) -> Option<usize> {
-        self.cells.get(action as usize).filter(|&&c| c != NO_CELL).map(|&c| c as usize)
+        self.cells
+            .get(action as usize)
+            .filter(|&&c| c != NO_CELL)
+            .map(|&c| c as usize)
     }
 
     /// Put a stone of `colour` on empty `cell`, joining its group by

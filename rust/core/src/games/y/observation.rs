@@ -11,7 +11,13 @@ use super::Y;
 impl Y {
     /// The planes of [`Game::observation`] (described there).
     pub(super) fn write_planes(&self, out: &mut [f32]) {
-        write_planes_by_action(&self.colour, &self.actions, self.to_move, self.num_actions(), out)
+        write_planes_by_action(
+            &self.colour,
+            &self.actions,
+            self.to_move,
+            self.num_actions(),
+            out,
+        )
     }
 }
 
@@ -29,6 +35,9 @@ impl BatchGame for Y {
 
     /// The `k`-th empty cell's action id (cells and ids increase together).
     fn nth_legal(&self, k: usize) -> Action {
-        self.cell_to_action(self.empty_select(k).expect("k below the number of legal actions"))
+        self.cell_to_action(
+            self.empty_select(k)
+                .expect("k below the number of legal actions"),
+        )
     }
 }

@@ -10,12 +10,20 @@ use super::{Y, Y_MAX_SIZE};
 impl Configure for Y {
     const NAME: &'static str = "y";
 
-    const OPTIONS: &'static [OptionInfo] = &[OptionInfo { name: "size", kind: Kind::Int, default: Some(|_| Value::Int(19)), always_printed: true }];
+    const OPTIONS: &'static [OptionInfo] = &[OptionInfo {
+        name: "size",
+        kind: Kind::Int,
+        default: Some(|_| Value::Int(19)),
+        always_printed: true,
+    }];
 
     fn from_options(r: &Reader<'_>) -> Result<Self, OptionsError> {
         match int_of("size", &r.value("size")?)? {
             n if (1..=Y_MAX_SIZE as i64).contains(&n) => Y::new(n as usize),
-            n => Err(OptionsError::new("size", format!("size must be an integer from 1 to {Y_MAX_SIZE}, got {n}"))),
+            n => Err(OptionsError::new(
+                "size",
+                format!("size must be an integer from 1 to {Y_MAX_SIZE}, got {n}"),
+            )),
         }
     }
 
@@ -27,5 +35,11 @@ impl Configure for Y {
 impl Facts for Y {
     /// x and o; no pie rule; one stone an action and nothing removed; stone
     /// planes first; no symmetry mapping.
-    const FACTS: GameFacts = GameFacts { player_names: &["x", "o"], pie_rule: None, max_actions: Some(one_stone_an_action::<0>), stone_planes: true, augment: Augment::None };
+    const FACTS: GameFacts = GameFacts {
+        player_names: &["x", "o"],
+        pie_rule: None,
+        max_actions: Some(one_stone_an_action::<0>),
+        stone_planes: true,
+        augment: Augment::None,
+    };
 }

@@ -59,7 +59,10 @@ fn actions_are_openspiel_ids() {
     g.legal_actions(&mut v);
     assert_eq!(v, vec![0, 1, 2, 3, 4, 5, 6, 8, 9, 12]);
     let names: Vec<String> = v.iter().map(|&a| g.action_to_string(a)).collect();
-    assert_eq!(names, ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "a4"]);
+    assert_eq!(
+        names,
+        ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "a4"]
+    );
     assert!(!g.is_legal_action(7) && !g.is_legal_action(15) && !g.is_legal_action(16));
     assert_eq!(g.parse_move("b3").unwrap().as_slice(), &[9]);
     assert_eq!(g.parse_move("c3").unwrap_err().reason, Reason::UnknownCell);
@@ -106,7 +109,11 @@ fn direct_mask_matches_legal_actions() {
 impl crate::testing::FreshHash for Y {
     fn fresh_zobrist(&self) -> u64 {
         let b = self.board();
-        (0..b.num_cells()).filter(|&c| self.cell_value(c) > 0).fold(self.flags_hash(), |h, c| h ^ b.zobrist_key(c, self.cell_value(c) as usize))
+        (0..b.num_cells())
+            .filter(|&c| self.cell_value(c) > 0)
+            .fold(self.flags_hash(), |h, c| {
+                h ^ b.zobrist_key(c, self.cell_value(c) as usize)
+            })
     }
 }
 
