@@ -58,6 +58,18 @@ impl From<i64> for IntArg {
     }
 }
 
+impl From<i32> for IntArg {
+    fn from(v: i32) -> IntArg {
+        IntArg::Int(v.into())
+    }
+}
+
+impl From<u8> for IntArg {
+    fn from(v: u8) -> IntArg {
+        IntArg::Int(v.into())
+    }
+}
+
 impl From<u64> for IntArg {
     fn from(v: u64) -> IntArg {
         i64::try_from(v).map_or_else(|_| IntArg::Wide(v.to_string().into()), IntArg::Int)
@@ -201,6 +213,42 @@ pub fn games(n: impl Into<IntArg>) -> Result<u64, OptionsError> {
     in_range("games", n, 1, MAX_GAMES as i64).map(|n| n as u64)
 }
 
+/// A set-up position's player to move in a two-player game, 1 or 2 (the
+/// games' `from_cells`).
+pub fn to_move(to_move: impl Into<IntArg>) -> Result<u8, OptionsError> {
+    match to_move.into() {
+        IntArg::Int(t @ 1..=2) => Ok(t as u8),
+        given => Err(OptionsError::new(
+            "to_move",
+            format!("to_move must be 1 or 2, got {given}"),
+        )),
+    }
+}
+
+/// A set-up position's cell values, each 0 (empty) or the colour of a seat
+/// named in `names` (a game's [`GameFacts::player_names`](crate::facts::GameFacts)),
+/// checked for the games' `from_cells`; the message names each value.
+pub fn colours(cells: &[i8], names: &[&str]) -> Result<Vec<u8>, OptionsError> {
+    let top = names.len() as i8;
+    match cells.iter().find(|&&c| !(0..=top).contains(&c)) {
+        None => Ok(cells.iter().map(|&c| c as u8).collect()),
+        Some(c) => {
+            let mut values = vec!["0 (empty)".to_string()];
+            values.extend(
+                names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| format!("{} ({n})", i + 1)),
+            );
+            let last = values.pop().unwrap_or_default();
+            Err(OptionsError::new(
+                "position",
+                format!("cell value {c} is not {} or {last}", values.join(", ")),
+            ))
+        }
+    }
+}
+
 /// The checks of the arguments that functions written in Python check
 /// before any work, by the argument's name (`hexcore._core.check_arg`):
 /// `None` for a name with no check here. Besides the checks above, an
@@ -280,6 +328,33 @@ mod tests {
             max_plies(0i64).unwrap_err().message,
             "max_plies must be between 1 and 18446744073709551615, got 0"
         );
+    }
+
+    #[test]
+    fn set_up_values_show_as_given() {
+        assert_eq!(to_move(2i64), Ok(2));
+        for bad in [
+            IntArg::Int(0),
+            IntArg::Int(3),
+            IntArg::Wide("-99999999999999999999".into()),
+        ] {
+            let e = to_move(bad.clone()).unwrap_err();
+            assert_eq!(
+                (e.argument, e.message),
+                ("to_move", format!("to_move must be 1 or 2, got {bad}"))
+            );
+        }
+        assert_eq!(colours(&[0, 2, 1], &["x", "o"]), Ok(vec![0, 2, 1]));
+        for bad in [3, -1] {
+            let e = colours(&[0, bad], &["x", "o"]).unwrap_err();
+            assert_eq!(
+                (e.argument, e.message),
+                (
+                    "position",
+                    format!("cell value {bad} is not 0 (empty), 1 (x) or 2 (o)")
+                )
+            );
+        }
     }
 
     #[test]

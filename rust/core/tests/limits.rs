@@ -109,7 +109,7 @@ fn huge_move_lists_are_walked_by_actions() {
     // Four players on side 8 with many chunks each: the allotment makes the
     // move list astronomically long.
     let board = Board::hexhex(8).unwrap();
-    let mut cells = vec![0u8; board.num_cells()];
+    let mut cells = vec![0i8; board.num_cells()];
     for (cell, c) in cells.iter_mut().enumerate() {
         let (q, r) = board.axial(cell);
         if r.rem_euclid(2) == 0 && q.rem_euclid(3) != 2 {

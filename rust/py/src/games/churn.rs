@@ -73,31 +73,19 @@ impl PyChurn {
         pie: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let start = options(size, sides, board, pie)?;
-        let (given, to_move) = (&to_move, to_move.value);
         let cells = crate::errors::small_cells(&cells)?;
-        if !(1..=2).contains(&to_move) {
-            return Err(crate::errors::value_error(format!(
-                "to_move must be 1 or 2, got {given}"
-            )));
-        }
-        if let Some(v) = cells.iter().find(|&&v| !(0..=2).contains(&v)) {
-            return Err(crate::errors::value_error(format!(
-                "position: cell value {v} is not 0 (empty), 1 (red) or 2 (blue)"
-            )));
-        }
-        let raw: Vec<u8> = cells.iter().map(|&v| v as u8).collect();
         let g = Churn::from_cells(
             Arc::new(start.board().clone()),
             start.pie(),
-            &raw,
-            to_move as u8,
+            &cells,
+            to_move.clone(),
         )
         .map_err(options_error)?;
         wrap(
             py,
             PyGame::new(AnyGame::Churn(Session::new(
                 g,
-                Some((cells, to_move as usize, Vec::new())),
+                Some((cells, to_move.value as usize, Vec::new())),
             ))),
         )
     }

@@ -3,7 +3,7 @@
 use hexcore_core::Havannah;
 use pyo3::prelude::*;
 
-use crate::errors::{options_error, value_error, Int};
+use crate::errors::{options_error, Int};
 use crate::game::{wrap, AnyGame, PyGame, TextValue};
 use crate::options::{build, Arg};
 use crate::session::Session;
@@ -53,24 +53,14 @@ impl PyHavannah {
         swap: Arg<'_, '_>,
     ) -> PyResult<Py<PyAny>> {
         let start: Havannah = build(&[("size", size), ("swap", swap)])?;
-        let (given, to_move) = (&to_move, to_move.value);
         let cells = crate::errors::small_cells(&cells)?;
-        if !(1..=2).contains(&to_move) {
-            return Err(value_error(format!("to_move must be 1 or 2, got {given}")));
-        }
-        if let Some(v) = cells.iter().find(|&&v| !(0..=2).contains(&v)) {
-            return Err(value_error(format!(
-                "position: cell value {v} is not 0 (empty), 1 (x) or 2 (o)"
-            )));
-        }
-        let raw: Vec<u8> = cells.iter().map(|&v| v as u8).collect();
-        let g = Havannah::from_cells(start.size(), start.swap(), &raw, to_move as u8)
+        let g = Havannah::from_cells(start.size(), start.swap(), &cells, to_move.clone())
             .map_err(options_error)?;
         wrap(
             py,
             PyGame::new(AnyGame::Havannah(Session::new(
                 g,
-                Some((cells, to_move as usize, Vec::new())),
+                Some((cells, to_move.value as usize, Vec::new())),
             ))),
         )
     }

@@ -3,7 +3,7 @@
 use hexcore_core::Hex;
 use pyo3::prelude::*;
 
-use crate::errors::{options_error, value_error, Int};
+use crate::errors::{options_error, Int};
 use crate::game::{wrap, AnyGame, PyGame, TextValue};
 use crate::options::{build, Arg};
 use crate::session::Session;
@@ -74,30 +74,20 @@ impl PyHex {
         swap: Arg<'_, '_>,
     ) -> PyResult<Py<PyAny>> {
         let start = options(size, rows, cols, swap)?;
-        let (given, to_move) = (&to_move, to_move.value);
         let cells = crate::errors::small_cells(&cells)?;
-        if !(1..=2).contains(&to_move) {
-            return Err(value_error(format!("to_move must be 1 or 2, got {given}")));
-        }
-        if let Some(v) = cells.iter().find(|&&v| !(0..=2).contains(&v)) {
-            return Err(value_error(format!(
-                "position: cell value {v} is not 0 (empty), 1 (x) or 2 (o)"
-            )));
-        }
-        let raw: Vec<u8> = cells.iter().map(|&v| v as u8).collect();
         let g = Hex::from_cells(
             start.rows(),
             start.cols(),
             start.swap(),
-            &raw,
-            to_move as u8,
+            &cells,
+            to_move.clone(),
         )
         .map_err(options_error)?;
         wrap(
             py,
             PyGame::new(AnyGame::Hex(Session::new(
                 g,
-                Some((cells, to_move as usize, Vec::new())),
+                Some((cells, to_move.value as usize, Vec::new())),
             ))),
         )
     }

@@ -4,7 +4,7 @@ use hexcore_core::{quintun_record_moves, Quintun, QuintunBoard};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyType};
 
-use crate::errors::{options_error, value_error, Int, IntoPyErr};
+use crate::errors::{options_error, Int, IntoPyErr};
 use crate::game::{wrap, AnyGame, PyGame, TextValue};
 use crate::options::{build, Arg};
 use crate::session::Session;
@@ -72,24 +72,20 @@ impl PyQuintun {
         swap: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let start = options(size, placement, swap)?;
-        let (given, to_move) = (&to_move, to_move.value);
         let cells = crate::errors::small_cells(&cells)?;
-        if !(1..=2).contains(&to_move) {
-            return Err(value_error(format!("to_move must be 1 or 2, got {given}")));
-        }
         let g = Quintun::from_cells(
             QuintunBoard::shared(start.size()).map_err(options_error)?,
             start.placement(),
             start.swap_rule(),
             &cells,
-            to_move as u8,
+            to_move.clone(),
         )
         .map_err(options_error)?;
         wrap(
             py,
             PyGame::new(AnyGame::Quintun(Session::new(
                 g,
-                Some((cells, to_move as usize, Vec::new())),
+                Some((cells, to_move.value as usize, Vec::new())),
             ))),
         )
     }

@@ -4,7 +4,7 @@ use hexcore_core::Wunchunk;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{options_error, value_error};
+use crate::errors::options_error;
 use crate::game::{wrap, AnyGame, PyGame, TextValue};
 use crate::options::{build, Arg};
 use crate::session::Session;
@@ -88,44 +88,20 @@ impl PyWunchunk {
         passes: crate::errors::Int,
     ) -> PyResult<Py<PyAny>> {
         let base = options(size, players, start, balance)?;
-        let (size, players, start, balance) =
-            (base.size(), base.players(), base.start(), base.balance());
-        let (given, to_move) = (&to_move, to_move.value);
         let cells = crate::errors::small_cells(&cells)?;
-        if let Some(v) = cells.iter().find(|&&v| v < 0 || v as usize > players) {
-            return Err(value_error(format!(
-                "position value {v} is not a colour 1..{players} (or 0 for empty)"
-            )));
-        }
-        if !(1..=players as i64).contains(&to_move) {
-            return Err(value_error(format!(
-                "to_move must be in 1..{players}, got {given}"
-            )));
-        }
-        let (c1, passes_given, passes) = (colour1_turns.value, &passes, passes.value);
-        if c1 < 0 {
-            return Err(value_error(format!(
-                "colour1_turns must be a non-negative int, got {colour1_turns}"
-            )));
-        }
-        if !(0..players as i64).contains(&passes) {
-            return Err(value_error(format!(
-                "passes must be in 0..{}, got {passes_given}",
-                players - 1
-            )));
-        }
-        let raw: Vec<u8> = cells.iter().map(|&v| v as u8).collect();
         let g = Wunchunk::from_cells_with_turns(
-            size,
-            players,
-            start,
-            balance,
-            &raw,
-            to_move as usize,
-            c1.min(2) as u8,
-            passes as u8,
+            base.size(),
+            base.players(),
+            base.start(),
+            base.balance(),
+            &cells,
+            to_move.clone(),
+            colour1_turns.clone(),
+            passes.clone(),
         )
         .map_err(options_error)?;
+        // The core accepted them: to_move and passes are small, colour1_turns >= 0.
+        let (to_move, c1, passes) = (to_move.value, colour1_turns.value, passes.value);
         let mut extra = Vec::new();
         if c1 < 2 {
             extra.push(("colour1_turns", c1));

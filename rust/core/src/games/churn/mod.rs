@@ -296,30 +296,22 @@ impl Churn {
     }
 
     /// A position from cell colours (0 empty, 1 red, 2 blue) and the player
-    /// to move. A set-up position never offers the pie swap.
+    /// to move, both checked here as given. A set-up position never offers
+    /// the pie swap.
     pub fn from_cells(
         board: Arc<Board>,
         pie: bool,
-        cells: &[u8],
-        to_move: u8,
+        cells: &[i8],
+        to_move: impl Into<crate::limits::IntArg>,
     ) -> Result<Churn, crate::game::OptionsError> {
+        let to_move = crate::limits::to_move(to_move)?;
+        let cells =
+            crate::limits::colours(cells, <Churn as crate::facts::Facts>::FACTS.player_names)?;
         let n = board.num_cells();
         if cells.len() != n {
             return Err(crate::game::OptionsError::new(
                 "position",
                 format!("expected {n} cells, got {}", cells.len()),
-            ));
-        }
-        if let Some(c) = cells.iter().find(|&&c| c > 2) {
-            return Err(crate::game::OptionsError::new(
-                "position",
-                format!("cell value {c} is not 0, 1 or 2"),
-            ));
-        }
-        if !(1..=2).contains(&to_move) {
-            return Err(crate::game::OptionsError::new(
-                "to_move",
-                format!("to_move must be 1 or 2, got {to_move}"),
             ));
         }
         let mut g = Churn::new(board, pie);

@@ -16,7 +16,7 @@ fn legal_labels(g: &Churn) -> Vec<String> {
 
 fn setup(red: &[&str], blue: &[&str]) -> Churn {
     let b = Arc::new(Board::hexhex(3).unwrap());
-    let mut cells = vec![0u8; b.num_cells()];
+    let mut cells = vec![0i8; b.num_cells()];
     for l in red {
         cells[b.index(l).unwrap()] = 1;
     }

@@ -41,9 +41,11 @@ use std::sync::Arc;
 
 use crate::bitset::BitSet;
 use crate::board::{row_name, Board, NO_CELL};
+use crate::facts::Facts;
 #[cfg(doc)]
 use crate::game::Game;
 use crate::game::{Action, OptionsError, WinnerMask};
+use crate::limits::{self, IntArg};
 use crate::union_find::{ring_cells, ring_friends, ring_trigger, ring_walk, Placed, UnionFind};
 use crate::zobrist;
 
@@ -259,33 +261,23 @@ impl Havannah {
     }
 
     /// A position from cell values (0 empty, 1 x, 2 o, in cell order) and
-    /// the player to move. A set-up position never offers the swap; it is
-    /// over when a stone completes a structure as the stones are put in
-    /// cell order, or when it is full.
+    /// the player to move, both checked here as given. A set-up position
+    /// never offers the swap; it is over when a stone completes a structure
+    /// as the stones are put in cell order, or when it is full.
     pub fn from_cells(
         size: usize,
         swap: bool,
-        cells: &[u8],
-        to_move: u8,
+        cells: &[i8],
+        to_move: impl Into<IntArg>,
     ) -> Result<Havannah, OptionsError> {
         let mut g = Havannah::new(size, swap)?;
+        let to_move = limits::to_move(to_move)?;
+        let cells = limits::colours(cells, Havannah::FACTS.player_names)?;
         let n = g.board.num_cells();
         if cells.len() != n {
             return Err(OptionsError::new(
                 "position",
                 format!("expected {n} cells, got {}", cells.len()),
-            ));
-        }
-        if let Some(c) = cells.iter().find(|&&c| c > 2) {
-            return Err(OptionsError::new(
-                "position",
-                format!("cell value {c} is not 0, 1 or 2"),
-            ));
-        }
-        if !(1..=2).contains(&to_move) {
-            return Err(OptionsError::new(
-                "to_move",
-                format!("to_move must be 1 or 2, got {to_move}"),
             ));
         }
         for (cell, &c) in cells.iter().enumerate() {

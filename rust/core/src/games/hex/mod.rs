@@ -49,9 +49,11 @@ use std::sync::Arc;
 
 use crate::bitset::BitSet;
 use crate::board::Board;
+use crate::facts::Facts;
 #[cfg(doc)]
 use crate::game::Game;
 use crate::game::{Action, MoveError, OptionsError, Reason, WinnerMask};
+use crate::limits::{self, IntArg};
 use crate::unchecked::get;
 use crate::union_find::{Placed, UnionFind};
 use crate::zobrist;
@@ -219,33 +221,23 @@ impl Hex {
     }
 
     /// A position from cell values (0 empty, 1 x, 2 o, in cell order) and
-    /// the player to move. A set-up position never offers the swap; it is
-    /// over when it holds a winning chain.
+    /// the player to move, both checked here as given. A set-up position
+    /// never offers the swap; it is over when it holds a winning chain.
     pub fn from_cells(
         rows: usize,
         cols: usize,
         swap: bool,
-        cells: &[u8],
-        to_move: u8,
+        cells: &[i8],
+        to_move: impl Into<IntArg>,
     ) -> Result<Hex, OptionsError> {
         let mut g = Hex::new(rows, cols, swap)?;
+        let to_move = limits::to_move(to_move)?;
+        let cells = limits::colours(cells, Hex::FACTS.player_names)?;
         let n = rows * cols;
         if cells.len() != n {
             return Err(OptionsError::new(
                 "position",
                 format!("expected {n} cells, got {}", cells.len()),
-            ));
-        }
-        if let Some(c) = cells.iter().find(|&&c| c > 2) {
-            return Err(OptionsError::new(
-                "position",
-                format!("cell value {c} is not 0, 1 or 2"),
-            ));
-        }
-        if !(1..=2).contains(&to_move) {
-            return Err(OptionsError::new(
-                "to_move",
-                format!("to_move must be 1 or 2, got {to_move}"),
             ));
         }
         for (cell, &c) in cells.iter().enumerate() {

@@ -265,6 +265,20 @@ fn set_up_positions() {
             .argument,
         "to_move"
     );
+    // The values are checked as given, the cells' named by colour.
+    let wide = crate::limits::IntArg::Wide("123456789012345678901234567890".into());
+    assert_eq!(
+        Hex::from_cells(3, 3, false, &[0; 9], wide)
+            .unwrap_err()
+            .message,
+        "to_move must be 1 or 2, got 123456789012345678901234567890"
+    );
+    assert_eq!(
+        Hex::from_cells(3, 3, false, &[0, -7, 0, 0, 0, 0, 0, 0, 0], 1)
+            .unwrap_err()
+            .message,
+        "cell value -7 is not 0 (empty), 1 (x) or 2 (o)"
+    );
 }
 
 /// Perft counts: without a win before the last ply, the count is the

@@ -291,13 +291,15 @@ impl Quintun {
     /// neutral A..E) in cell order. Player stones must be Interior, neutrals
     /// on the Ring, each colour one block. No swap is offered. If a player
     /// already qualifies the game is over (the player not to move first).
+    /// The values and the player to move are checked here as given.
     pub fn from_cells(
         geo: Arc<QuintunBoard>,
         placement: Placement,
         swap: bool,
         cells: &[i8],
-        to_move: u8,
+        to_move: impl Into<crate::limits::IntArg>,
     ) -> Result<Quintun, crate::game::OptionsError> {
+        let to_move = crate::limits::to_move(to_move)?;
         let n = geo.board.num_cells();
         if cells.len() != n {
             return Err(crate::game::OptionsError::new(
@@ -305,19 +307,16 @@ impl Quintun {
                 format!("expected {n} cells, got {}", cells.len()),
             ));
         }
-        if !(1..=2).contains(&to_move) {
-            return Err(crate::game::OptionsError::new(
-                "to_move",
-                format!("to_move must be 1 or 2, got {to_move}"),
-            ));
-        }
+        let names = <Quintun as crate::facts::Facts>::FACTS.player_names;
         for (c, &v) in cells.iter().enumerate() {
             if !(-5..=2).contains(&v) {
                 return Err(crate::game::OptionsError::new(
                     "position",
                     format!(
-                        "cell value {v} at {} is not 0, 1, 2 or -1..-5",
-                        geo.label(c)
+                        "cell value {v} at {} is not 0 (empty), 1 ({}), 2 ({}) or -1..-5 (neutral A..E)",
+                        geo.label(c),
+                        names[0],
+                        names[1]
                     ),
                 ));
             }

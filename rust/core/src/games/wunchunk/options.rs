@@ -6,6 +6,7 @@ use std::sync::{Arc, OnceLock};
 use crate::board::Board;
 use crate::facts::{Augment, Facts, GameFacts, PieRule, Setting};
 use crate::groups::Groups;
+use crate::limits::IntArg;
 use crate::spec::{Configure, Kind, OptionInfo, Reader, Value};
 
 use super::{Cells, Phase, Status, Wunchunk};
@@ -256,27 +257,63 @@ impl Wunchunk {
         players: usize,
         start: Start,
         balance: Balance,
-        cells: &[u8],
-        to_move: usize,
+        cells: &[i8],
+        to_move: impl Into<IntArg>,
     ) -> Result<Wunchunk, OptionsError> {
-        Wunchunk::from_cells_with_turns(size, players, start, balance, cells, to_move, 2, 0)
+        Wunchunk::from_cells_with_turns(size, players, start, balance, cells, to_move, 2i64, 0i64)
     }
 
     /// `from_cells`, with the number of regular turns colour 1 has completed
-    /// (1: the next colour-1 turn is the balance turn) and the number of
-    /// consecutive passes just made (below the number of players).
+    /// (1: the next colour-1 turn is the balance turn; 2 or more: the
+    /// balance rule is behind) and the number of consecutive passes just
+    /// made (below the number of players). Every value is checked here, as
+    /// given.
     #[allow(clippy::too_many_arguments)]
     pub fn from_cells_with_turns(
         size: usize,
         players: usize,
         start: Start,
         balance: Balance,
-        cells: &[u8],
-        to_move: usize,
-        colour1_turns: u8,
-        passes: u8,
+        cells: &[i8],
+        to_move: impl Into<IntArg>,
+        colour1_turns: impl Into<IntArg>,
+        passes: impl Into<IntArg>,
     ) -> Result<Wunchunk, OptionsError> {
         let mut g = Wunchunk::new(size, players, start, balance)?;
+        if let Some(c) = cells.iter().find(|&&c| c < 0 || c as usize > players) {
+            return Err(OptionsError::new(
+                "position",
+                format!("cell value {c} is not a colour 1..{players} (or 0 for empty)"),
+            ));
+        }
+        let to_move = match to_move.into() {
+            IntArg::Int(t) if (1..=players as i64).contains(&t) => t as u8,
+            given => {
+                return Err(OptionsError::new(
+                    "to_move",
+                    format!("to_move must be in 1..{players}, got {given}"),
+                ))
+            }
+        };
+        let colour1_turns = match colour1_turns.into() {
+            IntArg::Int(t) if t >= 0 => t.min(2) as u8,
+            IntArg::Wide(digits) if !digits.starts_with('-') => 2,
+            given => {
+                return Err(OptionsError::new(
+                    "colour1_turns",
+                    format!("colour1_turns must be a non-negative int, got {given}"),
+                ))
+            }
+        };
+        let passes = match passes.into() {
+            IntArg::Int(p) if (0..players as i64).contains(&p) => p as u8,
+            given => {
+                return Err(OptionsError::new(
+                    "passes",
+                    format!("passes must be in 0..{}, got {given}", players - 1),
+                ))
+            }
+        };
         let n = g.board.num_cells();
         if cells.len() != n {
             return Err(OptionsError::new(
@@ -284,27 +321,10 @@ impl Wunchunk {
                 format!("expected {n} cells, got {}", cells.len()),
             ));
         }
-        if let Some(c) = cells.iter().find(|&&c| c as usize > players) {
-            return Err(OptionsError::new(
-                "position",
-                format!("cell value {c} is not a colour 0..={players}"),
-            ));
-        }
-        if !(1..=players).contains(&to_move) {
-            return Err(OptionsError::new(
-                "to_move",
-                format!("to_move must be in 1..={players}, got {to_move}"),
-            ));
-        }
-        g.set_cells(cells);
+        let cells: Vec<u8> = cells.iter().map(|&c| c as u8).collect();
+        g.set_cells(&cells);
         g.st.phase = Phase::Play;
-        if passes as usize >= players {
-            return Err(OptionsError::new(
-                "passes",
-                format!("passes must be in 0..{}, got {passes}", players - 1),
-            ));
-        }
-        g.st.c1_turns = colour1_turns.min(2);
+        g.st.c1_turns = colour1_turns;
         g.st.passes = passes;
         g.st.first_turn = false;
         g.st.to_move = to_move as u8;

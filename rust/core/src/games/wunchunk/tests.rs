@@ -65,6 +65,72 @@ fn options_are_checked() {
 }
 
 #[test]
+fn set_up_values_are_checked_as_given() {
+    use crate::limits::IntArg;
+    let empty = vec![0i8; 127];
+    let err = |cells: &[i8], to_move: IntArg, c1: IntArg, passes: IntArg| {
+        let e = Wunchunk::from_cells_with_turns(
+            7,
+            3,
+            Start::Standard,
+            Balance::Ap,
+            cells,
+            to_move,
+            c1,
+            passes,
+        )
+        .unwrap_err();
+        (e.argument, e.message)
+    };
+    let (one, zero) = (IntArg::Int(1), IntArg::Int(0));
+    let wide = IntArg::Wide("-99999999999999999999".into());
+    let mut four = empty.clone();
+    four[3] = 4;
+    assert_eq!(
+        err(&four, one.clone(), zero.clone(), zero.clone()),
+        (
+            "position",
+            "cell value 4 is not a colour 1..3 (or 0 for empty)".into()
+        )
+    );
+    assert_eq!(
+        err(&empty, wide.clone(), zero.clone(), zero.clone()),
+        (
+            "to_move",
+            "to_move must be in 1..3, got -99999999999999999999".into()
+        )
+    );
+    assert_eq!(
+        err(&empty, one.clone(), wide.clone(), zero.clone()),
+        (
+            "colour1_turns",
+            "colour1_turns must be a non-negative int, got -99999999999999999999".into()
+        )
+    );
+    assert_eq!(
+        err(&empty, one.clone(), zero.clone(), IntArg::Int(3)),
+        ("passes", "passes must be in 0..2, got 3".into())
+    );
+    assert_eq!(
+        err(&empty[1..], one.clone(), zero.clone(), zero.clone()),
+        ("position", "expected 127 cells, got 126".into())
+    );
+    // A colour1_turns past 2 is 2 (the balance rule behind), however wide.
+    let far = Wunchunk::from_cells_with_turns(
+        7,
+        3,
+        Start::Standard,
+        Balance::Ap,
+        &empty,
+        one,
+        IntArg::Wide("99999999999999999999".into()),
+        zero,
+    )
+    .unwrap();
+    assert_eq!(far.st.c1_turns, 2);
+}
+
+#[test]
 fn card_balance_examples() {
     let mut g = game(6, 2, Start::Standard, Balance::Ap);
     play(&mut g, "1g8");
@@ -103,7 +169,7 @@ fn open_start_and_swap() {
 
 #[test]
 fn reasons_follow_ap_order() {
-    let mut cells = vec![0u8; 91];
+    let mut cells = vec![0i8; 91];
     let b = shared_board(6);
     for (l, c) in [
         ("a1", 1),
@@ -344,7 +410,7 @@ fn crowded_balance_turns() {
         let (size, players) = [(5, 2), (7, 3), (7, 4)][i % 3];
         let board = shared_board(size);
         let n = board.num_cells();
-        let mut cells = vec![0u8; n];
+        let mut cells = vec![0i8; n];
         // colour-1 pairs and crumbs around one spot, a few other stones
         let centre = rng.random_range(0..n);
         let mut near: Vec<usize> = vec![centre];
@@ -362,7 +428,7 @@ fn crowded_balance_turns() {
             if r < 0.35 {
                 cells[v] = 1;
             } else if r < 0.45 {
-                cells[v] = rng.random_range(2..=players as u8);
+                cells[v] = rng.random_range(2..=players as i8);
             }
         }
         let g = Wunchunk::from_cells_with_turns(
@@ -422,10 +488,10 @@ fn single_stone_balance_count() {
         let board = shared_board(size);
         let n = board.num_cells();
         let density = [0.1, 0.3, 0.6][i % 3];
-        let cells: Vec<u8> = (0..n)
+        let cells: Vec<i8> = (0..n)
             .map(|_| {
                 if rng.random_bool(density) {
-                    rng.random_range(1..=players as u8)
+                    rng.random_range(1..=players as i8)
                 } else {
                     0
                 }
@@ -464,7 +530,7 @@ fn single_stone_balance_count() {
 
 #[test]
 fn big_counts() {
-    let mut cells = vec![0u8; 169];
+    let mut cells = vec![0i8; 169];
     // many colour-2 chunks: pairs on every third row
     let b = shared_board(8);
     let mut k = 0;

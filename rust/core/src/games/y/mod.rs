@@ -32,9 +32,11 @@ use std::sync::Arc;
 
 use crate::bitset::BitSet;
 use crate::board::{Board, NO_CELL};
+use crate::facts::Facts;
 #[cfg(doc)]
 use crate::game::Game;
 use crate::game::{Action, OptionsError, WinnerMask};
+use crate::limits::{self, IntArg};
 use crate::unchecked::get;
 use crate::union_find::{Placed, UnionFind};
 use crate::zobrist;
@@ -159,26 +161,21 @@ impl Y {
     }
 
     /// A position from cell values (0 empty, 1 x, 2 o, in cell order) and
-    /// the player to move; it is over when it holds a winning group.
-    pub fn from_cells(size: usize, cells: &[u8], to_move: u8) -> Result<Y, OptionsError> {
+    /// the player to move, both checked here as given; it is over when it
+    /// holds a winning group.
+    pub fn from_cells(
+        size: usize,
+        cells: &[i8],
+        to_move: impl Into<IntArg>,
+    ) -> Result<Y, OptionsError> {
         let mut g = Y::new(size)?;
+        let to_move = limits::to_move(to_move)?;
+        let cells = limits::colours(cells, Y::FACTS.player_names)?;
         let n = g.board.num_cells();
         if cells.len() != n {
             return Err(OptionsError::new(
                 "position",
                 format!("expected {n} cells, got {}", cells.len()),
-            ));
-        }
-        if let Some(c) = cells.iter().find(|&&c| c > 2) {
-            return Err(OptionsError::new(
-                "position",
-                format!("cell value {c} is not 0, 1 or 2"),
-            ));
-        }
-        if !(1..=2).contains(&to_move) {
-            return Err(OptionsError::new(
-                "to_move",
-                format!("to_move must be 1 or 2, got {to_move}"),
             ));
         }
         for (cell, &c) in cells.iter().enumerate() {
