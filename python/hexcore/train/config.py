@@ -98,6 +98,10 @@ class TrainConfig:
                            "widening the start to 0..--random-plies linearly over N generations", low=0, whole=True)
     value_steps: int = _opt(0, LEARNING, "value target: the search's root value N plies later (the outcome where the "
                             "game ends sooner)", low=0, whole=True)
+    solve_nodes: int = _opt(0, LEARNING, "exact targets: where the solver settles a self-play position within N nodes "
+                            "(two players; the ends of Hex games), its value and its policy over the winning moves "
+                            "replace the search's (0: never); with --resume it may change", low=0, whole=True,
+                            retunable=True)
     batch: int = _opt(256, LEARNING, "positions per training step", low=1, high=BATCH_MAX, whole=True)
     buffer: int = _opt(50_000, LEARNING, "replay buffer: the newest N positions", low=1, high=BUFFER_MAX, whole=True)
     reuse: float = _opt(4.0, LEARNING, "times each new position is trained on (on average)", low=0)

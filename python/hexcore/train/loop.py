@@ -201,7 +201,7 @@ class _Run:
                     algorithm=cfg.algorithm, threads=cfg.threads, max_considered=cfg.max_considered, slots=cfg.slots,
                     random_plies=cfg.random_plies, value_mix=cfg.value_mix, gumbel_scale=cfg.gumbel_scale,
                     min_random_plies=curriculum_floor(cfg.random_plies, cfg.curriculum, index),
-                    value_steps=cfg.value_steps)
+                    value_steps=cfg.value_steps, solve_nodes=cfg.solve_nodes)
 
     def generation(self, st: Dict[str, Any]) -> None:
         """Plays the next generation here, with the learner itself."""
@@ -230,7 +230,8 @@ class _Run:
                "moves_per_cpu_second": stats.moves / max(cpu_seconds, 1e-9),
                "network_share": stats.network_seconds / max(stats.seconds, 1e-9), "evaluations": stats.evaluations,
                "seat_scores": (stats.wins / stats.games).tolist(), "buffer": len(buf),
-               "mean_plies": stats.moves / stats.games, **extra}
+               "mean_plies": stats.moves / stats.games, "exact_share": stats.exact / max(stats.moves, 1),
+               "solve_seconds": stats.solve_seconds, **extra}
         self.write_metrics(st, row)
         self.last_selfplay = row
 
@@ -330,7 +331,7 @@ def resumed_config(cfg: TrainConfig, saved: TrainConfig) -> Tuple[TrainConfig, L
     checkpoint's (``saved``). A learning setting (one that decides the
     weights) that ``cfg`` sets to another value than the checkpoint's is
     refused with a ``ValueError``, except the retunable ones (the learning
-    rate and the self-play simulations), which ``cfg`` changes. Returns the settings and the list of
+    rate, the self-play simulations and the solver's node budget), which ``cfg`` changes. Returns the settings and the list of
     the learning settings taken from the checkpoint (those not at their
     default) or changed, for the log."""
     out = replace(saved, out=cfg.out)
@@ -488,7 +489,9 @@ def train(cfg: TrainConfig, *, resume: bool = False, make_learner: Optional[Call
                     f"{sp['positions_per_second_total']:.0f} positions/s")
                 log(f"gen {st['generation']:>4}  games {st['games']:>6}  {sp['moves_per_second']:8.0f} moves/s "
                     f"({sp['moves_per_cpu_second']:.0f} per CPU s)  network {sp['network_share']:4.0%}  "
-                    f"plies {sp['mean_plies']:5.1f}  buffer {sp['buffer']}{where}")
+                    f"plies {sp['mean_plies']:5.1f}  buffer {sp['buffer']}"
+                    + (f"  exact {sp['exact_share']:4.0%} ({sp['solve_seconds']:.1f} s)" if cfg.solve_nodes else "")
+                    + where)
             run.train_steps(st, cfg.steps, expired)
             if st["pending"] == 0 and hasattr(run, "last_train"):
                 t = run.last_train

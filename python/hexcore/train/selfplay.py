@@ -25,6 +25,7 @@ import numpy.typing as npt
 from .._types import Evaluator, Game
 from ..match import derive_seed
 from ..search import BatchedMCTS
+from .exact import exact_targets
 from .symmetry import augment_mode, augmentable
 
 __all__ = ["Samples", "SelfPlayStats", "TimedEvaluator", "outcome_scores", "play_generation", "derive_seed",
@@ -120,6 +121,8 @@ class SelfPlayStats:
     network_seconds: float = 0.0
     evaluations: int = 0
     wins: Optional[npt.NDArray[np.float64]] = None
+    exact: int = 0              # positions whose targets the solver settled
+    solve_seconds: float = 0.0  # of ``seconds``
 
 
 def _random_start(game: Any, plies: int, rng: np.random.Generator) -> Any:
@@ -149,7 +152,7 @@ def play_generation(game: Game, evaluator: Evaluator, games: int, simulations: i
                     sample_plies: int = 8, max_considered: int = 16, slots: Optional[int] = None,
                     random_plies: int = 0, value_mix: float = 0.0,
                     gumbel_scale: float = 1.0, min_random_plies: int = 0,
-                    value_steps: int = 0) -> Tuple[Samples, SelfPlayStats]:
+                    value_steps: int = 0, solve_nodes: int = 0) -> Tuple[Samples, SelfPlayStats]:
     """Plays ``games`` games from ``game`` (a position between turns) to the
     end and returns every position with its targets.
 
@@ -173,12 +176,18 @@ def play_generation(game: Game, evaluator: Evaluator, games: int, simulations: i
     mean value per seat at the position: near the end of a game it holds
     the exact terminal scores the search reached, which makes the value
     head learn from the end backwards sooner than outcomes alone).
+    ``solve_nodes`` n > 0 (two players): where :func:`hexcore.solve`
+    settles a position within n nodes, its targets are exact (its value,
+    and in a won position the policy over the winning moves only; see
+    :mod:`hexcore.train.exact`), whatever ``value_steps`` and
+    ``value_mix`` say.
     Gumbel picks the search's action (its Gumbel noise, of scale
     ``gumbel_scale``, explores); PUCT, whose root has Dirichlet noise, samples the action
     from the visit shares for the first ``sample_plies`` actions of a game
     and takes the most visited after. Seeded: the same arguments give the
     same games for any thread count (given a deterministic evaluator)."""
     mode = augment_mode(game)
+    exact = solve_nodes > 0 and int(game.num_players) == 2
     timed = TimedEvaluator(evaluator)
     rng = np.random.default_rng(derive_seed(seed, 7))
     slots = games if slots is None else max(1, min(slots, games))
@@ -220,7 +229,7 @@ def play_generation(game: Game, evaluator: Evaluator, games: int, simulations: i
                 g = boards[i]
                 pol = np.asarray(r.policies[j], np.float32)
                 records[i].append((g.observation(), g.legal_action_mask(), pol, g.to_move, augmentable(g, mode),
-                                   np.asarray(r.root_values[j], np.float32)))
+                                   np.asarray(r.root_values[j], np.float32), g.copy() if exact else None))
                 if algorithm == "puct" and len(records[i]) <= sample_plies:
                     p = pol.astype(np.float64)
                     a = int(rng.choice(len(p), p=p / p.sum()))
@@ -250,8 +259,8 @@ def play_generation(game: Game, evaluator: Evaluator, games: int, simulations: i
             standins = {}
             if playing:
                 search = build()
-    parts = []
     wins = np.zeros(game.num_players)
+    all_values, all_policies = [], []
     for i in range(games):
         rec = records[i]
         final = finals[i]
@@ -262,9 +271,17 @@ def play_generation(game: Game, evaluator: Evaluator, games: int, simulations: i
             values[: len(rec) - value_steps] = np.stack([x[5] for x in rec[value_steps:]])
         if value_mix > 0:
             values = (1 - value_mix) * values + value_mix * np.stack([x[5] for x in rec]).astype(np.float64)
-        parts.append(Samples(np.stack([x[0] for x in rec]).astype(np.float32), np.stack([x[1] for x in rec]),
-                             np.stack([x[2] for x in rec]), values.astype(np.float32),
-                             np.array([x[3] for x in rec], np.int8), np.array([x[4] for x in rec], bool)))
+        all_values.append(values)
+        all_policies.append(np.stack([x[2] for x in rec]))
+    settled, t1 = 0, time.perf_counter()
+    if exact:
+        settled = exact_targets([[x[6] for x in rec] for rec in records], all_policies, all_values, solve_nodes,
+                                threads=1 if threads is None else threads)
+    parts = [Samples(np.stack([x[0] for x in rec]).astype(np.float32), np.stack([x[1] for x in rec]),
+                     all_policies[i], all_values[i].astype(np.float32),
+                     np.array([x[3] for x in rec], np.int8), np.array([x[4] for x in rec], bool))
+             for i, rec in enumerate(records)]
     stats = SelfPlayStats(games=games, moves=moves, seconds=time.perf_counter() - t0,
-                          network_seconds=timed.seconds, evaluations=timed.positions, wins=wins)
+                          network_seconds=timed.seconds, evaluations=timed.positions, wins=wins,
+                          exact=settled, solve_seconds=time.perf_counter() - t1 if exact else 0.0)
     return Samples.concat(parts), stats
