@@ -226,3 +226,84 @@ def test_weights_are_in_the_package() -> None:
     files = sorted(os.listdir(agents.weights_dir()))
     assert files and all(f.endswith(".npz") for f in files)
     assert sum(os.path.getsize(os.path.join(agents.weights_dir(), f)) for f in files) < 8 * 2**20
+
+
+def _mlp_arrays(spec: str, units: int, seed: int) -> dict:
+    g = hc.load(spec)
+    rng = np.random.default_rng(seed)
+    shape = list(g.observation().shape)
+    n_in = int(np.prod(shape))
+    arrays = {"trunk.0.weight": rng.normal(0, 0.2, (units, n_in)), "trunk.0.bias": rng.normal(0, 0.1, units),
+              "trunk.1.weight": rng.normal(0, 0.2, (units, units)), "trunk.1.bias": rng.normal(0, 0.1, units),
+              "policy.weight": rng.normal(0, 0.2, (g.num_actions, units)), "policy.bias": rng.normal(0, 0.1, g.num_actions),
+              "value.weight": rng.normal(0, 0.2, (g.num_players, units)), "value.bias": rng.normal(0, 0.1, g.num_players)}
+    meta = {"format": 1, "net": "mlp", "channels": units, "blocks": 1, "shape": shape,
+            "num_actions": int(g.num_actions), "players": int(g.num_players), "spec": g.spec}
+    return {**{k: v.astype(np.float32) for k, v in arrays.items()}, "meta": np.array(json.dumps(meta))}
+
+
+def test_ensemble_averages_its_members_logits() -> None:
+    members = [_mlp_arrays("hex(size=4)", u, s) for u, s in ((8, 1), (16, 2), (8, 3))]
+    metas = [json.loads(str(m["meta"])) for m in members]
+    arrays = {f"member{i}.{k}": v for i, m in enumerate(members) for k, v in m.items() if k != "meta"}
+    arrays["meta"] = np.array(json.dumps({"net": "ensemble", "members": metas, "shape": metas[0]["shape"],
+                                          "num_actions": metas[0]["num_actions"], "spec": "hex(size=4)"}))
+    ens = agents.NumpyNetwork(arrays)
+    games = _positions("hex(size=4)")
+    obs = np.stack([x.observation() for x in games]).astype(np.float32)
+    nets = [agents.NumpyNetwork(m) for m in members]
+    p, v = ens.logits(obs)
+    np.testing.assert_allclose(p, sum(n.logits(obs)[0] for n in nets) / 3, atol=1e-5)
+    np.testing.assert_allclose(v, sum(n.logits(obs)[1] for n in nets) / 3, atol=1e-5)
+    assert not np.allclose(p, nets[0].logits(obs)[0], atol=1e-3)  # the members differ
+    masks = np.stack([x.legal_action_mask() for x in games])
+    pr, _ = ens(obs, masks)
+    assert (pr[~masks] == 0).all() and np.allclose(pr.sum(1), 1, atol=1e-5)
+    bad = dict(arrays)
+    other = _mlp_arrays("hex(size=5)", 8, 4)
+    bad.update({f"member1.{k}": v for k, v in other.items() if k != "meta"})
+    bad["meta"] = np.array(json.dumps({**json.loads(str(arrays["meta"])),
+                                       "members": [metas[0], json.loads(str(other["meta"])), metas[2]]}))
+    with pytest.raises(ValueError, match="ensemble member of shape"):
+        agents.NumpyNetwork(bad)
+    empty = {"meta": np.array(json.dumps({"net": "ensemble", "members": [], "shape": [4, 4, 4], "num_actions": 17}))}
+    with pytest.raises(ValueError, match="no networks"):
+        agents.NumpyNetwork(empty)
+
+
+def test_export_ensemble_equals_the_mean_of_torch_logits(tmp_path: Any) -> None:
+    torch = pytest.importorskip("torch")
+    from hexcore.train import TrainConfig, load_checkpoint, train
+    from hexcore.train.agent import learner_from_checkpoint
+    from hexcore.train.export import export_ensemble
+
+    runs = []
+    for seed, channels in ((0, 8), (1, 16)):
+        out = tmp_path / f"run{seed}"
+        train(TrainConfig(spec="hex(size=3)", out=str(out), steps=2, threads=1, games=4, simulations=4, batch=16,
+                          net="mlp", channels=channels, blocks=1, eval_every=0, labelled=0, plots=False, seed=seed),
+              log=lambda s: None)
+        runs.append(str(out))
+    path = export_ensemble(runs, str(tmp_path / "ens.npz"), command="test")
+    net = agents.NumpyNetwork.load(path)
+    assert net.net == "ensemble" and len(net.members) == 2 and net.meta["command"] == "test"
+    assert net.meta["cpu_seconds"] == pytest.approx(sum(m["cpu_seconds"] for m in net.meta["members"]))
+    games = _positions("hex(size=3)", seed=3)
+    obs = np.stack([x.observation() for x in games]).astype(np.float32)
+    outs = []
+    for r in runs:
+        learner = learner_from_checkpoint(load_checkpoint(r))
+        with torch.inference_mode():
+            outs.append([t.numpy() for t in learner.net(torch.from_numpy(obs))])
+    p, v = net.logits(obs)
+    np.testing.assert_allclose(p, (outs[0][0] + outs[1][0]) / 2, atol=2e-6)
+    np.testing.assert_allclose(v, (outs[0][1] + outs[1][1]) / 2, atol=2e-6)
+    r = play_match("hex(size=3)", [f"az:{path},sims=4", "random"], games=2, seed=0)
+    assert r.games == 2
+    train(TrainConfig(spec="hex(size=4)", out=str(tmp_path / "four"), steps=1, threads=1, games=2, simulations=2,
+                      batch=8, net="mlp", channels=8, blocks=1, eval_every=0, labelled=0, plots=False),
+          log=lambda s: None)
+    with pytest.raises(ValueError, match="different games"):
+        export_ensemble([runs[0], str(tmp_path / "four")], str(tmp_path / "bad.npz"))
+    with pytest.raises(ValueError, match="at least one"):
+        export_ensemble([], str(tmp_path / "none.npz"))

@@ -9,7 +9,11 @@ the ones :mod:`hexcore.train.torchnet` trains:
   ``channels`` units (ReLU), a policy layer and a value layer;
 - ``resnet``: a 3x3 stem, ``blocks`` residual blocks (two 3x3 convolutions
   each), a 1x1 policy convolution and layer, a 1x1 value convolution and two
-  layers; BatchNorm folded into the convolutions at export (inference mode).
+  layers; BatchNorm folded into the convolutions at export (inference mode);
+- ``ensemble``: several such networks of one game (``meta["members"]``
+  holds each one's ``meta``, the arrays of member ``i`` are prefixed
+  ``member<i>.``), whose policy and value logits are averaged
+  (:func:`hexcore.train.export.export_ensemble` writes one).
 
 The evaluator answers as :class:`hexcore.train.torchnet.TorchLearner` does:
 priors softmaxed over the legal actions, and values as shares of the win,
@@ -18,7 +22,7 @@ the mover first (``relative_values``).
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Mapping, Tuple
+from typing import Any, Dict, List, Mapping, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -108,14 +112,27 @@ class NumpyNetwork:
         if "meta" not in arrays:
             raise ValueError("not an exported hexcore network: no 'meta' entry")
         self.meta: Dict[str, Any] = json.loads(str(np.asarray(arrays["meta"])))
-        self.w: Dict[str, F32] = {k: np.asarray(v, np.float32) for k, v in arrays.items() if k != "meta"}
         self.net = str(self.meta["net"])
-        if self.net not in ("mlp", "resnet"):
-            raise ValueError(f"unknown network architecture {self.net!r} (expected 'mlp' or 'resnet')")
-        self.blocks = int(self.meta["blocks"])
+        if self.net not in ("mlp", "resnet", "ensemble"):
+            raise ValueError(f"unknown network architecture {self.net!r} (expected 'mlp', 'resnet' or 'ensemble')")
+        self.members: List["NumpyNetwork"] = []
+        if self.net == "ensemble":
+            for i, m in enumerate(self.meta["members"]):
+                pre = f"member{i}."
+                part = {k[len(pre):]: v for k, v in arrays.items() if k.startswith(pre)}
+                self.members.append(NumpyNetwork({**part, "meta": np.array(json.dumps(m))}))
+            if not self.members:
+                raise ValueError("an ensemble of no networks")
+        self.w: Dict[str, F32] = {} if self.members else {
+            k: np.asarray(v, np.float32) for k, v in arrays.items() if k != "meta"}
+        self.blocks = int(self.meta.get("blocks", 0))
         self.shape: Tuple[int, int, int] = tuple(int(s) for s in self.meta["shape"])  # type: ignore[assignment]
         self.num_actions = int(self.meta["num_actions"])
         self.spec = str(self.meta.get("spec", ""))
+        for m in self.members:
+            if m.shape != self.shape or m.num_actions != self.num_actions:
+                raise ValueError(f"an ensemble member of shape {m.shape} and {m.num_actions} actions in an ensemble "
+                                 f"of shape {self.shape} and {self.num_actions} actions")
 
     @classmethod
     def load(cls, path: str) -> "NumpyNetwork":
@@ -149,6 +166,10 @@ class NumpyNetwork:
         x = np.ascontiguousarray(obs, np.float32)
         if x.ndim != 4 or tuple(x.shape[1:]) != self.shape:
             raise ValueError(f"observations must have shape (batch, {', '.join(map(str, self.shape))}), got {x.shape}")
+        if self.members:  # the mean of the members' logits
+            outs = [m.logits(x) for m in self.members]
+            k = np.float32(len(outs))
+            return sum(o[0] for o in outs) / k, sum(o[1] for o in outs) / k  # type: ignore[return-value]
         w = self.w
         if self.meta.get("features", "none") == "edges":
             x = edge_planes(x, self.meta["cells"], self.meta["neighbors"], self.meta["pairs"])

@@ -2,21 +2,23 @@
 
 :func:`export_agent` turns a training checkpoint (a ``.ckpt`` file or a run
 folder) into an ``.npz`` file that :class:`hexcore.agents.NumpyNetwork`
-evaluates, BatchNorm folded into the convolutions; ``az:FILE.npz`` plays it
-and the package's shipped agents (:mod:`hexcore.agents`) are such files.
+evaluates, BatchNorm folded into the convolutions; :func:`export_ensemble`
+writes several checkpoints as one network that averages their logits.
+``az:FILE.npz`` plays either, and the package's shipped agents
+(:mod:`hexcore.agents`) are such files.
 """
 from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Sequence
 
 import numpy as np
 
 from .agent import learner_from_checkpoint
 from .checkpoint import load_checkpoint
 
-__all__ = ["export_agent", "network_arrays"]
+__all__ = ["export_agent", "export_ensemble", "network_arrays"]
 
 
 def _fold(conv: Any, bn: Any) -> Dict[str, np.ndarray]:
@@ -76,6 +78,23 @@ def network_arrays(learner: Any, meta: Optional[Dict[str, Any]] = None) -> Dict[
     return arrays
 
 
+def _checkpoint_arrays(checkpoint: str, meta: Dict[str, Any]) -> Dict[str, np.ndarray]:
+    data = load_checkpoint(checkpoint)
+    learner = learner_from_checkpoint(data)
+    info = {"spec": data["config"]["spec"], "step": int(data["step"]), "games": int(data.get("games", 0)),
+            "cpu_seconds": float(data.get("cpu_seconds", 0.0)),
+            "config": {k: v for k, v in data["config"].items() if k != "out"}}
+    info.update(meta)
+    return network_arrays(learner, info)
+
+
+def _write(arrays: Dict[str, np.ndarray], path: str) -> str:
+    tmp = path + ".tmp.npz"
+    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
+    os.replace(tmp, path)
+    return path
+
+
 def export_agent(checkpoint: str, path: str, **meta: Any) -> str:
     """Writes the network of ``checkpoint`` (a ``.ckpt`` file or a run
     folder: its newest checkpoint) to ``path`` (``.npz``), atomically.
@@ -90,14 +109,40 @@ def export_agent(checkpoint: str, path: str, **meta: Any) -> str:
     Returns:
         The path written.
     """
-    data = load_checkpoint(checkpoint)
-    learner = learner_from_checkpoint(data)
-    info = {"spec": data["config"]["spec"], "step": int(data["step"]), "games": int(data.get("games", 0)),
-            "cpu_seconds": float(data.get("cpu_seconds", 0.0)),
-            "config": {k: v for k, v in data["config"].items() if k != "out"}}
-    info.update(meta)
-    arrays = network_arrays(learner, info)
-    tmp = path + ".tmp.npz"
-    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
-    os.replace(tmp, path)
-    return path
+    return _write(_checkpoint_arrays(checkpoint, meta), path)
+
+
+def export_ensemble(checkpoints: Sequence[str], path: str, **meta: Any) -> str:
+    """Writes the networks of ``checkpoints`` (of one game, any
+    architectures :func:`export_agent` writes) to ``path`` as one
+    ``ensemble`` network, which averages their policy and value logits
+    (:class:`hexcore.agents.NumpyNetwork`), atomically.
+
+    Args:
+        checkpoints: training checkpoints or run folders.
+        path: the file to write.
+        **meta: JSON-able facts kept with the ensemble (``command``,
+            ``strength``, ...); its ``cpu_seconds`` and ``games`` are the
+            members' sums, and each member's own facts are kept.
+
+    Returns:
+        The path written.
+
+    Raises:
+        ValueError: no checkpoints, or checkpoints of different games.
+    """
+    if not checkpoints:
+        raise ValueError("an ensemble needs at least one checkpoint")
+    members = [_checkpoint_arrays(c, {}) for c in checkpoints]
+    metas = [json.loads(str(m["meta"])) for m in members]
+    specs = {m["spec"] for m in metas}
+    if len(specs) != 1:
+        raise ValueError(f"the checkpoints are of different games: {', '.join(sorted(specs))}")
+    first = metas[0]
+    description = {"format": 1, "net": "ensemble", "members": metas, "spec": first["spec"],
+                   "shape": first["shape"], "num_actions": first["num_actions"], "players": first["players"],
+                   "cpu_seconds": sum(m["cpu_seconds"] for m in metas), "games": sum(m["games"] for m in metas)}
+    description.update(meta)
+    arrays = {f"member{i}.{k}": a for i, m in enumerate(members) for k, a in m.items() if k != "meta"}
+    arrays["meta"] = np.array(json.dumps(description, sort_keys=True))
+    return _write(arrays, path)
