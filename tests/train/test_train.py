@@ -1008,3 +1008,18 @@ def test_train_command_threads_default_is_one_per_core(tmp_path: Any, monkeypatc
                  "--channels", "8", "--blocks", "1", "--games", "2", "--simulations", "4",
                  "--eval-every", "0", "--labelled", "0"]) == 0
     assert load_checkpoint(str(out))["config"]["threads"] == 3
+
+
+def test_yardsticks_do_not_depend_on_threads() -> None:
+    """A player's mistakes and an agent's win rate are the same for any
+    thread count (each search on one thread, several positions or games at
+    once), as a match's results are."""
+    from hexcore.train.benchmark import player_mistakes
+    from hexcore.train.matches import win_rate
+
+    pos = labelled_positions("hex(size=4)", 16, seed=2)
+    one = player_mistakes("mcts:300", pos, threads=1)
+    assert player_mistakes("mcts:300", pos, threads=2) == one and len(one) == len(pos)
+    g = hc.Hex(size=3)
+    rates = {t: win_rate(g, uniform, 2, "mcts:20", 6, seed=1, threads=t) for t in (1, 2)}
+    assert rates[1] == rates[2]

@@ -109,20 +109,27 @@ def player_mistakes(player: str, positions: Sequence[LabelledPosition], seed: in
     """For each position, whether the match player ``player`` (a
     :func:`hexcore.match.parse_player` spec such as ``"mcts:1000"``) turns
     its win into a loss; position ``i``'s move is the first turn of game
-    ``i`` of a match seeded with ``seed`` (:func:`hexcore.match.play_game`)."""
-    from ..match import load_agents, parse_player, play_game
+    ``i`` of a match seeded with ``seed`` (:func:`hexcore.match.play_game`).
+    ``threads`` positions are played at once, each search on one thread, so
+    the answer is the same for any ``threads`` (as a match's)."""
+    from ..match import load_agents, parse_player, play_at_once, play_game
 
     p = parse_player(player)
-    out = []
     agents: Dict[str, Dict[int, Any]] = {}  # loaded once per game spec
-    for i, pos in enumerate(positions):
-        spec = pos.game.spec
-        if spec not in agents:
-            agents[spec] = load_agents([p], spec)
+    for pos in positions:
+        if pos.game.spec not in agents:
+            agents[pos.game.spec] = load_agents([p], pos.game.spec)
+
+    def one(i: int, _stop: Any) -> bool:
+        pos = positions[i]
         seats = [0] * int(pos.game.num_players)
-        g = play_game(pos.game, [p], seats, seed, i, threads=threads, agents=agents[spec], turns=1)
-        out.append(pos.moves.get(g.history[-1]) == "loss")
-    return out
+        g = play_game(pos.game, [p], seats, seed, i, threads=1, agents=agents[pos.game.spec], turns=1)
+        return pos.moves.get(g.history[-1]) == "loss"
+
+    done, complete = play_at_once(one, len(positions), threads)
+    if not complete:
+        raise KeyboardInterrupt
+    return [done[i] for i in range(len(positions))]
 
 
 @keyword_only
