@@ -1,9 +1,10 @@
 """Writes a training run's network as a shipped agent (NumPy arrays).
 
-    python scripts/export_agent.py RUN_DIR python/hexcore/agents/weights/NAME.npz \
+    python scripts/export_agent.py RUN_DIR [RUN_DIR ...] python/hexcore/agents/weights/NAME.npz \
         --command "python -m hexcore train ..." [--strength JSON]
 
-The file keeps the game's spec, the training step, games and CPU seconds,
+Several runs (or checkpoints) of one game make one ensemble network, which
+averages their policy and value logits. The file keeps the game's spec, the training step, games and CPU seconds,
 the run's settings, the command given and the measured strength
 (``hexcore.agents.info(spec)`` reads them back).
 """
@@ -12,17 +13,21 @@ from __future__ import annotations
 import argparse
 import json
 
-from hexcore.train.export import export_agent
+from hexcore.train.export import export_agent, export_ensemble
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("run", help="a run folder or checkpoint")
+    ap.add_argument("runs", nargs="+", help="a run folder or checkpoint; several: an ensemble of their networks")
     ap.add_argument("out", help="the .npz file to write")
     ap.add_argument("--command", required=True, help="the exact training command")
     ap.add_argument("--strength", default="{}", help="the measured strength, as JSON")
     a = ap.parse_args()
-    print(export_agent(a.run, a.out, command=a.command, strength=json.loads(a.strength)))
+    strength = json.loads(a.strength)
+    if len(a.runs) == 1:
+        print(export_agent(a.runs[0], a.out, command=a.command, strength=strength))
+    else:
+        print(export_ensemble(a.runs, a.out, command=a.command, strength=strength))
 
 
 if __name__ == "__main__":
