@@ -22,12 +22,13 @@ def main() -> None:
     ap.add_argument("out", help="the .npz file to write")
     ap.add_argument("--command", required=True, help="the exact training command")
     ap.add_argument("--strength", default="{}", help="the measured strength, as JSON")
+    ap.add_argument("--half", action="store_true", help="store the weights as float16 (half the file)")
     a = ap.parse_args()
     strength = json.loads(a.strength)
     if len(a.runs) == 1:
-        print(export_agent(a.runs[0], a.out, command=a.command, strength=strength))
+        print(export_agent(a.runs[0], a.out, command=a.command, strength=strength, half=a.half))
     else:
-        print(export_ensemble(a.runs, a.out, command=a.command, strength=strength))
+        print(export_ensemble(a.runs, a.out, command=a.command, strength=strength, half=a.half))
 
 
 if __name__ == "__main__":

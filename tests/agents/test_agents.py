@@ -300,6 +300,13 @@ def test_export_ensemble_equals_the_mean_of_torch_logits(tmp_path: Any) -> None:
     np.testing.assert_allclose(v, (outs[0][1] + outs[1][1]) / 2, atol=2e-6)
     r = play_match("hex(size=3)", [f"az:{path},sims=4", "random"], games=2, seed=0)
     assert r.games == 2
+    half = export_ensemble(runs, str(tmp_path / "half.npz"), half=True)
+    with np.load(half) as f:
+        assert f["member0.trunk.0.weight"].dtype == np.float16
+    hp, hv = agents.NumpyNetwork.load(half).logits(obs)
+    assert hp.dtype == np.float32
+    np.testing.assert_allclose(hp, p, atol=2e-2)
+    np.testing.assert_allclose(hv, v, atol=2e-2)
     train(TrainConfig(spec="hex(size=4)", out=str(tmp_path / "four"), steps=1, threads=1, games=2, simulations=2,
                       batch=8, net="mlp", channels=8, blocks=1, eval_every=0, labelled=0, plots=False),
           log=lambda s: None)

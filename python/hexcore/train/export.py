@@ -88,20 +88,24 @@ def _checkpoint_arrays(checkpoint: str, meta: Dict[str, Any]) -> Dict[str, np.nd
     return network_arrays(learner, info)
 
 
-def _write(arrays: Dict[str, np.ndarray], path: str) -> str:
+def _write(arrays: Dict[str, np.ndarray], path: str, half: bool = False) -> str:
+    if half:  # the weights stored as float16 (half the size); NumpyNetwork computes in float32
+        arrays = {k: a.astype(np.float16) if a.dtype == np.float32 else a for k, a in arrays.items()}
     tmp = path + ".tmp.npz"
     np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
     os.replace(tmp, path)
     return path
 
 
-def export_agent(checkpoint: str, path: str, **meta: Any) -> str:
+def export_agent(checkpoint: str, path: str, *, half: bool = False, **meta: Any) -> str:
     """Writes the network of ``checkpoint`` (a ``.ckpt`` file or a run
     folder: its newest checkpoint) to ``path`` (``.npz``), atomically.
 
     Args:
         checkpoint: a training checkpoint or run folder.
         path: the file to write.
+        half: store the weights as float16 (half the file; the forward
+            pass still computes in float32, from the rounded weights).
         **meta: JSON-able facts kept with the network (``command``,
             ``cpu_minutes``, ``strength``, ...); the game's ``spec``, the
             ``step`` and the training ``config`` are added.
@@ -109,10 +113,10 @@ def export_agent(checkpoint: str, path: str, **meta: Any) -> str:
     Returns:
         The path written.
     """
-    return _write(_checkpoint_arrays(checkpoint, meta), path)
+    return _write(_checkpoint_arrays(checkpoint, meta), path, half)
 
 
-def export_ensemble(checkpoints: Sequence[str], path: str, **meta: Any) -> str:
+def export_ensemble(checkpoints: Sequence[str], path: str, *, half: bool = False, **meta: Any) -> str:
     """Writes the networks of ``checkpoints`` (of one game, any
     architectures :func:`export_agent` writes) to ``path`` as one
     ``ensemble`` network, which averages their policy and value logits
@@ -121,6 +125,7 @@ def export_ensemble(checkpoints: Sequence[str], path: str, **meta: Any) -> str:
     Args:
         checkpoints: training checkpoints or run folders.
         path: the file to write.
+        half: store the weights as float16 (see :func:`export_agent`).
         **meta: JSON-able facts kept with the ensemble (``command``,
             ``strength``, ...); its ``cpu_seconds`` and ``games`` are the
             members' sums, and each member's own facts are kept.
@@ -145,4 +150,4 @@ def export_ensemble(checkpoints: Sequence[str], path: str, **meta: Any) -> str:
     description.update(meta)
     arrays = {f"member{i}.{k}": a for i, m in enumerate(members) for k, a in m.items() if k != "meta"}
     arrays["meta"] = np.array(json.dumps(description, sort_keys=True))
-    return _write(arrays, path)
+    return _write(arrays, path, half)
