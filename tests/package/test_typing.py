@@ -72,6 +72,7 @@ STRICT_FILES = [
     "benches/vector_workloads.py",
     "python/hexcore/match.py",
     "python/hexcore/train/actors.py",
+    "python/hexcore/train/exact.py",
     "python/hexcore/train/export.py",
     "python/hexcore/agents/__init__.py",
     "python/hexcore/agents/network.py",

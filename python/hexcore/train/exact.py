@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -53,7 +53,7 @@ def exact_result(game: Any, max_nodes: int) -> Optional[ExactResult]:
         s = solve(game, max_nodes=max_nodes, threads=1, table_mb=TABLE_MB, distances=False)
     except HexcoreError:  # too many moves to list (a multi-stone turn early in Wunchunk)
         return None
-    if not s.complete:
+    if not s.complete or s.value is None:
         return None
     mover = int(game.to_move) - 1
     values = np.full(2, 0.5, np.float32)
@@ -63,8 +63,8 @@ def exact_result(game: Any, max_nodes: int) -> Optional[ExactResult]:
     return ExactResult(values, _best_moves(game, s.moves, s.value))
 
 
-def _best_moves(game: Any, moves: dict, value: str) -> Optional[npt.NDArray[np.bool_]]:
-    legal = game.legal_action_mask()
+def _best_moves(game: Any, moves: Dict[str, Optional[str]], value: str) -> Optional[npt.NDArray[np.bool_]]:
+    legal: npt.NDArray[np.bool_] = np.asarray(game.legal_action_mask(), bool)
     mask = np.zeros_like(legal)
     seen = set()
     for text, v in moves.items():
