@@ -28,6 +28,16 @@ pub(crate) trait FreshHash: Game {
     fn fresh_zobrist(&self) -> u64;
 }
 
+/// The fresh hash of a game whose cell values are stone kinds `1..` keyed
+/// by its board's Zobrist table (Churn, Hex, Havannah, Y): every stone's
+/// key XORed into `flags`, the game's side-to-move and turn-state keys.
+pub(crate) fn board_stones_zobrist<G: Game>(g: &G, flags: u64) -> u64 {
+    let b = g.board();
+    (0..b.num_cells())
+        .filter(|&c| g.cell_value(c) > 0)
+        .fold(flags, |h, c| h ^ b.zobrist_key(c, g.cell_value(c) as usize))
+}
+
 /// Sequences above this many are not enumerated.
 const ENUM_LIMIT: u128 = 3_000;
 

@@ -562,12 +562,7 @@ fn play_random_leaves_a_true_state() {
 
 impl crate::testing::FreshHash for Hex {
     fn fresh_zobrist(&self) -> u64 {
-        let b = self.board();
-        (0..b.num_cells())
-            .filter(|&c| self.cell_value(c) > 0)
-            .fold(self.flags_hash(), |h, c| {
-                h ^ b.zobrist_key(c, self.cell_value(c) as usize)
-            })
+        crate::testing::board_stones_zobrist(self, self.flags_hash())
     }
 }
 

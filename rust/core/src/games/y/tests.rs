@@ -108,12 +108,7 @@ fn direct_mask_matches_legal_actions() {
 
 impl crate::testing::FreshHash for Y {
     fn fresh_zobrist(&self) -> u64 {
-        let b = self.board();
-        (0..b.num_cells())
-            .filter(|&c| self.cell_value(c) > 0)
-            .fold(self.flags_hash(), |h, c| {
-                h ^ b.zobrist_key(c, self.cell_value(c) as usize)
-            })
+        crate::testing::board_stones_zobrist(self, self.flags_hash())
     }
 }
 
