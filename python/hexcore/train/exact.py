@@ -25,7 +25,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import HexcoreError
+from ..errors import NotationError, TooManyMovesError
 from ..solving import solve
 
 __all__ = ["ExactResult", "exact_result", "exact_targets"]
@@ -51,7 +51,7 @@ def exact_result(game: Any, max_nodes: int) -> Optional[ExactResult]:
     (or the position has too many moves to solve)."""
     try:
         s = solve(game, max_nodes=max_nodes, threads=1, table_mb=TABLE_MB, distances=False)
-    except HexcoreError:  # too many moves to list (a multi-stone turn early in Wunchunk)
+    except TooManyMovesError:  # a multi-stone turn early in Wunchunk
         return None
     if not s.complete or s.value is None:
         return None
@@ -70,7 +70,7 @@ def _best_moves(game: Any, moves: Dict[str, Optional[str]], value: str) -> Optio
     for text, v in moves.items():
         try:
             a = int(game.string_to_action(text))
-        except HexcoreError:
+        except NotationError:
             return None  # a move of several actions (Wunchunk, Quintun)
         if not legal[a] or a in seen:
             return None
