@@ -123,6 +123,8 @@ def test_train_with_solve_nodes_and_resume_change(tmp_path: Any) -> None:
 
     with pytest.raises(ValueError, match="--solve-nodes"):
         check_config(tiny("hex(size=3)", tmp_path / "x", solve_nodes=-1))
+    with pytest.raises(ValueError, match="--solve-nodes: max_nodes must be between"):
+        check_config(tiny("hex(size=3)", tmp_path / "x", solve_nodes=2**70))
     cfg = tiny("hex(size=3)", tmp_path / "r", solve_nodes=10_000, labelled=0, eval_every=0)
     lines: list = []
     train(cfg, make_learner=NumpyLearner, log=lines.append)
@@ -134,3 +136,15 @@ def test_train_with_solve_nodes_and_resume_change(tmp_path: Any) -> None:
     train(TrainConfig(**{**cfg.__dict__, "steps": 8, "solve_nodes": 5_000}), resume=True, make_learner=NumpyLearner,
           log=lines.append)
     assert any("solve_nodes=5000 (changed from 10000)" in x for x in lines)
+
+
+def test_a_set_stop_ends_the_solve() -> None:
+    import threading
+    import time
+
+    stop = threading.Event()
+    stop.set()
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        exact_result(hc.Hex(size=7), 10**12, stop)  # unbounded but for the stop
+    assert time.perf_counter() - t0 < 5

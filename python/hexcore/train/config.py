@@ -199,6 +199,13 @@ def check_config(cfg: TrainConfig) -> None:
     for f in option_fields():
         check_value(f.name, getattr(cfg, f.name))
     check_threads(cfg.threads)  # the core's check (1..MAX_THREADS)
+    if cfg.solve_nodes:
+        from .._core import check_arg
+
+        try:
+            check_arg("max_nodes", cfg.solve_nodes)  # the solver's node budget, checked by the core
+        except ValueError as e:
+            raise ValueError(f"--solve-nodes: {e}") from None
     if cfg.value_mix > 1:
         raise ValueError(f"--value-mix must be at most 1, got {cfg.value_mix!r}")
     if cfg.curriculum and not cfg.random_plies:

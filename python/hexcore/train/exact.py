@@ -18,6 +18,7 @@ are harder), so a generation costs a few solver calls per game.
 """
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence
@@ -45,12 +46,19 @@ class ExactResult:
     policy_mask: Optional[npt.NDArray[np.bool_]]
 
 
-def exact_result(game: Any, max_nodes: int) -> Optional[ExactResult]:
+def exact_result(game: Any, max_nodes: int, stop: Optional[threading.Event] = None) -> Optional[ExactResult]:
     """The solver's answer for ``game`` (two players, between turns, not
     over) within ``max_nodes`` nodes, or ``None`` where it is not settled
-    (or the position has too many moves to solve)."""
+    (or the position has too many moves to solve). Setting ``stop`` ends
+    the solve within about half a second with ``KeyboardInterrupt``."""
+
+    def check(*_: Any) -> None:
+        if stop is not None and stop.is_set():
+            raise KeyboardInterrupt
+
     try:
-        s = solve(game, max_nodes=max_nodes, threads=1, table_mb=TABLE_MB, distances=False)
+        s = solve(game, max_nodes=max_nodes, threads=1, table_mb=TABLE_MB, distances=False,
+                  progress=None if stop is None else check)
     except TooManyMovesError:  # a multi-stone turn early in Wunchunk
         return None
     if not s.complete or s.value is None:
@@ -89,12 +97,14 @@ def exact_targets(games: Sequence[Sequence[Any]], policies: List[npt.NDArray[np.
     Each game is solved from its last position back to the first one not
     settled within ``max_nodes``; the games are shared among ``threads``
     threads (the solver releases the GIL; the result does not depend on
-    them). Returns the number of positions settled."""
+    them). Returns the number of positions settled. Ctrl-C stops every
+    thread's solve within about a second."""
+    stop = threading.Event()
 
     def one(i: int) -> int:
         done = 0
         for j in range(len(games[i]) - 1, -1, -1):
-            r = exact_result(games[i][j], max_nodes)
+            r = exact_result(games[i][j], max_nodes, stop)
             if r is None:
                 break
             values[i][j] = r.values
@@ -108,4 +118,11 @@ def exact_targets(games: Sequence[Sequence[Any]], policies: List[npt.NDArray[np.
     if threads <= 1 or len(games) <= 1:
         return sum(one(i) for i in range(len(games)))
     with ThreadPoolExecutor(max_workers=threads) as pool:
-        return sum(pool.map(one, range(len(games))))
+        futures = [pool.submit(one, i) for i in range(len(games))]
+        try:
+            return sum(f.result() for f in futures)
+        except KeyboardInterrupt:  # the workers' solves poll ``stop``; the pool then ends at once
+            stop.set()
+            for f in futures:
+                f.cancel()
+            raise
