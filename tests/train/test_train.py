@@ -824,8 +824,9 @@ def test_resume_may_lower_the_learning_rate(tmp_path: Any) -> None:
 
 
 def test_resume_may_raise_the_simulations(tmp_path: Any) -> None:
-    """The self-play simulations may change on a resume too: the next
-    generations are searched with the new count, and the checkpoint keeps it."""
+    """The self-play simulations and random starts may change on a resume
+    too: the next generations are searched with the new count, and the
+    checkpoint keeps it."""
     out = tmp_path / "sims"
     train(tiny("churn(size=2,pie=false)", out, steps=2, simulations=4, eval_every=0, labelled=0),
           make_learner=NumpyLearner, log=quiet)
@@ -837,6 +838,11 @@ def test_resume_may_raise_the_simulations(tmp_path: Any) -> None:
     with pytest.raises(ValueError, match="--games 7 .the run's: 6."):
         train(tiny("churn(size=2,pie=false)", out, steps=5, games=7, simulations=16), resume=True,
               make_learner=NumpyLearner, log=quiet)
+    lines.clear()
+    train(tiny("churn(size=2,pie=false)", out, steps=5, simulations=8, random_plies=1), resume=True,
+          make_learner=NumpyLearner, log=lines.append)
+    assert any("random_plies=1 (changed from 0)" in x for x in lines)
+    assert load_checkpoint(str(out))["config"]["random_plies"] == 1
 
 
 class Interrupted(NumpyLearner):

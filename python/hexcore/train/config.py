@@ -92,8 +92,8 @@ class TrainConfig:
     games: int = _opt(64, LEARNING, "games played at once per generation", low=1, high=GAMES_MAX, whole=True)
     slots: Optional[int] = _opt(None, LEARNING, "games searched at once (default: --games); a finished game's slot "
                                 "starts the next", low=1, high=GAMES_MAX, whole=True)
-    random_plies: int = _opt(0, LEARNING, "start each self-play game after 0..N uniformly random actions (not recorded)",
-                             low=0, whole=True)
+    random_plies: int = _opt(0, LEARNING, "start each self-play game after 0..N uniformly random actions (not "
+                             "recorded); with --resume it may change", low=0, whole=True, retunable=True)
     curriculum: int = _opt(0, LEARNING, "start every game after exactly --random-plies random actions at first, "
                            "widening the start to 0..--random-plies linearly over N generations", low=0, whole=True)
     value_steps: int = _opt(0, LEARNING, "value target: the search's root value N plies later (the outcome where the "
