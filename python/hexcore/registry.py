@@ -73,6 +73,11 @@ class GameInfo:
     """``train_recipe(game)``: the training settings measured for this game
     that differ from the common recipe (``hexcore.train.config.recipe``),
     which ``python -m hexcore train`` uses for every flag not given."""
+    colour_planes: Tuple[int, ...] = ()
+    """The observation planes of the neutral colours that a seat's groups
+    connect (Quintun: colours A..E, planes 2-6), what the training network's
+    ``features="colours"`` layer reads (``hexcore.train.torchnet``); empty
+    for a game without them, which refuses that option."""
     stone_planes: bool = False
     """The observation's first ``num_players`` planes hold the stones of
     each seat's colour (1 on the cell, 0 elsewhere), the mover's first: what
@@ -129,7 +134,7 @@ def _churn_recipe(game: Any) -> Dict[str, Any]:
 INFO: Dict[str, GameInfo] = {
     "churn": _info("churn", Churn, abstractplay="moves", train_recipe=_churn_recipe),
     "quintun": _info("quintun", Quintun, stone_colours={1: "#111111", 2: "#f4f4f4"}, shade_ring=True, default_c=0.1,
-                     train_recipe=lambda game: {"random_plies": 20}),
+                     train_recipe=lambda game: {"random_plies": 20}, colour_planes=(2, 3, 4, 5, 6)),
     "wunchunk": _info("wunchunk", Wunchunk, default_c=0.1, abstractplay="rounds",
                       train_recipe=lambda game: {"random_plies": 20}),
     "hex": _info("hex", Hex, edges={0: 1, 3: 1, 1: 2, 4: 2}),

@@ -35,17 +35,20 @@ def _positions(spec: str, n: int = 8, seed: int = 0) -> List[Any]:
 
 @pytest.mark.parametrize("net", ["mlp", "resnet"])
 @pytest.mark.parametrize("spec,features", [("hex(size=5)", "none"), ("hex(size=5)", "edges"), ("hex(size=6)", "edges"),
-                                           ("quintun(size=5)", "none"), ("wunchunk(size=7,players=3)", "none")])
+                                           ("quintun(size=5)", "none"), ("quintun(size=5)", "colours"),
+                                           ("wunchunk(size=7,players=3)", "none")])
 def test_numpy_forward_equals_torch(spec: str, features: str, net: str) -> None:
     torch = pytest.importorskip("torch")
     from hexcore.train.export import network_arrays
-    from hexcore.train.torchnet import TorchLearner, edge_geometry
+    from hexcore.train.torchnet import TorchLearner, colour_geometry, edge_geometry
 
     g = hc.load(spec)
     cfg = {"shape": list(g.observation().shape), "num_actions": int(g.num_actions), "players": int(g.num_players),
            "net": net, "channels": 16, "blocks": 2}
     if features == "edges":
         cfg.update(features="edges", **edge_geometry(g))
+    if features == "colours":
+        cfg.update(features="colours", **colour_geometry(g))
     learner = TorchLearner(cfg, seed=1)
     gen = torch.Generator().manual_seed(0)
     for m in learner.net.modules():   # BatchNorm statistics away from the identity, so that folding them is tested
@@ -120,6 +123,71 @@ def test_edge_planes_find_the_winning_cells() -> None:
     assert checked > 150
     with pytest.raises(ValueError, match="features='edges' needs a connection game"):
         edge_geometry(hc.Churn(size=3))
+
+
+def test_colour_planes_count_the_colours_each_group_touches() -> None:
+    """The ``colours`` layer against a plain flood fill over the engine's
+    cells: for both seats, the stones joined to each neutral colour, the
+    colours each stone's group touches and the colours a stone would touch
+    on each empty cell; and a Stone move on a cell where the mover's stone
+    would touch four colours wins at once (the engine's word)."""
+    from hexcore.agents.network import colour_planes
+    from hexcore.train.torchnet import colour_geometry
+
+    rng = np.random.default_rng(2)
+    checked = wins = 0
+    for size in (4, 5):
+        g0 = hc.Quintun(size=size)
+        geo = colour_geometry(g0)
+        n, base = int(g0.board.num_cells), g0.observation().shape[0]
+        nb = [[int(j) for j in g0.board.neighbors(i)] for i in range(n)]
+        for _ in range(80):
+            g = g0.copy()
+            for _ in range(int(rng.integers(0, 45))):
+                acts = g.legal_actions()
+                g.apply_action(int(acts[rng.integers(len(acts))]))
+                if g.is_over:
+                    break
+            if g.is_over:
+                continue
+            obs = g.observation()
+            f = colour_planes(obs[None].astype(np.float32), **geo)[0, base:].reshape(14, -1)[:, geo["cells"]]
+            cells = g.cells()
+            for k, seat in enumerate((g.to_move, 3 - g.to_move)):
+                mine = {c for c in range(n) if cells[c] == seat}
+                seen: dict = {}
+                for c in sorted(mine):   # each group's colours (neutral k is cell value -k)
+                    if c in seen:
+                        continue
+                    group, todo = set(), [c]
+                    while todo:
+                        d = todo.pop()
+                        if d not in group:
+                            group.add(d)
+                            todo += [e for e in nb[d] if e in mine]
+                    touch = {-int(cells[e]) for d in group for e in nb[d] if cells[e] < 0}
+                    for d in group:
+                        seen[d] = touch
+                for c in range(n):
+                    joined = {col for col in range(1, 6) if f[5 * k + col - 1, c] > 0}
+                    assert joined == seen.get(c, set())
+                    assert f[10 + k, c] == pytest.approx(len(seen.get(c, ())) / 5)
+                    if cells[c] == 0:
+                        touch = {-int(cells[e]) for e in nb[c] if cells[e] < 0}.union(*[seen[e] for e in nb[c] if e in seen])
+                        assert f[12 + k, c] == pytest.approx(len(touch) / 5)
+                    else:
+                        assert f[12 + k, c] == 0
+            for a in g.legal_actions():   # the Stone moves onto a cell that touches four colours or five
+                h = g.copy()
+                h.apply_action(int(a))
+                placed = [c for c in range(n) if cells[c] == 0 and h.cells()[c] == g.to_move]
+                if placed and f[12, placed[0]] >= 0.8 - 1e-6:
+                    assert h.is_over and g.to_move in h.winners
+                    wins += 1
+            checked += 1
+    assert checked > 100 and wins > 0
+    with pytest.raises(ValueError, match="features='colours' needs"):
+        colour_geometry(hc.Hex(size=5))
 
 
 def test_export_round_trip_plays_as_az(tmp_path: Any) -> None:

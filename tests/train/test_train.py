@@ -782,6 +782,31 @@ def test_torch_groups_features_run_and_refusal(tmp_path: Any, monkeypatch: Any) 
     assert not (tmp_path / "refused" / "checkpoints").exists()
 
 
+def test_colours_features_train_export_and_refusal(tmp_path: Any) -> None:
+    """``--features colours`` trains a Quintun network whose export plays
+    through the NumPy pass with the same answers; a game without neutral
+    colours is refused by name before anything is written."""
+    _torch()
+    from hexcore.agents import NumpyNetwork
+    from hexcore.train.export import export_agent
+
+    out = tmp_path / "q"
+    train(tiny("quintun(size=4)", out, steps=2, net="mlp", channels=8, blocks=1, features="colours", eval_every=0,
+               labelled=0), log=quiet)
+    ev = load_evaluator(str(out))
+    assert ev.net[0].__class__.__name__ == "Colours"
+    npz = export_agent(str(out), str(tmp_path / "q.npz"))
+    g = hc.Quintun(size=4)
+    for a in (0, 1):
+        g.apply_action(int(g.legal_actions()[a]))
+    obs, mask = g.observation()[None], g.legal_action_mask()[None]
+    for x, y in zip(ev(obs, mask), NumpyNetwork.load(npz)(obs, mask)):
+        np.testing.assert_allclose(y, x, atol=2e-6)
+    with pytest.raises(ValueError, match="features='colours' needs"):
+        train(tiny("hex(size=3)", tmp_path / "refused", features="colours"), log=quiet)
+    assert not (tmp_path / "refused" / "checkpoints").exists()
+
+
 # ---------------------------------------------------------------- resume, interrupts, checks
 
 def test_resume_keeps_learning_settings_and_applies_control(tmp_path: Any) -> None:

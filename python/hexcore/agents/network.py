@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Mapping, Tuple
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["NumpyNetwork", "edge_planes"]
+__all__ = ["NumpyNetwork", "edge_planes", "colour_planes", "flood"]
 
 F32 = npt.NDArray[np.float32]
 
@@ -62,6 +62,60 @@ def _softmax(z: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return e / e.sum(axis=1, keepdims=True)  # type: ignore[no-any-return]
 
 
+def _adjacency(neighbors: Any) -> F32:
+    adj = np.zeros((len(neighbors), len(neighbors)), np.float32)
+    for i, ns in enumerate(neighbors):
+        adj[i, list(ns)] = 1.0
+    return adj
+
+
+def flood(stones: npt.NDArray[np.bool_], seeds: npt.NDArray[np.bool_], adj: F32) -> npt.NDArray[np.bool_]:
+    """The ``stones`` (boolean, cells last) joined through ``stones`` to a
+    stone of ``seeds``, along the board's adjacency matrix ``adj``
+    (the training layers' ``_flood`` in NumPy)."""
+    r = seeds
+    for _ in range(adj.shape[0]):
+        new = stones & (r | ((r.astype(np.float32) @ adj) > 0))
+        if np.array_equal(new, r):
+            break
+        r = new
+    return r
+
+
+def _on_grid(x: F32, feats: F32, cells: npt.NDArray[np.int64]) -> F32:
+    """``x`` with the per-cell planes ``feats`` (B, P, N) appended, spread
+    over its grid at the cells' flat positions ``cells``."""
+    bsz, _, h, w = x.shape
+    grid = np.zeros((bsz, feats.shape[1], h * w), np.float32)
+    grid[:, :, cells] = feats
+    return np.concatenate([x, grid.reshape(bsz, -1, h, w)], 1)
+
+
+def colour_planes(x: F32, cells: Any, neighbors: Any, colours: Any) -> F32:
+    """The planes of the ``features="colours"`` layer
+    (:func:`hexcore.train.torchnet._build_colours`) appended to ``x``: for
+    the first two stone planes, the stones joined to each neutral colour
+    (the planes ``colours``), the colours each stone's group touches and
+    the colours a stone would touch on each empty cell (counts over the
+    number of colours)."""
+    bsz, _, h, w = x.shape
+    n, k = len(cells), len(colours)
+    adj = _adjacency(neighbors)
+    cells_a = np.asarray(cells, np.int64)
+    flat = x.reshape(bsz, x.shape[1], h * w)[:, :, cells_a]
+    stones: npt.NDArray[np.bool_] = np.asarray(flat[:, :2] > 0.5)
+    neutral: npt.NDArray[np.bool_] = np.asarray(flat[:, list(colours)] > 0.5)
+    empty: npt.NDArray[np.bool_] = np.asarray(~(stones.any(1) | neutral.any(1)))
+    beside: npt.NDArray[np.bool_] = np.asarray((neutral.astype(np.float32) @ adj) > 0)
+    s = np.broadcast_to(stones[:, :, None, :], (bsz, 2, k, n))
+    r = flood(s, s & beside[:, None], adj)
+    near = ((r.astype(np.float32) @ adj) > 0) | beside[:, None]
+    touched = r.sum(2).astype(np.float32) / np.float32(k)
+    would = (near & empty[:, None, None]).sum(2).astype(np.float32) / np.float32(k)
+    feats = np.concatenate([r.reshape(bsz, 2 * k, n).astype(np.float32), touched, would], 1)
+    return _on_grid(x, feats, cells_a)
+
+
 def edge_planes(x: F32, cells: Any, neighbors: Any, pairs: Any) -> F32:
     """The planes of the ``features="edges"`` layer
     (:func:`hexcore.train.torchnet._build_edges`) appended to ``x``: for the
@@ -69,9 +123,7 @@ def edge_planes(x: F32, cells: Any, neighbors: Any, pairs: Any) -> F32:
     either side and the empty cells that would join both."""
     bsz, _, h, w = x.shape
     n, k = len(cells), len(pairs)
-    adj = np.zeros((n, n), np.float32)
-    for i, ns in enumerate(neighbors):
-        adj[i, list(ns)] = 1.0
+    adj = _adjacency(neighbors)
     sides = np.zeros((2 * k, n), bool)
     for j, (a, b) in enumerate(pairs):
         sides[2 * j, list(a)] = True
@@ -81,18 +133,11 @@ def edge_planes(x: F32, cells: Any, neighbors: Any, pairs: Any) -> F32:
     stones: npt.NDArray[np.bool_] = np.asarray(flat[:, :2] > 0.5)
     empty: npt.NDArray[np.bool_] = np.asarray(~stones.any(1))
     s = np.broadcast_to(stones[:, :, None, :], (bsz, 2, 2 * k, n))
-    r = s & sides
-    for _ in range(n):
-        new = s & (r | ((r.astype(np.float32) @ adj) > 0))
-        if np.array_equal(new, r):
-            break
-        r = new
+    r = flood(s, s & sides, adj)
     near: npt.NDArray[np.bool_] = ((r.astype(np.float32) @ adj) > 0) | sides
     joins = near[:, :, 0::2] & near[:, :, 1::2] & empty[:, None, None, :]
     feats = np.stack([r[:, :, 0::2], r[:, :, 1::2], joins], 3).reshape(bsz, 6 * k, n).astype(np.float32)
-    grid = np.zeros((bsz, feats.shape[1], h * w), np.float32)
-    grid[:, :, cells_a] = feats
-    return np.concatenate([x, grid.reshape(bsz, -1, h, w)], 1)
+    return _on_grid(x, feats, cells_a)
 
 
 class NumpyNetwork:
@@ -171,8 +216,11 @@ class NumpyNetwork:
             k = np.float32(len(outs))
             return sum(o[0] for o in outs) / k, sum(o[1] for o in outs) / k  # type: ignore[return-value]
         w = self.w
-        if self.meta.get("features", "none") == "edges":
+        features = self.meta.get("features", "none")
+        if features == "edges":
             x = edge_planes(x, self.meta["cells"], self.meta["neighbors"], self.meta["pairs"])
+        elif features == "colours":
+            x = colour_planes(x, self.meta["cells"], self.meta["neighbors"], self.meta["colours"])
         if self.net == "mlp":
             h = x.reshape(x.shape[0], -1)
             for i in range(self.blocks + 1):

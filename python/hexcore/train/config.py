@@ -110,7 +110,8 @@ class TrainConfig:
     features: str = _opt("none", LEARNING, "groups: a fixed layer adds each seat's group sizes, the group a stone would "
                          "form on each empty cell, Churn's smallest-group cells and removals, and stone counts to the "
                          "planes; edges (Hex): the stones joined to each goal side and the cells that would join a "
-                         "seat's two sides", choices=["none", "groups", "edges"])
+                         "seat's two sides; colours (Quintun): the stones joined to each neutral colour and how many "
+                         "colours each group and each empty cell touch", choices=["none", "groups", "edges", "colours"])
     channels: int = _opt(32, LEARNING, "channels (resnet) or units (mlp)", low=1, high=CHANNELS_MAX, whole=True)
     blocks: int = _opt(2, LEARNING, "residual blocks (resnet) or extra hidden layers (mlp)", low=0, high=BLOCKS_MAX, whole=True)
     lr: float = _opt(2e-3, LEARNING, "learning rate (AdamW); with --resume it may change (a lower rate for the last "

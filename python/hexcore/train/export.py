@@ -46,8 +46,9 @@ def network_arrays(learner: Any, meta: Optional[Dict[str, Any]] = None) -> Dict[
     """
     cfg = learner.config
     features = cfg.get("features", "none")
-    if features not in ("none", "edges"):
-        raise ValueError(f"a network with features={features!r} cannot be exported (only 'none' and 'edges')")
+    if features not in ("none", "edges", "colours"):
+        raise ValueError(f"a network with features={features!r} cannot be exported (only 'none', 'edges' and "
+                         "'colours')")
     net = learner.net if features == "none" else learner.net[1]
     kind = str(cfg.get("net", "resnet"))
     out: Dict[str, Dict[str, np.ndarray]] = {}
@@ -72,6 +73,8 @@ def network_arrays(learner: Any, meta: Optional[Dict[str, Any]] = None) -> Dict[
                    "players": int(cfg["players"])}
     if features == "edges":
         description.update(features="edges", cells=cfg["cells"], neighbors=cfg["neighbors"], pairs=cfg["pairs"])
+    if features == "colours":
+        description.update(features="colours", cells=cfg["cells"], neighbors=cfg["neighbors"], colours=cfg["colours"])
     description.update(meta or {})
     arrays = {f"{name}.{part}": a for name, parts in out.items() for part, a in parts.items()}
     arrays["meta"] = np.array(json.dumps(description, sort_keys=True))

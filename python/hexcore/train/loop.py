@@ -63,7 +63,9 @@ def _torch_learner(config: Dict[str, Any], seed: int) -> Learner:
 
 def _geometry(game: Any, features: str) -> Dict[str, Any]:
     torchnet = importlib.import_module("hexcore.train.torchnet")
-    geo: Dict[str, Any] = (torchnet.edge_geometry if features == "edges" else torchnet.board_geometry)(game)
+    geometry = {"edges": torchnet.edge_geometry, "colours": torchnet.colour_geometry}.get(features,
+                                                                                         torchnet.board_geometry)
+    geo: Dict[str, Any] = geometry(game)
     return geo
 
 
