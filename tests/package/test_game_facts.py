@@ -19,7 +19,7 @@ FACTS = {
     "churn": (("Red", "Blue"), ("pie", True, False), True, "all"),
     "quintun": (("Black", "White"), ("swap", True, False), True, "none"),
     "wunchunk": (("colour 1", "colour 2", "colour 3", "colour 4"), ("balance", "pie", "none"), True, "turn_start"),
-    "hex": (("x", "o"), ("swap", True, False), True, "none"),
+    "hex": (("x", "o"), ("swap", True, False), True, "all"),
     "y": (("x", "o"), None, True, "none"),
     "havannah": (("x", "o"), ("swap", True, False), True, "none"),
 }
@@ -85,7 +85,7 @@ def test_pie_rule_settings_build_the_variants():
 def test_game_facts_is_the_engine_table():
     facts = _game_facts("hex")
     assert facts == {"player_names": ("x", "o"), "pie_rule": ("swap", True, False), "bounded": True,
-                     "stone_planes": True, "augment": "none"}
+                     "stone_planes": True, "augment": "all"}
     assert _game_facts("churn")["bounded"] is False
     with pytest.raises(ValueError, match="unknown game 'chess'; known games: churn, "):
         _game_facts("chess")

@@ -19,6 +19,12 @@ Where it applies:
   action is the turn's lowest cell, so neither the legal first actions nor
   the search's policy over them map with the board
   (``tests/train/test_train.py`` checks this against the engine).
+* **Hex**: every position (an action is a cell, or the swap), under the
+  symmetries that map each seat's goal sides onto its own: the identity
+  and the half turn.
+* **Havannah, Y**: none yet. Their observations follow OpenSpiel's layout
+  (a cell at its action id), not ``board.grid_pos``, which the mapping
+  here reads.
 * **Quintun**: none. Its actions come in kinds tied to the order of cells
   (the two stones of an EXTEND, in increasing cell order, and a pending
   first stone shown in its own plane), so the same argument rules out
@@ -118,9 +124,24 @@ def _transforms() -> List[Any]:
     return out
 
 
+def _keeps_goal_sides(game: Any, perm: npt.NDArray[np.intp]) -> bool:
+    """Whether the cell permutation ``perm`` maps each goal side of a seat
+    (``GameInfo.edges``: Hex's) onto a goal side of the same seat; a
+    reflection of Hex's board swaps x's sides with o's."""
+    from ..registry import info
+
+    gi = info(game)
+    if gi is None or not gi.edges:
+        return True
+    sides = [frozenset(int(c) for c in side) for side in game.board.sides]
+    owner = {sides[k]: seat for k, seat in gi.edges.items()}
+    return all(owner.get(frozenset(int(perm[c]) for c in sides[k])) == seat for k, seat in gi.edges.items())
+
+
 def symmetries(game: Any) -> List[Symmetry]:
-    """The board symmetries usable for ``game`` (the identity first), or
-    just the identity where augmentation does not apply."""
+    """The board symmetries usable for ``game`` (the identity first): those
+    that map the board's cells onto themselves and each seat's goal sides
+    onto its own; just the identity where augmentation does not apply."""
     board = game.board
     n = int(board.num_cells)
     cubes = np.array([board.cube(i) for i in range(n)], np.float64)
@@ -139,7 +160,7 @@ def symmetries(game: Any) -> List[Symmetry]:
                 ok = False
                 break
             perm[i] = j
-        if not ok:
+        if not ok or not _keeps_goal_sides(game, perm):
             continue
         if kinds is None and out:
             break

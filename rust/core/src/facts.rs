@@ -13,7 +13,7 @@
 //! assert_eq!(f.player_names, ["x", "o"]);
 //! let pie = f.pie_rule.unwrap();
 //! assert_eq!((pie.option, pie.on, pie.off), ("swap", Setting::Bool(true), Setting::Bool(false)));
-//! assert_eq!(f.augment, Augment::None);
+//! assert_eq!(f.augment, Augment::All);
 //! assert_eq!(Hex::new(11, 11, false).unwrap().max_actions(), Some(122));
 //! assert_eq!(catalog::facts("churn").unwrap().max_actions, None);
 //! ```
