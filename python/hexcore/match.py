@@ -51,7 +51,7 @@ from .search import SearchResult, mcts
 from .spec import load
 
 __all__ = ["Player", "Cancelled", "OpenSpielBot", "Record", "MatchResult", "parse_player", "wilson", "play_game", "play_match", "play_loop",
-           "seating", "load_agents", "play_at_once"]
+           "seating", "load_agents", "play_at_once", "play_player_turn"]
 
 Z95 = 1.959963984540054
 
@@ -243,7 +243,7 @@ def load_agents(players: Sequence[Player], spec: str) -> Dict[int, Any]:
 
 
 class Cancelled(Exception):
-    """A bot's turn stopped by its caller (``cancelled`` of :func:`_bot_move`
+    """A bot's turn stopped by its caller (``cancelled`` of :func:`play_player_turn`
     answered true); the game is as before the turn."""
 
 
@@ -495,7 +495,7 @@ def _random_turn(g: Game, rng: random.Random) -> None:
             return
 
 
-def _bot_move(g: Game, p: Player, rng: random.Random, seed: int, threads: Optional[int],
+def play_player_turn(g: Game, p: Player, rng: random.Random, seed: int, threads: Optional[int],
               peer: Optional[Any] = None, cancelled: Optional[Callable[[], bool]] = None) -> Optional[SearchResult]:
     """Plays one whole turn of ``p`` on ``g``; returns the search that chose
     it for an ``mcts`` player (None otherwise). ``peer`` is the player's
@@ -568,7 +568,7 @@ def play_game(start: Game, players: Sequence[Player], seating: Sequence[int], se
     while not g.is_over and (turns is None or played < turns):
         played += 1
         i = seating[g.to_move - 1]
-        r = _bot_move(g, players[i], rngs[i], derive_seed(seed, index, g.ply), threads, peers[i])
+        r = play_player_turn(g, players[i], rngs[i], derive_seed(seed, index, g.ply), threads, peers[i])
         if on_turn is not None:
             on_turn(g, r)
     return g
@@ -788,7 +788,7 @@ def play_loop(spec: str, *, bot: str = "mcts:2000", human: int = 1, seed: int = 
     while not g.is_over:
         if g.to_move != human:
             seat = g.to_move
-            _bot_move(g, p, rng, derive_seed(seed, len(movers), g.ply), threads, peer)
+            play_player_turn(g, p, rng, derive_seed(seed, len(movers), g.ply), threads, peer)
             movers.append(0)
             say(f"bot (player {seat}) plays {g.history[-1]}")
             continue

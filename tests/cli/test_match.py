@@ -221,12 +221,12 @@ def test_a_cancelled_bot_stops_and_leaves_the_game(spec, player):
     import time
 
     import hexcore as hc
-    from hexcore.match import Cancelled, _bot_move
+    from hexcore.match import Cancelled, play_player_turn
 
     g = hc.load(spec)
     t0 = time.perf_counter()
     with pytest.raises(Cancelled):
-        _bot_move(g, parse_player(player), random.Random(0), 0, 1, cancelled=lambda: time.perf_counter() - t0 > 0.2)
+        play_player_turn(g, parse_player(player), random.Random(0), 0, 1, cancelled=lambda: time.perf_counter() - t0 > 0.2)
     assert time.perf_counter() - t0 < 5 and g == hc.load(spec) and not g.history
 
 

@@ -313,12 +313,12 @@ def _to_play(g: Any, what: str) -> None:
 def bot_turn(g: Any, p: Player, seed: int = 0, agents: Optional[Dict[Tuple[str, str], Any]] = None,
              cancelled: Optional[Callable[[], bool]] = None) -> None:
     """Plays the bot ``p``'s whole turn on ``g`` with
-    :func:`hexcore.match._bot_move` (one thread; the seed depends on
+    :func:`hexcore.match.play_player_turn` (one thread; the seed depends on
     ``seed`` and the ply). ``agents`` caches loaded agents by (player, game).
     ``cancelled`` stops a search or solver bot (:class:`hexcore.match.Cancelled`)."""
     import random
 
-    from ..match import _bot_move
+    from ..match import play_player_turn
 
     _to_play(g, "bot move")
     peer = None
@@ -335,7 +335,7 @@ def bot_turn(g: Any, p: Player, seed: int = 0, agents: Optional[Dict[Tuple[str, 
                 agents[key] = peer
     s = derive_seed(seed, g.ply)
     try:
-        _bot_move(g, p, random.Random(s), s, 1, peer, cancelled)
+        play_player_turn(g, p, random.Random(s), s, 1, peer, cancelled)
     except (ImportError, OSError) as e:
         raise InputError(f"{p.name}: {_message(e)}") from None
 
