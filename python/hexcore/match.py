@@ -497,13 +497,27 @@ def _random_turn(g: Game, rng: random.Random) -> None:
 
 def play_player_turn(g: Game, p: Player, rng: random.Random, seed: int, threads: Optional[int],
               peer: Optional[Any] = None, cancelled: Optional[Callable[[], bool]] = None) -> Optional[SearchResult]:
-    """Plays one whole turn of ``p`` on ``g``; returns the search that chose
-    it for an ``mcts`` player (None otherwise). ``peer`` is the player's
-    OpenSpiel bot or loaded ``az`` agent, made here when not given.
-    ``cancelled`` (optional) is polled while an ``mcts`` or ``solver``
-    player thinks (about every 20 ms; 0.5 s in the solver): once true,
-    :class:`Cancelled` is raised and ``g`` is left as it was (the other
-    players' turns are short and run to their end)."""
+    """Plays one whole turn of the player ``p`` on ``g``.
+
+    Args:
+        g: the game, played on.
+        p: the player (:func:`parse_player`).
+        rng: the random mover's source.
+        seed: the search's seed.
+        threads: threads of the search.
+        peer: the player's OpenSpiel bot or loaded ``az``/``agent``
+            network, made here when not given.
+        cancelled: polled while an ``mcts`` or ``solver`` player thinks
+            (about every 20 ms; 0.5 s in the solver); once true the turn
+            stops (the other players' turns are short and run to their
+            end).
+
+    Returns:
+        The search that chose the turn for an ``mcts`` player, else None.
+
+    Raises:
+        Cancelled: ``cancelled`` answered true; ``g`` is as it was.
+    """
     if p.kind == "random":
         _random_turn(g, rng)
     elif p.kind in ("az", "agent"):
