@@ -67,12 +67,18 @@ class GameInfo:
     ``"all"``, ``"turn_start"`` (positions before the first action of a turn)
     or ``"none"``. Where it is not ``"none"``, action ``cell * kinds + kind``
     (``kinds = num_actions // num_cells``) places on ``cell`` and the actions
-    after the cell actions name no cell. From the game's facts table in the
+    after the cell actions name no cell, or (``actions_on_grid``) a cell's
+    action is its observation-grid position. From the game's facts table in the
     engine."""
     train_recipe: Callable[[Any], Dict[str, Any]] = lambda game: {}
     """``train_recipe(game)``: the training settings measured for this game
     that differ from the common recipe (``hexcore.train.config.recipe``),
     which ``python -m hexcore train`` uses for every flag not given."""
+    actions_on_grid: bool = False
+    """A cell's action id is its flat position in the observation grid
+    (``row * width + column`` of ``board.grid_pos``: OpenSpiel's ids, Havannah
+    and Y) instead of ``cell * kinds + kind``; ``hexcore.train.symmetry``
+    maps such actions with the grid."""
     colour_planes: Tuple[int, ...] = ()
     """The observation planes of the neutral colours that a seat's groups
     connect (Quintun: colours A..E, planes 2-6), what the training network's
@@ -138,8 +144,8 @@ INFO: Dict[str, GameInfo] = {
     "wunchunk": _info("wunchunk", Wunchunk, default_c=0.1, abstractplay="rounds",
                       train_recipe=lambda game: {"random_plies": 20}),
     "hex": _info("hex", Hex, edges={0: 1, 3: 1, 1: 2, 4: 2}),
-    "y": _info("y", Y),
-    "havannah": _info("havannah", Havannah),
+    "y": _info("y", Y, actions_on_grid=True),
+    "havannah": _info("havannah", Havannah, actions_on_grid=True),
 }
 
 GAMES: Dict[str, Any] = {name: gi.cls for name, gi in INFO.items()}

@@ -87,3 +87,33 @@ def test_bad_labels_and_indices():
 def test_diagram_shape():
     d = str(hc.Board(3)).splitlines()
     assert len(d) == 5 and d[0].startswith("e") and d[-1].startswith("a")
+
+
+@pytest.mark.parametrize("spec", ["churn(size=3)", "quintun(size=4)", "wunchunk(size=5)", "hex(size=4)",
+                                  "havannah(size=4)", "havannah(size=3,swap=true)", "y(size=5)"])
+def test_grid_pos_is_where_the_observation_puts_each_cell(spec):
+    """``board.grid_pos`` / ``grid_shape`` describe the observation's planes
+    (the training layers and the symmetries read them): a stone played on a
+    cell shows at that cell's grid position, and nowhere else, in the stone
+    planes. Havannah lays its cells out as OpenSpiel does, not on the axial
+    grid."""
+    import numpy as np
+
+    import hexcore as hc
+
+    g0 = hc.load(spec)
+    board = g0.board
+    assert tuple(g0.observation().shape[1:]) == tuple(board.grid_shape)
+    placed = 0
+    for c in range(board.num_cells):
+        g = g0.copy()
+        moves = [m for m in g.legal_moves() if m.lstrip("0123456789") == board.label(c)]   # Wunchunk's "1a1"
+        if not moves:
+            continue
+        g.play(moves[0])
+        before = g0.observation()[:2].sum(0)
+        after = g.observation()[:2].sum(0)
+        changed = set(zip(*np.nonzero(after != before)))
+        assert changed == {tuple(board.grid_pos(c))}, (board.label(c), changed)
+        placed += 1
+    assert placed >= board.num_cells // 2

@@ -20,8 +20,8 @@ FACTS = {
     "quintun": (("Black", "White"), ("swap", True, False), True, "none"),
     "wunchunk": (("colour 1", "colour 2", "colour 3", "colour 4"), ("balance", "pie", "none"), True, "turn_start"),
     "hex": (("x", "o"), ("swap", True, False), True, "all"),
-    "y": (("x", "o"), None, True, "none"),
-    "havannah": (("x", "o"), ("swap", True, False), True, "none"),
+    "y": (("x", "o"), None, True, "all"),
+    "havannah": (("x", "o"), ("swap", True, False), True, "all"),
 }
 
 # ``max_actions(game)`` per variant, recorded the same way (None: no bound).

@@ -355,7 +355,8 @@ def test_symmetries_invert_and_compose() -> None:
 @pytest.mark.parametrize("spec,count", [("churn(size=3,pie=false)", 12), ("churn(size=3)", 12),
                                         ("wunchunk(size=5,players=2,start=open)", 12),
                                         ("wunchunk(size=6,players=2,start=open,balance=none)", 12),
-                                        ("hex(size=4)", 2), ("hex(size=5,swap=true)", 2)])
+                                        ("hex(size=4)", 2), ("hex(size=5,swap=true)", 2), ("havannah(size=4)", 12),
+                                        ("havannah(size=3,swap=true)", 12), ("y(size=5)", 6)])
 def test_symmetries_agree_with_the_engine(spec: str, count: int) -> None:
     """For random games replayed under each symmetry by the engine (each
     move's cells mapped, in the move notation): at every position training
@@ -375,15 +376,17 @@ def test_symmetries_agree_with_the_engine(spec: str, count: int) -> None:
 
     g0 = hc.load(spec)
     board, mode = g0.board, augment_mode(g0)
-    kinds = g0.num_actions // board.num_cells
     syms = symmetries(g0)
     assert len(syms) == count and len({tuple(s.actions) for s in syms}) == count
 
-    def image(move: str, s: Any) -> str:
+    cell_at = {tuple(board.grid_pos(c)): c for c in range(board.num_cells)}
+
+    def image(move: str, s: Any) -> str:   # each cell of the move's notation mapped by the symmetry
         out = []
         for tok in move.split(","):
             m = re.fullmatch(r"(\d?)([a-z]\d+)", tok)
-            out.append(tok if m is None else m.group(1) + board.label(int(s.actions[board.index(m.group(2)) * kinds]) // kinds))
+            c = board.index(m.group(2)) if m else 0
+            out.append(tok if m is None else m.group(1) + board.label(cell_at[(s.rows_dst[c], s.cols_dst[c])]))
         return ",".join(out)
 
     rng = random.Random(7)

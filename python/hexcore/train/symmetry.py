@@ -19,12 +19,9 @@ Where it applies:
   action is the turn's lowest cell, so neither the legal first actions nor
   the search's policy over them map with the board
   (``tests/train/test_train.py`` checks this against the engine).
-* **Hex**: every position (an action is a cell, or the swap), under the
-  symmetries that map each seat's goal sides onto its own: the identity
-  and the half turn.
-* **Havannah, Y**: none yet. Their observations follow OpenSpiel's layout
-  (a cell at its action id), not ``board.grid_pos``, which the mapping
-  here reads.
+* **Hex, Havannah, Y**: every position (an action is a cell, or Hex's and
+  Havannah's swap). Hex keeps only the symmetries that map each seat's
+  goal sides onto its own: the identity and the half turn.
 * **Quintun**: none. Its actions come in kinds tied to the order of cells
   (the two stones of an EXTEND, in increasing cell order, and a pending
   first stone shown in its own plane), so the same argument rules out
@@ -150,6 +147,11 @@ def symmetries(game: Any) -> List[Symmetry]:
     grid = np.array([board.grid_pos(i) for i in range(n)], np.intp)
     kinds = action_kinds(game)
     num_actions = int(game.num_actions)
+    from ..registry import info
+
+    gi = info(game)
+    on_grid = kinds is not None and gi is not None and gi.actions_on_grid
+    flat = grid[:, 0] * int(board.grid_shape[1]) + grid[:, 1]
     out: List[Symmetry] = []
     for t in _transforms():
         perm = np.empty(n, np.intp)
@@ -165,7 +167,9 @@ def symmetries(game: Any) -> List[Symmetry]:
         if kinds is None and out:
             break
         acts = np.arange(num_actions, dtype=np.intp)
-        if kinds is not None:
+        if on_grid:   # a cell's action is its grid position
+            acts[flat] = flat[perm]
+        elif kinds is not None:
             cell_actions = n * kinds
             a = np.arange(cell_actions)
             acts[:cell_actions] = perm[a // kinds] * kinds + a % kinds

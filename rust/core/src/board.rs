@@ -118,6 +118,11 @@ pub struct Board {
     width: usize,
     height: usize,
     grid: Vec<u16>,
+    /// The observation grid where a game lays its cells out its own way
+    /// ([`Board::with_observation_grid`]): each cell's (row, column) and
+    /// the grid's (height, width); None: the bounding grid of the axial
+    /// coordinates.
+    observation_grid: Option<(Vec<(u16, u16)>, (usize, usize))>,
     /// Where the cells sit in an observation plane, made on first use
     /// ([`Board::cell_layout`]).
     layout: OnceLock<CellLayout>,
@@ -472,8 +477,44 @@ impl Board {
             width,
             height,
             grid,
+            observation_grid: None,
             layout: OnceLock::new(),
         }
+    }
+
+    /// The same board whose observation grid ([`Board::grid_pos`],
+    /// [`Board::grid_shape`]) is `positions` (each cell's (row, column),
+    /// all distinct) in a grid of `shape` (height, width), for a game whose
+    /// observation lays the cells out its own way (OpenSpiel's Havannah:
+    /// cell `(x, y)` at row `y`, column `x`).
+    pub fn with_observation_grid(
+        mut self,
+        positions: Vec<(usize, usize)>,
+        shape: (usize, usize),
+    ) -> Result<Board, BoardError> {
+        if positions.len() != self.num_cells() {
+            return Err(BoardError(format!(
+                "expected {} grid positions, got {}",
+                self.num_cells(),
+                positions.len()
+            )));
+        }
+        let mut seen = vec![false; shape.0 * shape.1];
+        for &(r, c) in &positions {
+            if r >= shape.0 || c >= shape.1 || std::mem::replace(&mut seen[r * shape.1 + c], true) {
+                return Err(BoardError(format!(
+                    "grid position ({r}, {c}) is outside the {}x{} grid or repeated",
+                    shape.0, shape.1
+                )));
+            }
+        }
+        let positions = positions
+            .iter()
+            .map(|&(r, c)| (r as u16, c as u16))
+            .collect();
+        self.observation_grid = Some((positions, shape));
+        self.layout = OnceLock::new();
+        Ok(self)
     }
 
     /// The same board with other cell labels (one per cell, all distinct),
@@ -683,14 +724,22 @@ impl Board {
         self.corners
     }
 
-    /// Size of the bounding grid of axial coordinates, (height, width):
-    /// row `r - rmin`, column `q - qmin`.
+    /// Size of the observation grid, (height, width): the bounding grid of
+    /// the axial coordinates (row `r - rmin`, column `q - qmin`) unless the
+    /// game set its own ([`Board::with_observation_grid`]).
     pub fn grid_shape(&self) -> (usize, usize) {
-        (self.height, self.width)
+        match &self.observation_grid {
+            Some((_, shape)) => *shape,
+            None => (self.height, self.width),
+        }
     }
 
-    /// (row, column) of a cell in the bounding grid.
+    /// (row, column) of a cell in the observation grid ([`Board::grid_shape`]).
     pub fn grid_pos(&self, cell: usize) -> (usize, usize) {
+        if let Some((positions, _)) = &self.observation_grid {
+            let (r, c) = positions[cell];
+            return (r as usize, c as usize);
+        }
         let (q, r) = self.coords[cell];
         ((r - self.rmin) as usize, (q - self.qmin) as usize)
     }

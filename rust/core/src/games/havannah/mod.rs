@@ -212,9 +212,11 @@ impl Havannah {
             .map(|&(x, y)| format!("{}{}", row_name(x as usize), y + 1))
             .collect();
         let rows = (0..d).rev().map(|y| (y + 1).to_string()).collect();
+        let grid = xy.iter().map(|&(x, y)| (y as usize, x as usize)).collect();
         let board = plain
             .with_labels(labels)
             .and_then(|b| b.with_row_names(rows))
+            .and_then(|b| b.with_observation_grid(grid, (d as usize, d as usize)))
             .map_err(|e| OptionsError::new("size", e.0))?;
         let e = 2 * m;
         let marks: Arc<[u16]> = xy

@@ -47,12 +47,13 @@ impl Configure for Havannah {
 
 impl Facts for Havannah {
     /// x and o; `swap` is the pie rule; one stone an action and nothing
-    /// removed, besides one swap; stone planes first; no symmetry mapping.
+    /// removed, besides one swap; stone planes first; every board symmetry
+    /// maps every position.
     const FACTS: GameFacts = GameFacts {
         player_names: &["x", "o"],
         pie_rule: Some(PieRule::bool_option("swap")),
         max_actions: Some(one_stone_an_action::<1>),
         stone_planes: true,
-        augment: Augment::None,
+        augment: Augment::All,
     };
 }

@@ -34,12 +34,12 @@ impl Configure for Y {
 
 impl Facts for Y {
     /// x and o; no pie rule; one stone an action and nothing removed; stone
-    /// planes first; no symmetry mapping.
+    /// planes first; every board symmetry maps every position.
     const FACTS: GameFacts = GameFacts {
         player_names: &["x", "o"],
         pie_rule: None,
         max_actions: Some(one_stone_an_action::<0>),
         stone_planes: true,
-        augment: Augment::None,
+        augment: Augment::All,
     };
 }
