@@ -109,10 +109,8 @@ def default_c(game: Game) -> float:
 
 
 def _c_arg(game: Game, c: Optional[float]) -> float:
-    c = default_c(game) if c is None else _number("c", c)
-    if not (math.isfinite(c) and c >= 0):
-        raise ValueError(f"c must be a finite number >= 0, got {c}")
-    return c
+    """``c``, or the game's default; its range is checked in the core."""
+    return default_c(game) if c is None else _number("c", c)
 
 
 @keyword_only
@@ -204,13 +202,9 @@ def _result(r: Dict[str, Any]) -> SearchResult:
 
 
 def _budget(simulations: Optional[int], seconds: Optional[float]) -> Tuple[Optional[int], Optional[float]]:
-    if simulations is None and seconds is None:
-        raise ValueError("give a budget: simulations, seconds or both")
-    if seconds is not None:
-        seconds = _number("seconds", seconds)
-        if not (math.isfinite(seconds) and seconds > 0):
-            raise ValueError(f"seconds must be a positive number, got {seconds}")
-    return simulations, seconds
+    """The budget with ``seconds`` as a float; whether there is one and its
+    range are checked in the core."""
+    return simulations, None if seconds is None else _number("seconds", seconds)
 
 
 class MCTS:

@@ -138,7 +138,7 @@ impl fmt::Display for SearchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SearchError::GameOver => f.write_str("the game is over; there is nothing to search"),
-            SearchError::NoBudget => f.write_str("give a simulation budget, a time budget or both"),
+            SearchError::NoBudget => f.write_str("give a budget: simulations, seconds or both"),
             SearchError::Invalid(e) => write!(f, "{e}"),
             SearchError::Players(n) => write!(
                 f,
