@@ -133,3 +133,59 @@ pub fn playouts<G: Game>(
         Err(_) => try_playouts(start, n, seed, 1, max_plies, &NEVER).expect("never stopped"),
     }
 }
+
+/// A game that places one stone a ply on any empty cell (Hex, Havannah, Y),
+/// for [`play_random_stones`], the random playout they share.
+pub(crate) trait StonePlacing {
+    /// Whether the game has ended (a win, or a draw where there are draws).
+    fn ended(&self) -> bool;
+    /// The empty cells, as bit-set words.
+    fn empty_cells(&self) -> &[u64];
+    /// Whether the swap is on offer now (one more choice at this ply).
+    fn swap_open(&self) -> bool {
+        false
+    }
+    /// Takes the swap (not undoable); true when that changed the empty
+    /// cells (Hex's swap moves the stone), false when it only recoloured it.
+    fn take_swap(&mut self) -> bool {
+        false
+    }
+    /// Places the mover's stone on an empty `cell` (not undoable).
+    fn place_stone(&mut self, cell: usize);
+}
+
+/// The random playout of a [`StonePlacing`] game: uniform over the legal
+/// moves at every ply (the empty cells, and the swap while it is on
+/// offer), drawn from a list of the empty cells in cell order shrunk by
+/// swap-remove (built again after a swap that moves a stone). A game lasts
+/// at most its cell count of plies (and one swap), so no stop flag is
+/// polled. Returns the plies played.
+pub(crate) fn play_random_stones<G: StonePlacing, R: rand::Rng>(
+    g: &mut G,
+    rng: &mut R,
+    max_plies: u64,
+    buf: &mut Vec<Action>,
+) -> u64 {
+    let fill = |g: &G, buf: &mut Vec<Action>| {
+        buf.clear();
+        for (wi, &w) in g.empty_cells().iter().enumerate() {
+            buf.extend(crate::bitset::BitIter(w).map(|t| (wi * 64 + t as usize) as Action));
+        }
+    };
+    fill(g, buf);
+    let mut plies = 0;
+    while plies < max_plies && !g.ended() {
+        let count = buf.len();
+        let i = crate::rng::below(rng, count + g.swap_open() as usize);
+        if i == count {
+            if g.take_swap() {
+                fill(g, buf);
+            }
+        } else {
+            let cell = buf.swap_remove(i);
+            g.place_stone(cell as usize);
+        }
+        plies += 1;
+    }
+    plies
+}

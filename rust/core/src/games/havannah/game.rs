@@ -8,6 +8,7 @@ use smallvec::smallvec;
 use crate::bitset::BitIter;
 use crate::board::{row_name, Board};
 use crate::game::{Action, Game, MoveActions, MoveError, Reason, WinnerMask};
+use crate::playout::{play_random_stones, StonePlacing};
 use crate::rng::below;
 
 use super::{Havannah, HavannahUndo, HAVANNAH_OBSERVATION_PLANES, O, X};
@@ -186,10 +187,7 @@ impl Game for Havannah {
         true
     }
 
-    /// Draws from a list of the empty cells built from the position
-    /// (in cell order) and shrunk by swap-remove: uniform over the legal
-    /// actions at every ply. A game lasts at most `num_cells + 1` moves,
-    /// so `stop` is not polled.
+    /// [`play_random_stones`]: uniform over the legal moves at every ply.
     fn play_random<R: Rng>(
         &mut self,
         rng: &mut R,
@@ -197,22 +195,7 @@ impl Game for Havannah {
         buf: &mut Vec<Action>,
         _stop: &AtomicBool,
     ) -> Option<(u64, u64)> {
-        buf.clear();
-        for (wi, &w) in self.empty.words().iter().enumerate() {
-            buf.extend(BitIter(w).map(|t| (wi * 64 + t as usize) as Action));
-        }
-        let mut plies = 0;
-        while plies < max_plies && self.winners == 0 {
-            let count = buf.len();
-            let i = below(rng, count + self.swap_available as usize);
-            if i == count {
-                self.do_swap();
-            } else {
-                let cell = buf.swap_remove(i);
-                self.do_place(cell as usize, false);
-            }
-            plies += 1;
-        }
+        let plies = play_random_stones(self, rng, max_plies, buf);
         Some((plies, plies))
     }
 
@@ -292,5 +275,24 @@ impl Game for Havannah {
             0 => '.',
             _ => 'o',
         })
+    }
+}
+
+impl StonePlacing for Havannah {
+    fn ended(&self) -> bool {
+        self.winners != 0
+    }
+    fn empty_cells(&self) -> &[u64] {
+        self.empty_words()
+    }
+    fn swap_open(&self) -> bool {
+        self.swap_available
+    }
+    fn take_swap(&mut self) -> bool {
+        self.do_swap();
+        false
+    }
+    fn place_stone(&mut self, cell: usize) {
+        self.do_place(cell, false);
     }
 }

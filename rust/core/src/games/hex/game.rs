@@ -8,6 +8,7 @@ use smallvec::smallvec;
 use crate::bitset::BitIter;
 use crate::board::Board;
 use crate::game::{Action, Game, MoveActions, MoveError, Reason, WinnerMask};
+use crate::playout::{play_random_stones, StonePlacing};
 use crate::rng::below;
 
 use super::{Hex, HexUndo, HEX_OBSERVATION_PLANES, O, X};
@@ -159,11 +160,7 @@ impl Game for Hex {
         })
     }
 
-    /// Draws from a list of the empty cells built from the position
-    /// (in cell order) and shrunk by swap-remove: uniform over the legal
-    /// actions at every ply, like `random_action`, with another
-    /// mapping from the generator's numbers to cells. A game lasts at most
-    /// `num_cells + 1` moves, so `stop` is not polled.
+    /// [`play_random_stones`]: uniform over the legal moves at every ply.
     fn play_random<R: Rng>(
         &mut self,
         rng: &mut R,
@@ -171,27 +168,7 @@ impl Game for Hex {
         buf: &mut Vec<Action>,
         _stop: &AtomicBool,
     ) -> Option<(u64, u64)> {
-        let fill = |g: &Hex, buf: &mut Vec<Action>| {
-            buf.clear();
-            g.legal_actions(buf);
-            if g.swap_available {
-                buf.pop();
-            }
-        };
-        fill(self, buf);
-        let mut plies = 0;
-        while plies < max_plies && self.winners == 0 {
-            let count = buf.len();
-            let i = below(rng, count + self.swap_available as usize);
-            if i == count {
-                self.do_swap(false);
-                fill(self, buf);
-            } else {
-                let cell = buf.swap_remove(i);
-                self.do_place(cell as usize, false);
-            }
-            plies += 1;
-        }
+        let plies = play_random_stones(self, rng, max_plies, buf);
         Some((plies, plies))
     }
 
@@ -292,5 +269,24 @@ impl Game for Hex {
             _ => '.',
         }));
         out
+    }
+}
+
+impl StonePlacing for Hex {
+    fn ended(&self) -> bool {
+        self.winners != 0
+    }
+    fn empty_cells(&self) -> &[u64] {
+        self.empty_words()
+    }
+    fn swap_open(&self) -> bool {
+        self.swap_available
+    }
+    fn take_swap(&mut self) -> bool {
+        self.do_swap(false);
+        true
+    }
+    fn place_stone(&mut self, cell: usize) {
+        self.do_place(cell, false);
     }
 }

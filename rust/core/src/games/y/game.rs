@@ -8,6 +8,7 @@ use smallvec::smallvec;
 use crate::bitset::BitIter;
 use crate::board::{row_name, Board};
 use crate::game::{Action, Game, MoveActions, MoveError, Reason, WinnerMask};
+use crate::playout::{play_random_stones, StonePlacing};
 use crate::rng::below;
 
 use super::{YUndo, X, Y, Y_OBSERVATION_PLANES};
@@ -134,10 +135,7 @@ impl Game for Y {
         Some(self.actions[c] as Action)
     }
 
-    /// Draws from a list of the empty cells built from the position (in
-    /// cell order) and shrunk by swap-remove: uniform over the legal
-    /// actions at every ply. A game lasts at most `num_cells` moves, so
-    /// `stop` is not polled.
+    /// [`play_random_stones`]: uniform over the legal moves at every ply.
     fn play_random<R: Rng>(
         &mut self,
         rng: &mut R,
@@ -145,16 +143,7 @@ impl Game for Y {
         buf: &mut Vec<Action>,
         _stop: &AtomicBool,
     ) -> Option<(u64, u64)> {
-        buf.clear();
-        for (wi, &w) in self.empty.words().iter().enumerate() {
-            buf.extend(BitIter(w).map(|t| (wi * 64 + t as usize) as Action));
-        }
-        let mut plies = 0;
-        while plies < max_plies && self.winners == 0 {
-            let cell = buf.swap_remove(below(rng, buf.len()));
-            self.do_place(cell as usize, false);
-            plies += 1;
-        }
+        let plies = play_random_stones(self, rng, max_plies, buf);
         Some((plies, plies))
     }
 
@@ -237,5 +226,17 @@ impl Game for Y {
             _ => 'o',
         }));
         out
+    }
+}
+
+impl StonePlacing for Y {
+    fn ended(&self) -> bool {
+        self.winners != 0
+    }
+    fn empty_cells(&self) -> &[u64] {
+        self.empty_words()
+    }
+    fn place_stone(&mut self, cell: usize) {
+        self.do_place(cell, false);
     }
 }
