@@ -17,18 +17,24 @@ from hexcore import agents
 from hexcore.match import parse_player, play_match
 
 
+def _random_position(g0: Any, rng: Any, most: int) -> Any:
+    """``g0`` after 0..most-1 random actions, or None where the game ended."""
+    g = g0.copy()
+    for _ in range(int(rng.integers(0, most))):
+        acts = g.legal_actions()
+        g.apply_action(int(acts[rng.integers(len(acts))]))
+        if g.is_over:
+            return None
+    return g
+
+
 def _positions(spec: str, n: int = 8, seed: int = 0) -> List[Any]:
     g0 = hc.load(spec)
     rng = np.random.default_rng(seed)
-    out = []
+    out: List[Any] = []
     while len(out) < n:
-        g = g0.copy()
-        for _ in range(int(rng.integers(0, 12))):
-            if g.is_over:
-                break
-            acts = g.legal_actions()
-            g.apply_action(int(acts[rng.integers(len(acts))]))
-        if not g.is_over:
+        g = _random_position(g0, rng, 12)
+        if g is not None:
             out.append(g)
     return out
 
@@ -82,13 +88,8 @@ def test_edge_planes_find_the_winning_cells() -> None:
         geo = edge_geometry(g0)
         base = g0.observation().shape[0]
         for _ in range(60):
-            g = g0.copy()
-            for _ in range(int(rng.integers(0, size * size))):
-                acts = g.legal_actions()
-                g.apply_action(int(acts[rng.integers(len(acts))]))
-                if g.is_over:
-                    break
-            if g.is_over:
+            g = _random_position(g0, rng, size * size)
+            if g is None:
                 continue
             f = edge_planes(g.observation()[None].astype(np.float32), **geo)[0, base:].reshape(12, -1)
             k = g.to_move - 1
@@ -142,13 +143,8 @@ def test_colour_planes_count_the_colours_each_group_touches() -> None:
         n, base = int(g0.board.num_cells), g0.observation().shape[0]
         nb = [[int(j) for j in g0.board.neighbors(i)] for i in range(n)]
         for _ in range(80):
-            g = g0.copy()
-            for _ in range(int(rng.integers(0, 45))):
-                acts = g.legal_actions()
-                g.apply_action(int(acts[rng.integers(len(acts))]))
-                if g.is_over:
-                    break
-            if g.is_over:
+            g = _random_position(g0, rng, 45)
+            if g is None:
                 continue
             obs = g.observation()
             f = colour_planes(obs[None].astype(np.float32), **geo)[0, base:].reshape(14, -1)[:, geo["cells"]]

@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Mapping, Tuple
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["NumpyNetwork", "edge_planes", "colour_planes", "flood"]
+__all__ = ["NumpyNetwork", "edge_planes", "colour_planes", "flood", "adjacency"]
 
 F32 = npt.NDArray[np.float32]
 
@@ -62,7 +62,10 @@ def _softmax(z: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return e / e.sum(axis=1, keepdims=True)  # type: ignore[no-any-return]
 
 
-def _adjacency(neighbors: Any) -> F32:
+def adjacency(neighbors: Any) -> F32:
+    """The board's adjacency matrix (float32, 1 where two cells are
+    neighbours) from each cell's ``neighbors`` list, as the features layers
+    (here and in :mod:`hexcore.train.torchnet`) use it."""
     adj = np.zeros((len(neighbors), len(neighbors)), np.float32)
     for i, ns in enumerate(neighbors):
         adj[i, list(ns)] = 1.0
@@ -100,7 +103,7 @@ def colour_planes(x: F32, cells: Any, neighbors: Any, colours: Any) -> F32:
     number of colours)."""
     bsz, _, h, w = x.shape
     n, k = len(cells), len(colours)
-    adj = _adjacency(neighbors)
+    adj = adjacency(neighbors)
     cells_a = np.asarray(cells, np.int64)
     flat = x.reshape(bsz, x.shape[1], h * w)[:, :, cells_a]
     stones: npt.NDArray[np.bool_] = np.asarray(flat[:, :2] > 0.5)
@@ -123,7 +126,7 @@ def edge_planes(x: F32, cells: Any, neighbors: Any, pairs: Any) -> F32:
     either side and the empty cells that would join both."""
     bsz, _, h, w = x.shape
     n, k = len(cells), len(pairs)
-    adj = _adjacency(neighbors)
+    adj = adjacency(neighbors)
     sides = np.zeros((2 * k, n), bool)
     for j, (a, b) in enumerate(pairs):
         sides[2 * j, list(a)] = True

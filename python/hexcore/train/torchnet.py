@@ -41,6 +41,8 @@ from typing import Any, Dict, Tuple
 import numpy as np
 import numpy.typing as npt
 
+from ..agents.network import adjacency
+
 __all__ = ["TorchLearner", "import_torch", "resolve_device", "board_geometry", "edge_geometry", "colour_geometry",
            "group_planes"]
 
@@ -226,9 +228,7 @@ def _build_edges(torch: Any, shape: Tuple[int, int, int], cells: Any, neighbors:
     nn = torch.nn
     c_in, h, w = shape
     n = len(cells)
-    adj = np.zeros((n, n), np.float32)
-    for i, ns in enumerate(neighbors):
-        adj[i, list(ns)] = 1.0
+    adj = adjacency(neighbors)
     k = len(pairs)
     sides = np.zeros((2 * k, n), bool)   # row 2j: pair j's first side, 2j + 1: its second
     for j, (a, b) in enumerate(pairs):
@@ -309,9 +309,7 @@ def _build_colours(torch: Any, shape: Tuple[int, int, int], cells: Any, neighbor
     nn = torch.nn
     c_in, h, w = shape
     n, k = len(cells), len(colours)
-    adj = np.zeros((n, n), np.float32)
-    for i, ns in enumerate(neighbors):
-        adj[i, list(ns)] = 1.0
+    adj = adjacency(neighbors)
 
     scatter = np.zeros((n, h * w), np.float32)   # a cell's value to its grid position, as a matrix product
     scatter[np.arange(n), np.asarray(cells, np.int64)] = 1.0
