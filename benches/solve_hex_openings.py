@@ -1,7 +1,7 @@
 """Every opening of Hex n x n (no swap) solved: nodes and seconds per board.
 
     python benches/solve_hex_openings.py [--sizes 3 4 5 6] [--budget 600] [--table-mb 512]
-        [--algorithm alphabeta|dfpn] [--threads 1]
+        [--algorithm alphabeta|dfpn] [--threads 1] [--certificates DIR]
 
 Solves the empty board with ``hc.solve(hc.Hex(size=n), threads=T, distances=False,
 algorithm=A)``: the values pass proves win or loss for every opening (``dfpn``: one
@@ -14,12 +14,17 @@ figure) and checks the values against the published ones where they exist:
   University of Alberta's Hex solver (``regression/dfs-solve-6x6.tst``, ``-7x7.tst``);
 - every board: the first player wins (strategy stealing), and openings that the
   half turn maps onto each other have the same value.
+With ``--certificates DIR``, each opening is then proved again on its own with a certificate
+(``hc.solve(hc.Hex.replay([m], size=n), certificate=...)``, df-pn), which the pure-Python
+checker ``hexcore.reference.check_certificate`` replays; it prints each opening's positions and
+seconds (written, checked) and the totals, and checks the values as above.
 No published table of the 5x5 openings in text form was found (Queenbee's opening
 page and HexWiki's "Small boards" show them as pictures only).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import hexcore as hc
@@ -68,6 +73,43 @@ def solve_board(n: int, budget: float | None, table_mb: int, algorithm: str = "a
             "nodes": s.nodes, "complete": s.complete, "problems": problems}
 
 
+def certify_openings(n: int, table_mb: int, threads: int, out: str) -> dict:
+    """Every opening of n x n proved with a certificate and checked (see the module docs)."""
+    from hexcore.reference import check_certificate
+
+    os.makedirs(out, exist_ok=True)
+    losses = set(PUBLISHED_LOSSES.get(n, "").split())
+    problems = []
+    total = {"positions": 0, "write": 0.0, "check": 0.0, "bytes": 0}
+    for m in hc.Hex(size=n).legal_moves():
+        path = os.path.join(out, f"hex{n}-{m}.jsonl.gz")
+        t0 = time.perf_counter()
+        s = hc.solve(hc.Hex.replay([m], size=n), threads=threads, distances=False, table_mb=table_mb,
+                     algorithm="dfpn", certificate=path)
+        t1 = time.perf_counter()
+        c = check_certificate(path)
+        t2 = time.perf_counter()
+        # the values are o's, to move: x's opening wins when o loses
+        x_value = {"win": "loss", "loss": "win"}[c.value]
+        if c.value != s.value:
+            problems.append(f"{m}: the certificate proves {c.value}, the solve says {s.value}")
+        if n in PUBLISHED_LOSSES and x_value != ("loss" if m in losses else "win"):
+            problems.append(f"{m}: proved {x_value} for x, published {'loss' if m in losses else 'win'}")
+        size = os.path.getsize(path)
+        print(f"  {m}: {x_value} for x, {c.positions:,} positions ({c.fill_nodes:,} fill nodes, "
+              f"{c.pairing_leaves:,} pairing leaves), {size / 1e6:.1f} MB, written in {t1 - t0:.1f} s, "
+              f"checked in {t2 - t1:.1f} s", flush=True)
+        total["positions"] += c.positions
+        total["write"] += t1 - t0
+        total["check"] += t2 - t1
+        total["bytes"] += size
+    print(f"{n}x{n}: every opening's certificate checks: {not problems}; {total['positions']:,} positions, "
+          f"{total['bytes'] / 1e6:.1f} MB, written in {total['write']:.0f} s, checked in {total['check']:.0f} s")
+    for p in problems:
+        print("  MISMATCH", p)
+    return {"n": n, "problems": problems, **total}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[3, 4, 5, 6])
@@ -75,7 +117,14 @@ def main() -> None:
     ap.add_argument("--table-mb", type=int, default=512)
     ap.add_argument("--algorithm", choices=["alphabeta", "dfpn"], default="alphabeta")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--certificates", metavar="DIR", help="also prove each opening with a certificate written "
+                    "to DIR and checked by the pure-Python checker")
     a = ap.parse_args()
+    if a.certificates:
+        rows = [certify_openings(n, a.table_mb, a.threads, a.certificates) for n in a.sizes]
+        if any(r["problems"] for r in rows):
+            raise SystemExit("a certificate does not prove the published value")
+        return
     rows = [solve_board(n, a.budget if n > 5 else None, a.table_mb, a.algorithm, a.threads) for n in a.sizes]
     largest = max((r["n"] for r in rows if r["complete"]), default=None)
     print(f"largest board with every opening solved: {largest}x{largest}" if largest else "no board finished")

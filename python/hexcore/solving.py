@@ -24,6 +24,8 @@ from . import _core
 from ._args import bool_arg, callback_arg, keyword_only
 from ._files import new_file
 from ._types import Game
+from .reference.certificate import FORMAT as CERTIFICATE_FORMAT
+from .reference.certificate import VERSION as CERTIFICATE_VERSION
 
 __all__ = ["Solution", "solve"]
 
@@ -81,7 +83,7 @@ def _certificate_header(game: Any) -> Dict[str, Any]:
         board = game.board
         setup = {"position": {board.label(i): int(v) for i, v in enumerate(cells) if v != 0},
                  "to_move": int(to_move), "options": dict(extra)}
-    return {"format": "hexcore-certificate", "version": 2, "game": name, "options": options, "setup": setup,
+    return {"format": CERTIFICATE_FORMAT, "version": CERTIFICATE_VERSION, "game": name, "options": options, "setup": setup,
             "moves": list(game.history), "to_move": int(game.to_move)}
 
 

@@ -46,9 +46,10 @@ def test_hex4_from_the_empty_board(hex4):
     s, path = hex4
     c = check_certificate(path)
     assert (c.game, c.options, c.value, c.to_move) == ("hex", {"size": 4}, "win", 1) and s.value == "win"
-    assert c.positions == s.certificate_positions and c.finished_games > 0
+    # every line ends at a pairing leaf (4x4 ends no game on the board)
+    assert c.positions == s.certificate_positions and c.pairing_leaves > 0 and c.fill_nodes > 0
     header, trailer = _lines(path)[0], _lines(path)[-1]
-    assert header["format"] == "hexcore-certificate" and header["version"] == 2
+    assert header["format"] == "hexcore-certificate" and header["version"] == 3
     assert trailer["strategies"] == [{"player": 1, "goal": "win", "root": 0}]
 
 
@@ -158,14 +159,15 @@ def test_a_different_winning_claim_is_refused(hex4, tmp_path):
     def change(lines):
         node = _mover_node(lines, lambda x: x[0] == 0)
         node[1] = "a1" if node[1] != "a1" else "b1"
-    with pytest.raises(CertificateError, match=r"node 1 \(after [a-d][1-4]\): the reply '[a-d][1-4]' is missing|is not a legal move"):
+    with pytest.raises(CertificateError, match=r"node \d+ \(after [a-d][1-4]( \(fill\))?\): "
+                       r"(the reply '[a-d][1-4]' is missing|not a fill node|not a pairing leaf)|is not a legal move"):
         check_certificate(_corrupt(hex4[1], tmp_path, change))
 
 
 def test_two_positions_as_one_node_are_refused(hex4, tmp_path):
     # two replies sent to the same node: the second reaches it as another position
     def change(lines):
-        node = next(x for x in lines[1:-1] if len(x) == 2 and "pairs" not in x[1]
+        node = next(x for x in lines[1:-1] if len(x) == 2 and "pairs" not in x[1] and "fill" not in x[1]
                     and len({v for v in x[1].values() if v is not None}) >= 2)
         first, second = [m for m, v in node[1].items() if v is not None][:2]
         node[1][second] = node[1][first]
@@ -175,7 +177,7 @@ def test_two_positions_as_one_node_are_refused(hex4, tmp_path):
 
 def test_a_missing_reply_is_refused(hex4, tmp_path):
     def change(lines):
-        node = next(x for x in lines[1:-1] if isinstance(x, list) and len(x) == 2 and "pairs" not in x[1])
+        node = next(x for x in lines[1:-1] if isinstance(x, list) and len(x) == 2 and "pairs" not in x[1] and "fill" not in x[1])
         node[1].pop(sorted(node[1])[0])
     with pytest.raises(CertificateError, match=r"the reply '[a-d][1-4]' is missing \(1 of \d+ legal replies missing\)"):
         check_certificate(_corrupt(hex4[1], tmp_path, change))

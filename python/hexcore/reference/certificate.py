@@ -2,8 +2,9 @@
 (``hc.solve(..., certificate=path)``): it replays the proof with the
 pure-Python reference games of this package, and nothing of the Rust engine.
 
-The file (version 2; version 1, the same without pairing leaves, is read
-too) is JSON lines, gzip-compressed when its name ends in ``.gz``:
+The file (version 3; versions 1, without pairing leaves and fill nodes, and 2,
+without fill nodes, are read too) is JSON lines, gzip-compressed when its name
+ends in ``.gz``:
 
 * a header: ``{"format": "hexcore-certificate", "version": 2, "game": "churn",
   "options": {...}, "setup": null, "moves": [...], "to_move": 1}`` -- the
@@ -22,6 +23,16 @@ too) is JSON lines, gzip-compressed when its name ends in ``.gz``:
   (when the opponent takes one cell the player takes the other); no cell is
   in two pairs; and the links join the player's two edges. The player then
   holds a chain on the full board, so the opponent never wins;
+* fill nodes (version 3, Hex): ``[id, {"fill": [cell, ...], "next": next}]``
+  at a position the strategy's player wins even with the opponent's stones on
+  those empty cells (the swap neither on offer nor to come): ``next`` is the
+  position with the opponent's stones put on them, the same player to move,
+  and its proof stands for this one. In Hex a stone never helps the other
+  player (whatever a strategy wins with the opponent's extra stones on the
+  board, it wins without them: a move of the opponent on a filled cell is
+  answered as if they had passed, by any move), so the opponent's replies
+  below are only the cells left empty (the solver gives away the cells
+  outside the carrier of a virtual connection between the player's edges);
 * a trailer: ``{"end": true, "value": "win", "strategies": [{"player": 1,
   "goal": "win", "root": 0}], "positions": n, ...}``.
 
@@ -33,7 +44,8 @@ player among the winners or nobody winning alone against them).
 The check walks each strategy from the position: at the strategy player's
 nodes it plays the move given (it must be legal), at the opponent's it plays
 every legal move (none may be missing), and every line must end in a finished
-game that meets the goal or a pairing leaf that checks on the board alone. A node is a position: every way of reaching it must
+game that meets the goal or a pairing leaf that checks on the board alone
+(a fill node goes on to its filled position). A node is a position: every way of reaching it must
 give the same position (compared on the reference's own state: stones, player
 to move and every rule flag), which is what lets a transposition be written
 once; a node reached again from itself is refused (a strategy must end). So a
@@ -60,8 +72,8 @@ from .wunchunk import Wunchunk
 __all__ = ["CertificateError", "CheckedCertificate", "check_certificate", "FORMAT", "VERSION"]
 
 FORMAT = "hexcore-certificate"
-VERSION = 2
-"""The version written; the checker reads this one and version 1."""
+VERSION = 3
+"""The version written; the checker reads this one and versions 1 and 2."""
 
 _GAMES: Dict[str, Any] = {"churn": Churn, "hex": Hex, "quintun": Quintun, "wunchunk": Wunchunk}
 
@@ -85,6 +97,8 @@ class CheckedCertificate:
     """Moves checked that end the game."""
     pairing_leaves: int = 0
     """Nodes checked that are pairing leaves (counted in ``positions`` too)."""
+    fill_nodes: int = 0
+    """Nodes checked that are fill nodes (counted in ``positions`` too)."""
 
 
 def _position_key(g: Any) -> Tuple[Any, ...]:
@@ -121,8 +135,8 @@ def _read(path: Union[str, "os.PathLike[str]"]) -> Tuple[Dict[str, Any], Dict[in
         if header is None:
             if not (isinstance(item, dict) and item.get("format") == FORMAT):
                 raise CertificateError(f"line {n}: not a hexcore certificate (no {FORMAT!r} header)")
-            if item.get("version") not in (1, VERSION) or isinstance(item.get("version"), bool):
-                raise CertificateError(f"certificate version {item.get('version')!r}; this checker reads versions 1 and {VERSION}")
+            if item.get("version") not in (1, 2, VERSION) or isinstance(item.get("version"), bool):
+                raise CertificateError(f"certificate version {item.get('version')!r}; this checker reads versions 1 to {VERSION}")
             header = item
         elif trailer is not None:
             raise CertificateError(f"line {n}: lines after the trailer")
@@ -231,12 +245,39 @@ def _pairing_error(g: Any, player: int, item: Dict[str, Any]) -> Optional[str]:
     return None
 
 
+def _filled(g: Any, player: int, item: Dict[str, Any]) -> Union[str, Any]:
+    """The position of a fill node ``item`` (``{"fill": [...], "next": n}``):
+    ``g`` with the opponent's stones on the cells given, the same player to
+    move; or why the node is not one."""
+    if not isinstance(g, Hex):
+        return "fill nodes are for Hex only"
+    if set(item) != {"fill", "next"}:
+        return "the node must hold only its fill and next"
+    if g.swap_allowed() or (g.swap and g.from_start and not g.history):
+        return "the swap is on offer or still to come, which would change the stones"
+    cells = item["fill"]
+    if not (isinstance(cells, list) and cells and all(isinstance(x, str) for x in cells)):
+        return "the fill must be a non-empty list of cells"
+    f = g.copy()
+    f.from_start = False  # no swap below
+    for label in cells:
+        if label not in g.labels:
+            return f"{label!r} is not a cell of this board"
+        c = g.labels.index(label)
+        if f.cell[c] != 0:
+            return f"{label} is not empty" if g.cell[c] != 0 else f"{label} is given twice"
+        f.cell[c] = 3 - player
+    if f.connected(3 - player):
+        return f"the filled cells join player {3 - player}'s edges"
+    return f
+
+
 class _Walk:
     """One strategy's check."""
 
-    def __init__(self, nodes: Dict[int, Any], player: int, goal: str, pairs: bool = False) -> None:
+    def __init__(self, nodes: Dict[int, Any], player: int, goal: str, version: int = VERSION) -> None:
         self.nodes = nodes
-        self.pairs = pairs
+        self.version = version
         self.player = player
         self.goal = goal
         self.key: Dict[int, Tuple[Any, ...]] = {}
@@ -244,6 +285,7 @@ class _Walk:
         self.done: Set[int] = set()
         self.ends = 0
         self.leaves = 0
+        self.fills = 0
 
     def path(self, node: Optional[int], move: Optional[str] = None) -> str:
         moves = [] if move is None else [move]
@@ -285,7 +327,7 @@ class _Walk:
         if item is None:
             raise self.fail(node, "the node is not in the certificate")
         if len(item) == 2 and isinstance(item[1], dict) and "pairs" in item[1]:
-            if not self.pairs:
+            if self.version < 2:
                 raise self.fail(node, "a pairing leaf needs a version 2 certificate")
             error = _pairing_error(g, self.player, item[1])
             if error is not None:
@@ -293,11 +335,22 @@ class _Walk:
             self.done.add(node)
             self.leaves += 1
             return
+        if len(item) == 2 and isinstance(item[1], dict) and "fill" in item[1]:
+            if self.version < 3:
+                raise self.fail(node, "a fill node needs a version 3 certificate")
+            if self.goal != "win":
+                raise self.fail(node, "a fill node proves a win only")
+            f = _filled(g, self.player, item[1])
+            if isinstance(f, str):
+                raise self.fail(node, f"not a fill node: {f}")
+            self.fills += 1
+            stack.append((node, g, [(None, item[1]["next"], f)], 0))
+            return
         legal = g.legal_moves()
         if g.to_move == self.player:
             if len(item) != 3 or not isinstance(item[1], str):
                 raise self.fail(node, f"player {self.player} is to move, so the node must give one move ([id, move, next])")
-            children = [(item[1], item[2])]
+            children = [(item[1], item[2], None)]
         else:
             if len(item) != 2 or not isinstance(item[1], dict):
                 raise self.fail(node, f"player {3 - self.player} is to move, so the node must list every reply ([id, {{move: next}}])")
@@ -308,7 +361,7 @@ class _Walk:
             extra = [m for m in replies if m not in legal]
             if extra:
                 raise self.fail(node, f"{extra[0]!r} is not a legal move here")
-            children = [(m, replies[m]) for m in legal]
+            children = [(m, replies[m], None) for m in legal]
         stack.append((node, g, children, 0))
 
     def run(self, root_game: Any, root: Any) -> None:
@@ -321,7 +374,10 @@ class _Walk:
                 stack.pop()
                 continue
             stack[-1] = (node, g, children, i + 1)
-            move, nxt = children[i]
+            move, nxt, filled = children[i]
+            if filled is not None:
+                self.enter(nxt, filled, (node, "(fill)"), stack)
+                continue
             c = g.copy()
             try:
                 c.play(move)
@@ -362,17 +418,19 @@ def check_certificate(path: Union[str, "os.PathLike[str]"]) -> CheckedCertificat
     walked = 0
     ends = 0
     leaves = 0
+    fills = 0
     for player, goal in expected:
         if (player, goal) not in roots:
             raise CertificateError(f"a {value} needs player {player}'s strategy for a {goal}; the certificate has none")
-        w = _Walk(nodes, player, goal, pairs=header.get("version") == 2)
+        w = _Walk(nodes, player, goal, version=header["version"])
         w.run(g.copy(), roots[(player, goal)])
         walked += len(w.done)
         ends += w.ends
         leaves += w.leaves
+        fills += w.fills
     return CheckedCertificate(game=header["game"], options=dict(header.get("options") or {}), moves=list(header.get("moves") or []),
                               to_move=g.to_move, value=value, positions=walked, finished_games=ends,
-                              pairing_leaves=leaves)
+                              pairing_leaves=leaves, fill_nodes=fills)
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -386,5 +444,6 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"{args[0]}: NOT a proof: {e}", file=sys.stderr)
         return 1
     print(f"{args[0]}: proves {c.game}{c.options} after {len(c.moves)} moves, player {c.to_move} to move: a {c.value} "
-          f"({c.positions:,} positions, {c.finished_games:,} finished games, {c.pairing_leaves:,} pairing leaves checked)")
+          f"({c.positions:,} positions, {c.finished_games:,} finished games, {c.pairing_leaves:,} pairing leaves, "
+          f"{c.fill_nodes:,} fill nodes checked)")
     return 0

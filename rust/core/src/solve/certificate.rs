@@ -20,6 +20,11 @@
 //!   has won against any play by a pairing strategy
 //!   ([`Solvable::pairing`]: Hex's disjoint pairs of empty cells joining
 //!   `P`'s edges), whoever is to move: a leaf;
+//! * `[id, {"fill": [cell, ...], "next": next}]` (version 3) at a position
+//!   `P` wins even with the opponent's stones on those empty cells
+//!   ([`Solvable::concession`]: in Hex, the cells outside the carrier of a
+//!   virtual connection between `P`'s edges); `next` is that position,
+//!   the same player to move, where the opponent has fewer replies;
 //!
 //! where `next` is the number of the node after the move, or `null` when the
 //! game is over after it. Children are written before their parents. The
@@ -27,7 +32,8 @@
 //!
 //! `P`'s move is chosen, in this order: one that ends the game meeting the
 //! goal; one leading to a position already in the certificate; one leading
-//! to a pairing leaf; then the
+//! to a pairing leaf; one leading to a fill node, the most cells given
+//! (the smallest proof below, mostly); then the
 //! first in the game hook's order that keeps the goal (never the table's
 //! best move, which depends on the thread count: the file does not). Each is proved by a search (a
 //! table hit, mostly) before it is written. Memory: the index of written
@@ -116,6 +122,9 @@ struct Frame<G> {
     /// The moves written at this node: the one `P` plays, or every reply.
     moves: Vec<MoveActions>,
     next: Vec<Next>,
+    /// A fill node: the cells given to the opponent and the position after
+    /// (its one child); `moves` is then empty.
+    fill: Option<(Vec<usize>, G)>,
 }
 
 /// Index value: the node's number, high bit set while it is being written.
@@ -188,11 +197,22 @@ impl<'w, G: Solvable> Writer<'w, G> {
         };
         while let Some(top) = stack.last_mut() {
             let i = top.next.len();
-            if i < top.moves.len() {
-                let mut child = top.pos.clone();
-                for &a in &top.moves[i] {
-                    child.apply_action(a);
-                }
+            let children = if top.fill.is_some() {
+                1
+            } else {
+                top.moves.len()
+            };
+            if i < children {
+                let child = match &top.fill {
+                    Some((_, filled)) => filled.clone(),
+                    None => {
+                        let mut child = top.pos.clone();
+                        for &a in &top.moves[i] {
+                            child.apply_action(a);
+                        }
+                        child
+                    }
+                };
                 let depth = stack.len();
                 let n = self.open(&child, player, goal, &mut stack)?;
                 if stack.len() == depth {
@@ -219,7 +239,16 @@ impl<'w, G: Solvable> Writer<'w, G> {
     }
 
     fn write(&mut self, f: &Frame<G>, player: usize) -> Result<(), SolveError> {
-        let line = if f.pos.to_move() == player {
+        let line = if let Some((cells, _)) = &f.fill {
+            let board = f.pos.board();
+            let labels: Vec<String> = cells.iter().map(|&c| json_str(board.label(c))).collect();
+            format!(
+                "[{},{{\"fill\":[{}],\"next\":{}}}]\n",
+                f.id,
+                labels.join(","),
+                json_next(f.next[0])
+            )
+        } else if f.pos.to_move() == player {
             format!(
                 "[{},{},{}]\n",
                 f.id,
@@ -307,6 +336,23 @@ impl<'w, G: Solvable> Writer<'w, G> {
             self.index.insert(key, id);
             return Ok(Next::Node(id));
         }
+        if let Some((cells, filled)) = pos.concession(player) {
+            // a fill node: the proof goes on with the opponent's stones on
+            // `cells`, where the opponent has fewer replies
+            if !filled.is_over() {
+                let id = self.next_id;
+                self.next_id += 1;
+                self.index.insert(key, id | OPEN);
+                stack.push(Frame {
+                    pos: pos.clone(),
+                    id,
+                    moves: Vec::new(),
+                    next: Vec::with_capacity(1),
+                    fill: Some((cells, filled)),
+                });
+                return Ok(Next::Node(id));
+            }
+        }
         let moves = if pos.to_move() == player {
             vec![self.choose(pos, player, goal)?]
         } else {
@@ -320,6 +366,7 @@ impl<'w, G: Solvable> Writer<'w, G> {
             id,
             next: Vec::with_capacity(moves.len()),
             moves,
+            fill: None,
         });
         Ok(Next::Node(id))
     }
@@ -383,6 +430,16 @@ impl<'w, G: Solvable> Writer<'w, G> {
         // a position won by a pairing strategy (a leaf, no search)
         if let Some(i) =
             (0..moves.len()).find(|&i| !after[i].is_over() && after[i].pairing(player).is_some())
+        {
+            return Ok(moves[i].clone());
+        }
+        // a position the player wins while giving the opponent cells (a
+        // fill node, no search), the most cells given
+        if let Some(i) = (0..moves.len())
+            .filter(|&i| !after[i].is_over())
+            .filter_map(|i| after[i].concession(player).map(|(c, _)| (i, c.len())))
+            .max_by_key(|&(i, n)| (n, std::cmp::Reverse(i)))
+            .map(|(i, _)| i)
         {
             return Ok(moves[i].clone());
         }

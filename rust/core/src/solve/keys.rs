@@ -66,6 +66,17 @@ pub trait Solvable: Game {
     fn pairing(&self, _player: usize) -> Option<Vec<[usize; 2]>> {
         None
     }
+
+    /// Empty cells that the opponent of `player` may be given while
+    /// `player` still wins the unfinished position against any play, with
+    /// the position after the opponent's stones are put on them (the same
+    /// player to move), for the certificates' fill nodes: the proof goes on
+    /// from there, where the opponent's replies are fewer (Hex: the cells
+    /// outside a virtual connection's carrier, a stone never helping the
+    /// other player). `None` (the default) when the game has none.
+    fn concession(&self, _player: usize) -> Option<(Vec<usize>, Self)> {
+        None
+    }
 }
 
 /// A cell value as the games' Zobrist keys number it: 0 empty, k for

@@ -128,10 +128,11 @@ impl Hex {
                         .into_iter()
                         .find(|&p| self.dead_with(b, (a, p)) && self.dead_with(a, (b, p)));
                     if let Some(p) = owner {
+                        // both cells, even when the first ends the game:
+                        // a cell left empty would look free to give away
+                        // (the certificates' concessions)
                         self.put(a, p, false);
-                        if self.winners == 0 {
-                            self.put(b, p, false);
-                        }
+                        self.put(b, p, false);
                         changed = true;
                         break;
                     }

@@ -397,6 +397,55 @@ impl Hex {
         walk(0, nodes, &near, &touch, &mut seen, 0)
     }
 
+    /// Empty cells the opponent of `player` may be given while `player`
+    /// still wins, whoever moves (the certificates' fill nodes): with the
+    /// inferior cells filled in (`inferior.rs`: none, the captured pairs,
+    /// or the dead cells and the captured pairs), the cells left empty
+    /// outside the smallest carrier of a VC between `player`'s edges
+    /// (`vc.rs`), or every cell left empty when filling in wins for
+    /// `player`. The inferior cells stay empty: more stones keep them
+    /// inferior, so they fill in the same way once the opponent's stones
+    /// are on, and a stone never helps the other player. `None` when
+    /// there are none, on a finished game, on boards over 64 cells, and
+    /// while a swap is or may still be on offer (it would change the
+    /// stones).
+    fn conceded_cells(&self, player: usize) -> Option<u64> {
+        let n = self.board.num_cells();
+        if self.winners != 0
+            || n > 64
+            || !(1..=2).contains(&player)
+            || self.swap_available
+            || (self.swap && self.ply == 0)
+        {
+            return None;
+        }
+        // H-search may find a smaller carrier with or without the cells
+        // filled in (dead cells are filled with o's stones, which can hide
+        // x's connections from it): the most cells of three tries
+        let mut best = 0u64;
+        for (dead, captured) in [(false, false), (false, true), (true, true)] {
+            let mut f = self.clone();
+            f.fill_inferior(dead, captured);
+            let left = f.empty.words()[0];
+            let outside = if f.winners != 0 {
+                if f.winners >> (player - 1) & 1 == 0 {
+                    continue;
+                }
+                left
+            } else {
+                let links = f.edge_links(player as u8, false);
+                if !links.full {
+                    continue;
+                }
+                left & !links.carrier
+            };
+            if outside.count_ones() > best.count_ones() {
+                best = outside;
+            }
+        }
+        (best != 0).then_some(best)
+    }
+
     /// Twice the distance from `cell` to the centre of the board, in the
     /// hexagonal metric of the rhombus (neighbours differ by (0, 1), (1, 0)
     /// or (1, -1) in (row, col)).
@@ -509,6 +558,21 @@ impl Solvable for Hex {
     /// Disjoint pairs joining the player's edges (`pairing.rs`).
     fn pairing(&self, player: usize) -> Option<Vec<[usize; 2]>> {
         self.pairing_strategy(player)
+    }
+
+    /// The cells outside a virtual connection's carrier and the inferior
+    /// cells, given to the opponent ([`Hex::conceded_cells`]).
+    fn concession(&self, player: usize) -> Option<(Vec<usize>, Self)> {
+        let mut outside = self.conceded_cells(player)?;
+        let mut g = self.clone();
+        let mut cells = Vec::new();
+        while outside != 0 {
+            let c = outside.trailing_zeros() as usize;
+            outside &= outside - 1;
+            g.put(c, 3 - player as u8, false);
+            cells.push(c);
+        }
+        Some((cells, g))
     }
 
     /// Only the half turn maps the rhombus onto itself with each player's
@@ -798,14 +862,15 @@ mod tests {
     }
 
     /// Whether the player to move wins, by plain minimax over every move
-    /// with a memo of the positions (x's stones, o's stones); no cuts.
-    fn wins(g: &mut Hex, memo: &mut HashMap<(u64, u64), bool>) -> bool {
+    /// with a memo of the positions (x's stones, o's stones, the player to
+    /// move); no cuts.
+    fn wins(g: &mut Hex, memo: &mut HashMap<(u64, u64, u8), bool>) -> bool {
         let (mut xs, mut os) = (0u64, 0u64);
         for (c, &v) in g.colours().iter().enumerate() {
             xs |= ((v == X) as u64) << c;
             os |= ((v == O) as u64) << c;
         }
-        if let Some(&w) = memo.get(&(xs, os)) {
+        if let Some(&w) = memo.get(&(xs, os, g.to_move)) {
             return w;
         }
         let mut acts = Vec::new();
@@ -816,8 +881,49 @@ mod tests {
             g.undo_action(u);
             w
         });
-        memo.insert((xs, os), w);
+        memo.insert((xs, os, g.to_move), w);
         w
+    }
+
+    /// A concession (the cells outside a VC's carrier given to the
+    /// opponent) keeps the player's win, whoever is to move, against plain
+    /// minimax; the sample makes many.
+    #[test]
+    fn a_concession_keeps_the_win() {
+        let mut made = 0;
+        for (rows, cols, empty) in [(4, 4, 10), (4, 4, 12), (5, 5, 14), (4, 5, 13)] {
+            let mut memo = HashMap::new();
+            for g in positions(rows, cols, empty, 150) {
+                for player in [1, 2] {
+                    let Some((cells, f)) = g.concession(player) else {
+                        continue;
+                    };
+                    assert!(!cells.is_empty() && cells.iter().all(|&c| g.colours()[c] == 0));
+                    assert_eq!(f.to_move, g.to_move);
+                    for c in 0..g.colours().len() {
+                        let want = if cells.contains(&c) {
+                            3 - player as u8
+                        } else {
+                            g.colours()[c]
+                        };
+                        assert_eq!(f.colours()[c], want);
+                    }
+                    for to_move in [1, 2] {
+                        let mut h = f.clone();
+                        h.to_move = to_move;
+                        assert!(!h.is_over());
+                        assert_eq!(
+                            wins(&mut h, &mut memo),
+                            to_move == player as u8,
+                            "{:?} to move {to_move}, conceded {cells:?} for {player}",
+                            g.colours()
+                        );
+                    }
+                    made += 1;
+                }
+            }
+        }
+        assert!(made > 50, "{made}");
     }
 
     fn solved_value(g: &Hex) -> Outcome {

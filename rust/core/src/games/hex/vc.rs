@@ -42,6 +42,9 @@ const MAX_POINTS: usize = 66;
 pub(super) struct EdgeLinks {
     /// A VC between the player's edges.
     pub full: bool,
+    /// The smallest carrier of the VCs between the player's edges (0
+    /// when there is none).
+    pub carrier: u64,
     /// An SC between the player's edges.
     pub semi: bool,
     /// The intersection of the carriers of the SCs between the player's
@@ -275,12 +278,18 @@ impl Hex {
         }
         let p = s.pair(0, 1);
         let full = s.nvc[p] > 0;
+        let carrier = s.vc[p * MAX_VC..p * MAX_VC + s.nvc[p] as usize]
+            .iter()
+            .copied()
+            .min_by_key(|c| c.count_ones())
+            .unwrap_or(0);
         let k = s.nsc[p] as usize;
         let must = s.sc[p * MAX_SC..p * MAX_SC + k]
             .iter()
             .fold(empty, |m, &c| m & c);
         EdgeLinks {
             full,
+            carrier,
             semi: k > 0,
             must,
         }
