@@ -1,7 +1,7 @@
 """Every opening of Hex n x n (no swap) solved: nodes and seconds per board.
 
     python benches/solve_hex_openings.py [--sizes 3 4 5 6] [--budget 600] [--table-mb 512]
-        [--algorithm alphabeta|dfpn] [--threads 1] [--certificates DIR]
+        [--algorithm alphabeta|dfpn] [--threads 1] [--certificates DIR [--openings c3 d4 ...]]
 
 Solves the empty board with ``hc.solve(hc.Hex(size=n), threads=T, distances=False,
 algorithm=A)``: the values pass proves win or loss for every opening (``dfpn``: one
@@ -17,7 +17,8 @@ figure) and checks the values against the published ones where they exist:
 With ``--certificates DIR``, each opening is then proved again on its own with a certificate
 (``hc.solve(hc.Hex.replay([m], size=n), certificate=...)``, df-pn), which the pure-Python
 checker ``hexcore.reference.check_certificate`` replays; it prints each opening's positions and
-seconds (written, checked) and the totals, and checks the values as above.
+seconds (written, checked) and the totals, and checks the values as above; ``--openings``
+proves only those (to share the openings among processes).
 No published table of the 5x5 openings in text form was found (Queenbee's opening
 page and HexWiki's "Small boards" show them as pictures only).
 """
@@ -73,7 +74,7 @@ def solve_board(n: int, budget: float | None, table_mb: int, algorithm: str = "a
             "nodes": s.nodes, "complete": s.complete, "problems": problems}
 
 
-def certify_openings(n: int, table_mb: int, threads: int, out: str) -> dict:
+def certify_openings(n: int, table_mb: int, threads: int, out: str, only: list[str] | None = None) -> dict:
     """Every opening of n x n proved with a certificate and checked (see the module docs)."""
     from hexcore.reference import check_certificate
 
@@ -82,6 +83,8 @@ def certify_openings(n: int, table_mb: int, threads: int, out: str) -> dict:
     problems = []
     total = {"positions": 0, "write": 0.0, "check": 0.0, "bytes": 0}
     for m in hc.Hex(size=n).legal_moves():
+        if only and m not in only:
+            continue
         path = os.path.join(out, f"hex{n}-{m}.jsonl.gz")
         t0 = time.perf_counter()
         s = hc.solve(hc.Hex.replay([m], size=n), threads=threads, distances=False, table_mb=table_mb,
@@ -103,7 +106,7 @@ def certify_openings(n: int, table_mb: int, threads: int, out: str) -> dict:
         total["write"] += t1 - t0
         total["check"] += t2 - t1
         total["bytes"] += size
-    print(f"{n}x{n}: every opening's certificate checks: {not problems}; {total['positions']:,} positions, "
+    print(f"{n}x{n}: every certificate checks: {not problems}; {total['positions']:,} positions, "
           f"{total['bytes'] / 1e6:.1f} MB, written in {total['write']:.0f} s, checked in {total['check']:.0f} s")
     for p in problems:
         print("  MISMATCH", p)
@@ -119,9 +122,10 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--certificates", metavar="DIR", help="also prove each opening with a certificate written "
                     "to DIR and checked by the pure-Python checker")
+    ap.add_argument("--openings", nargs="+", help="with --certificates: only these openings")
     a = ap.parse_args()
     if a.certificates:
-        rows = [certify_openings(n, a.table_mb, a.threads, a.certificates) for n in a.sizes]
+        rows = [certify_openings(n, a.table_mb, a.threads, a.certificates, a.openings) for n in a.sizes]
         if any(r["problems"] for r in rows):
             raise SystemExit("a certificate does not prove the published value")
         return
