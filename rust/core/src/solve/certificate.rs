@@ -336,27 +336,12 @@ impl<'w, G: Solvable> Writer<'w, G> {
             self.index.insert(key, id);
             return Ok(Next::Node(id));
         }
-        if let Some((cells, filled)) = pos.concession(player) {
+        let (moves, fill) = match pos.concession(player).filter(|(_, f)| !f.is_over()) {
             // a fill node: the proof goes on with the opponent's stones on
-            // `cells`, where the opponent has fewer replies
-            if !filled.is_over() {
-                let id = self.next_id;
-                self.next_id += 1;
-                self.index.insert(key, id | OPEN);
-                stack.push(Frame {
-                    pos: pos.clone(),
-                    id,
-                    moves: Vec::new(),
-                    next: Vec::with_capacity(1),
-                    fill: Some((cells, filled)),
-                });
-                return Ok(Next::Node(id));
-            }
-        }
-        let moves = if pos.to_move() == player {
-            vec![self.choose(pos, player, goal)?]
-        } else {
-            root_moves(pos)?
+            // the cells given, where the opponent has fewer replies
+            Some(fill) => (Vec::new(), Some(fill)),
+            None if pos.to_move() == player => (vec![self.choose(pos, player, goal)?], None),
+            None => (root_moves(pos)?, None),
         };
         let id = self.next_id;
         self.next_id += 1;
@@ -364,9 +349,9 @@ impl<'w, G: Solvable> Writer<'w, G> {
         stack.push(Frame {
             pos: pos.clone(),
             id,
-            next: Vec::with_capacity(moves.len()),
+            next: Vec::with_capacity(moves.len().max(1)),
             moves,
-            fill: None,
+            fill,
         });
         Ok(Next::Node(id))
     }
