@@ -1,5 +1,5 @@
 """The Hex knowledge of the values pass (the mustplay, dead cells and
-captured pairs filled in, see docs/guides/solving.md) against searches
+captured pairs filled in, dominated moves dropped, see docs/guides/solving.md) against searches
 without it: plain minimax on Hex 4x4 midgames, and the distance pass (which
 uses none of that knowledge) on Hex 5x5 and 6x6 midgames."""
 from __future__ import annotations

@@ -3,7 +3,7 @@
 //! random midgames of each of Hex 4x4, 5x5 and 6x6 are solved by df-pn and
 //! by alpha-beta's values pass with each rule of the knowledge alone, none
 //! and all (`set_hex_knowledge`: 1 the mustplay, 2 dead cells, 4 captured
-//! pairs), and every root move's value is compared with a reference that
+//! pairs, 8 dominated moves), and every root move's value is compared with a reference that
 //! uses none of it: plain minimax over every move (with a memo of the
 //! positions, no cuts) on 4x4 and 5x5, alpha-beta's distance pass (which
 //! uses no Hex knowledge) on 6x6. Prints the counts and exits non-zero on
@@ -14,7 +14,7 @@ use std::time::Instant;
 use hexcore_core::solve::{solve, Algorithm, Monitor, Outcome, SolveOptions};
 use hexcore_core::{
     set_hex_knowledge, Action, Game, Hex, HEX_KNOW_ALL, HEX_KNOW_CAPTURED, HEX_KNOW_DEAD,
-    HEX_KNOW_MUSTPLAY,
+    HEX_KNOW_DOMINATED, HEX_KNOW_MUSTPLAY,
 };
 
 /// A small seeded generator (xorshift64*), so the midgames are the same on
@@ -123,6 +123,7 @@ fn main() {
         HEX_KNOW_MUSTPLAY,
         HEX_KNOW_DEAD,
         HEX_KNOW_CAPTURED,
+        HEX_KNOW_DOMINATED,
         HEX_KNOW_ALL,
     ];
     for (n, empties) in [(4, &[6, 8, 10][..]), (5, &[10, 12, 14]), (6, &[16, 18, 20])] {

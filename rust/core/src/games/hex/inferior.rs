@@ -24,6 +24,14 @@
 //! filled, and the value of each move outside them is the value of that
 //! move on the filled board. The solver searches the filled board's empty
 //! cells only, and decides the position when filling ends the game.
+//!
+//! A move `b` is *dominated* by a move `a` of the same player when, after
+//! their stone on `a`, `b` is dead or in a pair captured by them: the
+//! position after `a` is then the position after `a` with `b` (and its
+//! partner) filled with their stones, at least as good for them as the
+//! position after `b` alone, since a stone never hurts its owner. A
+//! dominated move is dropped only while its dominator is kept, so every
+//! dropped move is no better than one kept.
 
 use super::{Hex, O, X};
 
@@ -139,6 +147,48 @@ impl Hex {
                 }
             }
         }
+    }
+}
+
+impl Hex {
+    /// The cells of `moves` (empty cells) that the player to move may drop
+    /// as dominated by another of `moves` (module documentation); boards
+    /// of at most 64 cells and two rows and columns, no swap on offer.
+    pub(super) fn dominated(&self, moves: u64) -> u64 {
+        if self.rows < 2 || self.cols < 2 {
+            return 0;
+        }
+        let me = self.to_move;
+        let mut dropped = 0u64;
+        let mut f = self.clone();
+        let mut m = moves;
+        while m != 0 {
+            let a = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if dropped >> a & 1 != 0 {
+                continue;
+            }
+            f.clone_from(self);
+            f.put(a, me, false);
+            if f.winners != 0 {
+                continue;
+            }
+            for &b in self.board.neighbors(a) {
+                let b = b as usize;
+                if moves >> b & 1 == 0 || dropped >> b & 1 != 0 {
+                    continue;
+                }
+                let inferior = f.dead_with(b, (usize::MAX, 0))
+                    || f.board.neighbors(b).iter().any(|&c| {
+                        let c = c as usize;
+                        f.colour[c] == 0 && f.dead_with(b, (c, me)) && f.dead_with(c, (b, me))
+                    });
+                if inferior {
+                    dropped |= 1 << b;
+                }
+            }
+        }
+        dropped
     }
 }
 

@@ -62,7 +62,7 @@ use crate::zobrist;
 pub mod public {
     pub use super::solver::{
         hex_knowledge, set_hex_knowledge, HEX_KNOW_ALL, HEX_KNOW_CAPTURED, HEX_KNOW_DEAD,
-        HEX_KNOW_MUSTPLAY,
+        HEX_KNOW_DOMINATED, HEX_KNOW_MUSTPLAY,
     };
     pub use super::{Hex, HexUndo, HEX_MAX_SIZE, HEX_OBSERVATION_PLANES};
 }

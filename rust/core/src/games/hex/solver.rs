@@ -60,11 +60,13 @@ use super::{Hex, BOTH_EDGES, O, X};
 
 /// The knowledge the values pass uses, one bit a rule (all on by default;
 /// the tests compare the solver with and without each): the mustplay, the
-/// dead cells, the captured pairs ([`super::inferior`]).
+/// dead cells, the captured pairs, the dominated moves
+/// ([`super::inferior`]).
 pub const HEX_KNOW_MUSTPLAY: u8 = 1;
 pub const HEX_KNOW_DEAD: u8 = 2;
 pub const HEX_KNOW_CAPTURED: u8 = 4;
-pub const HEX_KNOW_ALL: u8 = 7;
+pub const HEX_KNOW_DOMINATED: u8 = 8;
+pub const HEX_KNOW_ALL: u8 = 15;
 
 static KNOWLEDGE: AtomicU8 = AtomicU8::new(HEX_KNOW_ALL);
 
@@ -510,6 +512,9 @@ impl Hex {
                 if must == 0 {
                     return keep(acts, empty.trailing_zeros() as Action);
                 }
+                if values_only && hex_knowledge() & HEX_KNOW_DOMINATED != 0 {
+                    must &= !self.dominated(must);
+                }
                 acts.retain(|&a| must >> a & 1 != 0);
             }
         }
@@ -781,9 +786,10 @@ mod tests {
             HEX_KNOW_MUSTPLAY,
             HEX_KNOW_DEAD,
             HEX_KNOW_CAPTURED,
+            HEX_KNOW_DOMINATED,
             HEX_KNOW_ALL,
         ];
-        let mut acted = [0usize; 5];
+        let mut acted = [0usize; 6];
         for (i, &mask) in masks.iter().enumerate() {
             let old = set_hex_knowledge(mask);
             for (rows, cols, empty) in [(3, 3, 7), (4, 4, 9), (4, 4, 11), (5, 5, 10)] {
@@ -848,6 +854,7 @@ mod tests {
                 HEX_KNOW_MUSTPLAY,
                 HEX_KNOW_DEAD,
                 HEX_KNOW_CAPTURED,
+                HEX_KNOW_DOMINATED,
                 HEX_KNOW_ALL,
             ] {
                 let (got, nodes) = values(mask);
