@@ -18,7 +18,9 @@ With ``--certificates DIR``, each opening is then proved again on its own with a
 (``hc.solve(hc.Hex.replay([m], size=n), certificate=...)``, df-pn), which the pure-Python
 checker ``hexcore.reference.check_certificate`` replays; it prints each opening's positions and
 seconds (written, checked) and the totals, and checks the values as above; ``--openings``
-proves only those (to share the openings among processes).
+proves only those (to share the openings among processes). An opening whose half turn's
+certificate is already in DIR gets that one with every cell turned (the half turn keeps each
+player's edges), checked anew like the others.
 No published table of the 5x5 openings in text form was found (Queenbee's opening
 page and HexWiki's "Small boards" show them as pictures only).
 """
@@ -74,6 +76,37 @@ def solve_board(n: int, budget: float | None, table_mb: int, algorithm: str = "a
             "nodes": s.nodes, "complete": s.complete, "problems": problems}
 
 
+def write_half_turn(src: str, dst: str, n: int) -> None:
+    """The certificate ``src`` with every cell turned half a turn, written to ``dst``."""
+    import gzip
+    import json
+
+    def turn(x):
+        if isinstance(x, str) and x != "swap":
+            return half_turn(x, n)
+        if isinstance(x, list):
+            return [turn(y) for y in x]
+        return x
+
+    with gzip.open(src, "rt") as f, gzip.open(dst + ".part", "wt") as g:
+        for line in f:
+            item = json.loads(line)
+            if isinstance(item, dict) and "moves" in item:
+                item["moves"] = turn(item["moves"])
+            elif isinstance(item, list) and len(item) == 3:
+                item[1] = turn(item[1])
+            elif isinstance(item, list):
+                body = item[1]
+                if "pairs" in body:
+                    body["pairs"] = turn(body["pairs"])
+                elif "fill" in body:
+                    body["fill"] = turn(body["fill"])
+                else:
+                    item[1] = {turn(k): v for k, v in body.items()}
+            g.write(json.dumps(item, separators=(",", ":")) + "\n")
+    os.replace(dst + ".part", dst)
+
+
 def certify_openings(n: int, table_mb: int, threads: int, out: str, only: list[str] | None = None) -> dict:
     """Every opening of n x n proved with a certificate and checked (see the module docs)."""
     from hexcore.reference import check_certificate
@@ -86,21 +119,29 @@ def certify_openings(n: int, table_mb: int, threads: int, out: str, only: list[s
         if only and m not in only:
             continue
         path = os.path.join(out, f"hex{n}-{m}.jsonl.gz")
+        mirror = os.path.join(out, f"hex{n}-{half_turn(m, n)}.jsonl.gz")
         t0 = time.perf_counter()
-        s = hc.solve(hc.Hex.replay([m], size=n), threads=threads, distances=False, table_mb=table_mb,
-                     algorithm="dfpn", certificate=path)
+        if os.path.exists(mirror):
+            # the half turn keeps each player's edges: the other opening's
+            # proof with every cell turned, which the checker verifies anew
+            write_half_turn(mirror, path, n)
+            how = f"turned from {half_turn(m, n)}'s"
+        else:
+            s = hc.solve(hc.Hex.replay([m], size=n), threads=threads, distances=False, table_mb=table_mb,
+                         algorithm="dfpn", certificate=path)
+            how = "written"
         t1 = time.perf_counter()
         c = check_certificate(path)
         t2 = time.perf_counter()
         # the values are o's, to move: x's opening wins when o loses
         x_value = {"win": "loss", "loss": "win"}[c.value]
-        if c.value != s.value:
+        if how == "written" and c.value != s.value:
             problems.append(f"{m}: the certificate proves {c.value}, the solve says {s.value}")
         if n in PUBLISHED_LOSSES and x_value != ("loss" if m in losses else "win"):
             problems.append(f"{m}: proved {x_value} for x, published {'loss' if m in losses else 'win'}")
         size = os.path.getsize(path)
         print(f"  {m}: {x_value} for x, {c.positions:,} positions ({c.fill_nodes:,} fill nodes, "
-              f"{c.pairing_leaves:,} pairing leaves), {size / 1e6:.1f} MB, written in {t1 - t0:.1f} s, "
+              f"{c.pairing_leaves:,} pairing leaves), {size / 1e6:.1f} MB, {how} in {t1 - t0:.1f} s, "
               f"checked in {t2 - t1:.1f} s", flush=True)
         total["positions"] += c.positions
         total["write"] += t1 - t0
