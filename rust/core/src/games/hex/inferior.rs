@@ -101,6 +101,12 @@ impl Hex {
         DEAD[self.ring(cell, with)]
     }
 
+    /// Whether empty neighbours `a` and `b` are a pair captured by colour
+    /// `p`: their stone on either makes the other dead.
+    fn captured(&self, a: usize, b: usize, p: u8) -> bool {
+        self.dead_with(b, (a, p)) && self.dead_with(a, (b, p))
+    }
+
     /// Fill this position's dead cells (with o's stones, `dead`) and
     /// captured pairs (with their owner's, `captured`) until none is left
     /// or the game is over; boards of at most 64 cells and two rows and
@@ -132,9 +138,7 @@ impl Hex {
                     if b < a || self.colour[b] != 0 {
                         continue;
                     }
-                    let owner = [X, O]
-                        .into_iter()
-                        .find(|&p| self.dead_with(b, (a, p)) && self.dead_with(a, (b, p)));
+                    let owner = [X, O].into_iter().find(|&p| self.captured(a, b, p));
                     if let Some(p) = owner {
                         // both cells, even when the first ends the game:
                         // a cell left empty would look free to give away
@@ -181,7 +185,7 @@ impl Hex {
                 let inferior = f.dead_with(b, (usize::MAX, 0))
                     || f.board.neighbors(b).iter().any(|&c| {
                         let c = c as usize;
-                        f.colour[c] == 0 && f.dead_with(b, (c, me)) && f.dead_with(c, (b, me))
+                        f.colour[c] == 0 && f.captured(b, c, me)
                     });
                 if inferior {
                     dropped |= 1 << b;

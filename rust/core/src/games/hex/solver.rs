@@ -565,8 +565,9 @@ impl Solvable for Hex {
         self.pairing_strategy(player)
     }
 
-    /// The cells outside a virtual connection's carrier and the inferior
-    /// cells, given to the opponent ([`Hex::conceded_cells`]).
+    /// The cells left empty outside a virtual connection's carrier (the
+    /// inferior cells stay empty), given to the opponent
+    /// ([`Hex::conceded_cells`]).
     fn concession(&self, player: usize) -> Option<(Vec<usize>, Self)> {
         let mut outside = self.conceded_cells(player)?;
         let mut g = self.clone();
